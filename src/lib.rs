@@ -13,6 +13,7 @@ pub mod diagnostic;
 pub mod engine;
 pub mod eval;
 pub mod golden;
+pub mod guard;
 pub mod render;
 pub mod session;
 pub mod syntax;

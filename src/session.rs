@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::diagnostic::{self, Error, Style};
 use crate::eval::{Interp, Sink};
+use crate::guard;
 use crate::render::{Format, Options};
 use crate::syntax;
 use crate::value::Value;
@@ -16,6 +17,8 @@ use crate::value::Value;
 pub struct Session {
     globals: HashMap<String, Value>,
     sources: Vec<(String, String)>,
+    /// For each of `sources`, whether it failed.
+    failed: Vec<bool>,
     counter: usize,
     /// How displayed values are shown.
     pub format: Format,
@@ -36,6 +39,7 @@ impl Session {
         Session {
             globals: HashMap::new(),
             sources: Vec::new(),
+            failed: Vec::new(),
             counter: 0,
             format: Format::Table,
             options: Options::default(),
@@ -76,7 +80,10 @@ impl Session {
     }
 
     /// Runs `src` as one input named `name` (e.g. `<cell 3>`). Displayed values and printed
-    /// text go to `sink` as they happen. On error no name changes: the input is a transaction.
+    /// text go to `sink` as they happen. As in Python, the statements before a failing one
+    /// keep their effects and the failing statement has none. The input runs under
+    /// [`guard::run`]: a panic becomes an `InternalError` and leaves every name as it was
+    /// before the input.
     pub fn execute_named(
         &mut self,
         src: &str,
@@ -86,19 +93,21 @@ impl Session {
         self.counter += 1;
         let id = self.sources.len();
         self.sources.push((name.to_string(), src.to_string()));
+        self.failed.push(true);
         self.cancel.store(false, Ordering::Relaxed);
-        let program = syntax::parse(src).map_err(|e| Error::from(e).in_source(id))?;
         let snapshot = self.globals.clone();
         let cancel = self.cancel.clone();
-        let result = {
-            let mut interp = Interp::new(&mut self.globals, sink, &cancel, id);
-            interp.run(&program)
-        };
-        if let Err(e) = result {
+        let globals = &mut self.globals;
+        let outcome = guard::run(|| {
+            let program = syntax::parse(src).map_err(Error::from)?;
+            Interp::new(globals, sink, &cancel, id).run(&program)
+        });
+        let result = outcome.unwrap_or_else(|crash| {
             self.globals = snapshot;
-            return Err(e.in_source(id));
-        }
-        Ok(())
+            Err(internal_error(src, &crash))
+        });
+        self.failed[id] = result.is_err();
+        result.map_err(|e| e.in_source(id))
     }
 
     /// Counts a meta-command as the next numbered input, so a notebook's prompt numbers and
@@ -107,6 +116,12 @@ impl Session {
         self.counter += 1;
         self.sources
             .push((format!("<cell {}>", self.counter), line.to_string()));
+        self.failed.push(false);
+    }
+
+    /// Whether the input at `index` of [`Session::sources`] failed (raised an error).
+    pub fn failed(&self, index: usize) -> bool {
+        self.failed.get(index).copied().unwrap_or(false)
     }
 
     /// Runs `f` without numbering what it executes, for a frontend's `silent` request: the
@@ -132,34 +147,33 @@ impl Session {
         let name = format!("<cell {}>", self.counter);
         self.sources.push((name, src.to_string()));
         self.cancel.store(false, Ordering::Relaxed);
-        let program = syntax::parse(src).map_err(|e| Error::from(e).in_source(id))?;
-        let expr = match program.body.as_slice() {
-            [stmt] => match &stmt.kind {
-                syntax::ast::StmtKind::Expr(e) => e.clone(),
+        self.failed.push(true);
+        let cancel = self.cancel.clone();
+        let mut scratch = self.globals.clone();
+        let outcome = guard::run(|| {
+            let program = syntax::parse(src).map_err(Error::from)?;
+            let expr = match program.body.as_slice() {
+                [stmt] => match &stmt.kind {
+                    syntax::ast::StmtKind::Expr(e) => e.clone(),
+                    _ => {
+                        return Err(Error::new(
+                            crate::engine::ErrorClass::SyntaxError,
+                            "expected an expression",
+                        )
+                        .at(stmt.span))
+                    }
+                },
                 _ => {
                     return Err(Error::new(
                         crate::engine::ErrorClass::SyntaxError,
-                        "expected an expression",
-                    )
-                    .at(stmt.span)
-                    .in_source(id))
+                        "expected one expression",
+                    ))
                 }
-            },
-            _ => {
-                return Err(Error::new(
-                    crate::engine::ErrorClass::SyntaxError,
-                    "expected one expression",
-                )
-                .in_source(id))
-            }
-        };
-        let snapshot = self.globals.clone();
-        let cancel = self.cancel.clone();
-        let result = {
-            let mut interp = Interp::new(&mut self.globals, sink, &cancel, id);
-            interp.eval(&expr)
-        };
-        self.globals = snapshot;
+            };
+            Interp::new(&mut scratch, sink, &cancel, id).eval(&expr)
+        });
+        let result = outcome.unwrap_or_else(|crash| Err(internal_error(src, &crash)));
+        self.failed[id] = result.is_err();
         result.map_err(|e| e.in_source(id))
     }
 
@@ -183,6 +197,24 @@ impl Session {
     pub fn render_value(&self, v: &Value) -> String {
         crate::render::render(v, self.format, &self.options)
     }
+}
+
+/// The report of an input that crashed the evaluator: a bug in ragtag, said as such, with
+/// the input quoted so it can be reported.
+fn internal_error(src: &str, crash: &guard::Crash) -> Error {
+    let first = src.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let mut quoted: String = first.chars().take(80).collect();
+    if quoted.len() < first.len() || src.trim().lines().count() > 1 {
+        quoted.push_str(" …");
+    }
+    Error::new(
+        crate::engine::ErrorClass::InternalError,
+        format!("ragtag failed on `{quoted}`: {}", crash.message),
+    )
+    .with_hint(
+        "this is a bug in ragtag, not in your input; the session and its names are as they \
+         were before this input. Please report it with the input quoted above",
+    )
 }
 
 /// A sink that collects outputs in order (used by tests, the golden runner and the kernel).

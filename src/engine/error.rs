@@ -35,11 +35,15 @@ pub enum ErrorClass {
     AssertionError,
     /// `RuntimeError`: anything else.
     RuntimeError,
+    /// `RecursionError`: calls or expressions nested past the recursion limit.
+    RecursionError,
+    /// `tf.errors.InternalError`: a bug in ragtag (a panic caught at the evaluation guard).
+    InternalError,
 }
 
 impl ErrorClass {
     /// Every class, for name lookup.
-    pub const ALL: [ErrorClass; 15] = [
+    pub const ALL: [ErrorClass; 17] = [
         ErrorClass::ValueError,
         ErrorClass::InvalidArgumentError,
         ErrorClass::IndexError,
@@ -55,6 +59,8 @@ impl ErrorClass {
         ErrorClass::KeyError,
         ErrorClass::AssertionError,
         ErrorClass::RuntimeError,
+        ErrorClass::RecursionError,
+        ErrorClass::InternalError,
     ];
 
     /// The class name as Python prints it.
@@ -75,6 +81,8 @@ impl ErrorClass {
             ErrorClass::KeyError => "KeyError",
             ErrorClass::AssertionError => "AssertionError",
             ErrorClass::RuntimeError => "RuntimeError",
+            ErrorClass::RecursionError => "RecursionError",
+            ErrorClass::InternalError => "InternalError",
         }
     }
 
@@ -97,6 +105,11 @@ impl ErrorClass {
                 ErrorClass::InvalidArgumentError
                     | ErrorClass::ResourceExhaustedError
                     | ErrorClass::UnimplementedError
+                    | ErrorClass::InternalError
+            ),
+            "RuntimeError" => matches!(
+                raised,
+                ErrorClass::RuntimeError | ErrorClass::RecursionError
             ),
             "LookupError" => matches!(raised, ErrorClass::IndexError | ErrorClass::KeyError),
             "ArithmeticError" => matches!(

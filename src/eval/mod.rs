@@ -21,7 +21,7 @@ use crate::syntax::ast::*;
 use crate::value::{Closure, ClosureBody, Value};
 
 /// Where evaluation sends what a program shows.
-pub trait Sink {
+pub trait Sink: Send {
     /// A bare expression statement produced `value` at top level.
     fn display(&mut self, value: &Value);
     /// `print(…)` wrote `text` (including its line end).
@@ -48,8 +48,10 @@ enum Flow {
     Return(Value),
 }
 
-/// Deepest nesting of user function calls before a RecursionError-like error.
-const MAX_DEPTH: usize = 200;
+/// Deepest nesting of user function calls before a RecursionError: Python's default
+/// recursion limit. Nested expressions are bounded separately by the evaluation stack
+/// ([`crate::guard::check_stack`]).
+pub const MAX_DEPTH: usize = 1000;
 
 /// One evaluation in progress: the session's globals plus a stack of local frames.
 pub struct Interp<'s> {
@@ -59,6 +61,9 @@ pub struct Interp<'s> {
     cancel: &'s AtomicBool,
     /// The id of the source being run (for closures created in it).
     pub source: usize,
+    /// What the running top-level statement changed in the globals: each name with the
+    /// value it had before, so a failing statement can be undone.
+    undo: Vec<(String, Option<Value>)>,
 }
 
 /// The names every session starts with besides builtins: module roots and exception classes.
@@ -87,6 +92,7 @@ impl<'s> Interp<'s> {
             sink,
             cancel,
             source,
+            undo: Vec::new(),
         }
     }
 
@@ -115,13 +121,36 @@ impl<'s> Interp<'s> {
         self.sink.show(display, &opts);
     }
 
-    /// Runs a whole program at top level.
+    /// Runs a whole program at top level, as Python does: the statements before a failing
+    /// one keep their effects, and the failing statement has none (every global name it
+    /// assigned gets its old value back, or is removed again).
     pub fn run(&mut self, program: &Program) -> Result<()> {
         for stmt in &program.body {
-            self.check_cancel()?;
-            self.exec(stmt)?;
+            self.undo.clear();
+            let result = self.check_cancel().and_then(|()| self.exec(stmt));
+            if let Err(e) = result {
+                self.rollback();
+                return Err(e);
+            }
         }
+        self.undo.clear();
         Ok(())
+    }
+
+    /// Undoes what the running top-level statement did to the globals.
+    fn rollback(&mut self) {
+        while let Some((name, old)) = self.undo.pop() {
+            match old {
+                Some(v) => self.globals.insert(name, v),
+                None => self.globals.remove(&name),
+            };
+        }
+    }
+
+    /// Binds a global name, remembering its old value for [`Interp::rollback`].
+    fn set_global(&mut self, name: &str, v: Value) {
+        let old = self.globals.insert(name.to_string(), v);
+        self.undo.push((name.to_string(), old));
     }
 
     fn exec_block(&mut self, body: &[Stmt]) -> Result<Flow> {
@@ -135,6 +164,7 @@ impl<'s> Interp<'s> {
     }
 
     fn exec(&mut self, stmt: &Stmt) -> Result<Flow> {
+        crate::guard::check_stack().map_err(|e| Error::from(e).at(stmt.span))?;
         match &stmt.kind {
             StmtKind::Expr(e) => {
                 let v = self.eval(e)?;
@@ -327,9 +357,7 @@ impl<'s> Interp<'s> {
             Some(f) => {
                 f.insert(name.to_string(), v);
             }
-            None => {
-                self.globals.insert(name.to_string(), v);
-            }
+            None => self.set_global(name, v),
         }
     }
 
@@ -429,6 +457,7 @@ impl<'s> Interp<'s> {
 
     /// Evaluates an expression.
     pub fn eval(&mut self, e: &Expr) -> Result<Value> {
+        crate::guard::check_stack().map_err(|err| Error::from(err).at(e.span))?;
         let v = match &e.kind {
             ExprKind::Int(i) => Value::Int(*i),
             ExprKind::Float(f) => Value::Float(*f),
@@ -656,7 +685,7 @@ impl<'s> Interp<'s> {
                 if local || !self.globals.contains_key(n.as_str()) {
                     self.set(n, result);
                 } else {
-                    self.globals.insert(n.clone(), result);
+                    self.set_global(n, result);
                 }
             }
         }
@@ -723,9 +752,14 @@ impl<'s> Interp<'s> {
         span: Span,
     ) -> Result<Value> {
         if self.frames.len() >= MAX_DEPTH {
-            return Err(
-                Error::new(ErrorClass::RuntimeError, "maximum recursion depth exceeded").at(span),
-            );
+            return Err(Error::new(
+                ErrorClass::RecursionError,
+                format!("maximum recursion depth exceeded ({MAX_DEPTH} nested calls)"),
+            )
+            .at(span)
+            .with_hint(
+                "Python's default recursion limit; a recursive function needs a base case",
+            ));
         }
         let mut frame: HashMap<String, Value> = c.captured.iter().cloned().collect();
         let mut bound: Vec<Option<Value>> = vec![None; c.params.len()];
