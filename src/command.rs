@@ -44,10 +44,13 @@ pub const COMMANDS: &[(&str, &str)] = &[
         ":time",
         ":time CODE     run code and report how long it took",
     ),
-    (":load", ":load FILE     run a script in this session"),
+    (
+        ":load",
+        ":load FILE     run a script in this session (what ran before an error stays)",
+    ),
     (
         ":save",
-        ":save FILE     write this session's inputs as a script",
+        ":save FILE     write this session's inputs that succeeded as a script",
     ),
     (":quit", ":quit          leave (Ctrl-D also works)"),
 ];
@@ -161,8 +164,8 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
         }
         ":save" => {
             let mut text = String::new();
-            for (name, src) in session.sources() {
-                if name.starts_with("<cell") && !is_command(src) {
+            for (i, (name, src)) in session.sources().iter().enumerate() {
+                if name.starts_with("<cell") && !is_command(src) && !session.failed(i) {
                     text.push_str(src.trim_end());
                     text.push('\n');
                 }

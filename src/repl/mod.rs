@@ -114,29 +114,24 @@ pub fn run() -> ExitCode {
                 if line.trim().is_empty() {
                     continue;
                 }
+                // History is written as each input is accepted, so a closed terminal or a
+                // killed process keeps every line typed so far.
                 let _ = editor.add_history_entry(line.as_str());
-                let mut session = session.borrow_mut();
-                let options = session.options;
-                let mut sink = TermSink {
-                    format: session.format,
-                    options: &options,
-                };
-                let result = if command::is_command(&line) {
-                    match command::run(&mut session, &line, &mut sink) {
-                        Ok(Outcome::Quit) => break,
-                        Ok(Outcome::Text(t)) => {
-                            print!("{t}");
-                            Ok(())
-                        }
-                        Err(e) => Err(e),
-                    }
-                } else {
-                    session.execute(&line, &mut sink)
-                };
-                let _ = std::io::stdout().flush();
-                if let Err(e) = result {
-                    let style = if color { Style::Fancy } else { Style::Plain };
-                    eprint!("{}", session.render_error(&e, style, session.options.width));
+                if let Some(h) = &history {
+                    let _ = editor.append_history(h);
+                }
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    handle_line(&session, &line, color)
+                }));
+                match outcome {
+                    Ok(true) => {}
+                    Ok(false) => break,
+                    // Evaluation has its own guard in the session; this one catches a bug in
+                    // the REPL's own code (drawing an error report, say) so the session lives.
+                    Err(_) => eprintln!(
+                        "ragtag: internal error while handling this input (a bug in ragtag); \
+                         the session and its names are intact"
+                    ),
                 }
             }
             Err(ReadlineError::Interrupted) => continue,
@@ -147,10 +142,36 @@ pub fn run() -> ExitCode {
             }
         }
     }
-    if let Some(h) = &history {
-        let _ = editor.save_history(h);
-    }
     ExitCode::SUCCESS
+}
+
+/// Runs one accepted input (a meta-command or code) and prints what it produced. Returns
+/// false when the input asks the REPL to quit.
+fn handle_line(session: &RefCell<Session>, line: &str, color: bool) -> bool {
+    let mut session = session.borrow_mut();
+    let options = session.options;
+    let mut sink = TermSink {
+        format: session.format,
+        options: &options,
+    };
+    let result = if command::is_command(line) {
+        match command::run(&mut session, line, &mut sink) {
+            Ok(Outcome::Quit) => return false,
+            Ok(Outcome::Text(t)) => {
+                print!("{t}");
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    } else {
+        session.execute(line, &mut sink)
+    };
+    let _ = std::io::stdout().flush();
+    if let Err(e) = result {
+        let style = if color { Style::Fancy } else { Style::Plain };
+        eprint!("{}", session.render_error(&e, style, session.options.width));
+    }
+    true
 }
 
 /// The terminal's width from `COLUMNS` (shells export it; tables then fit the window).
