@@ -99,6 +99,7 @@ impl Session {
         let cancel = self.cancel.clone();
         let globals = &mut self.globals;
         let outcome = guard::run(|| {
+            crate::engine::interrupt::watch(Some(cancel.clone()));
             let program = syntax::parse(src).map_err(Error::from)?;
             Interp::new(globals, sink, &cancel, id).run(&program)
         });
@@ -151,6 +152,7 @@ impl Session {
         let cancel = self.cancel.clone();
         let mut scratch = self.globals.clone();
         let outcome = guard::run(|| {
+            crate::engine::interrupt::watch(Some(cancel.clone()));
             let program = syntax::parse(src).map_err(Error::from)?;
             let expr = match program.body.as_slice() {
                 [stmt] => match &stmt.kind {

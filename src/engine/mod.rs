@@ -6,6 +6,7 @@ pub mod budget;
 pub mod buffer;
 pub mod dtype;
 pub mod error;
+pub mod interrupt;
 pub mod literal;
 pub mod lod;
 pub mod ops;

@@ -99,8 +99,7 @@ impl<'s> Interp<'s> {
     /// Fails with KeyboardInterrupt when the user asked to stop.
     pub fn check_cancel(&self) -> Result<()> {
         if self.cancel.load(Ordering::Relaxed) {
-            return Err(Error::new(ErrorClass::KeyboardInterrupt, "interrupted")
-                .with_hint("every name still holds the value it had before this input"));
+            return Err(Error::from(crate::engine::interrupt::interrupted()));
         }
         Ok(())
     }

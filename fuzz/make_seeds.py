@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Writes the fuzzers' seed corpus and dictionary from the project's own programs.
+
+Seeds: every input of every golden transcript (tests/, examples/), every conformance
+program, and every builtin's runnable examples. Dictionary: the language's keywords,
+operators and punctuation, and every builtin's full path and last name.
+
+    python3 fuzz/make_seeds.py      # from the repository root; rewrites fuzz/seeds, fuzz/ragtag.dict
+"""
+import hashlib
+import json
+import pathlib
+import re
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SEEDS = ROOT / "fuzz" / "seeds"
+
+
+def transcript_inputs(path):
+    """The inputs of a .rtt transcript: `>>> ` lines and their `... ` continuations."""
+    inputs, current = [], None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith(">>>"):
+            if current is not None:
+                inputs.append("\n".join(current))
+            current = [line[4:] if line.startswith(">>> ") else line[3:]]
+        elif line.startswith("...") and current is not None:
+            current.append(line[4:] if line.startswith("... ") else line[3:])
+        elif current is not None:
+            inputs.append("\n".join(current))
+            current = None
+    if current is not None:
+        inputs.append("\n".join(current))
+    return inputs
+
+
+def builtin_examples():
+    """The string literals inside `.examples(&[ … ])` of the builtin tables."""
+    out = []
+    for path in sorted((ROOT / "src" / "eval" / "builtins").glob("*.rs")):
+        text = path.read_text(encoding="utf-8")
+        for block in re.findall(r"\.examples\(&\[(.*?)\]\)", text, re.S):
+            for lit in re.findall(r'"((?:[^"\\]|\\.)*)"', block):
+                out.append(bytes(lit, "utf-8").decode("unicode_escape"))
+    return out
+
+
+def builtin_names():
+    names = set()
+    for path in (ROOT / "src" / "eval" / "builtins").glob("*.rs"):
+        text = path.read_text(encoding="utf-8")
+        for name in re.findall(r'Builtin::\w+\(\s*"([A-Za-z_][\w.]*)"', text):
+            names.add(name)
+            names.add(name.rsplit(".", 1)[-1])
+    return sorted(names)
+
+
+def escape(token):
+    r"""A dictionary entry's text: libFuzzer reads \\, \" and \xNN escapes."""
+    out = []
+    for ch in token:
+        if ch == "\\" or ch == '"':
+            out.append("\\" + ch)
+        elif " " <= ch <= "~":
+            out.append(ch)
+        else:
+            out.extend(f"\\x{b:02X}" for b in ch.encode("utf-8"))
+    return "".join(out)
+
+
+def main():
+    programs = []
+    for rtt in sorted(ROOT.glob("tests/**/*.rtt")) + sorted(ROOT.glob("examples/**/*.rtt")):
+        inputs = [i for i in transcript_inputs(rtt) if not i.startswith(":")]
+        programs.extend(inputs)
+    for jsonl in sorted((ROOT / "tests" / "conformance").glob("*.jsonl")):
+        for line in jsonl.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                programs.append(json.loads(line)["program"])
+    programs.extend(builtin_examples())
+    SEEDS.mkdir(parents=True, exist_ok=True)
+    for old in SEEDS.iterdir():
+        old.unlink()
+    kept = 0
+    for p in programs:
+        data = p.encode("utf-8")
+        if not data.strip() or len(data) > 4096:
+            continue
+        (SEEDS / hashlib.sha1(data).hexdigest()).write_bytes(data)
+        kept += 1
+    tokens = [
+        "False", "None", "True", "and", "as", "assert", "def", "elif", "else", "except",
+        "finally", "for", "from", "if", "import", "in", "is", "lambda", "not", "or", "pass",
+        "raise", "return", "try", "while", "with", "yield",
+        "+", "-", "*", "/", "//", "%", "**", "@", "<", ">", "<=", ">=", "==", "!=", "=",
+        "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "...", "->", "\n", "\n    ",
+        "'", '"', "'''", "#", "\\", "0", "1", "-1", "2**62", "10**12", "1e308", "nan", "inf",
+        "9223372036854775807", "-9223372036854775808", "0.5", "'a'", "b'x'",
+        "tf.", "np.", "fluid.", "tf.int32", "tf.int64", "tf.float32", "tf.float64",
+        "tf.string", "tf.bool", "axis=", "dtype=", "shape=", "nrows=", "ragged_rank=",
+        "row_splits=", "values=", "indices=", "dense_shape=", "[:, ", "[::-1]",
+    ]
+    tokens += builtin_names()
+    with open(ROOT / "fuzz" / "ragtag.dict", "w", encoding="utf-8") as f:
+        f.write("# The language's tokens and every builtin's name (fuzz/make_seeds.py).\n")
+        for t in dict.fromkeys(tokens):
+            f.write('"' + escape(t) + '"\n')
+    print(f"{kept} seeds, {len(set(tokens))} dictionary tokens")
+
+
+if __name__ == "__main__":
+    main()

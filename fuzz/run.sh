@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs one fuzz target for a while on this machine's stable toolchain and prints a closing
+# line `fuzz_TARGET: 1 passed, 0 failed` (or `0 passed, 1 failed` when it found a crash).
+#
+#   bash fuzz/run.sh parse 60        # target, seconds
+#   bash fuzz/run.sh eval 1800
+#
+# New inputs that reach new code go to fuzz/corpus/TARGET (kept in the repository); the
+# project's own programs in fuzz/seeds start every run; fuzz/ragtag.dict holds the
+# language's tokens. A crash leaves its input in fuzz/artifacts/TARGET: replay it with
+# `RUSTC_BOOTSTRAP=1 cargo fuzz run TARGET fuzz/artifacts/TARGET/crash-…`.
+#
+# cargo-fuzz needs nightly features; RUSTC_BOOTSTRAP=1 unlocks them on the stable toolchain.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?usage: fuzz/run.sh TARGET SECONDS}
+seconds=${2:-60}
+export RUSTC_BOOTSTRAP=1
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    cargo install cargo-fuzz --locked --quiet || { echo "fuzz_$target: 0 passed, 1 failed"; exit 1; }
+fi
+mkdir -p "fuzz/corpus/$target"
+# -timeout: an input running this long counts as a hang (the eval target interrupts each
+#   input after half a second, so only an input that ignores interrupts gets here);
+# -malloc_limit_mb: one allocation this large is a crash, so an allocation that skips the
+#   memory budget (64 MiB per operation in the eval target) is found;
+# -rss_limit_mb: the whole process may not grow past this.
+cargo fuzz run -O "$target" "fuzz/corpus/$target" fuzz/seeds -- \
+    -dict=fuzz/ragtag.dict -max_total_time="$seconds" -timeout=10 \
+    -malloc_limit_mb=1024 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
+    2>&1 | tee "target/fuzz-$target.log" | grep -E '^(#[0-9]+.*(DONE|pulse)|==|SUMMARY|stat::|Done|.*(panicked|ERROR|crash-|timeout-|oom-))' | tail -40
+rc=${PIPESTATUS[0]}
+if [ "$rc" -eq 0 ]; then
+    echo "fuzz_$target: 1 passed, 0 failed"
+else
+    echo "fuzz_$target: 0 passed, 1 failed"
+fi
+exit "$rc"
