@@ -164,3 +164,19 @@ fn the_command_line_reports_and_exits() {
     assert!(!ok);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[cfg(unix)]
+#[test]
+fn blessing_through_a_symlink_keeps_the_link() {
+    let dir = scratch("symlink");
+    let target = dir.join("target.rtt");
+    std::fs::write(&target, ">>> 2 * 3\nstale\n").unwrap();
+    let link = dir.join("link.rtt");
+    std::os::unix::fs::symlink("target.rtt", &link).unwrap();
+    assert!(matches!(check_file(&link, true).status, Status::Blessed));
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(meta.file_type().is_symlink(), "the link was replaced");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), ">>> 2 * 3\n6\n");
+    assert!(matches!(check_file(&link, false).status, Status::Passed));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
