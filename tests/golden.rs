@@ -1,5 +1,6 @@
 //! Every golden transcript under tests/ and examples/ replayed through the library runner
-//! (`ragtag test tests examples` does the same from the command line), plus the promises
+//! (`ragtag test tests examples` does the same from the command line, one process per
+//! transcript: see tests/cli_test_runner.rs), plus the promises
 //! `--bless` makes: it rewrites only outputs, and leaves an up-to-date transcript untouched.
 
 use std::path::{Path, PathBuf};
