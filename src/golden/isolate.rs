@@ -555,7 +555,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ragtag-watch-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.rtt");
-        let text = ">>> x = 5\n>>> for i in range(10**7):\n...     for j in range(10**7): pass\n>>> x\n5\n";
+        let text = ">>> x = 5\n>>> for i in range(10**5):\n...     for j in range(10**5):\n\
+                    ...         for k in range(10**5): pass\n>>> x\n5\n";
         std::fs::write(&path, text).unwrap();
         let mut out: Vec<u8> = Vec::new();
         let started = Instant::now();

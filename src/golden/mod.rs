@@ -127,6 +127,9 @@ pub struct Check {
     /// The inputs that panicked, failed with `InternalError`, timed out or took the process
     /// down, in order.
     pub faults: Vec<InputFault>,
+    /// How many inputs did not run because an earlier one took the process down or was
+    /// killed.
+    pub not_run: usize,
     /// The blessed text, when it differs from the transcript (inputs that did not run
     /// keep their expected output).
     pub blessed: Option<String>,
@@ -173,10 +176,12 @@ pub fn compare(t: &Transcript, actual: &[Option<Actual>], name: &str) -> Check {
     } else {
         (String::new(), None)
     };
+    let not_run = actual.iter().filter(|a| a.is_none()).count();
     Check {
-        passed: !changed && faults.is_empty(),
+        passed: !changed && faults.is_empty() && not_run == 0,
         diff,
         faults,
+        not_run,
         blessed,
     }
 }
@@ -228,6 +233,11 @@ impl FileResult {
                 let mut s = format!("FAIL {path}\n");
                 for f in &c.faults {
                     s.push_str(&format!("  {f}\n"));
+                }
+                match c.not_run {
+                    0 => {}
+                    1 => s.push_str("  (the input after it did not run)\n"),
+                    n => s.push_str(&format!("  (the {n} inputs after it did not run)\n")),
                 }
                 s.push_str(&c.diff);
                 s
@@ -303,7 +313,10 @@ pub fn settle(path: &Path, check: Check, bless: bool) -> Status {
     if check.passed {
         return Status::Passed;
     }
-    match (&check.blessed, bless && check.faults.is_empty()) {
+    match (
+        &check.blessed,
+        bless && check.faults.is_empty() && check.not_run == 0,
+    ) {
         (Some(new), true) => match write_atomic(path, new) {
             Ok(()) => Status::Blessed,
             Err(e) => Status::Error(format!("cannot write: {e}")),
@@ -456,6 +469,7 @@ mod tests {
         ];
         let c = compare(&t, &actual, "t");
         assert!(!c.passed);
+        assert_eq!(c.not_run, 1);
         assert_eq!(
             c.faults,
             [InputFault {
