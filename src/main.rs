@@ -47,28 +47,32 @@ enum Command {
     ///
     /// Each transcript runs in a process of its own, so an input that crashes or hangs
     /// fails its transcript and the run goes on.
-    Test {
-        /// Rewrite the expected outputs that differ (inputs and comments stay as they are).
-        #[arg(long)]
-        bless: bool,
-        /// Seconds an input may run before it is interrupted (and, if it does not stop,
-        /// killed); 0 means no limit.
-        #[arg(long, value_name = "SECS", default_value_t = ragtag::golden::DEFAULT_TIMEOUT.as_secs_f64())]
-        timeout: f64,
-        /// Replay this one transcript in this process and write JSON lines of per-input
-        /// results (what `ragtag test` runs in each child process).
-        #[arg(long, hide = true, value_name = "FILE", conflicts_with_all = ["bless", "paths"])]
-        one: Option<std::path::PathBuf>,
-        /// Transcript files, or directories searched recursively for `*.rtt`.
-        #[arg(required_unless_present = "one", value_name = "PATHS")]
-        paths: Vec<std::path::PathBuf>,
-    },
+    Test(TestArgs),
     /// The Jupyter kernel: install its kernelspec, or run it.
     #[cfg(feature = "jupyter")]
     Jupyter {
         #[command(subcommand)]
         action: JupyterAction,
     },
+}
+
+/// The arguments of `ragtag test`.
+#[derive(clap::Args)]
+struct TestArgs {
+    /// Rewrite the expected outputs that differ (inputs and comments stay as they are).
+    #[arg(long)]
+    bless: bool,
+    /// Seconds an input may run before it is interrupted (and, if it does not stop,
+    /// killed); 0 means no limit.
+    #[arg(long, value_name = "SECS", default_value_t = ragtag::golden::DEFAULT_TIMEOUT.as_secs_f64())]
+    timeout: f64,
+    /// Replay this one transcript in this process and write JSON lines of per-input results
+    /// (what `ragtag test` runs in each child process).
+    #[arg(long, hide = true, value_name = "FILE", conflicts_with_all = ["bless", "paths"])]
+    one: Option<std::path::PathBuf>,
+    /// Transcript files, or directories searched recursively for `*.rtt`.
+    #[arg(required_unless_present = "one", value_name = "PATHS")]
+    paths: Vec<std::path::PathBuf>,
 }
 
 #[cfg(feature = "jupyter")]
@@ -261,12 +265,13 @@ fn run_script(src: &str, name: &str, format: Format, options: Options) -> ExitCo
 /// `ragtag test`: each transcript replayed in a child process of this binary, one report
 /// per failing transcript as it finishes, then `N passed, N failed`. With `--one FILE`, the
 /// child's side: replay FILE here and write its results as JSON lines.
-fn run_tests(
-    paths: &[std::path::PathBuf],
-    bless: bool,
-    timeout: f64,
-    one: Option<&std::path::Path>,
-) -> ExitCode {
+fn run_tests(args: TestArgs) -> ExitCode {
+    let TestArgs {
+        bless,
+        timeout,
+        one,
+        paths,
+    } = args;
     let timeout = match std::time::Duration::try_from_secs_f64(timeout) {
         Ok(d) if d.is_zero() => None,
         Ok(d) => Some(d),
@@ -276,7 +281,7 @@ fn run_tests(
         }
     };
     if let Some(file) = one {
-        return match ragtag::golden::isolate::run_child(file, timeout, &mut std::io::stdout()) {
+        return match ragtag::golden::isolate::run_child(&file, timeout, &mut std::io::stdout()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("ragtag: {e}");
@@ -292,7 +297,7 @@ fn run_tests(
         }
     };
     let mut out = std::io::stdout().lock();
-    let run = ragtag::golden::run_paths_isolated(&exe, paths, bless, timeout, |r| {
+    let run = ragtag::golden::run_paths_isolated(&exe, &paths, bless, timeout, |r| {
         if matches!(r.status, ragtag::golden::Status::Blessed) {
             let _ = writeln!(out, "blessed {}", r.path.display());
         }
@@ -345,12 +350,7 @@ fn main() -> ExitCode {
         }
         #[cfg(feature = "jupyter")]
         Some(Command::Jupyter { action }) => run_jupyter(action),
-        Some(Command::Test {
-            bless,
-            timeout,
-            one,
-            paths,
-        }) => run_tests(&paths, bless, timeout, one.as_deref()),
+        Some(Command::Test(args)) => run_tests(args),
         None => {
             if !std::io::stdin().is_terminal() {
                 let mut s = String::new();
