@@ -44,20 +44,35 @@ enum Command {
         style: StyleArgs,
     },
     /// Replay golden transcripts (`*.rtt`) and diff their outputs.
-    Test {
-        /// Rewrite the expected outputs that differ (inputs and comments stay as they are).
-        #[arg(long)]
-        bless: bool,
-        /// Transcript files, or directories searched recursively for `*.rtt`.
-        #[arg(required = true, value_name = "PATHS")]
-        paths: Vec<std::path::PathBuf>,
-    },
+    ///
+    /// Each transcript runs in a process of its own, so an input that crashes or hangs
+    /// fails its transcript and the run goes on.
+    Test(TestArgs),
     /// The Jupyter kernel: install its kernelspec, or run it.
     #[cfg(feature = "jupyter")]
     Jupyter {
         #[command(subcommand)]
         action: JupyterAction,
     },
+}
+
+/// The arguments of `ragtag test`.
+#[derive(clap::Args)]
+struct TestArgs {
+    /// Rewrite the expected outputs that differ (inputs and comments stay as they are).
+    #[arg(long)]
+    bless: bool,
+    /// Seconds an input may run before it is interrupted (and, if it does not stop,
+    /// killed); 0 means no limit.
+    #[arg(long, value_name = "SECS", default_value_t = ragtag::golden::DEFAULT_TIMEOUT.as_secs_f64())]
+    timeout: f64,
+    /// Replay this one transcript in this process and write JSON lines of per-input results
+    /// (what `ragtag test` runs in each child process).
+    #[arg(long, hide = true, value_name = "FILE", conflicts_with_all = ["bless", "paths"])]
+    one: Option<std::path::PathBuf>,
+    /// Transcript files, or directories searched recursively for `*.rtt`.
+    #[arg(required_unless_present = "one", value_name = "PATHS")]
+    paths: Vec<std::path::PathBuf>,
 }
 
 #[cfg(feature = "jupyter")]
@@ -247,22 +262,55 @@ fn run_script(src: &str, name: &str, format: Format, options: Options) -> ExitCo
     }
 }
 
-/// `ragtag test`: one report per failing transcript, then `N passed, N failed`.
-fn run_tests(paths: &[std::path::PathBuf], bless: bool) -> ExitCode {
-    let summary = match ragtag::golden::run_paths(paths, bless) {
+/// `ragtag test`: each transcript replayed in a child process of this binary, one report
+/// per failing transcript as it finishes, then `N passed, N failed`. With `--one FILE`, the
+/// child's side: replay FILE here and write its results as JSON lines.
+fn run_tests(args: TestArgs) -> ExitCode {
+    let TestArgs {
+        bless,
+        timeout,
+        one,
+        paths,
+    } = args;
+    let timeout = match std::time::Duration::try_from_secs_f64(timeout) {
+        Ok(d) if d.is_zero() => None,
+        Ok(d) => Some(d),
+        Err(_) => {
+            eprintln!("ragtag: --timeout must be a number of seconds (0 for no limit)");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(file) = one {
+        return match ragtag::golden::isolate::run_child(&file, timeout, &mut std::io::stdout()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("ragtag: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(e) => {
+            eprintln!("ragtag: cannot find this program to run transcripts with: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    let run = ragtag::golden::run_paths_isolated(&exe, &paths, bless, timeout, |r| {
+        if matches!(r.status, ragtag::golden::Status::Blessed) {
+            let _ = writeln!(out, "blessed {}", r.path.display());
+        }
+        let _ = write!(out, "{}", r.report());
+        let _ = out.flush();
+    });
+    let summary = match run {
         Ok(s) => s,
         Err(e) => {
             eprintln!("ragtag: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let mut out = std::io::stdout().lock();
-    for r in &summary.results {
-        if matches!(r.status, ragtag::golden::Status::Blessed) {
-            let _ = writeln!(out, "blessed {}", r.path.display());
-        }
-        let _ = write!(out, "{}", r.report());
-    }
     let _ = writeln!(out, "{}", summary.line());
     if summary.failed() == 0 {
         ExitCode::SUCCESS
@@ -302,7 +350,7 @@ fn main() -> ExitCode {
         }
         #[cfg(feature = "jupyter")]
         Some(Command::Jupyter { action }) => run_jupyter(action),
-        Some(Command::Test { bless, paths }) => run_tests(&paths, bless),
+        Some(Command::Test(args)) => run_tests(args),
         None => {
             if !std::io::stdin().is_terminal() {
                 let mut s = String::new();

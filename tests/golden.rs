@@ -1,5 +1,6 @@
 //! Every golden transcript under tests/ and examples/ replayed through the library runner
-//! (`ragtag test tests examples` does the same from the command line), plus the promises
+//! (`ragtag test tests examples` does the same from the command line, one process per
+//! transcript: see tests/cli_test_runner.rs), plus the promises
 //! `--bless` makes: it rewrites only outputs, and leaves an up-to-date transcript untouched.
 
 use std::path::{Path, PathBuf};
@@ -162,5 +163,21 @@ fn the_command_line_reports_and_exits() {
     assert!(ok && out == "2 passed, 0 failed\n", "{out}");
     let (ok, _) = run(&[dir.join("missing").to_str().unwrap()]);
     assert!(!ok);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn blessing_through_a_symlink_keeps_the_link() {
+    let dir = scratch("symlink");
+    let target = dir.join("target.rtt");
+    std::fs::write(&target, ">>> 2 * 3\nstale\n").unwrap();
+    let link = dir.join("link.rtt");
+    std::os::unix::fs::symlink("target.rtt", &link).unwrap();
+    assert!(matches!(check_file(&link, true).status, Status::Blessed));
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(meta.file_type().is_symlink(), "the link was replaced");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), ">>> 2 * 3\n6\n");
+    assert!(matches!(check_file(&link, false).status, Status::Passed));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -39,60 +39,130 @@
 //! at the same width. Cells are named `<cell N>` as in the REPL. Avoid `:time`, whose output
 //! is a duration.
 //!
+//! # Isolation and the timeout
+//!
+//! `ragtag test` replays each transcript in a child process of its own binary (`ragtag test
+//! --one FILE`, see [`isolate`]), which reports each input as it starts and finishes. An
+//! input that takes that process down — a stack overflow, a failed allocation, an abort —
+//! fails its transcript with `input 3 (line 17) aborted the process: signal SIGABRT` and the
+//! last lines the process wrote to standard error; the inputs after it do not run, and the
+//! run goes on with the next transcript.
+//!
+//! Each input may run for `--timeout` seconds (default 10, `0` for no limit). Then the
+//! session's cancel flag is set: an input that notices stops with `KeyboardInterrupt`, the
+//! session goes on with the next input, and the transcript fails with `input 3 (line 17) did
+//! not finish within 10 s`. An input still running after a grace period ([`isolate::grace`])
+//! is killed with its process, and the transcript fails the same way.
+//!
+//! The library functions [`check_text`], [`check_file`] and [`run_paths`] (what `cargo
+//! test` uses) replay in this process instead, without a timeout: they catch panics but
+//! cannot survive an abort.
+//!
+//! # Failures that are never blessed
+//!
+//! An input that panics, fails with `InternalError` (a panic the session caught: a bug in
+//! ragtag), times out or aborts the process fails its transcript whatever the expected
+//! output says ([`Fault`]), and such a transcript is never blessed.
+//!
 //! # Blessing
 //!
 //! `ragtag test --bless` rewrites the output blocks that differ, and nothing else: inputs,
 //! comments, blank lines and matching outputs stay byte for byte, so blessing an up-to-date
 //! transcript leaves the file untouched. The new text is written to a temporary file in the
-//! same directory and renamed over the old one. A transcript in which an input panics is
-//! never blessed: a panic is always a failure.
+//! same directory, synced to disk, and renamed over the old one; then the directory is
+//! synced, where the system allows. A transcript reached through a symbolic link is written
+//! where the link points, and the link stays a link.
 
 pub mod diff;
+pub mod isolate;
 pub mod parse;
 pub mod run;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
+pub use isolate::{check_file_isolated, run_paths_isolated, DEFAULT_TIMEOUT};
 pub use parse::{parse, Entry, ParseError, Transcript};
-pub use run::{replay, Actual};
+pub use run::{replay, Actual, Fault};
 
 /// The extension of transcript files.
 pub const EXTENSION: &str = "rtt";
 
+/// A [`Fault`] and the input it happened in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputFault {
+    /// The input's number, counted from 1 in the order of the transcript.
+    pub input: usize,
+    /// The 1-based line of the input's `>>>`.
+    pub line: usize,
+    /// What happened.
+    pub fault: Fault,
+}
+
+impl std::fmt::Display for InputFault {
+    /// `input 3 (line 17) aborted the process: signal SIGSEGV`, then what the process last
+    /// wrote to standard error, indented.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "input {} (line {}) {}",
+            self.input, self.line, self.fault
+        )?;
+        if let Fault::Aborted { stderr, .. } = &self.fault {
+            for l in stderr.lines().filter(|l| !l.trim().is_empty()) {
+                write!(f, "\n    | {l}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The outcome of checking one transcript's text.
 #[derive(Debug, Clone)]
 pub struct Check {
-    /// Every output matched and nothing panicked.
+    /// Every output matched and nothing went wrong.
     pub passed: bool,
     /// A unified diff from the transcript to its blessed form (empty when outputs match).
     pub diff: String,
-    /// `(line, message)` of each input that panicked (1-based line of its `>>>`).
-    pub panics: Vec<(usize, String)>,
-    /// The blessed text, when it differs from the transcript.
+    /// The inputs that panicked, failed with `InternalError`, timed out or took the process
+    /// down, in order.
+    pub faults: Vec<InputFault>,
+    /// How many inputs did not run because an earlier one took the process down or was
+    /// killed.
+    pub not_run: usize,
+    /// The blessed text, when it differs from the transcript (inputs that did not run
+    /// keep their expected output).
     pub blessed: Option<String>,
 }
 
-/// Replays a transcript's text and compares; `name` labels the diff.
-pub fn check_text(text: &str, name: &str) -> Result<Check, ParseError> {
-    let t = parse(text)?;
-    let actual = replay(&t);
+/// Compares what the inputs of `t` produced with what it expects; `actual[k]` is `None`
+/// for an input that never finished (its expected output is kept). `name` labels the diff.
+pub fn compare(t: &Transcript, actual: &[Option<Actual>], name: &str) -> Check {
     let mut changed = false;
     let outputs: Vec<Option<Vec<String>>> = t
         .entries
         .iter()
-        .zip(&actual)
+        .zip(actual)
         .map(|(entry, got)| {
+            let got = got.as_ref()?;
             (t.expected(entry) != got.lines).then(|| {
                 changed = true;
                 got.lines.clone()
             })
         })
         .collect();
-    let panics: Vec<(usize, String)> = t
+    let faults: Vec<InputFault> = t
         .entries
         .iter()
-        .zip(&actual)
-        .filter_map(|(e, a)| a.panic.clone().map(|m| (e.line + 1, m)))
+        .zip(actual)
+        .enumerate()
+        .filter_map(|(k, (e, a))| {
+            Some(InputFault {
+                input: k + 1,
+                line: e.line + 1,
+                fault: a.as_ref()?.fault.clone()?,
+            })
+        })
         .collect();
     let (diff, blessed) = if changed {
         let new_lines = t.with_outputs(&outputs);
@@ -106,12 +176,21 @@ pub fn check_text(text: &str, name: &str) -> Result<Check, ParseError> {
     } else {
         (String::new(), None)
     };
-    Ok(Check {
-        passed: !changed && panics.is_empty(),
+    let not_run = actual.iter().filter(|a| a.is_none()).count();
+    Check {
+        passed: !changed && faults.is_empty() && not_run == 0,
         diff,
-        panics,
+        faults,
+        not_run,
         blessed,
-    })
+    }
+}
+
+/// Replays a transcript's text in this process and compares; `name` labels the diff.
+pub fn check_text(text: &str, name: &str) -> Result<Check, ParseError> {
+    let t = parse(text)?;
+    let actual: Vec<Option<Actual>> = replay(&t).into_iter().map(Some).collect();
+    Ok(compare(&t, &actual, name))
 }
 
 /// What happened to one transcript file.
@@ -121,9 +200,10 @@ pub enum Status {
     Passed,
     /// Outputs differed and the file was rewritten (`--bless`).
     Blessed,
-    /// Outputs differ, or an input panicked.
+    /// Outputs differ, or an input panicked, timed out or aborted the process.
     Failed(Check),
-    /// The file could not be read, parsed or written.
+    /// The file could not be read, parsed or written, or the process replaying it failed
+    /// outside any input.
     Error(String),
 }
 
@@ -143,7 +223,7 @@ impl FileResult {
     }
 
     /// The report of a file that did not pass: a `FAIL path` line, then the reason
-    /// (panics, the diff, or the error). Empty for a passing or blessed file.
+    /// (faults, the diff, or the error). Empty for a passing or blessed file.
     pub fn report(&self) -> String {
         let path = self.path.display();
         match &self.status {
@@ -151,8 +231,13 @@ impl FileResult {
             Status::Error(e) => format!("FAIL {path}: {e}\n"),
             Status::Failed(c) => {
                 let mut s = format!("FAIL {path}\n");
-                for (line, msg) in &c.panics {
-                    s.push_str(&format!("  panic in the input at line {line}: {msg}\n"));
+                for f in &c.faults {
+                    s.push_str(&format!("  {f}\n"));
+                }
+                match c.not_run {
+                    0 => {}
+                    1 => s.push_str("  (the input after it did not run)\n"),
+                    n => s.push_str(&format!("  (the {n} inputs after it did not run)\n")),
                 }
                 s.push_str(&c.diff);
                 s
@@ -161,40 +246,92 @@ impl FileResult {
     }
 }
 
-/// Writes `text` to `path` atomically: a temporary file in the same directory, renamed over.
+/// Writes `text` to `path` atomically: a temporary file in the same directory, synced to
+/// disk, renamed over the old one, and the directory synced where the system allows, so a
+/// crash leaves either the old file or the new one. When `path` is a symbolic link its
+/// target is rewritten and the link stays a link.
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path
+    write_atomic_observed(path, text, |_| {})
+}
+
+/// A step of [`write_atomic`] that has just been made durable.
+#[derive(Debug, Clone, PartialEq)]
+enum Synced {
+    /// The temporary file, before it is renamed.
+    File(PathBuf),
+    /// The directory, after the rename.
+    Dir(PathBuf),
+}
+
+/// [`write_atomic`], calling `synced` after each sync (so a test can see their order).
+fn write_atomic_observed(
+    path: &Path,
+    text: &str,
+    mut synced: impl FnMut(Synced),
+) -> std::io::Result<()> {
+    let target = if path.is_symlink() {
+        std::fs::canonicalize(path)?
+    } else {
+        path.to_path_buf()
+    };
+    let dir = target
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let file = path
+    let file = target
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = dir.join(format!(".{file}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text)?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        let _ = std::fs::set_permissions(&tmp, meta.permissions());
-    }
-    std::fs::rename(&tmp, path).inspect_err(|_| {
+    let mut written = || {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        if let Ok(meta) = std::fs::metadata(&target) {
+            f.set_permissions(meta.permissions())?;
+        }
+        f.sync_all()?;
+        synced(Synced::File(tmp.clone()));
+        drop(f);
+        std::fs::rename(&tmp, &target)
+    };
+    if let Err(e) = written() {
         let _ = std::fs::remove_file(&tmp);
-    })
+        return Err(e);
+    }
+    // Makes the rename itself durable. Directories cannot be opened for syncing everywhere
+    // (Windows), and the file is already in place, so a failure here is not an error.
+    if let Ok(d) = std::fs::File::open(dir) {
+        if d.sync_all().is_ok() {
+            synced(Synced::Dir(dir.to_path_buf()));
+        }
+    }
+    Ok(())
 }
 
-/// Checks one transcript file, rewriting its outputs when `bless` is set.
+/// The status of a checked transcript, blessing it (when asked and nothing went wrong).
+pub fn settle(path: &Path, check: Check, bless: bool) -> Status {
+    if check.passed {
+        return Status::Passed;
+    }
+    match (
+        &check.blessed,
+        bless && check.faults.is_empty() && check.not_run == 0,
+    ) {
+        (Some(new), true) => match write_atomic(path, new) {
+            Ok(()) => Status::Blessed,
+            Err(e) => Status::Error(format!("cannot write: {e}")),
+        },
+        _ => Status::Failed(check),
+    }
+}
+
+/// Checks one transcript file in this process, rewriting its outputs when `bless` is set.
 pub fn check_file(path: &Path, bless: bool) -> FileResult {
     let status = match std::fs::read_to_string(path) {
         Err(e) => Status::Error(format!("cannot read: {e}")),
         Ok(text) => match check_text(&text, &path.display().to_string()) {
             Err(e) => Status::Error(e.to_string()),
-            Ok(c) if c.passed => Status::Passed,
-            Ok(c) => match (&c.blessed, bless && c.panics.is_empty()) {
-                (Some(new), true) => match write_atomic(path, new) {
-                    Ok(()) => Status::Blessed,
-                    Err(e) => Status::Error(format!("cannot write: {e}")),
-                },
-                _ => Status::Failed(c),
-            },
+            Ok(c) => settle(path, c, bless),
         },
     };
     FileResult {
@@ -268,7 +405,8 @@ impl Summary {
     }
 }
 
-/// Checks every transcript under `paths`.
+/// Checks every transcript under `paths` in this process (see [`run_paths_isolated`] for
+/// one process per transcript).
 pub fn run_paths(paths: &[PathBuf], bless: bool) -> std::io::Result<Summary> {
     Ok(Summary {
         results: find_transcripts(paths)?
@@ -310,6 +448,114 @@ mod tests {
         assert!(blessed.contains("NameError"), "{blessed}");
         assert!(!blessed.contains('\u{1b}'), "no colour: {blessed}");
         assert!(check_text(&blessed, "t").unwrap().passed);
+    }
+
+    #[test]
+    fn a_fault_fails_and_is_never_blessed() {
+        let t = parse(">>> 1 + 1\n2\n>>> 2 + 2\nold\n>>> 3\n3\n").unwrap();
+        let actual = [
+            Some(Actual {
+                lines: vec!["2".into()],
+                fault: Some(Fault::Internal {
+                    message: "a bug in ragtag".into(),
+                }),
+            }),
+            Some(Actual {
+                lines: vec!["4".into()],
+                fault: None,
+            }),
+            // Never ran: its expected output is kept.
+            None,
+        ];
+        let c = compare(&t, &actual, "t");
+        assert!(!c.passed);
+        assert_eq!(c.not_run, 1);
+        assert_eq!(
+            c.faults,
+            [InputFault {
+                input: 1,
+                line: 1,
+                fault: Fault::Internal {
+                    message: "a bug in ragtag".into()
+                }
+            }]
+        );
+        assert_eq!(
+            c.faults[0].to_string(),
+            "input 1 (line 1) raised InternalError: a bug in ragtag"
+        );
+        assert!(c.diff.contains("-old\n+4\n"), "{}", c.diff);
+        assert_eq!(
+            c.blessed.as_deref(),
+            Some(">>> 1 + 1\n2\n>>> 2 + 2\n4\n>>> 3\n3\n")
+        );
+        let dir = std::env::temp_dir().join(format!("ragtag-fault-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.rtt");
+        std::fs::write(&path, "unchanged").unwrap();
+        assert!(matches!(settle(&path, c, true), Status::Failed(_)));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "unchanged");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn fault_reports_name_the_input_and_line() {
+        let f = |fault| InputFault {
+            input: 3,
+            line: 17,
+            fault,
+        };
+        assert_eq!(
+            f(Fault::Aborted {
+                how: "signal SIGSEGV".into(),
+                stderr: "thread 'main' has overflowed its stack\n\nfatal".into()
+            })
+            .to_string(),
+            "input 3 (line 17) aborted the process: signal SIGSEGV\n    \
+             | thread 'main' has overflowed its stack\n    | fatal"
+        );
+        assert_eq!(
+            f(Fault::TimedOut { seconds: 10.0 }).to_string(),
+            "input 3 (line 17) did not finish within 10 s (interrupted)"
+        );
+        assert_eq!(
+            f(Fault::Killed {
+                seconds: 0.5,
+                after: 3.52
+            })
+            .to_string(),
+            "input 3 (line 17) did not finish within 0.5 s and ignored the interrupt; \
+             killed after 3.5 s"
+        );
+    }
+
+    #[test]
+    fn blessing_syncs_the_new_file_before_the_rename_and_the_directory_after() {
+        let dir = std::env::temp_dir().join(format!("ragtag-sync-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.rtt");
+        std::fs::write(&path, "old\n").unwrap();
+        let mut seen = Vec::new();
+        write_atomic_observed(&path, "new\n", |step| {
+            // At each sync, what the transcript holds: the old text until the rename.
+            let now = std::fs::read_to_string(&path).unwrap();
+            if let Synced::File(tmp) = &step {
+                assert_eq!(std::fs::read_to_string(tmp).unwrap(), "new\n");
+            }
+            seen.push((step, now));
+        })
+        .unwrap();
+        let tmp = match &seen[0].0 {
+            Synced::File(tmp) => tmp.clone(),
+            other => panic!("the file is synced first, not {other:?}"),
+        };
+        assert_eq!(tmp.parent(), Some(dir.as_path()));
+        assert_eq!(seen[0].1, "old\n");
+        #[cfg(unix)]
+        assert_eq!(seen[1..], [(Synced::Dir(dir.clone()), "new\n".to_string())]);
+        assert!(!tmp.exists());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new\n");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

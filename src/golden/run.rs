@@ -3,6 +3,8 @@
 
 use std::panic::{self, AssertUnwindSafe};
 
+use serde::{Deserialize, Serialize};
+
 use super::parse::{normalize, Transcript};
 use crate::command::{self, Outcome};
 use crate::diagnostic::Style;
@@ -15,12 +17,67 @@ use crate::Session;
 pub const WIDTH: usize = 100;
 
 /// What one input produced when replayed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Actual {
     /// The output lines, normalized as expected outputs are.
     pub lines: Vec<String>,
-    /// The panic message, when evaluating the input panicked (always a failure).
-    pub panic: Option<String>,
+    /// What went wrong beyond a wrong output, when something did (always a failure).
+    pub fault: Option<Fault>,
+}
+
+/// Something that fails a transcript whatever its expected output says, and keeps it from
+/// being blessed: ragtag itself went wrong, or the input never finished.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Fault {
+    /// Evaluating the input panicked (caught by the runner).
+    Panic {
+        /// The panic message.
+        message: String,
+    },
+    /// The input failed with `InternalError`: a panic the session caught and reported.
+    Internal {
+        /// The error's message.
+        message: String,
+    },
+    /// The input ran longer than the timeout and stopped when interrupted.
+    TimedOut {
+        /// The timeout, in seconds.
+        seconds: f64,
+    },
+    /// The input ran longer than the timeout, ignored the interrupt and was killed.
+    Killed {
+        /// The timeout, in seconds.
+        seconds: f64,
+        /// How long the input had run when it was killed, in seconds.
+        after: f64,
+    },
+    /// The process running the transcript died during the input (stack overflow, failed
+    /// allocation, abort).
+    Aborted {
+        /// How it ended, e.g. `signal SIGABRT`.
+        how: String,
+        /// The last lines it wrote to standard error.
+        stderr: String,
+    },
+}
+
+impl std::fmt::Display for Fault {
+    /// What happened, to follow `input 3 (line 17) `.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fault::Panic { message } => write!(f, "panicked: {message}"),
+            Fault::Internal { message } => write!(f, "raised InternalError: {message}"),
+            Fault::TimedOut { seconds } => {
+                write!(f, "did not finish within {seconds} s (interrupted)")
+            }
+            Fault::Killed { seconds, after } => write!(
+                f,
+                "did not finish within {seconds} s and ignored the interrupt; killed after {after:.1} s"
+            ),
+            Fault::Aborted { how, .. } => write!(f, "aborted the process: {how}"),
+        }
+    }
 }
 
 /// A session set up the way transcripts are rendered.
@@ -38,6 +95,12 @@ pub fn golden_session() -> Session {
 
 /// Runs one input (a cell or a `:` meta-command) and returns everything it showed, in order.
 pub fn run_input(session: &mut Session, source: &str) -> String {
+    run_input_noting(session, source, &mut None)
+}
+
+/// [`run_input`], noting the message of an `InternalError` in `internal`. The class is
+/// matched by name so this reads the same whether or not the session defines it.
+fn run_input_noting(session: &mut Session, source: &str, internal: &mut Option<String>) -> String {
     let mut sink = Collect::default();
     let result = if command::is_command(source) {
         match command::run(session, source, &mut sink) {
@@ -67,12 +130,17 @@ pub fn run_input(session: &mut Session, source: &str) -> String {
     match result {
         Ok(Some(t)) => push_block(&t),
         Ok(None) => {}
-        Err(e) => push_block(&session.render_error(&e, Style::Plain, WIDTH)),
+        Err(e) => {
+            if e.class.name() == "InternalError" {
+                *internal = Some(e.message.clone());
+            }
+            push_block(&session.render_error(&e, Style::Plain, WIDTH))
+        }
     }
     text
 }
 
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         s.to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {
@@ -84,43 +152,59 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// The stack of the thread transcripts replay on. Test threads get 2 MiB, less than the
 /// 8 MiB of a terminal's main thread, and a must-not-panic transcript nests expressions as
-/// deeply as the parser allows; the memory is only reserved, not touched.
+/// deeply as the parser allows; the memory is only reserved, not touched. (Once the session
+/// evaluates every input on a thread of its own, this is a second line of defence.)
 const STACK_BYTES: usize = 64 << 20;
+
+/// Runs `f` on a thread with a [`STACK_BYTES`] stack (on this thread if none can be made).
+pub(crate) fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    let mut f = Some(f);
+    let slot = &mut f;
+    let joined = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("ragtag-golden".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, move || slot.take().map(|f| f()))
+            .ok()
+            .map(|h| h.join())
+    });
+    match joined {
+        Some(Ok(Some(r))) => r,
+        Some(Err(payload)) => panic::resume_unwind(payload),
+        Some(Ok(None)) | None => (f.take().expect("not run when the thread failed to start"))(),
+    }
+}
+
+/// Runs one input and records what it showed; a panic, or an error of class
+/// `InternalError` (a panic the session caught), is recorded as a [`Fault`].
+pub fn run_entry(session: &mut Session, source: &str) -> Actual {
+    let mut internal = None;
+    match panic::catch_unwind(AssertUnwindSafe(|| {
+        run_input_noting(session, source, &mut internal)
+    })) {
+        Ok(text) => Actual {
+            lines: normalize(text.split('\n')),
+            fault: internal.map(|message| Fault::Internal { message }),
+        },
+        Err(payload) => {
+            let message = panic_message(&*payload);
+            Actual {
+                lines: vec![format!("PANIC: {message}")],
+                fault: Some(Fault::Panic { message }),
+            }
+        }
+    }
+}
 
 /// Replays every entry of `transcript` in one fresh session, on a thread with a generous
 /// stack. A panicking input is caught and recorded; replay goes on with the next input.
 pub fn replay(transcript: &Transcript) -> Vec<Actual> {
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("ragtag-golden".into())
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || replay_here(transcript))
-            .map(|h| h.join())
+    on_big_stack(|| {
+        let mut session = golden_session();
+        transcript
+            .entries
+            .iter()
+            .map(|entry| run_entry(&mut session, &entry.source))
+            .collect()
     })
-    .ok()
-    .and_then(Result::ok)
-    .unwrap_or_else(|| replay_here(transcript))
-}
-
-fn replay_here(transcript: &Transcript) -> Vec<Actual> {
-    let mut session = golden_session();
-    transcript
-        .entries
-        .iter()
-        .map(|entry| {
-            match panic::catch_unwind(AssertUnwindSafe(|| run_input(&mut session, &entry.source))) {
-                Ok(text) => Actual {
-                    lines: normalize(text.split('\n')),
-                    panic: None,
-                },
-                Err(payload) => {
-                    let msg = panic_message(&*payload);
-                    Actual {
-                        lines: vec![format!("PANIC: {msg}")],
-                        panic: Some(msg),
-                    }
-                }
-            }
-        })
-        .collect()
 }
