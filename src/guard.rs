@@ -69,8 +69,9 @@ pub fn run<R: Send>(f: impl FnOnce() -> R + Send) -> Result<R, Crash> {
     })
 }
 
-/// Runs `f`, turning a panic into a [`Crash`] that carries its message and place.
-fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Crash> {
+/// Runs `f`, turning a panic into a [`Crash`] that carries its message and place. Use it
+/// inside [`run`] to clean up after a panic while still on the evaluation thread.
+pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Crash> {
     panic::catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
         let message = LAST_PANIC
             .with(Cell::take)
@@ -100,6 +101,18 @@ pub fn check_stack() -> Result<(), crate::engine::EngineError> {
         ));
     }
     Ok(())
+}
+
+/// Whether the current evaluation thread is too deep to recurse further: recursive
+/// drawing of a value (a list nested a million deep) stops here and shows `...` instead.
+pub fn too_deep() -> bool {
+    check_stack().is_err()
+}
+
+/// Drops `value` on an evaluation thread: a value nested a million deep takes more stack to
+/// drop than an ordinary thread has.
+pub fn drop_deep<T: Send>(value: T) {
+    let _ = run(move || drop(value));
 }
 
 /// Replaces the panic hook once: a panic on an evaluation thread is recorded for its

@@ -27,6 +27,12 @@ pub struct Session {
     cancel: Arc<AtomicBool>,
 }
 
+impl Drop for Session {
+    fn drop(&mut self) {
+        guard::drop_deep(std::mem::take(&mut self.globals));
+    }
+}
+
 impl Default for Session {
     fn default() -> Self {
         Session::new()
@@ -71,7 +77,7 @@ impl Session {
 
     /// Forgets every user name.
     pub fn reset(&mut self) {
-        self.globals.clear();
+        guard::drop_deep(std::mem::take(&mut self.globals));
     }
 
     /// The sources executed so far, as `(name, text)`.
@@ -95,18 +101,25 @@ impl Session {
         self.sources.push((name.to_string(), src.to_string()));
         self.failed.push(true);
         self.cancel.store(false, Ordering::Relaxed);
-        let snapshot = self.globals.clone();
         let cancel = self.cancel.clone();
         let globals = &mut self.globals;
+        // Everything that may drop a value the input made happens on the evaluation thread,
+        // whose stack can drop deeply nested values.
         let outcome = guard::run(|| {
             crate::engine::interrupt::watch(Some(cancel.clone()));
-            let program = syntax::parse(src).map_err(Error::from)?;
-            Interp::new(globals, sink, &cancel, id).run(&program)
-        });
-        let result = outcome.unwrap_or_else(|crash| {
-            self.globals = snapshot;
-            Err(internal_error(src, &crash))
-        });
+            let snapshot = globals.clone();
+            let run = guard::catch(|| {
+                let program = syntax::parse(src).map_err(Error::from)?;
+                Interp::new(globals, sink, &cancel, id).run(&program)
+            });
+            if run.is_err() {
+                // A bug: the statement that hit it may have changed names half-way.
+                *globals = snapshot;
+            }
+            run
+        })
+        .and_then(|run| run);
+        let result = outcome.unwrap_or_else(|crash| Err(internal_error(src, &crash)));
         self.failed[id] = result.is_err();
         result.map_err(|e| e.in_source(id))
     }
@@ -150,8 +163,9 @@ impl Session {
         self.cancel.store(false, Ordering::Relaxed);
         self.failed.push(true);
         let cancel = self.cancel.clone();
-        let mut scratch = self.globals.clone();
+        let globals = &self.globals;
         let outcome = guard::run(|| {
+            let mut scratch = globals.clone();
             crate::engine::interrupt::watch(Some(cancel.clone()));
             let program = syntax::parse(src).map_err(Error::from)?;
             let expr = match program.body.as_slice() {

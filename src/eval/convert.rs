@@ -10,6 +10,7 @@ use crate::{type_error, value_error};
 
 /// A Python-level value as a nested literal (tensors expand into typed leaves).
 pub fn to_nested(v: &Value) -> Result<Nested, EngineError> {
+    crate::guard::check_stack()?;
     Ok(match v {
         Value::Bool(b) => Nested::Leaf(Leaf::Bool(*b)),
         Value::Int(i) => Nested::Leaf(Leaf::Int(*i)),

@@ -61,6 +61,9 @@ fn shape_json(dims: &[Option<usize>]) -> J {
 
 /// The JSON object of a value, as DESIGN.md specifies.
 pub fn to_json(v: &Value) -> J {
+    if crate::guard::too_deep() {
+        return J::from("...");
+    }
     match v {
         Value::None => json!({"kind": "none"}),
         Value::Bool(b) => json!({"kind": "bool", "value": b}),
@@ -130,6 +133,9 @@ fn array_json(a: &Array) -> J {
 
 /// A Python value inside a list: plain JSON (numbers, strings, nested arrays).
 pub fn plain(v: &Value) -> J {
+    if crate::guard::too_deep() {
+        return J::from("...");
+    }
     match v {
         Value::None => J::Null,
         Value::Bool(b) => J::from(*b),

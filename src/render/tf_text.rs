@@ -281,6 +281,10 @@ pub fn str_of(v: &Value) -> String {
 
 /// Python's `repr(x)`: what a bare expression shows in TensorFlow's own REPL.
 pub fn repr_of(v: &Value) -> String {
+    if crate::guard::too_deep() {
+        // Nested deeper than the evaluation stack allows (Python raises RecursionError).
+        return "...".into();
+    }
     match v {
         Value::None => "None".into(),
         Value::Bool(b) => if *b { "True" } else { "False" }.into(),
