@@ -34,8 +34,8 @@ impl Incoming {
 }
 
 /// How many signatures are remembered to recognise replays: jupyter_client's default
-/// `digest_history_size`. At 32 bytes each (plus the set's overhead) that stays below
-/// about 6 MB however long the kernel runs.
+/// `digest_history_size`. At 32 bytes each, in a set and a queue, that stays below about
+/// 7 MB however long the kernel runs.
 pub const DIGEST_HISTORY: usize = 1 << 16;
 
 /// The signatures of the last [`DIGEST_HISTORY`] accepted messages. A signature covers the
@@ -64,15 +64,17 @@ impl Digests {
             // than drop a message the key vouches for.
             return true;
         };
-        if !self.seen.insert(digest) {
+        if self.seen.contains(&digest) {
             return false;
         }
-        self.order.push_back(digest);
-        if self.order.len() > self.capacity {
+        // Forget the oldest first, so neither collection ever outgrows its capacity.
+        if self.order.len() >= self.capacity {
             if let Some(old) = self.order.pop_front() {
                 self.seen.remove(&old);
             }
         }
+        self.seen.insert(digest);
+        self.order.push_back(digest);
         true
     }
 }
@@ -599,5 +601,20 @@ mod tests {
         assert!(!d.insert(&sig(6)));
         assert_eq!(d.order.len(), 4);
         assert_eq!(d.seen.len(), 4);
+        assert!(
+            d.order.capacity() < 8,
+            "the queue never outgrows its capacity"
+        );
+        // At the kernel's size: three times as many messages as it remembers.
+        let mut d = Digests::new(DIGEST_HISTORY);
+        for i in 0..3 * DIGEST_HISTORY as u32 {
+            assert!(d.insert(&sig(i)));
+        }
+        assert_eq!(
+            (d.order.len(), d.seen.len()),
+            (DIGEST_HISTORY, DIGEST_HISTORY)
+        );
+        assert!(d.order.capacity() <= DIGEST_HISTORY);
+        assert!(!d.insert(&sig(3 * DIGEST_HISTORY as u32 - 1)));
     }
 }
