@@ -978,3 +978,37 @@ async fn a_flood_of_good_forged_replayed_and_malformed_messages() {
     assert_eq!(log.matches("wrong or empty signature").count(), 100);
     k.shutdown().await;
 }
+
+/// A cell printing in a loop: its text arrives whole and in order, joined into a few stream
+/// messages rather than one per print (which piled up hundreds of MB in IOPub's queue).
+#[tokio::test]
+async fn a_printing_loop_sends_its_text_in_few_messages() {
+    let mut k = Kernel::start("prints").await;
+    let before = k.rss_kib();
+    let lines = 100_000;
+    let (reply, out) = k
+        .execute(&format!("for i in range({lines}):\n    print(i)\n'done'"))
+        .await;
+    assert_eq!(reply["content"]["status"], "ok", "{reply}");
+    let streams: Vec<&Value> = out
+        .iter()
+        .filter(|m| m["header"]["msg_type"] == "stream")
+        .collect();
+    let text: String = streams
+        .iter()
+        .map(|m| m["content"]["text"].as_str().unwrap())
+        .collect();
+    let expected: String = (0..lines).map(|i| format!("{i}\n")).collect();
+    assert!(text == expected, "the printed text, {} bytes", text.len());
+    assert!(streams.len() < 1000, "{} stream messages", streams.len());
+    // The result still comes after the text, and last.
+    assert_eq!(types(&out[out.len() - 2..]), ["execute_result", "status"]);
+    let after = k.rss_kib();
+    eprintln!(
+        "{} stream messages; kernel VmRSS {before} KiB before, {after} KiB after",
+        streams.len()
+    );
+    // The loop's range alone holds 100,000 values; the output must add little to that.
+    assert!(after < before + 40 * 1024, "{before} KiB -> {after} KiB");
+    k.shutdown().await;
+}

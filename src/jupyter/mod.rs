@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use jupyter_protocol::{
     CommInfoReply, InterruptReply, JupyterMessage, JupyterMessageContent, ReplyStatus,
-    ShutdownReply, Status, UnknownMessage,
+    ShutdownReply, Status, Stdio, UnknownMessage,
 };
 use ragtag::Session;
 use tokio::sync::{mpsc, oneshot};
@@ -68,11 +68,100 @@ impl Publisher {
     }
 }
 
+/// The shortest time between two stream messages: printed text arriving sooner is joined into
+/// one message, as ipykernel's buffered streams do. A cell printing in a loop then sends a few
+/// dozen messages a second instead of one per print — hundreds of thousands of small messages
+/// would pile up in IOPub's queue (hundreds of MB) and be dropped there once it is full.
+const STREAM_INTERVAL: Duration = Duration::from_millis(50);
+
+/// Text held back to join later prints.
+struct Held {
+    msg: Box<JupyterMessage>,
+}
+
+impl Held {
+    /// Appends `msg`'s text if it continues the same stream of the same request.
+    fn join(&mut self, msg: &JupyterMessage) -> bool {
+        let (
+            JupyterMessageContent::StreamContent(held),
+            JupyterMessageContent::StreamContent(more),
+        ) = (&mut self.msg.content, &msg.content)
+        else {
+            return false;
+        };
+        let same_parent = self.msg.parent_header.as_ref().map(|h| &h.msg_id)
+            == msg.parent_header.as_ref().map(|h| &h.msg_id);
+        let same_stream = matches!(
+            (&held.name, &more.name),
+            (Stdio::Stdout, Stdio::Stdout) | (Stdio::Stderr, Stdio::Stderr)
+        );
+        if !same_parent || !same_stream {
+            return false;
+        }
+        held.text.push_str(&more.text);
+        true
+    }
+}
+
 async fn publish_loop(mut iopub: IoPub, mut queue: mpsc::UnboundedReceiver<Publish>) {
-    while let Some(item) = queue.recv().await {
+    let mut held: Option<Held> = None;
+    // When the last stream message went out.
+    let mut last_stream: Option<Instant> = None;
+    loop {
+        let item = match &held {
+            None => queue.recv().await,
+            Some(_) => {
+                let due = last_stream.map_or_else(Instant::now, |t| t + STREAM_INTERVAL);
+                tokio::select! {
+                    item = queue.recv() => item,
+                    () = tokio::time::sleep_until(due.into()) => {
+                        if let Some(h) = held.take() {
+                            iopub.send(*h.msg).await;
+                            last_stream = Some(Instant::now());
+                        }
+                        continue;
+                    }
+                }
+            }
+        };
+        let Some(item) = item else {
+            if let Some(h) = held.take() {
+                iopub.send(*h.msg).await;
+            }
+            return;
+        };
         match item {
-            Publish::Message(msg) => iopub.send(*msg).await,
+            Publish::Message(msg)
+                if matches!(msg.content, JupyterMessageContent::StreamContent(_)) =>
+            {
+                if held.as_mut().is_some_and(|h| h.join(&msg)) {
+                    continue;
+                }
+                // Another stream, or another request's: what was held goes first.
+                if let Some(h) = held.take() {
+                    iopub.send(*h.msg).await;
+                    last_stream = Some(Instant::now());
+                }
+                if last_stream.is_none_or(|t| t.elapsed() >= STREAM_INTERVAL) {
+                    iopub.send(*msg).await;
+                    last_stream = Some(Instant::now());
+                } else {
+                    held = Some(Held { msg });
+                }
+            }
+            Publish::Message(msg) => {
+                // Everything else keeps its place after the text printed before it.
+                if let Some(h) = held.take() {
+                    iopub.send(*h.msg).await;
+                    last_stream = Some(Instant::now());
+                }
+                iopub.send(*msg).await;
+            }
             Publish::Flush(done) => {
+                if let Some(h) = held.take() {
+                    iopub.send(*h.msg).await;
+                    last_stream = Some(Instant::now());
+                }
                 let _ = done.send(());
             }
         }
