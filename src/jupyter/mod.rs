@@ -74,94 +74,96 @@ impl Publisher {
 /// would pile up in IOPub's queue (hundreds of MB) and be dropped there once it is full.
 const STREAM_INTERVAL: Duration = Duration::from_millis(50);
 
-/// Text held back to join later prints.
-struct Held {
-    msg: Box<JupyterMessage>,
+/// Printed text held back to join later prints, and when the last stream message went out.
+#[derive(Default)]
+struct Streams {
+    held: Option<Box<JupyterMessage>>,
+    last: Option<Instant>,
 }
 
-impl Held {
-    /// Appends `msg`'s text if it continues the same stream of the same request.
+impl Streams {
+    /// Appends `msg`'s text to the held message if it continues the same stream of the same
+    /// request.
     fn join(&mut self, msg: &JupyterMessage) -> bool {
-        let (
-            JupyterMessageContent::StreamContent(held),
-            JupyterMessageContent::StreamContent(more),
-        ) = (&mut self.msg.content, &msg.content)
-        else {
+        let Some(held) = self.held.as_mut() else {
             return false;
         };
-        let same_parent = self.msg.parent_header.as_ref().map(|h| &h.msg_id)
+        let same_parent = held.parent_header.as_ref().map(|h| &h.msg_id)
             == msg.parent_header.as_ref().map(|h| &h.msg_id);
-        let same_stream = matches!(
-            (&held.name, &more.name),
-            (Stdio::Stdout, Stdio::Stdout) | (Stdio::Stderr, Stdio::Stderr)
-        );
-        if !same_parent || !same_stream {
-            return false;
+        match (&mut held.content, &msg.content) {
+            (
+                JupyterMessageContent::StreamContent(held),
+                JupyterMessageContent::StreamContent(more),
+            ) if same_parent
+                && matches!(
+                    (&held.name, &more.name),
+                    (Stdio::Stdout, Stdio::Stdout) | (Stdio::Stderr, Stdio::Stderr)
+                ) =>
+            {
+                held.text.push_str(&more.text);
+                true
+            }
+            _ => false,
         }
-        held.text.push_str(&more.text);
-        true
+    }
+
+    /// Sends a stream message now.
+    async fn send(&mut self, iopub: &mut IoPub, msg: Box<JupyterMessage>) {
+        iopub.send(*msg).await;
+        self.last = Some(Instant::now());
+    }
+
+    /// Sends the held text, if any.
+    async fn release(&mut self, iopub: &mut IoPub) {
+        if let Some(msg) = self.held.take() {
+            self.send(iopub, msg).await;
+        }
     }
 }
 
 async fn publish_loop(mut iopub: IoPub, mut queue: mpsc::UnboundedReceiver<Publish>) {
-    let mut held: Option<Held> = None;
-    // When the last stream message went out.
-    let mut last_stream: Option<Instant> = None;
+    let mut streams = Streams::default();
     loop {
-        let item = match &held {
-            None => queue.recv().await,
-            Some(_) => {
-                let due = last_stream.map_or_else(Instant::now, |t| t + STREAM_INTERVAL);
-                tokio::select! {
-                    item = queue.recv() => item,
-                    () = tokio::time::sleep_until(due.into()) => {
-                        if let Some(h) = held.take() {
-                            iopub.send(*h.msg).await;
-                            last_stream = Some(Instant::now());
-                        }
-                        continue;
-                    }
+        let item = if streams.held.is_some() {
+            let due = streams
+                .last
+                .map_or_else(Instant::now, |t| t + STREAM_INTERVAL);
+            tokio::select! {
+                item = queue.recv() => item,
+                () = tokio::time::sleep_until(due.into()) => {
+                    streams.release(&mut iopub).await;
+                    continue;
                 }
             }
+        } else {
+            queue.recv().await
         };
         let Some(item) = item else {
-            if let Some(h) = held.take() {
-                iopub.send(*h.msg).await;
-            }
+            streams.release(&mut iopub).await;
             return;
         };
         match item {
             Publish::Message(msg)
                 if matches!(msg.content, JupyterMessageContent::StreamContent(_)) =>
             {
-                if held.as_mut().is_some_and(|h| h.join(&msg)) {
+                if streams.join(&msg) {
                     continue;
                 }
                 // Another stream, or another request's: what was held goes first.
-                if let Some(h) = held.take() {
-                    iopub.send(*h.msg).await;
-                    last_stream = Some(Instant::now());
-                }
-                if last_stream.is_none_or(|t| t.elapsed() >= STREAM_INTERVAL) {
-                    iopub.send(*msg).await;
-                    last_stream = Some(Instant::now());
+                streams.release(&mut iopub).await;
+                if streams.last.is_none_or(|t| t.elapsed() >= STREAM_INTERVAL) {
+                    streams.send(&mut iopub, msg).await;
                 } else {
-                    held = Some(Held { msg });
+                    streams.held = Some(msg);
                 }
             }
             Publish::Message(msg) => {
                 // Everything else keeps its place after the text printed before it.
-                if let Some(h) = held.take() {
-                    iopub.send(*h.msg).await;
-                    last_stream = Some(Instant::now());
-                }
+                streams.release(&mut iopub).await;
                 iopub.send(*msg).await;
             }
             Publish::Flush(done) => {
-                if let Some(h) = held.take() {
-                    iopub.send(*h.msg).await;
-                    last_stream = Some(Instant::now());
-                }
+                streams.release(&mut iopub).await;
                 let _ = done.send(());
             }
         }
