@@ -277,22 +277,23 @@ impl Kernel {
         (reply, outputs)
     }
 
-    async fn shutdown(mut self) {
-        let id = self
-            .send(
-                Channel::Control,
-                "shutdown_request",
-                json!({"restart": false}),
-            )
+    async fn shutdown(self) {
+        self.shutdown_via(Channel::Control, json!({"restart": false}))
             .await;
-        let reply = self.reply(Channel::Control).await;
+    }
+
+    /// Sends a shutdown_request on `channel`, checks the reply and that the kernel exits
+    /// cleanly; returns the reply.
+    async fn shutdown_via(mut self, channel: Channel, content: Value) -> Value {
+        let id = self.send(channel, "shutdown_request", content).await;
+        let reply = self.reply(channel).await;
         assert_eq!(reply["parent_header"]["msg_id"], id);
         assert_eq!(reply["content"]["status"], "ok");
         let deadline = Instant::now() + WAIT;
         loop {
             if let Some(status) = self.child.0.try_wait().unwrap() {
                 assert!(status.success(), "kernel exit status {status}");
-                return;
+                return reply;
             }
             assert!(Instant::now() < deadline, "the kernel did not exit");
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -800,13 +801,8 @@ async fn fields_the_protocol_makes_optional_get_their_defaults() {
     let r = k.reply(Channel::Shell).await;
     assert_eq!(history(&r), json!([[1, 2, "abc + 1"]]), "{r}");
 
-    // shutdown_request without restart.
-    let id = k
-        .send(Channel::Control, "shutdown_request", json!({}))
-        .await;
-    let reply = k.reply(Channel::Control).await;
-    assert_eq!(reply["parent_header"]["msg_id"], id);
-    assert_eq!(reply["content"]["status"], "ok");
+    // shutdown_request without restart, on shell: the kernel exits cleanly.
+    let reply = k.shutdown_via(Channel::Shell, json!({})).await;
     assert_eq!(reply["content"]["restart"], false);
 }
 

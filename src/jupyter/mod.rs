@@ -588,22 +588,44 @@ async fn serve(connection_file: &Path) -> Result<(), String> {
     let sockets = transport::bind(&info, &session_id).await?;
     let (queue, rx) = mpsc::unbounded_channel();
     let out = Publisher { queue };
-    tokio::spawn(publish_loop(sockets.iopub, rx));
-    tokio::spawn(sockets.heartbeat.run());
+    let mut iopub = tokio::spawn(publish_loop(sockets.iopub, rx));
+    let mut heartbeat = tokio::spawn(sockets.heartbeat.run());
     out.send_orphan(Status::starting());
     let executor = Executor::start()?;
     let (exit, mut exit_rx) = mpsc::unbounded_channel();
-    tokio::spawn(control_loop(
+    let mut control = tokio::spawn(control_loop(
         sockets.control,
         out.clone(),
         executor.cancel.clone(),
         exit.clone(),
     ));
     tokio::spawn(watch_parent(exit.clone()));
-    tokio::spawn(shell_loop(sockets.shell, out.clone(), executor, exit));
+    let mut shell = tokio::spawn(shell_loop(sockets.shell, out.clone(), executor, exit));
     // Kept open so frontends can connect; ragtag never asks for input.
     let _stdin = sockets.stdin;
-    exit_rx.recv().await;
+    // The socket loops end only on shutdown. Should one fail anyway, a kernel that answers
+    // heartbeats but no requests would look alive to Jupyter forever: exit instead, so Jupyter
+    // reports the kernel dead and restarts it.
+    let stopped = tokio::select! {
+        _ = exit_rx.recv() => None,
+        r = &mut shell => Some(("shell", r)),
+        r = &mut control => Some(("control", r)),
+        r = &mut iopub => Some(("iopub", r)),
+        r = &mut heartbeat => Some(("heartbeat", r)),
+    };
+    if let Some((name, result)) = stopped {
+        // A loop that ended because it asked for the shutdown is no failure.
+        if exit_rx.try_recv().is_err() {
+            let why = match result {
+                Err(e) if e.is_panic() => panic_text(&*e.into_panic()),
+                Err(e) => e.to_string(),
+                Ok(()) => "it ended".into(),
+            };
+            return Err(format!(
+                "the {name} loop stopped ({why}); exiting so that Jupyter restarts the kernel"
+            ));
+        }
+    }
     out.flush().await;
     // Let the last replies leave the socket buffers before the process ends.
     tokio::time::sleep(Duration::from_millis(50)).await;
