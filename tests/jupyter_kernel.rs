@@ -57,6 +57,7 @@ struct Kernel {
     hb: ReqSocket,
     counter: usize,
     dir: std::path::PathBuf,
+    shell_port: u16,
 }
 
 impl Drop for Kernel {
@@ -112,6 +113,7 @@ impl Kernel {
             hb,
             counter: 0,
             dir,
+            shell_port: ports[0],
         };
         k.wait_for_iopub().await;
         k
@@ -1006,5 +1008,106 @@ async fn a_printing_loop_sends_its_text_in_few_messages() {
     );
     // The loop's range alone holds 100,000 values; the output must add little to that.
     assert!(after < before + 40 * 1024, "{before} KiB -> {after} KiB");
+    k.shutdown().await;
+}
+
+/// Requests sent while a long cell runs wait in a bounded queue: a client flooding the shell
+/// socket cannot make the kernel hold them all in memory, and every one is still answered,
+/// in order, once the cell ends.
+#[tokio::test]
+async fn requests_sent_during_a_long_cell_wait_in_bounded_memory() {
+    let mut k = Kernel::start("backlog").await;
+    let long = "total = 0\nfor i in range(100000):\n    for j in range(100000):\n        total = total + 1";
+    let (id, parts) = k.frames("execute_request", execute_content(long));
+    let frames = k.signed(parts);
+    k.send_frames(Channel::Shell, frames).await;
+    loop {
+        let msg = within("execute_input", k.iopub.recv()).await.unwrap();
+        let msg = k.parse(msg);
+        if msg["parent_header"]["msg_id"] == id && msg["header"]["msg_type"] == "execute_input" {
+            break;
+        }
+    }
+    // Once the cell has settled in.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let before = k.rss_kib();
+    // A second client floods the shell socket from its own task (its sends may wait once
+    // the kernel stops reading).
+    let count = 50_000;
+    let mut ids = Vec::with_capacity(count);
+    let mut messages = Vec::with_capacity(count);
+    for _ in 0..count {
+        let (id, parts) = k.frames("kernel_info_request", json!({}));
+        ids.push(id);
+        messages.push(k.signed(parts));
+    }
+    let mut flooder = DealerSocket::new();
+    within(
+        "a second shell connection",
+        connect_retrying(&mut flooder, &format!("tcp://127.0.0.1:{}", k.shell_port)),
+    )
+    .await;
+    let sent = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let progress = sent.clone();
+    let client = tokio::spawn(async move {
+        for frames in messages {
+            let msg = ZmqMessage::try_from(
+                frames
+                    .into_iter()
+                    .map(bytes::Bytes::from)
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap();
+            flooder.send(msg).await.unwrap();
+            progress.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        let mut replies = Vec::with_capacity(count);
+        for _ in 0..count {
+            replies.push(within("a flooded reply", flooder.recv()).await.unwrap());
+        }
+        replies
+    });
+    // Until everything is sent, or the kernel stops taking more (its queue is full).
+    let deadline = Instant::now() + WAIT;
+    let mut last = 0;
+    loop {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let now = sent.load(std::sync::atomic::Ordering::SeqCst);
+        if now == count || now == last || Instant::now() > deadline {
+            break;
+        }
+        last = now;
+    }
+    let sent = sent.load(std::sync::atomic::Ordering::SeqCst);
+    // Sent is not yet read: let the kernel take in what it will, until its memory settles.
+    let mut during = k.rss_kib();
+    for _ in 0..40 {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        let now = k.rss_kib();
+        let settled = now < during + 256;
+        during = during.max(now);
+        if settled {
+            break;
+        }
+    }
+    eprintln!(
+        "kernel VmRSS {before} KiB as the cell started, {during} KiB with {sent} of {count} \
+         requests sent"
+    );
+    k.send(Channel::Control, "interrupt_request", json!({}))
+        .await;
+    k.reply(Channel::Control).await;
+    let reply = k.reply(Channel::Shell).await;
+    assert_eq!(reply["content"]["ename"], "KeyboardInterrupt", "{reply}");
+    let replies = client.await.unwrap();
+    for (msg, id) in replies.into_iter().zip(&ids) {
+        let reply = k.parse(msg);
+        assert_eq!(&reply["parent_header"]["msg_id"], id);
+        assert_eq!(reply["content"]["status"], "ok");
+    }
+    assert!(
+        during < before + 8 * 1024,
+        "the kernel grew from {before} KiB to {during} KiB holding waiting requests"
+    );
     k.shutdown().await;
 }
