@@ -43,6 +43,8 @@ fn token_start(code: &str, end: usize) -> usize {
 /// code-point range they replace.
 pub fn complete(session: &Session, code: &str, cursor: usize) -> (Vec<String>, usize, usize) {
     let end = byte_offset(code, cursor);
+    // A cursor past the end (a frontend's stale position) completes at the end.
+    let cursor = char_pos(code, end);
     let line_start = code[..end].rfind('\n').map_or(0, |i| i + 1);
     let line = &code[line_start..end];
     // A meta-command at the start of a line.
@@ -170,6 +172,42 @@ mod tests {
         let (m, start, end) = complete(&s, code, 7);
         assert_eq!(m, vec!["digits".to_string()]);
         assert_eq!((start, end), (4, 7));
+    }
+
+    #[test]
+    fn any_code_and_cursor_is_answered() {
+        let s = session();
+        let codes = [
+            "",
+            ".",
+            "..",
+            ":",
+            ": x",
+            "\n:",
+            "é",
+            "é.ü(",
+            "digits.",
+            "digits..row",
+            "(((",
+            "tf.",
+            "x = [1,\n:fo",
+            "\u{200b}dig",
+            "日本語.テ",
+            "a\r\nb",
+            "🦀🦀.🦀",
+            ")(.",
+        ];
+        for code in codes {
+            let len = code.chars().count();
+            for cursor in 0..=len + 3 {
+                let (_, start, end) = complete(&s, code, cursor);
+                assert!(
+                    start <= end && end <= len,
+                    "{code:?} at {cursor}: {start}..{end}"
+                );
+                let _ = inspect(&s, code, cursor);
+            }
+        }
     }
 
     #[test]

@@ -1,17 +1,25 @@
 //! The only part of the kernel that knows ZeroMQ: it binds the five sockets a connection file
 //! names, signs outgoing and verifies incoming messages (HMAC-SHA256, via jupyter-zmq-client),
-//! drops anything badly signed, and echoes heartbeats.
+//! drops anything badly signed or replayed, and echoes heartbeats.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use jupyter_protocol::{ConnectionInfo, JupyterMessage};
 use jupyter_zmq_client::{
     create_kernel_control_connection, create_kernel_iopub_connection,
     create_kernel_shell_connection, create_kernel_stdin_connection, KernelIoPubConnection,
-    KernelShellConnection, RouterRecvConnection, RouterSendConnection, RuntimeError,
+    KernelShellConnection, RawMessage, RouterRecvConnection, RouterSendConnection, RuntimeError,
 };
-use zeromq::{Socket, SocketRecv, SocketSend};
+use zeromq::{Socket, SocketRecv, SocketSend, ZmqMessage};
+
+use super::decode::{self, Digests, Incoming, DIGEST_HISTORY};
+
+/// The signatures seen on every socket, shared as jupyter_client's session shares its
+/// digest history: a message captured on shell is a replay on control too.
+type SharedDigests = Arc<Mutex<Digests>>;
 
 /// Reads and checks a connection file.
 pub fn read_connection_file(path: &Path) -> Result<ConnectionInfo, String> {
@@ -33,6 +41,7 @@ pub fn read_connection_file(path: &Path) -> Result<ConnectionInfo, String> {
 pub struct Router {
     conn: KernelShellConnection,
     name: &'static str,
+    digests: SharedDigests,
 }
 
 impl Router {
@@ -44,6 +53,7 @@ impl Router {
             Requests {
                 conn: rx,
                 name: self.name,
+                digests: self.digests,
             },
             Replies {
                 conn: tx,
@@ -57,38 +67,78 @@ impl Router {
 pub struct Requests {
     conn: RouterRecvConnection,
     name: &'static str,
+    digests: SharedDigests,
+}
+
+/// The signature frame of a multipart message: the one after the `<IDS|MSG>` delimiter.
+fn signature(frames: &ZmqMessage) -> Option<Vec<u8>> {
+    let mut frames = frames.iter();
+    frames.find(|f| f.as_ref() == b"<IDS|MSG>")?;
+    frames.next().map(|f| f.to_vec())
 }
 
 impl Requests {
-    /// The next well-formed, correctly signed message. Others are logged and dropped, so a
-    /// forged request is never executed and never answered.
-    pub async fn recv(&mut self) -> JupyterMessage {
+    /// The next correctly signed message that is not a replay, decoded (well-formed or not:
+    /// a malformed one is answered with an error). Others are logged and dropped, so a
+    /// forged or replayed request is never executed and never answered.
+    pub async fn recv(&mut self) -> Incoming {
         loop {
-            match self.conn.read().await {
-                Ok(msg) => return msg,
+            let frames = match self.conn.socket.recv().await {
+                Ok(frames) => frames,
+                Err(e) => {
+                    eprintln!("ragtag kernel: {} socket: {e}", self.name);
+                    // A broken peer must not turn this loop into a busy spin.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let sig = signature(&frames);
+            let raw = match RawMessage::from_multipart(frames, &self.conn.mac) {
+                Ok(raw) => raw,
                 Err(RuntimeError::VerifyError(_)) | Err(RuntimeError::DecodeError(_)) => {
                     eprintln!(
                         "ragtag kernel: dropped a message on {} with a wrong or empty signature",
                         self.name
                     );
+                    continue;
                 }
                 Err(RuntimeError::MissingHmac) => {
                     eprintln!(
                         "ragtag kernel: dropped a message on {} without a signature frame",
                         self.name
                     );
-                }
-                Err(e @ RuntimeError::ZmqError(_)) => {
-                    eprintln!("ragtag kernel: {} socket: {e}", self.name);
-                    // A broken peer must not turn this loop into a busy spin.
-                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
                 }
                 Err(e) => {
                     eprintln!(
                         "ragtag kernel: dropped a malformed message on {}: {e}",
                         self.name
                     );
+                    continue;
                 }
+            };
+            // Without a key nothing is signed, and there is nothing to recognise a replay by.
+            if self.conn.mac.is_some() {
+                let fresh = match (sig, self.digests.lock()) {
+                    (Some(sig), Ok(mut digests)) => digests.insert(&sig),
+                    (Some(sig), Err(poisoned)) => poisoned.into_inner().insert(&sig),
+                    (None, _) => true,
+                };
+                if !fresh {
+                    eprintln!(
+                        "ragtag kernel: dropped a replayed message on {} (its signature was \
+                         seen before)",
+                        self.name
+                    );
+                    continue;
+                }
+            }
+            match catch_unwind(AssertUnwindSafe(|| decode::decode(raw))) {
+                Ok(incoming) => return incoming,
+                Err(_) => eprintln!(
+                    "ragtag kernel: dropped a message on {} that could not be decoded",
+                    self.name
+                ),
             }
         }
     }
@@ -180,6 +230,7 @@ pub async fn bind(info: &ConnectionInfo, session_id: &str) -> Result<Sockets, St
     let iopub = create_kernel_iopub_connection(info, session_id)
         .await
         .map_err(|e| err("iopub", e))?;
+    let digests = Arc::new(Mutex::new(Digests::new(DIGEST_HISTORY)));
     // jupyter-zmq-client's heartbeat answers "pong"; the protocol asks for an echo.
     let mut hb = zeromq::RepSocket::new();
     hb.bind(&info.hb_url())
@@ -189,14 +240,17 @@ pub async fn bind(info: &ConnectionInfo, session_id: &str) -> Result<Sockets, St
         shell: Router {
             conn: shell,
             name: "shell",
+            digests: digests.clone(),
         },
         control: Router {
             conn: control,
             name: "control",
+            digests: digests.clone(),
         },
         stdin: Router {
             conn: stdin,
             name: "stdin",
+            digests: digests.clone(),
         },
         iopub: IoPub { conn: iopub },
         heartbeat: Heartbeat { socket: hb },
