@@ -62,8 +62,9 @@ pub struct Interp<'s> {
     /// The id of the source being run (for closures created in it).
     pub source: usize,
     /// What the running top-level statement changed in the globals: each name with the
-    /// value it had before, so a failing statement can be undone.
-    undo: Vec<(String, Option<Value>)>,
+    /// value it had before the statement (kept once per name, so a loop that assigns a
+    /// name a billion times keeps one entry), so a failing statement can be undone.
+    undo: HashMap<String, Option<Value>>,
 }
 
 /// The names every session starts with besides builtins: module roots and exception classes.
@@ -92,7 +93,7 @@ impl<'s> Interp<'s> {
             sink,
             cancel,
             source,
-            undo: Vec::new(),
+            undo: HashMap::new(),
         }
     }
 
@@ -138,7 +139,7 @@ impl<'s> Interp<'s> {
 
     /// Undoes what the running top-level statement did to the globals.
     fn rollback(&mut self) {
-        while let Some((name, old)) = self.undo.pop() {
+        for (name, old) in std::mem::take(&mut self.undo) {
             match old {
                 Some(v) => self.globals.insert(name, v),
                 None => self.globals.remove(&name),
@@ -149,7 +150,9 @@ impl<'s> Interp<'s> {
     /// Binds a global name, remembering its old value for [`Interp::rollback`].
     fn set_global(&mut self, name: &str, v: Value) {
         let old = self.globals.insert(name.to_string(), v);
-        self.undo.push((name.to_string(), old));
+        if !self.undo.contains_key(name) {
+            self.undo.insert(name.to_string(), old);
+        }
     }
 
     fn exec_block(&mut self, body: &[Stmt]) -> Result<Flow> {

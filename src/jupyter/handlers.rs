@@ -237,9 +237,21 @@ struct KernelSink<'a> {
 }
 
 impl KernelSink<'_> {
+    /// The media of a displayed value, drawn on an evaluation thread (whose stack is checked
+    /// while drawing deeply nested values); a failure to draw is shown as text.
+    fn draw(&self, v: Value) -> Media {
+        let (format, options) = (self.format, self.options);
+        ragtag::guard::run(move || media(&v, format, &options)).unwrap_or_else(|crash| {
+            Media::new(vec![MediaType::Plain(format!(
+                "InternalError: ragtag failed to draw this value (a bug): {}",
+                crash.message
+            ))])
+        })
+    }
+
     fn flush_display(&mut self) {
         if let Some(v) = self.pending.take() {
-            let data = media(&v, self.format, &self.options);
+            let data = self.draw(v);
             self.out.send(DisplayData::new(data), self.parent);
         }
     }
@@ -247,7 +259,7 @@ impl KernelSink<'_> {
         if let Some(v) = self.pending.take() {
             let result = ExecuteResult {
                 execution_count: ExecutionCount::new(count),
-                data: media(&v, self.format, &self.options),
+                data: self.draw(v),
                 metadata: Default::default(),
                 // `{}` rather than null: the message schema wants an object.
                 transient: Some(Transient::default()),

@@ -183,8 +183,9 @@ impl Executor {
         let (jobs, queue) = std::sync::mpsc::channel::<Job>();
         let (flag_tx, flag_rx) = std::sync::mpsc::channel();
         std::thread::Builder::new()
-            .name("ragtag-eval".into())
-            // Deeply nested literals and recursive user functions recurse in the evaluator.
+            .name("ragtag-session".into())
+            // Each input evaluates on a thread of its own (`ragtag::guard`); this one holds
+            // the session and runs completion and inspection.
             .stack_size(64 << 20)
             .spawn(move || {
                 let mut session = Session::new();
