@@ -157,9 +157,35 @@ pub fn parse_interruptible(src: &str, cancel: &AtomicBool) -> Result<Program, Pa
 
 /// Parses a program; also tells whether the input ends in a line continuation (`\`).
 fn parse_program(src: &str, cancel: &AtomicBool) -> (Result<Program, ParseError>, bool) {
-    match clean(src, true, cancel) {
+    on_parse_stack(|| match clean(src, true, cancel) {
         Ok(cleaned) => (convert_program(src, &cleaned, cancel), cleaned.continued),
         Err(Interrupted) => (Err(ParseError::Interrupted), false),
+    })
+}
+
+/// The stack the grammar and the conversion run on. Both recurse once per level of
+/// nesting; the limits (brackets, lambdas, blocks, operator chains) bound the depth, and an
+/// unoptimised build at the deepest input they allow needs a few megabytes, more than a
+/// small worker thread may have. Only the pages actually used are ever touched.
+const PARSE_STACK: usize = 64 << 20;
+
+/// Runs `f` on a thread with a [`PARSE_STACK`]-sized stack (or on this one, if no thread
+/// can be started), so that parsing never depends on the caller's stack. A panic in `f`
+/// resumes on the caller's thread.
+fn on_parse_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let mut slot = Some(f);
+    let outcome = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("ragtag-parse".into())
+            .stack_size(PARSE_STACK)
+            .spawn_scoped(scope, || slot.take().map(|f| f()))
+            .ok()
+            .map(|thread| thread.join())
+    });
+    match outcome {
+        Some(Ok(Some(value))) => value,
+        Some(Err(panic)) => std::panic::resume_unwind(panic),
+        _ => (slot.take().expect("`f` has not run"))(),
     }
 }
 
@@ -209,6 +235,10 @@ fn convert_program(
 
 /// Parses a single expression (a bare `a, b` is a tuple); surrounding blank space is allowed.
 pub fn parse_expr(src: &str) -> Result<Expr, SyntaxError> {
+    on_parse_stack(|| parse_expr_here(src))
+}
+
+fn parse_expr_here(src: &str) -> Result<Expr, SyntaxError> {
     let cleaned = match clean(src, false, &AtomicBool::new(false)) {
         Ok(cleaned) => cleaned,
         Err(Interrupted) => unreachable!("nothing sets this cancel flag"),
