@@ -174,6 +174,11 @@ fn nesting_limits_name_the_problem_and_point_at_it() {
         &format!("x = {}1{}", "(lambda: ".repeat(60), ")".repeat(60)),
         "expression nested too deeply",
     );
+    // The commas of a lambda's parameters do not end it.
+    let src = format!("f = {}a", "lambda a, b=1: ".repeat(5000));
+    let e = fails_with(&src, "expression nested too deeply");
+    assert_eq!(&src[e.span.start..e.span.end], "lambda");
+    assert_eq!(e.span.start, 4 + 100 * "lambda a, b=1: ".len());
     // Chains of operators and trailers.
     fails_with(
         &format!("x = 1{}", "+1".repeat(10_000)),

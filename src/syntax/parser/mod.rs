@@ -6,6 +6,12 @@
 //! grammar only sees logical lines while every span stays a byte range of the original
 //! text. It also finds unbalanced brackets, unterminated strings and bad indentation, which
 //! get clearer messages than the grammar's. Pest's `Pair`s never leave this module.
+//!
+//! Parsing is linear in the input and bounded in depth: the pre-pass rejects more than
+//! [`MAX_NESTING`](prepass::MAX_NESTING) levels of brackets, lambdas and `else` branches and
+//! more than [`MAX_INDENT`](prepass::MAX_INDENT) nested blocks, and the grammar only runs on
+//! the text before the pre-pass's first error; the conversion bounds each expression tree
+//! (see `convert::MAX_DEPTH`). `examples/parse_limits.rs` times adversarial inputs.
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};

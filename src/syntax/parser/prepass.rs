@@ -62,6 +62,8 @@ pub(super) fn clean(
     // body of one ends at the next `,` or `;` of its level, or when the level closes.
     let mut keywords: Vec<usize> = vec![0];
     let mut open_keywords = 0;
+    // Lambda headers (`lambda a, b:`) open at each level: their commas end nothing.
+    let mut headers: Vec<usize> = vec![0];
     let mut line_starts = vec![0];
     let mut error: Option<(usize, SyntaxError)> = None;
     let mut open = false;
@@ -116,11 +118,18 @@ pub(super) fn clean(
                 }
                 stack.push(i);
                 keywords.push(0);
+                headers.push(0);
+            }
+            b',' if *headers.last().expect("the outermost level") > 0 => {}
+            b':' => {
+                let open_headers = headers.last_mut().expect("the outermost level");
+                *open_headers = open_headers.saturating_sub(1);
             }
             b',' | b';' => {
                 let level = keywords.last_mut().expect("the outermost level");
                 open_keywords -= *level;
                 *level = 0;
+                *headers.last_mut().expect("the outermost level") = 0;
             }
             c if is_ident_byte(c) && (i == 0 || !is_ident_byte(b[i - 1])) => {
                 let start = i;
@@ -137,6 +146,9 @@ pub(super) fn clean(
                     }
                     open_keywords += 1;
                     *keywords.last_mut().expect("the outermost level") += 1;
+                    if &b[start..i] == b"lambda" {
+                        *headers.last_mut().expect("the outermost level") += 1;
+                    }
                 }
                 continue;
             }
@@ -170,6 +182,7 @@ pub(super) fn clean(
                 }
                 Some(_) => {
                     open_keywords -= keywords.pop().unwrap_or(0);
+                    headers.pop();
                 }
             },
             b'\n' | b'\r' => {
@@ -179,6 +192,7 @@ pub(super) fn clean(
                     // A statement ends, and the bodies of its lambdas with it.
                     open_keywords = 0;
                     keywords[0] = 0;
+                    headers[0] = 0;
                     if b[i] == b'\n' || b.get(i + 1) != Some(&b'\n') {
                         line_starts.push(i + 1);
                     }
