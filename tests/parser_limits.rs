@@ -127,11 +127,11 @@ fn the_deepest_accepted_inputs_fit_a_small_stack() {
         let chain = format!("x = 1{}", " + 1".repeat(200));
         let power = format!("x = 2{}", " ** 2".repeat(200));
         let trailers = format!("x = f{}", "(1)".repeat(200));
-        // 99 brackets around a chain of 200 unary minuses: 300 levels of tree.
+        // 99 brackets around a chain of 400 unary minuses: 500 levels of tree.
         let mixed = format!(
             "x = {}{}1{}",
             "(".repeat(99),
-            "-".repeat(200),
+            "-".repeat(400),
             ")".repeat(99)
         );
         let blocks = nested_blocks(100, &mixed);
@@ -161,14 +161,14 @@ fn nesting_limits_name_the_problem_and_point_at_it() {
         &format!("f = {}0", "lambda: ".repeat(5000)),
         "expression nested too deeply",
     );
-    assert_eq!((e.span.start, e.span.end), (4 + 8 * 100, 4 + 8 * 100 + 6));
+    assert_eq!((e.span.start, e.span.end), (4 + 8 * 100, 4 + 8 * 100));
     let e = fails_with(
         &format!("x = {}c", "a if b else ".repeat(5000)),
         "expression nested too deeply",
     );
     assert_eq!(
-        &format!("x = {}c", "a if b else ".repeat(5000))[e.span.start..e.span.end],
-        "else"
+        e.span.start,
+        4 + 100 * "a if b else ".len() + "a if b ".len()
     );
     fails_with(
         &format!("x = {}1{}", "(lambda: ".repeat(60), ")".repeat(60)),
@@ -177,7 +177,6 @@ fn nesting_limits_name_the_problem_and_point_at_it() {
     // The commas of a lambda's parameters do not end it.
     let src = format!("f = {}a", "lambda a, b=1: ".repeat(5000));
     let e = fails_with(&src, "expression nested too deeply");
-    assert_eq!(&src[e.span.start..e.span.end], "lambda");
     assert_eq!(e.span.start, 4 + 100 * "lambda a, b=1: ".len());
     // Chains of operators and trailers.
     fails_with(
@@ -190,7 +189,7 @@ fn nesting_limits_name_the_problem_and_point_at_it() {
     );
     // Brackets and operators together make a tree deeper than either limit alone allows.
     fails_with(
-        &format!("x = {}1{}", "(-".repeat(99), ")".repeat(99)).replace('-', &"-".repeat(3)),
+        &format!("x = {}1{}", "(-".repeat(99), ")".repeat(99)).replace('-', &"-".repeat(5)),
         "expression nested too deeply",
     );
     // Blocks: CPython's limit of 100 levels.

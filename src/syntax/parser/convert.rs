@@ -569,8 +569,9 @@ pub(super) fn pratt(pair: Pair<'_, Rule>) -> Result1<Expr> {
 /// operator of an operator chain and per trailer of a postfix chain. The tree is at most
 /// this deep, so everything that walks it recursively (the rest of the conversion, the
 /// S-expression printer, the evaluator, even dropping it) stays within a 2 MiB thread stack
-/// in a debug build. It fits a whole [`MAX_CHAIN`] inside the bracket limit of the pre-pass.
-pub(super) const MAX_DEPTH: usize = MAX_CHAIN + MAX_NESTING;
+/// in a debug build. It fits the longest chain (of prefix operators: twice [`MAX_CHAIN`])
+/// inside the bracket limit of the pre-pass.
+pub(super) const MAX_DEPTH: usize = 2 * MAX_CHAIN + MAX_NESTING;
 /// The most operators in one operator chain, or trailers after one atom. The evaluator
 /// recurses once per operator; 200 levels stay well inside a thread's stack even in a debug
 /// build (a thousand overflowed 8 MiB), and no hand-written expression comes close.
@@ -589,10 +590,10 @@ impl DepthGuard {
         let depth = DEPTH.with(|d| d.get());
         if depth + levels > MAX_DEPTH {
             let start = pair.as_span().start();
-            return Err(
-                SyntaxError::new("expression nested too deeply", Span::new(start, start))
-                    .hint("split it into several statements"),
-            );
+            return Err(SyntaxError::new(
+                "expression nested too deeply",
+                Span::new(start, start),
+            ));
         }
         DEPTH.with(|d| d.set(depth + levels));
         Ok(DepthGuard(levels))

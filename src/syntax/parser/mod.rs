@@ -225,7 +225,7 @@ fn convert_program(
     let hidden = literals::hide(&mut text);
     check_cancel(cancel)?;
     literals::with_hidden(src, hidden, || {
-        let pairs = run(Rule::program, &text);
+        let pairs = run(Rule::program, &text, cleaned);
         check_cancel(cancel)?;
         let mut pairs = settle(src, cleaned, pairs)?;
         let mut body = Vec::new();
@@ -249,7 +249,7 @@ fn parse_expr_here(src: &str) -> Result<Expr, SyntaxError> {
         Ok(cleaned) => cleaned,
         Err(Interrupted) => unreachable!("nothing sets this cancel flag"),
     };
-    let pairs = run(Rule::expression, grammar_text(&cleaned));
+    let pairs = run(Rule::expression, grammar_text(&cleaned), &cleaned);
     let mut pairs = settle(src, &cleaned, pairs)?;
     let line = pairs
         .next()
@@ -264,9 +264,21 @@ fn parse_expr_here(src: &str) -> Result<Expr, SyntaxError> {
 }
 
 /// Runs the grammar. On failure it runs again with pest's tracking of the literal tokens
-/// it expected switched on (a process-wide flag that halves parsing speed), for the message.
-fn run(rule: Rule, text: &str) -> Result<Pairs<'_>, pest::error::Error<Rule>> {
-    RagtagParser::parse(rule, text).or_else(|_| {
+/// it expected switched on (a process-wide flag that halves parsing speed), for the message,
+/// unless the failure is no earlier than the pre-pass's error, which is reported instead.
+fn run<'i>(
+    rule: Rule,
+    text: &'i str,
+    cleaned: &Cleaned,
+) -> Result<Pairs<'i>, pest::error::Error<Rule>> {
+    RagtagParser::parse(rule, text).or_else(|e| {
+        let at = match e.location {
+            InputLocation::Pos(p) => p,
+            InputLocation::Span((s, _)) => s,
+        };
+        if cleaned.error.as_ref().is_some_and(|(pre, _)| at >= *pre) {
+            return Err(e);
+        }
         pest::set_error_detail(true);
         let detailed = RagtagParser::parse(rule, text);
         pest::set_error_detail(false);

@@ -138,9 +138,10 @@ pub(super) fn clean(
                 }
                 if matches!(&b[start..i], b"lambda" | b"else") {
                     if stack.len() + open_keywords >= MAX_NESTING {
-                        let e =
-                            SyntaxError::new("expression nested too deeply", Span::new(start, i))
-                                .hint("split it into several statements");
+                        let e = SyntaxError::new(
+                            "expression nested too deeply",
+                            Span::new(start, start),
+                        );
                         error = Some((start, e));
                         break;
                     }
