@@ -356,3 +356,34 @@ fn odd_unicode_and_random_bytes_fail_cleanly() {
         }
     });
 }
+
+#[test]
+fn data_literals_inside_lists_that_are_not_data_still_parse_the_same() {
+    // A list with a name in it is not a data literal, but the large lists inside it are:
+    // the scanner that skips them must find them even after the outer list failed.
+    let items: Vec<String> = (0..200).map(|k| k.to_string()).collect();
+    let big = format!("[{}]", items.join(", "));
+    let big_sexpr = format!("(list {})", items.join(" "));
+    let cases = [
+        (
+            format!("x = [y, {big}]"),
+            format!("(= x (list y {big_sexpr}))"),
+        ),
+        (
+            format!("x = [[{big}, y], {big}]"),
+            format!("(= x (list (list {big_sexpr} y) {big_sexpr}))"),
+        ),
+        (
+            format!("x = [[[{big}]], [[{big}]], y]"),
+            format!("(= x (list (list (list {big_sexpr})) (list (list {big_sexpr})) y))"),
+        ),
+        (
+            format!("x = f({big})[{big}]"),
+            format!("(= x (subscript (call f {big_sexpr}) {big_sexpr}))"),
+        ),
+    ];
+    for (src, sexpr) in &cases {
+        let program = parse(src).unwrap_or_else(|e| panic!("{src:?}: {}", e.message));
+        assert_eq!(&program_to_sexpr(&program), sexpr);
+    }
+}
