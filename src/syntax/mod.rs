@@ -6,5 +6,7 @@ pub mod ast;
 mod parser;
 mod sexpr;
 
-pub use parser::{completeness, parse, parse_expr, Completeness, SyntaxError};
+pub use parser::{
+    completeness, parse, parse_expr, parse_interruptible, Completeness, ParseError, SyntaxError,
+};
 pub use sexpr::{expr_to_sexpr, program_to_sexpr};

@@ -1,5 +1,7 @@
 //! Pest pairs to the typed AST: statements, targets, and expressions through the Pratt parser.
 
+use std::collections::HashSet;
+
 use super::*;
 
 pub(super) type Result1<T> = Result<T, SyntaxError>;
@@ -310,18 +312,22 @@ pub(super) fn decorated(pair: Pair<'_, Rule>) -> Result1<Stmt> {
 
 pub(super) fn param_list(pair: Pair<'_, Rule>) -> Result1<Vec<Param>> {
     let mut params: Vec<Param> = Vec::new();
+    // Names seen so far, and whether one had a default: a long list stays linear.
+    let mut names = HashSet::new();
+    let mut defaults = false;
     for p in pair.into_inner() {
         let span = span_of(&p);
         let mut it = p.into_inner();
         let name = it.next().expect("parameter name").as_str().to_owned();
         let default = it.next().map(expr).transpose()?;
-        if params.iter().any(|q| q.name == name) {
+        if !names.insert(name.clone()) {
             return Err(SyntaxError::new(
                 format!("duplicate parameter `{name}`"),
                 span,
             ));
         }
-        if default.is_none() && params.iter().any(|q| q.default.is_some()) {
+        defaults |= default.is_some();
+        if default.is_none() && defaults {
             return Err(SyntaxError::new(
                 "a parameter without a default follows one with a default",
                 span,
@@ -478,6 +484,13 @@ pub(super) fn or_test(pair: Pair<'_, Rule>) -> Result1<Expr> {
         return primary(only);
     }
     check_chain(&pair)?;
+    // Each operator (prefix or infix) can add a level to the tree.
+    let operators = pair
+        .clone()
+        .into_inner()
+        .filter(|p| p.as_rule() != Rule::primary)
+        .count();
+    let _depth = DepthGuard::enter(operators, &pair)?;
     pratt(pair)
 }
 
@@ -551,38 +564,45 @@ pub(super) fn pratt(pair: Pair<'_, Rule>) -> Result1<Expr> {
         .map(|o| o.expr)
 }
 
-/// How deeply expressions may nest (lambdas, conditionals and brackets together).
-pub(super) const MAX_DEPTH: usize = 100;
+/// How deep the tree of one expression may grow, counted along the path from its root:
+/// one level per nested expression (brackets, lambdas, conditionals, arguments) plus one per
+/// operator of an operator chain and per trailer of a postfix chain. The tree is at most
+/// this deep, so everything that walks it recursively (the rest of the conversion, the
+/// S-expression printer, the evaluator, even dropping it) stays within a 2 MiB thread stack
+/// in a debug build. It fits the longest chain (of prefix operators: twice [`MAX_CHAIN`])
+/// inside the bracket limit of the pre-pass.
+pub(super) const MAX_DEPTH: usize = 2 * MAX_CHAIN + MAX_NESTING;
 /// The most operators in one operator chain, or trailers after one atom. The evaluator
 /// recurses once per operator; 200 levels stay well inside a thread's stack even in a debug
 /// build (a thousand overflowed 8 MiB), and no hand-written expression comes close.
 pub(super) const MAX_CHAIN: usize = 200;
 
 thread_local! {
+    /// The depth (in [`MAX_DEPTH`]'s units) of the expression being converted on this thread.
     static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
-/// Counts nested [`expr`] calls on this thread; fails past [`MAX_DEPTH`].
-pub(super) struct DepthGuard;
+/// Adds to this thread's expression depth while alive; fails past [`MAX_DEPTH`].
+pub(super) struct DepthGuard(usize);
 
 impl DepthGuard {
-    fn enter(pair: &Pair<'_, Rule>) -> Result1<DepthGuard> {
+    fn enter(levels: usize, pair: &Pair<'_, Rule>) -> Result1<DepthGuard> {
         let depth = DEPTH.with(|d| d.get());
-        if depth >= MAX_DEPTH {
-            let span = span_of(pair);
+        if depth + levels > MAX_DEPTH {
+            let start = pair.as_span().start();
             return Err(SyntaxError::new(
                 "expression nested too deeply",
-                Span::new(span.start, span.start),
+                Span::new(start, start),
             ));
         }
-        DEPTH.with(|d| d.set(depth + 1));
-        Ok(DepthGuard)
+        DEPTH.with(|d| d.set(depth + levels));
+        Ok(DepthGuard(levels))
     }
 }
 
 impl Drop for DepthGuard {
     fn drop(&mut self) {
-        DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+        DEPTH.with(|d| d.set(d.get().saturating_sub(self.0)));
     }
 }
 
@@ -600,7 +620,7 @@ pub(super) fn check_chain(pair: &Pair<'_, Rule>) -> Result1<()> {
 
 /// Python's `test`: a lambda, or an operator expression with an optional `if … else …`.
 pub(super) fn expr(pair: Pair<'_, Rule>) -> Result1<Expr> {
-    let _depth = DepthGuard::enter(&pair)?;
+    let _depth = DepthGuard::enter(1, &pair)?;
     let span = span_of(&pair);
     let mut it = children(pair);
     let first = it.next().expect("an expression");
@@ -668,11 +688,15 @@ pub(super) fn expr_items(pair: Pair<'_, Rule>) -> Result1<(Vec<Expr>, bool)> {
 /// An atom followed by calls, attribute accesses and subscripts.
 pub(super) fn primary(pair: Pair<'_, Rule>) -> Result1<Expr> {
     check_chain(&pair)?;
-    let mut it = pair.into_inner();
+    let mut it = pair.clone().into_inner();
     let first = it.next().expect("an atom");
     match it.peek() {
         None => atom(first),
-        Some(_) => trailers(atom(first)?, it),
+        Some(_) => {
+            // Each trailer adds a level to the tree.
+            let _depth = DepthGuard::enter(it.len(), &pair)?;
+            trailers(atom(first)?, it)
+        }
     }
 }
 
@@ -706,6 +730,8 @@ pub(super) fn trailers(mut e: Expr, it: Pairs<'_>) -> Result1<Expr> {
 
 pub(super) fn call_args(pair: Pair<'_, Rule>) -> Result1<Vec<Arg>> {
     let mut args: Vec<Arg> = Vec::new();
+    // Keyword names seen so far: one lookup per argument keeps a long call linear.
+    let mut keywords = HashSet::new();
     for p in pair.into_inner() {
         let span = span_of(&p);
         let arg = match p.as_rule() {
@@ -720,10 +746,7 @@ pub(super) fn call_args(pair: Pair<'_, Rule>) -> Result1<Vec<Arg>> {
             Rule::kwarg => {
                 let mut it = p.into_inner();
                 let name = it.next().expect("keyword").as_str().to_owned();
-                if args
-                    .iter()
-                    .any(|a| a.name.as_deref() == Some(name.as_str()))
-                {
+                if !keywords.insert(name.clone()) {
                     return Err(SyntaxError::new(
                         format!("keyword argument repeated: `{name}`"),
                         span,
@@ -736,7 +759,7 @@ pub(super) fn call_args(pair: Pair<'_, Rule>) -> Result1<Vec<Arg>> {
                 }
             }
             _ => {
-                if args.iter().any(|a| a.name.is_some()) {
+                if !keywords.is_empty() {
                     return Err(SyntaxError::new(
                         "positional argument follows keyword argument",
                         span,

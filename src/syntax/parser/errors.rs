@@ -112,13 +112,14 @@ pub(super) fn describe(rule: Rule) -> Expect {
         R::kw_import => Word(4, "`import`"),
         R::kw_in => Word(4, "`in`"),
         R::kw_lambda => Word(0, "an expression"),
-        R::kw_pass => Word(4, "`pass`"),
+        // The guards before the statements that start with a keyword.
+        R::kw_pass | R::compound_start | R::keyword_start => Word(4, "`pass`"),
         R::kw_raise => Word(4, "`raise`"),
         R::kw_assert => Word(3, "a statement"),
         R::kw_return => Word(4, "`return`"),
         R::kw_try => Word(4, "`try`"),
         R::EOI => Word(9, "end of input"),
-        R::call | R::attribute | R::subscription | R::aug_assign => Operator,
+        R::call | R::attribute | R::subscription | R::aug_assign | R::op_start => Operator,
         r if is_infix(r) => Operator,
         _ => Nothing,
     }
@@ -166,7 +167,16 @@ pub(super) fn grammar_error(e: pest::error::Error<Rule>, text: &str) -> (usize, 
         InputLocation::Span((s, _)) => s,
     };
     if let ErrorVariant::CustomError { message } = &e.variant {
-        return (at, SyntaxError::new(message.clone(), point(text, at)));
+        // Pest stops itself before its recursion exhausts the thread's stack. The pre-pass's
+        // limits keep that from happening on an ordinary stack; on a small one it still can.
+        let e = match message.as_str() {
+            "stack limit reached" | "call limit reached" => {
+                SyntaxError::new("input nested too deeply to parse", point(text, at))
+                    .hint("split it into several statements")
+            }
+            _ => SyntaxError::new(message.clone(), point(text, at)),
+        };
+        return (at, e);
     }
     let (at, words, after_operand) = expectations(&e, at);
     let words = simplify(words, after_operand);

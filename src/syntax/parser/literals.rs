@@ -4,7 +4,7 @@
 //! source), and converted straight to the AST. The tree is the one `literal_block` gives.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::*;
 
@@ -32,6 +32,11 @@ pub(super) fn hide(text: &mut String) -> HashMap<usize, usize> {
     let b = text.as_bytes();
     let mut i = 0;
     let mut prev = b'(';
+    // Brackets known not to open a data block. A scan that fails leaves the lists it was
+    // inside on `open`; scanned again on their own, they would fail at the same byte, so
+    // they are not: every byte is scanned a bounded number of times (linear time).
+    let mut not_blocks = HashSet::new();
+    let mut open = Vec::new();
     while i < b.len() {
         let c = b[i];
         if c == b'\'' || c == b'"' {
@@ -39,13 +44,18 @@ pub(super) fn hide(text: &mut String) -> HashMap<usize, usize> {
             prev = b'"';
             continue;
         }
-        if c == b'[' && b"([,=:{+-*/%<>!&|^~\n;".contains(&prev) {
+        if c == b'[' && b"([,=:{+-*/%<>!&|^~\n;".contains(&prev) && !not_blocks.contains(&i) {
             let mut j = i;
-            if block(b, &mut j) && j - i >= MIN_BYTES {
-                found.insert(i, j);
-                i = j;
-                prev = b']';
-                continue;
+            open.clear();
+            if block(b, &mut j, &mut open) {
+                if j - i >= MIN_BYTES {
+                    found.insert(i, j);
+                    i = j;
+                    prev = b']';
+                    continue;
+                }
+            } else {
+                not_blocks.extend(open.drain(..));
             }
         }
         if !c.is_ascii_whitespace() || c == b'\n' {
@@ -94,16 +104,23 @@ fn skip_space(b: &[u8], i: &mut usize) {
     }
 }
 
-/// A nested list of numbers and strings at `i`; on success `i` is just past its `]`.
-fn block(b: &[u8], i: &mut usize) -> bool {
+/// A nested list of numbers and strings at `i`; on success `i` is just past its `]`. On
+/// failure `open` holds the starts of the lists the scan was inside.
+fn block(b: &[u8], i: &mut usize, open: &mut Vec<usize>) -> bool {
+    if open.len() >= MAX_NESTING {
+        // Deeper than the grammar accepts (the pre-pass reports it); bounds the recursion.
+        return false;
+    }
+    open.push(*i);
     *i += 1;
     skip_space(b, i);
     if b.get(*i) == Some(&b']') {
         *i += 1;
+        open.pop();
         return true;
     }
     loop {
-        if !item(b, i) {
+        if !item(b, i, open) {
             return false;
         }
         skip_space(b, i);
@@ -113,11 +130,13 @@ fn block(b: &[u8], i: &mut usize) -> bool {
                 skip_space(b, i);
                 if b.get(*i) == Some(&b']') {
                     *i += 1;
+                    open.pop();
                     return true;
                 }
             }
             Some(b']') => {
                 *i += 1;
+                open.pop();
                 return true;
             }
             _ => return false,
@@ -125,9 +144,9 @@ fn block(b: &[u8], i: &mut usize) -> bool {
     }
 }
 
-fn item(b: &[u8], i: &mut usize) -> bool {
+fn item(b: &[u8], i: &mut usize, open: &mut Vec<usize>) -> bool {
     match b.get(*i) {
-        Some(b'[') => block(b, i),
+        Some(b'[') => block(b, i, open),
         Some(b'-') => {
             *i += 1;
             number(b, i)

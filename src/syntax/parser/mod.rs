@@ -6,8 +6,15 @@
 //! grammar only sees logical lines while every span stays a byte range of the original
 //! text. It also finds unbalanced brackets, unterminated strings and bad indentation, which
 //! get clearer messages than the grammar's. Pest's `Pair`s never leave this module.
+//!
+//! Parsing is linear in the input and bounded in depth: the pre-pass rejects more than
+//! [`MAX_NESTING`](prepass::MAX_NESTING) levels of brackets, lambdas and `else` branches and
+//! more than [`MAX_INDENT`](prepass::MAX_INDENT) nested blocks, and the grammar only runs on
+//! the text before the pre-pass's first error; the conversion bounds each expression tree
+//! (see `convert::MAX_DEPTH`). `examples/parse_limits.rs` times adversarial inputs.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::LazyLock;
 
 use pest::error::{ErrorVariant, InputLocation};
@@ -90,26 +97,141 @@ pub enum Completeness {
     Invalid,
 }
 
+/// Why [`parse_interruptible`] gave no program.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParseError {
+    /// The input does not parse.
+    Syntax(SyntaxError),
+    /// The cancel flag was set (Ctrl-C) before parsing finished.
+    Interrupted,
+}
+
+impl From<SyntaxError> for ParseError {
+    fn from(e: SyntaxError) -> Self {
+        ParseError::Syntax(e)
+    }
+}
+
+impl From<Interrupted> for ParseError {
+    fn from(_: Interrupted) -> Self {
+        ParseError::Interrupted
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Syntax(e) => e.fmt(f),
+            ParseError::Interrupted => f.write_str("interrupted"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// A syntax error is a `SyntaxError` with its span; an interruption a `KeyboardInterrupt`,
+/// worded like the evaluator's.
+impl From<ParseError> for crate::diagnostic::Error {
+    fn from(e: ParseError) -> Self {
+        match e {
+            ParseError::Syntax(e) => e.into(),
+            ParseError::Interrupted => crate::diagnostic::Error::new(
+                crate::engine::ErrorClass::KeyboardInterrupt,
+                "interrupted",
+            )
+            .with_hint("every name still holds the value it had before this input"),
+        }
+    }
+}
+
 /// Parses a whole input (a script, a REPL entry or a notebook cell).
 pub fn parse(src: &str) -> Result<Program, SyntaxError> {
-    parse_program(src).0
+    match parse_program(src, &AtomicBool::new(false)).0 {
+        Ok(program) => Ok(program),
+        Err(ParseError::Syntax(e)) => Err(e),
+        Err(ParseError::Interrupted) => unreachable!("nothing sets this cancel flag"),
+    }
+}
+
+/// Parses a whole input like [`parse`], but gives up with [`ParseError::Interrupted`] once
+/// `cancel` is set (a session's Ctrl-C flag). Parsing takes time linear in the input (well
+/// under a second for a megabyte); the flag is checked every few kilobytes of the pre-pass,
+/// before and after the grammar runs, and between statements.
+pub fn parse_interruptible(src: &str, cancel: &AtomicBool) -> Result<Program, ParseError> {
+    parse_program(src, cancel).0
 }
 
 /// Parses a program; also tells whether the input ends in a line continuation (`\`).
-fn parse_program(src: &str) -> (Result<Program, SyntaxError>, bool) {
-    let cleaned = clean(src, true);
-    (convert_program(src, &cleaned), cleaned.continued)
+fn parse_program(src: &str, cancel: &AtomicBool) -> (Result<Program, ParseError>, bool) {
+    on_parse_stack(|| match clean(src, true, cancel) {
+        Ok(cleaned) => (convert_program(src, &cleaned, cancel), cleaned.continued),
+        Err(Interrupted) => (Err(ParseError::Interrupted), false),
+    })
 }
 
-fn convert_program(src: &str, cleaned: &Cleaned) -> Result<Program, SyntaxError> {
-    let mut text = cleaned.text.clone();
+/// The stack the grammar and the conversion run on. Both recurse once per level of
+/// nesting; the limits (brackets, lambdas, blocks, operator chains) bound the depth, and an
+/// unoptimised build at the deepest input they allow needs a few megabytes, more than a
+/// small worker thread may have. Only the pages actually used are ever touched.
+const PARSE_STACK: usize = 64 << 20;
+
+/// Runs `f` on a thread with a [`PARSE_STACK`]-sized stack (or on this one, if no thread
+/// can be started), so that parsing never depends on the caller's stack. A panic in `f`
+/// resumes on the caller's thread.
+fn on_parse_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let mut slot = Some(f);
+    let outcome = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("ragtag-parse".into())
+            .stack_size(PARSE_STACK)
+            .spawn_scoped(scope, || slot.take().map(|f| f()))
+            .ok()
+            .map(|thread| thread.join())
+    });
+    match outcome {
+        Some(Ok(Some(value))) => value,
+        Some(Err(panic)) => std::panic::resume_unwind(panic),
+        _ => (slot.take().expect("`f` has not run"))(),
+    }
+}
+
+/// Fails when `cancel` is set.
+fn check_cancel(cancel: &AtomicBool) -> Result<(), Interrupted> {
+    match cancel.load(Ordering::Relaxed) {
+        true => Err(Interrupted),
+        false => Ok(()),
+    }
+}
+
+/// The text the grammar runs on: the cleaned text up to the pre-pass's error, if any. The
+/// grammar only has to find an earlier error than that one, and the text before it nests
+/// no deeper than the pre-pass allows, which bounds the grammar's recursion.
+fn grammar_text(cleaned: &Cleaned) -> &str {
+    let text = cleaned.text.as_str();
+    let mut end = cleaned.error.as_ref().map_or(text.len(), |(at, _)| *at);
+    end = end.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+fn convert_program(
+    src: &str,
+    cleaned: &Cleaned,
+    cancel: &AtomicBool,
+) -> Result<Program, ParseError> {
+    let mut text = grammar_text(cleaned).to_owned();
     let hidden = literals::hide(&mut text);
+    check_cancel(cancel)?;
     literals::with_hidden(src, hidden, || {
-        let pairs = run(Rule::program, &text);
+        let pairs = run(Rule::program, &text, cleaned);
+        check_cancel(cancel)?;
         let mut pairs = settle(src, cleaned, pairs)?;
         let mut body = Vec::new();
         for pair in pairs.next().into_iter().flat_map(|p| p.into_inner()) {
             if pair.as_rule() == Rule::statement {
+                check_cancel(cancel)?;
                 body.extend(statement(pair)?);
             }
         }
@@ -119,8 +241,15 @@ fn convert_program(src: &str, cleaned: &Cleaned) -> Result<Program, SyntaxError>
 
 /// Parses a single expression (a bare `a, b` is a tuple); surrounding blank space is allowed.
 pub fn parse_expr(src: &str) -> Result<Expr, SyntaxError> {
-    let cleaned = clean(src, false);
-    let pairs = run(Rule::expression, &cleaned.text);
+    on_parse_stack(|| parse_expr_here(src))
+}
+
+fn parse_expr_here(src: &str) -> Result<Expr, SyntaxError> {
+    let cleaned = match clean(src, false, &AtomicBool::new(false)) {
+        Ok(cleaned) => cleaned,
+        Err(Interrupted) => unreachable!("nothing sets this cancel flag"),
+    };
+    let pairs = run(Rule::expression, grammar_text(&cleaned), &cleaned);
     let mut pairs = settle(src, &cleaned, pairs)?;
     let line = pairs
         .next()
@@ -135,9 +264,21 @@ pub fn parse_expr(src: &str) -> Result<Expr, SyntaxError> {
 }
 
 /// Runs the grammar. On failure it runs again with pest's tracking of the literal tokens
-/// it expected switched on (a process-wide flag that halves parsing speed), for the message.
-fn run(rule: Rule, text: &str) -> Result<Pairs<'_>, pest::error::Error<Rule>> {
-    RagtagParser::parse(rule, text).or_else(|_| {
+/// it expected switched on (a process-wide flag that halves parsing speed), for the message,
+/// unless the failure is no earlier than the pre-pass's error, which is reported instead.
+fn run<'i>(
+    rule: Rule,
+    text: &'i str,
+    cleaned: &Cleaned,
+) -> Result<Pairs<'i>, pest::error::Error<Rule>> {
+    RagtagParser::parse(rule, text).or_else(|e| {
+        let at = match e.location {
+            InputLocation::Pos(p) => p,
+            InputLocation::Span((s, _)) => s,
+        };
+        if cleaned.error.as_ref().is_some_and(|(pre, _)| at >= *pre) {
+            return Err(e);
+        }
         pest::set_error_detail(true);
         let detailed = RagtagParser::parse(rule, text);
         pest::set_error_detail(false);
@@ -156,7 +297,7 @@ fn run(rule: Rule, text: &str) -> Result<Pairs<'_>, pest::error::Error<Rule>> {
 /// * `Invalid`: anything else. A single-quoted string left open at the end of a line
 ///   (`'abc`) is invalid, as in Python: it cannot continue on the next line.
 pub fn completeness(src: &str) -> Completeness {
-    match parse_program(src) {
+    match parse_program(src, &AtomicBool::new(false)) {
         (Ok(_), true) => Completeness::Incomplete,
         (Ok(program), false) => {
             let compound = program.body.last().is_some_and(|s| {
@@ -174,7 +315,7 @@ pub fn completeness(src: &str) -> Completeness {
                 Completeness::Complete
             }
         }
-        (Err(e), _) if e.incomplete => Completeness::Incomplete,
+        (Err(ParseError::Syntax(e)), _) if e.incomplete => Completeness::Incomplete,
         (Err(_), _) => Completeness::Invalid,
     }
 }

@@ -1,5 +1,7 @@
 //! The lexical pre-pass: comments blanked, bracketed newlines joined, brackets, strings and indentation checked.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::*;
 
 /// The source with comments blanked and bracketed newlines turned into spaces.
@@ -17,7 +19,25 @@ pub(super) struct Cleaned {
 
 /// How deeply brackets may nest. Python allows 200; half that keeps the recursive
 /// conversion (and the evaluator after it) well within a 2 MiB thread stack, even unoptimised.
+/// `lambda`s and `else` branches nest the grammar's rules without brackets, so each one
+/// still open on a line counts as a level too.
 pub(super) const MAX_NESTING: usize = 100;
+
+/// How many blocks may nest (CPython's limit too): each is a level of recursion for the
+/// grammar, the conversion and the evaluator.
+pub(super) const MAX_INDENT: usize = 100;
+
+/// The pre-pass looks at the cancel flag every this many bytes (a few microseconds of work).
+const CANCEL_STRIDE: usize = 1 << 14;
+
+/// The caller asked to stop (the session's cancel flag was set).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Interrupted;
+
+/// True for the bytes of an identifier (any non-ASCII byte may belong to one).
+fn is_ident_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
+}
 
 pub(super) fn closer(open: u8) -> u8 {
     match open {
@@ -28,17 +48,35 @@ pub(super) fn closer(open: u8) -> u8 {
 }
 
 /// Blanks comments and bracketed newlines; finds bracket, string and indentation problems.
-pub(super) fn clean(src: &str, check_indent: bool) -> Cleaned {
+/// Gives up when `cancel` is set. Linear in the length of `src`.
+pub(super) fn clean(
+    src: &str,
+    check_indent: bool,
+    cancel: &AtomicBool,
+) -> Result<Cleaned, Interrupted> {
     let b = src.as_bytes();
     let n = b.len();
     let mut out = b.to_vec();
     let mut stack: Vec<usize> = Vec::new();
+    // `lambda`s and `else`s open at each bracket level (the first is outside brackets): the
+    // body of one ends at the next `,` or `;` of its level, or when the level closes.
+    let mut keywords: Vec<usize> = vec![0];
+    let mut open_keywords = 0;
+    // Lambda headers (`lambda a, b:`) open at each level: their commas end nothing.
+    let mut headers: Vec<usize> = vec![0];
     let mut line_starts = vec![0];
     let mut error: Option<(usize, SyntaxError)> = None;
     let mut open = false;
     let mut continued = false;
+    let mut next_check = 0;
     let mut i = 0;
     while i < n {
+        if i >= next_check {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(Interrupted);
+            }
+            next_check = i + CANCEL_STRIDE;
+        }
         match b[i] {
             b'#' => {
                 while i < n && b[i] != b'\n' && b[i] != b'\r' {
@@ -70,14 +108,50 @@ pub(super) fn clean(src: &str, check_indent: bool) -> Cleaned {
                 }
             },
             b'(' | b'[' | b'{' => {
-                if stack.len() >= MAX_NESTING {
-                    error = Some((
-                        i,
-                        SyntaxError::new("too many nested brackets", Span::new(i, i + 1)),
-                    ));
+                if stack.len() + open_keywords >= MAX_NESTING {
+                    let message = match stack.len() >= MAX_NESTING {
+                        true => "too many nested brackets",
+                        false => "expression nested too deeply",
+                    };
+                    error = Some((i, SyntaxError::new(message, Span::new(i, i + 1))));
                     break;
                 }
                 stack.push(i);
+                keywords.push(0);
+                headers.push(0);
+            }
+            b',' if *headers.last().expect("the outermost level") > 0 => {}
+            b':' => {
+                let open_headers = headers.last_mut().expect("the outermost level");
+                *open_headers = open_headers.saturating_sub(1);
+            }
+            b',' | b';' => {
+                let level = keywords.last_mut().expect("the outermost level");
+                open_keywords -= *level;
+                *level = 0;
+                *headers.last_mut().expect("the outermost level") = 0;
+            }
+            c if is_ident_byte(c) && (i == 0 || !is_ident_byte(b[i - 1])) => {
+                let start = i;
+                while i < n && is_ident_byte(b[i]) {
+                    i += 1;
+                }
+                if matches!(&b[start..i], b"lambda" | b"else") {
+                    if stack.len() + open_keywords >= MAX_NESTING {
+                        let e = SyntaxError::new(
+                            "expression nested too deeply",
+                            Span::new(start, start),
+                        );
+                        error = Some((start, e));
+                        break;
+                    }
+                    open_keywords += 1;
+                    *keywords.last_mut().expect("the outermost level") += 1;
+                    if &b[start..i] == b"lambda" {
+                        *headers.last_mut().expect("the outermost level") += 1;
+                    }
+                }
+                continue;
             }
             c @ (b')' | b']' | b'}') => match stack.pop() {
                 None => {
@@ -107,13 +181,22 @@ pub(super) fn clean(src: &str, check_indent: bool) -> Cleaned {
                     error = Some((i, e));
                     break;
                 }
-                Some(_) => {}
+                Some(_) => {
+                    open_keywords -= keywords.pop().unwrap_or(0);
+                    headers.pop();
+                }
             },
             b'\n' | b'\r' => {
                 if !stack.is_empty() {
                     out[i] = b' ';
-                } else if b[i] == b'\n' || b.get(i + 1) != Some(&b'\n') {
-                    line_starts.push(i + 1);
+                } else {
+                    // A statement ends, and the bodies of its lambdas with it.
+                    open_keywords = 0;
+                    keywords[0] = 0;
+                    headers[0] = 0;
+                    if b[i] == b'\n' || b.get(i + 1) != Some(&b'\n') {
+                        line_starts.push(i + 1);
+                    }
                 }
             }
             b'\\' => {
@@ -121,7 +204,9 @@ pub(super) fn clean(src: &str, check_indent: bool) -> Cleaned {
                 if nl > 0 || i + 1 == n {
                     out[i..i + 1 + nl].fill(b' ');
                     i += 1 + nl;
-                    continued = src[i..].trim_matches([' ', '\t']).is_empty();
+                    // Only blanks up to the end? (Stops at the first other byte, which keeps
+                    // many continuations linear.)
+                    continued = b[i..].iter().all(|c| matches!(c, b' ' | b'\t'));
                     open |= continued;
                     continue;
                 }
@@ -155,12 +240,12 @@ pub(super) fn clean(src: &str, check_indent: bool) -> Cleaned {
             }
         }
     }
-    Cleaned {
+    Ok(Cleaned {
         text,
         error,
         open,
         continued,
-    }
+    })
 }
 
 /// The end of the string literal whose quote is at `i`, or `Err(triple)` when unterminated.
@@ -233,6 +318,11 @@ pub(super) fn check_indentation(
         let top = stack.last().copied().unwrap_or("");
         if let Some(after_colon) = pending.take() {
             if indent.len() > top.len() && indent.starts_with(top) {
+                if stack.len() > MAX_INDENT {
+                    let e = SyntaxError::new("too many levels of indentation", point(text, first))
+                        .hint("move the inner blocks into a function");
+                    return Some((after_colon, e));
+                }
                 stack.push(indent);
             } else {
                 let e = SyntaxError::new("expected an indented block", point(text, first))
