@@ -122,7 +122,8 @@ fn install_hook() {
     ONCE.call_once(|| {
         let previous = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
-            if std::thread::current().name() == Some(THREAD_NAME) {
+            let name = std::thread::current().name().map(str::to_owned);
+            if matches!(name.as_deref(), Some(THREAD_NAME | "ragtag-parse")) {
                 let place = info
                     .location()
                     .map(|l| format!(" at {}:{}", l.file(), l.line()))

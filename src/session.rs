@@ -109,7 +109,7 @@ impl Session {
             crate::engine::interrupt::watch(Some(cancel.clone()));
             let snapshot = globals.clone();
             let run = guard::catch(|| {
-                let program = syntax::parse(src).map_err(Error::from)?;
+                let program = syntax::parse_interruptible(src, &cancel).map_err(Error::from)?;
                 Interp::new(globals, sink, &cancel, id).run(&program)
             });
             if run.is_err() {
@@ -167,7 +167,7 @@ impl Session {
         let outcome = guard::run(|| {
             let mut scratch = globals.clone();
             crate::engine::interrupt::watch(Some(cancel.clone()));
-            let program = syntax::parse(src).map_err(Error::from)?;
+            let program = syntax::parse_interruptible(src, &cancel).map_err(Error::from)?;
             let expr = match program.body.as_slice() {
                 [stmt] => match &stmt.kind {
                     syntax::ast::StmtKind::Expr(e) => e.clone(),
@@ -219,8 +219,12 @@ impl Session {
 /// the input quoted so it can be reported.
 fn internal_error(src: &str, crash: &guard::Crash) -> Error {
     let first = src.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    let mut quoted: String = first.chars().take(80).collect();
-    if quoted.len() < first.len() || src.trim().lines().count() > 1 {
+    let mut quoted: String = first
+        .chars()
+        .take(80)
+        .flat_map(char::escape_debug)
+        .collect();
+    if first.chars().count() > 80 || src.trim().lines().count() > 1 {
         quoted.push_str(" …");
     }
     Error::new(

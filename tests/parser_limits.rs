@@ -387,3 +387,16 @@ fn data_literals_inside_lists_that_are_not_data_still_parse_the_same() {
         assert_eq!(&program_to_sexpr(&program), sexpr);
     }
 }
+
+/// The bytes the parser uses to hide large data literals from the grammar, typed by the user
+/// outside a string, are a syntax error (found by fuzzing: they used to panic).
+#[test]
+fn marker_bytes_in_code_are_a_syntax_error() {
+    for src in ["\u{1}\u{2}", "x = \u{1}   \u{2}", "[\u{1}\u{2}]", "\u{1}"] {
+        match ragtag::syntax::parse(src) {
+            Ok(_) => panic!("{src:?} parsed"),
+            Err(e) => assert!(!e.message.is_empty(), "{src:?}"),
+        }
+    }
+    assert!(ragtag::syntax::parse("x = '\u{1}\u{2}'").is_ok());
+}

@@ -90,11 +90,21 @@ pub(super) fn with_hidden<T>(src: &str, blocks: HashMap<usize, usize>, f: impl F
 pub(super) fn expand(start: usize) -> Result1<Expr> {
     HIDDEN.with(|h| {
         let h = h.borrow();
-        let (src, blocks) = h
+        match h
             .as_ref()
-            .expect("a hidden block is expanded while converting");
-        let end = blocks[&start];
-        literal_block(&src[start..end], start)
+            .and_then(|(src, blocks)| Some((src, *blocks.get(&start)?)))
+        {
+            Some((src, end)) => literal_block(&src[start..end], start),
+            // The marker bytes were in the user's own text, not put there by `hide`.
+            None => Err(SyntaxError::new(
+                "invalid control character in the input",
+                Span {
+                    start,
+                    end: start + 1,
+                },
+            )
+            .hint("remove the control characters (U+0001, U+0002) from the code")),
+        }
     })
 }
 
