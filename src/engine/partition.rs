@@ -1,6 +1,7 @@
 //! Row partitions: how a flat run of values is split into rows, in all five of the guide's
 //! encodings. `row_splits` is canonical; the others are derived once and cached.
 
+use crate::engine::budget;
 use std::sync::{Arc, OnceLock};
 
 use super::error::Result;
@@ -82,7 +83,7 @@ impl RowPartition {
                 lengths[i]
             ));
         }
-        let mut splits = Vec::with_capacity(lengths.len() + 1);
+        let mut splits = budget::vec("a row partition", lengths.len() + 1)?;
         let mut acc = 0i64;
         splits.push(0);
         for &l in lengths {
@@ -128,7 +129,7 @@ impl RowPartition {
                 needed - 1
             ));
         }
-        let mut lengths = vec![0i64; nrows as usize];
+        let mut lengths = budget::filled("a row partition", 0i64, nrows as usize)?;
         for &r in rowids {
             lengths[r as usize] += 1;
         }
@@ -153,7 +154,7 @@ impl RowPartition {
 
     /// From the end of each row; rows start where the previous ended, the first at 0.
     pub fn from_row_limits(limits: &[i64], nvals: usize) -> Result<Self> {
-        let mut splits = Vec::with_capacity(limits.len() + 1);
+        let mut splits = budget::vec("a row partition", limits.len() + 1)?;
         splits.push(0);
         splits.extend_from_slice(limits);
         Self::from_row_splits(splits, Some(nvals))
@@ -206,7 +207,8 @@ impl RowPartition {
     /// The row of each value (cached).
     pub fn value_rowids(&self) -> &[i64] {
         self.inner.rowids.get_or_init(|| {
-            let mut ids = Vec::with_capacity(self.nvals());
+            // One id per existing value.
+            let mut ids = Vec::new();
             for (r, w) in self.inner.splits.windows(2).enumerate() {
                 ids.extend(std::iter::repeat_n(r as i64, (w[1] - w[0]) as usize));
             }

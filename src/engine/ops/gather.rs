@@ -4,6 +4,7 @@
 //! gather along axis 0 of flattened params with shifted indices.
 
 use super::positive_axis;
+use crate::engine::budget;
 use crate::engine::buffer::Buffer;
 use crate::engine::error::{EngineError, ErrorClass, Result};
 use crate::engine::partition::RowPartition;
@@ -135,6 +136,7 @@ fn checked_indices(i: &Tensor, n: usize) -> Result<Vec<usize>> {
 }
 
 fn out_of_range(shape: &[usize], flat: usize, value: i64, n: usize) -> EngineError {
+    #[allow(clippy::disallowed_methods)] // rank-sized
     let mut coords = vec![0usize; shape.len()];
     let mut rest = flat;
     for d in (0..shape.len()).rev() {
@@ -169,7 +171,7 @@ pub fn gather_dense(p: &Tensor, i: &Tensor, axis: usize, bd: usize) -> Result<Te
     let ni: usize = ps[axis + 1..].iter().product();
     let nj: usize = is[bd..].iter().product();
     let idx = i.to_i64_vec().expect("integer indices");
-    let mut ranges = Vec::with_capacity(nb * no * nj);
+    let mut ranges = budget::vec("tf.gather", nb * no * nj)?;
     for b in 0..nb {
         for o in 0..no {
             for j in 0..nj {
@@ -213,7 +215,8 @@ fn outer_row_of_elements(a: &Array) -> Vec<usize> {
                 ids = p.value_rowids().iter().map(|&x| ids[x as usize]).collect();
             }
             let per = r.flat_values().row_size();
-            let mut out = Vec::with_capacity(ids.len() * per);
+            // One id per existing element.
+            let mut out = Vec::new();
             for id in ids {
                 out.extend(std::iter::repeat_n(id, per));
             }
@@ -239,7 +242,7 @@ fn flatten_outer(a: &Array) -> Result<(Array, Vec<i64>, Vec<i64>)> {
             Ok((
                 Array::Dense(t.reshaped(shape)?),
                 starts,
-                vec![s[1] as i64; s[0]],
+                budget::filled("tf.gather", s[1] as i64, s[0])?,
             ))
         }
     }
@@ -255,7 +258,7 @@ fn shift_indices(
 ) -> Result<Array> {
     let fv = indices.flat_values();
     let v = fv.to_i64_vec().expect("integer indices");
-    let mut out = Vec::with_capacity(v.len());
+    let mut out = budget::vec("tf.gather", v.len())?;
     for (k, (&x, &b)) in v.iter().zip(rows).enumerate() {
         if x < 0 || x >= lengths[b] {
             return Err(invalid_arg!(

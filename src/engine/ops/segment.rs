@@ -3,6 +3,7 @@
 //! position, so a segment's row is as long as its longest member).
 
 use super::reduce::{segment_reduce, ReduceOp};
+use crate::engine::budget;
 use crate::engine::error::Result;
 use crate::engine::ragged::Array;
 use crate::engine::tensor::Tensor;
@@ -15,11 +16,12 @@ pub fn row_splits_to_segment_ids(splits: &[i64]) -> Result<Vec<i64>> {
             "row_splits must not be empty: it needs at least the leading 0"
         ));
     }
-    let mut out = Vec::with_capacity(
+    let mut out = budget::vec(
+        "a segment op",
         splits
             .last()
             .map_or(0, |&l| (l - splits[0]).max(0) as usize),
-    );
+    )?;
     for (row, w) in splits.windows(2).enumerate() {
         if w[1] < w[0] {
             return Err(invalid_arg!(
@@ -51,13 +53,13 @@ pub fn segment_ids_to_row_splits(ids: &[i64], num_segments: Option<i64>) -> Resu
         Some(n) => n as usize,
         None => ids.iter().max().map_or(0, |&m| m as usize + 1),
     };
-    let mut counts = vec![0i64; n];
+    let mut counts = budget::filled("a segment op", 0i64, n)?;
     for &id in ids {
         if let Some(c) = counts.get_mut(id as usize) {
             *c += 1;
         }
     }
-    let mut splits = Vec::with_capacity(n + 1);
+    let mut splits = budget::vec("a segment op", n + 1)?;
     splits.push(0);
     for c in counts {
         splits.push(splits[splits.len() - 1] + c);

@@ -2,6 +2,7 @@
 //! own values repeat, so row `r` of length `n` becomes a row of length `n * multiples[d]`.
 
 use super::check_size;
+use crate::engine::budget;
 use crate::engine::error::Result;
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
@@ -49,7 +50,7 @@ pub fn tile_dense(t: &Tensor, multiples: &[usize]) -> Result<Tensor> {
         // Each block of dimensions d.. is repeated m times in place.
         let outer: usize = shape[..d].iter().product();
         let block: usize = shape[d..].iter().product();
-        let mut ranges = Vec::with_capacity(outer * m);
+        let mut ranges = budget::vec("tf.tile", outer * m)?;
         for o in 0..outer {
             ranges.extend(std::iter::repeat_n((o * block, (o + 1) * block), m));
         }
@@ -63,14 +64,14 @@ pub fn tile_dense(t: &Tensor, multiples: &[usize]) -> Result<Tensor> {
 /// children, and the flat values' dense dimensions tile densely.
 fn tile_ragged(r: &Ragged, multiples: &[usize]) -> Result<Ragged> {
     // The elements of the current level, as indices into that level of the input.
-    let mut current: Vec<usize> = Vec::with_capacity(r.nrows() * multiples[0]);
+    let mut current: Vec<usize> = budget::vec("tf.tile", r.nrows() * multiples[0])?;
     for _ in 0..multiples[0] {
         current.extend(0..r.nrows());
     }
-    let mut partitions = Vec::with_capacity(r.ragged_rank());
+    let mut partitions = budget::vec("tf.tile", r.ragged_rank())?;
     for (level, p) in r.partitions().iter().enumerate() {
         let m = multiples[level + 1];
-        let mut lengths = Vec::with_capacity(current.len());
+        let mut lengths = budget::vec("tf.tile", current.len())?;
         let mut total: u128 = 0;
         for &i in &current {
             let (a, b) = p.row_range(i);
@@ -78,7 +79,7 @@ fn tile_ragged(r: &Ragged, multiples: &[usize]) -> Result<Ragged> {
             lengths.push(((b - a) * m) as i64);
         }
         check_size(total, "the tiled tensor")?;
-        let mut next = Vec::with_capacity(total as usize);
+        let mut next = budget::vec("tf.tile", total as usize)?;
         for &i in &current {
             let (a, b) = p.row_range(i);
             for _ in 0..m {
