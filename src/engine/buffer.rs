@@ -294,7 +294,7 @@ impl Buffer {
     /// offsets.
     pub fn byte_size(&self) -> usize {
         match self {
-            Buffer::Str(s) => s.bytes().len() + s.offsets().len() * std::mem::size_of::<usize>(),
+            Buffer::Str(s) => s.bytes().len() + std::mem::size_of_val(s.offsets()),
             b => b.len() * b.dtype().item_bytes(),
         }
     }

@@ -121,7 +121,10 @@ impl RowPartition {
                 ));
             }
         }
-        let needed = rowids.last().map_or(0, |&r| r + 1);
+        if let Some(n) = nrows.filter(|&n| n < 0) {
+            return Err(value_error!("nrows must be non-negative, not {n}"));
+        }
+        let needed = rowids.last().map_or(0, |&r| r.saturating_add(1));
         let nrows = nrows.unwrap_or(needed);
         if nrows < needed {
             return Err(value_error!(
@@ -129,6 +132,12 @@ impl RowPartition {
                 needed - 1
             ));
         }
+        // The lengths, the splits built from them and the cached copy of the lengths.
+        budget::check(
+            "a row partition",
+            nrows as u128,
+            3 * std::mem::size_of::<i64>(),
+        )?;
         let mut lengths = budget::filled("a row partition", 0i64, nrows as usize)?;
         for &r in rowids {
             lengths[r as usize] += 1;
@@ -168,6 +177,9 @@ impl RowPartition {
                 "uniform_row_length must be non-negative, not {length}"
             ));
         }
+        if let Some(n) = nrows.filter(|&n| n < 0) {
+            return Err(value_error!("nrows must be non-negative, not {n}"));
+        }
         let nrows = if length == 0 {
             nrows.unwrap_or(0)
         } else {
@@ -178,7 +190,11 @@ impl RowPartition {
             }
             nvals as i64 / length
         };
-        let splits = (0..=nrows).map(|i| i * length).collect();
+        let mut splits = budget::vec(
+            "a row partition",
+            crate::engine::size::add(nrows as usize, 1)?,
+        )?;
+        splits.extend((0..=nrows).map(|i| i * length));
         Ok(Self::build(splits, Some(length)))
     }
 

@@ -48,6 +48,31 @@ pub fn pack_list(vals: Vec<Value>) -> Value {
         _ => false,
     });
     if any_tensor && all_packable {
+        // Dense tensors of one shape and dtype stack directly, without a nested literal of
+        // every element (which takes tens of bytes an element). When the stack does not fit
+        // the memory budget, the display stays a list of tensors.
+        let dense: Option<Vec<&crate::engine::Tensor>> = vals
+            .iter()
+            .map(|v| match v {
+                Value::Array(a) => match &**a {
+                    Array::Dense(t) => Some(t),
+                    Array::Ragged(_) => None,
+                },
+                _ => None,
+            })
+            .collect();
+        if let Some(ts) = dense {
+            let first = ts[0];
+            if ts
+                .iter()
+                .all(|t| t.shape() == first.shape() && t.dtype() == first.dtype())
+            {
+                return match crate::engine::ops::concat::stack_dense(&ts, 0) {
+                    Ok(t) => Value::tensor(t),
+                    Err(_) => Value::list(vals),
+                };
+            }
+        }
         let items: Option<Vec<Nested>> = vals.iter().map(|v| convert::to_nested(v).ok()).collect();
         if let Some(items) = items {
             let n = Nested::List(items);
@@ -139,7 +164,7 @@ fn opt_int(interp: &mut Interp<'_>, e: &Option<Expr>) -> Result<Option<i64>> {
 }
 
 fn keys(interp: &mut Interp<'_>, index: &[Index]) -> Result<Vec<Key>> {
-    let mut keys = Vec::with_capacity(index.len());
+    let mut keys = Vec::new();
     for i in index {
         keys.push(match i {
             Index::Slice {

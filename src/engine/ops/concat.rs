@@ -209,7 +209,7 @@ fn join(parts: &[Array], axis: i64, stack: bool) -> Result<Array> {
             };
         }
     }
-    let mut rts = Vec::with_capacity(parts.len());
+    let mut rts = Vec::new();
     for p in parts {
         rts.push(match p {
             Array::Ragged(r) => r.clone(),
@@ -256,14 +256,14 @@ fn join_axis0(rts: &[Ragged], stack: bool) -> Result<Ragged> {
     let rr = rts[0].ragged_rank();
     let fvs: Vec<&Tensor> = rts.iter().map(|r| r.flat_values()).collect();
     let flat = concat_dense_offset(&fvs, 0, rr)?;
-    let mut partitions = Vec::with_capacity(rr + 1);
+    let mut partitions = Vec::new();
     if stack {
         let lengths: Vec<i64> = rts.iter().map(|r| r.nrows() as i64).collect();
         partitions.push(RowPartition::from_row_lengths(&lengths, None)?);
     }
     for level in 0..rr {
-        let n: usize = rts.iter().map(|r| r.partitions()[level].nrows()).sum();
-        let mut splits = Vec::with_capacity(n + 1);
+        let n = size::sum(rts.iter().map(|r| r.partitions()[level].nrows()))?;
+        let mut splits = budget::vec("tf.concat", size::add(n, 1)?)?;
         splits.push(0i64);
         let mut base = 0i64;
         for r in rts {
@@ -297,7 +297,7 @@ fn join_axis1(rts: &[Ragged], stack: bool) -> Result<Ragged> {
         .collect();
     if stack {
         let rows = all.gather_rows(&order);
-        let lengths = vec![k as i64; n];
+        let lengths = budget::filled("tf.stack", k as i64, n)?;
         let part = RowPartition::from_row_lengths(&lengths, None)?;
         return Ragged::from_partition(part, Array::Ragged(rows));
     }

@@ -294,6 +294,7 @@ pub fn where_select(c: &Array, x: &Array, y: &Array) -> Result<Array> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // small fixed sizes
 mod tests {
     use super::*;
 

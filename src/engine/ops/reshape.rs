@@ -171,6 +171,7 @@ pub fn reverse(a: &Array, axes: &[i64]) -> Result<Array> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // small fixed sizes
 mod tests {
     use super::*;
     use crate::engine::buffer::Buffer;

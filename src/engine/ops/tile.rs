@@ -39,7 +39,14 @@ pub fn tile_dense(t: &Tensor, multiples: &[usize]) -> Result<Tensor> {
         .zip(multiples)
         .map(|(&d, &m)| d as u128 * m as u128)
         .product();
-    check_size(total, "the tiled tensor")?;
+    budget::check("tf.tile", total, t.dtype().item_bytes())?;
+    if t.dtype() == crate::engine::DType::String {
+        let copies: u128 = multiples.iter().map(|&m| m as u128).product();
+        budget::check_bytes(
+            "tf.tile",
+            copies.saturating_mul(t.data().str_bytes() as u128),
+        )?;
+    }
     let mut shape = t.shape().to_vec();
     let mut data = t.data().clone();
     for d in (0..shape.len()).rev() {
@@ -50,7 +57,7 @@ pub fn tile_dense(t: &Tensor, multiples: &[usize]) -> Result<Tensor> {
         // Each block of dimensions d.. is repeated m times in place.
         let outer: usize = shape[..d].iter().product();
         let block: usize = shape[d..].iter().product();
-        let mut ranges = budget::vec("tf.tile", outer * m)?;
+        let mut ranges = budget::vec("tf.tile", crate::engine::size::mul(outer, m)?)?;
         for o in 0..outer {
             ranges.extend(std::iter::repeat_n((o * block, (o + 1) * block), m));
         }
@@ -64,7 +71,10 @@ pub fn tile_dense(t: &Tensor, multiples: &[usize]) -> Result<Tensor> {
 /// children, and the flat values' dense dimensions tile densely.
 fn tile_ragged(r: &Ragged, multiples: &[usize]) -> Result<Ragged> {
     // The elements of the current level, as indices into that level of the input.
-    let mut current: Vec<usize> = budget::vec("tf.tile", r.nrows() * multiples[0])?;
+    let mut current: Vec<usize> = budget::vec(
+        "tf.tile",
+        crate::engine::size::mul(r.nrows(), multiples[0])?,
+    )?;
     for _ in 0..multiples[0] {
         current.extend(0..r.nrows());
     }
@@ -75,10 +85,11 @@ fn tile_ragged(r: &Ragged, multiples: &[usize]) -> Result<Ragged> {
         let mut total: u128 = 0;
         for &i in &current {
             let (a, b) = p.row_range(i);
-            total += ((b - a) * m) as u128;
-            lengths.push(((b - a) * m) as i64);
+            let n = (b - a) as u128 * m as u128;
+            total += n;
+            check_size(total, "tf.tile")?;
+            lengths.push(n as i64);
         }
-        check_size(total, "the tiled tensor")?;
         let mut next = budget::vec("tf.tile", total as usize)?;
         for &i in &current {
             let (a, b) = p.row_range(i);

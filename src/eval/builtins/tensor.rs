@@ -506,11 +506,7 @@ fn tf_reshape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .iter()
         .map(|&d| {
             if d < 0 {
-                if known == 0 {
-                    0
-                } else {
-                    t.size() / known
-                }
+                t.size().checked_div(known).unwrap_or(0)
             } else {
                 d as usize
             }

@@ -41,15 +41,13 @@ pub fn join(inputs: &[&Array], separator: &[u8]) -> Result<Array> {
         .collect::<Result<Vec<_>>>()?;
     let b = broadcast_all(inputs)?;
     let n = b.len();
-    // Each input's strings may repeat n / len times through broadcasting: count the
-    // longest string of each input for every output element.
-    let longest = size::sum(
-        cols.iter()
-            .map(|c| c.iter().map(<[u8]>::len).max().unwrap_or(0)),
-    )?;
-    let per = size::add(longest, size::mul(separator.len(), inputs.len() - 1)?)?;
-    budget::check_bytes("tf.strings.join", size::mul(per, n)? as u128)?;
-    let mut out = StringBuf::try_with_capacity("tf.strings.join", n, 0)?;
+    // The exact size of the result (inputs repeat through broadcasting), reserved at once.
+    let mut total = size::mul(size::mul(separator.len(), inputs.len() - 1)?, n)? as u128;
+    for (c, p) in cols.iter().zip(&b.pos) {
+        total += (0..n).map(|i| c.get(p.at(i)).len() as u128).sum::<u128>();
+    }
+    budget::check_bytes("tf.strings.join", total)?;
+    let mut out = StringBuf::try_with_capacity("tf.strings.join", n, total as usize)?;
     for i in 0..n {
         push_joined(
             &mut out,

@@ -10,7 +10,7 @@ mod split;
 #[cfg(test)]
 mod tests;
 
-pub use format::{as_string, to_number, AsStringSpec};
+pub use format::{as_string, to_number, write_fixed, AsStringSpec};
 pub use join::{join, reduce_join};
 pub use kernels::{length, lower, strip, substr, to_hash_bucket_fast, upper, CharUnit};
 pub use split::split;

@@ -1,4 +1,5 @@
 //! Unit tests of the string kernels.
+#![allow(clippy::disallowed_methods)] // small fixed sizes
 
 use super::*;
 use crate::engine::buffer::Buffer;
