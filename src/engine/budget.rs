@@ -27,6 +27,10 @@ use super::error::{EngineError, ErrorClass, Result};
 /// The limit used where physical memory cannot be read (not Linux, no `/proc`).
 pub const FALLBACK_LIMIT: u64 = 4 << 30;
 
+/// The limit golden transcripts replay under (`ragtag test`), so that their
+/// ResourceExhaustedError messages read the same on every machine.
+pub const TRANSCRIPT_LIMIT: u64 = 1 << 30;
+
 /// The limit; 0 until first read, then the default or what [`set_limit`] stored.
 static LIMIT: AtomicU64 = AtomicU64::new(0);
 
@@ -127,12 +131,15 @@ pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
 
 /// The ResourceExhaustedError for `what` asking for `bytes` (as `detail`) over `limit`.
 fn exhausted(what: &str, bytes: u128, detail: &str, limit: u64) -> EngineError {
+    let (asked, allowed) = match (human(bytes), human(limit as u128)) {
+        // Rounded alike: show the exact byte counts.
+        (a, l) if a == l => (format!("{bytes} bytes"), format!("{limit} bytes")),
+        pair => pair,
+    };
     EngineError {
         class: ErrorClass::ResourceExhaustedError,
         message: format!(
-            "{what} would allocate {}{detail}, over ragtag's memory limit of {}",
-            human(bytes),
-            human(limit as u128)
+            "{what} would allocate {asked}{detail}, over ragtag's memory limit of {allowed}"
         ),
         hint: Some(
             "use smaller sizes, or raise the limit with --max-memory on the command line or \
@@ -220,6 +227,11 @@ pub fn extend_filled<T: Clone>(what: &str, v: &mut Vec<T>, value: T, n: usize) -
 
 /// `items` repeated `n` times, within the budget (the checked `slice::repeat`).
 pub fn repeat<T: Clone>(what: &str, items: &[T], n: usize) -> Result<Vec<T>> {
+    check(
+        what,
+        items.len() as u128 * n as u128,
+        std::mem::size_of::<T>(),
+    )?;
     let total = super::size::mul(items.len(), n)?;
     let mut v = vec(what, total)?;
     for _ in 0..n {
@@ -239,6 +251,7 @@ pub fn string(what: &str, bytes: usize) -> Result<String> {
 
 /// `s` repeated `n` times, within the budget (the checked `str::repeat`).
 pub fn repeat_str(what: &str, s: &str, n: usize) -> Result<String> {
+    check_bytes(what, s.len() as u128 * n as u128)?;
     let bytes = super::size::mul(s.len(), n)?;
     let mut out = string(what, bytes)?;
     for _ in 0..n {

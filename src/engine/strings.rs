@@ -25,8 +25,8 @@ impl StringBuf {
     /// budget (the bytes and the offsets are counted together).
     pub fn try_with_capacity(what: &str, n: usize, bytes: usize) -> Result<Self> {
         let slots = size::add(n, 1)?;
-        let offset_bytes = size::mul(slots, std::mem::size_of::<usize>())?;
-        budget::check_bytes(what, size::add(offset_bytes, bytes)? as u128)?;
+        let offset_bytes = slots as u128 * std::mem::size_of::<usize>() as u128;
+        budget::check_bytes(what, offset_bytes + bytes as u128)?;
         let mut offsets = budget::vec(what, slots)?;
         offsets.push(0);
         Ok(StringBuf {
@@ -44,6 +44,8 @@ impl StringBuf {
     }
     /// `n` copies of one string, within the memory budget (counting every copy's bytes).
     pub fn try_repeat(what: &str, item: &[u8], n: usize) -> Result<Self> {
+        let offsets = (n as u128 + 1) * std::mem::size_of::<usize>() as u128;
+        budget::check_bytes(what, item.len() as u128 * n as u128 + offsets)?;
         let mut s = StringBuf::try_with_capacity(what, n, size::mul(item.len(), n)?)?;
         for _ in 0..n {
             s.push(item);

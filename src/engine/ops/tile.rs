@@ -39,6 +39,13 @@ pub fn tile_dense(t: &Tensor, multiples: &[usize]) -> Result<Tensor> {
         .zip(multiples)
         .map(|(&d, &m)| d as u128 * m as u128)
         .product();
+    let out_shape: Vec<usize> = t
+        .shape()
+        .iter()
+        .zip(multiples)
+        .map(|(&d, &m)| usize::try_from(d as u128 * m as u128).unwrap_or(usize::MAX))
+        .collect();
+    crate::engine::size::numel(&out_shape)?;
     budget::check("tf.tile", total, t.dtype().item_bytes())?;
     if t.dtype() == crate::engine::DType::String {
         let copies: u128 = multiples.iter().map(|&m| m as u128).product();
