@@ -493,3 +493,52 @@ impl Array {
         }
     }
 }
+
+#[cfg(test)]
+mod hostile_tests {
+    use super::*;
+    use crate::engine::strings::StringBuf;
+    use crate::engine::ErrorClass;
+
+    fn strings(lengths: &[i64], items: &[&str]) -> Ragged {
+        let p = RowPartition::from_row_lengths(lengths, None).unwrap();
+        let v = Tensor::vector(Buffer::Str(StringBuf::from_strs(items.iter().copied())));
+        Ragged::new(vec![p], v).unwrap()
+    }
+
+    #[test]
+    fn padding_empty_string_tensors() {
+        let empty = Scalar::Str(Vec::new());
+        // No values at all: the padded tensor is empty, and nothing reads a first element.
+        let t = strings(&[0, 0], &[])
+            .to_tensor(&empty, Some(&[Some(1), Some(0)]))
+            .unwrap();
+        assert_eq!(t.shape(), &[1, 0]);
+        // None keeps the natural size.
+        let t = strings(&[1], &["a"])
+            .to_tensor(&empty, Some(&[None, None]))
+            .unwrap();
+        assert_eq!(t.shape(), &[1, 1]);
+        let dash = Scalar::Str(b"-".to_vec());
+        let t = strings(&[2, 1], &["a", "b", "c"])
+            .to_tensor(&dash, Some(&[None, Some(3)]))
+            .unwrap();
+        let Buffer::Str(b) = t.data() else { panic!() };
+        let got: Vec<String> = (0..b.len()).map(|i| b.get_str(i).into_owned()).collect();
+        assert_eq!(got, ["a", "b", "-", "c", "-", "-"]);
+    }
+
+    #[test]
+    fn padding_past_the_budget_or_int64_fails() {
+        let r = strings(&[1], &["a"]);
+        let empty = Scalar::Str(Vec::new());
+        let e = r
+            .to_tensor(&empty, Some(&[Some(1 << 62), Some(1 << 62)]))
+            .unwrap_err();
+        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+        let e = r
+            .to_tensor(&empty, Some(&[Some(1 << 40), Some(1 << 20)]))
+            .unwrap_err();
+        assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
+    }
+}

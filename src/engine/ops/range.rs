@@ -1,6 +1,5 @@
 //! `tf.ragged.range`: one arithmetic sequence per row.
 
-use super::check_size;
 use crate::engine::budget;
 use crate::engine::buffer::Buffer;
 use crate::engine::dtype::DType;
@@ -51,7 +50,8 @@ pub fn ragged_range(starts: &Tensor, limits: &Tensor, deltas: &Tensor) -> Result
             total += n as u128;
             lengths.push(n as i64);
         }
-        check_size(total, "the ragged range")?;
+        // Values are built in 64 bits, then cast: both live at once.
+        budget::check("tf.ragged.range", total, 8 + dtype.item_bytes())?;
         let mut values = budget::vec("tf.ragged.range", total as usize)?;
         for (i, &n) in lengths.iter().enumerate() {
             let (a, step) = (s[at(starts, i)], d[at(deltas, i)]);
@@ -84,7 +84,8 @@ pub fn ragged_range(starts: &Tensor, limits: &Tensor, deltas: &Tensor) -> Result
             ));
         }
         total += n as u128;
-        check_size(total, "the ragged range")?;
+        // Values are built in 64 bits, then cast: both live at once.
+        budget::check("tf.ragged.range", total, 8 + dtype.item_bytes())?;
         lengths.push(n as i64);
     }
     let mut values = budget::vec("tf.ragged.range", total as usize)?;

@@ -16,12 +16,8 @@ pub fn row_splits_to_segment_ids(splits: &[i64]) -> Result<Vec<i64>> {
             "row_splits must not be empty: it needs at least the leading 0"
         ));
     }
-    let mut out = budget::vec(
-        "a segment op",
-        splits
-            .last()
-            .map_or(0, |&l| (l - splits[0]).max(0) as usize),
-    )?;
+    // Validate every split before allocating: the total is then last - first, computed
+    // without overflow.
     for (row, w) in splits.windows(2).enumerate() {
         if w[1] < w[0] {
             return Err(invalid_arg!(
@@ -31,7 +27,19 @@ pub fn row_splits_to_segment_ids(splits: &[i64]) -> Result<Vec<i64>> {
                 w[0]
             ));
         }
-        out.extend(std::iter::repeat_n(row as i64, (w[1] - w[0]) as usize));
+    }
+    let total = splits[splits.len() - 1] as i128 - splits[0] as i128;
+    budget::check(
+        "tf.ragged.row_splits_to_segment_ids",
+        total as u128,
+        std::mem::size_of::<i64>(),
+    )?;
+    let mut out = budget::vec("tf.ragged.row_splits_to_segment_ids", total as usize)?;
+    for (row, w) in splits.windows(2).enumerate() {
+        out.extend(std::iter::repeat_n(
+            row as i64,
+            (w[1] as i128 - w[0] as i128) as usize,
+        ));
     }
     Ok(out)
 }
@@ -198,6 +206,20 @@ mod tests {
     use crate::engine::buffer::Buffer;
     use crate::engine::partition::RowPartition;
     use crate::engine::ragged::Ragged;
+
+    #[test]
+    fn hostile_splits_and_ids_fail_cleanly() {
+        use crate::engine::ErrorClass;
+        // A decreasing split after a huge one, and splits spanning all of int64.
+        let e = row_splits_to_segment_ids(&[0, 1 << 62, 3]).unwrap_err();
+        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+        let e = row_splits_to_segment_ids(&[i64::MIN, 3, i64::MAX]).unwrap_err();
+        assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
+        let e = segment_ids_to_row_splits(&[0, 1 << 62], None).unwrap_err();
+        assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
+        let e = segment_ids_to_row_splits(&[0, i64::MAX], None).unwrap_err();
+        assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
+    }
 
     #[test]
     fn ids_and_splits() {

@@ -360,6 +360,13 @@ fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     } else if let Some(p) = a.get("padding") {
         let pad = convert::to_array(p, Some(t.dtype())).map_err(|e| a.err_at("padding", e))?;
         let pad = pad.flat_values().data().clone();
+        if pad.is_empty() {
+            return Err(Error::new(
+                ErrorClass::ValueError,
+                "padding must hold a value (a scalar, or one value per inner element), not be empty",
+            )
+            .at(a.span("padding")));
+        }
         let data = flat.data();
         (0..nrows_inner)
             .map(|r| {
