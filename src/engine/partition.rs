@@ -188,7 +188,13 @@ impl RowPartition {
                     "{nvals} values cannot be split into rows of length {length}"
                 ));
             }
-            nvals as i64 / length
+            let n = nvals as i64 / length;
+            if let Some(given) = nrows.filter(|&given| given != n) {
+                return Err(value_error!(
+                    "nrows is {given}, but {nvals} values in rows of length {length} make {n} rows"
+                ));
+            }
+            n
         };
         let mut splits = budget::vec(
             "a row partition",
