@@ -118,9 +118,18 @@ fn rows(a: &Array) -> Result<Vec<Value>, EngineError> {
     if a.rank() == 0 {
         return Err(type_error!("iterating over a 0-d tensor is not allowed"));
     }
-    (0..a.nrows())
-        .map(|i| a.row(i as i64).map(Value::from_array))
-        .collect()
+    // Each row becomes its own tensor: a copy of its elements plus a few words of tensor
+    // and value, counted against the memory budget before any is built.
+    let per_row = std::mem::size_of::<Value>() + 4 * std::mem::size_of::<usize>();
+    crate::engine::budget::check_bytes(
+        "iterating over a tensor",
+        a.nrows() as u128 * per_row as u128 + a.flat_values().data().byte_size() as u128,
+    )?;
+    let mut out = crate::engine::budget::vec("iterating over a tensor", a.nrows())?;
+    for i in 0..a.nrows() {
+        out.push(a.row(i as i64).map(Value::from_array)?);
+    }
+    Ok(out)
 }
 
 /// `obj[index…]`.
