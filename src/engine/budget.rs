@@ -36,8 +36,8 @@ static LIMIT: AtomicU64 = AtomicU64::new(0);
 
 /// The most bytes one buffer (or one [`Tally`]) may take.
 ///
-/// Defaults to half of physical memory (`MemTotal` in `/proc/meminfo`), else
-/// [`FALLBACK_LIMIT`]. Half, because a result is often copied once more before the
+/// Defaults to half of physical memory (`MemTotal` in `/proc/meminfo`, or a lower cgroup
+/// limit), else [`FALLBACK_LIMIT`]. Half, because a result is often copied once more before the
 /// operation ends (a cast, a concatenation, the old value still bound to a name), so a
 /// single buffer of half the memory is the largest that can still complete; and because
 /// anything larger than that is never what an interactive user meant.
@@ -64,10 +64,25 @@ pub fn default_limit() -> u64 {
     physical_memory().map_or(FALLBACK_LIMIT, |m| (m / 2).max(1))
 }
 
-/// `MemTotal` from `/proc/meminfo`, in bytes.
+/// `MemTotal` from `/proc/meminfo`, in bytes, or the container's cgroup memory limit when
+/// that is lower (in a container, `MemTotal` is the host's memory).
 fn physical_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    meminfo_total(&text)
+    let total = meminfo_total(&text)?;
+    let cgroup = [
+        "/sys/fs/cgroup/memory.max",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+    ]
+    .iter()
+    .filter_map(|path| std::fs::read_to_string(path).ok())
+    .filter_map(|t| cgroup_limit(&t))
+    .min();
+    Some(cgroup.map_or(total, |c| c.min(total)))
+}
+
+/// A cgroup memory limit file's value: bytes, or `max` (no limit, None).
+fn cgroup_limit(text: &str) -> Option<u64> {
+    text.trim().parse().ok().filter(|&n| n > 0)
 }
 
 fn meminfo_total(text: &str) -> Option<u64> {
@@ -378,6 +393,8 @@ mod tests {
         let text = "MemTotal:       16318412 kB\nMemFree:         1000 kB\n";
         assert_eq!(meminfo_total(text), Some(16318412 * 1024));
         assert_eq!(meminfo_total("MemFree: 3 kB"), None);
+        assert_eq!(cgroup_limit("max\n"), None);
+        assert_eq!(cgroup_limit("1073741824\n"), Some(1 << 30));
         assert!(default_limit() > 0);
         assert!(limit() > 0);
     }
