@@ -3,6 +3,7 @@
 //! Rendering visits only the rows shown, so each should take well under 10 ms.
 //!
 //! Run with `cargo run --release --example render_bench`.
+#![allow(clippy::disallowed_methods)] // fixed-size test data
 
 use std::time::Instant;
 

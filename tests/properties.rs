@@ -1,6 +1,7 @@
 //! Engine invariants checked on random inputs: row-partition encodings round-trip,
 //! padding and unpadding round-trip, and concat, reductions and broadcasting agree with
 //! naive nested-Vec references.
+#![allow(clippy::disallowed_methods)] // fixed-size test data
 
 use proptest::prelude::*;
 use ragtag::engine::literal::{Leaf, Nested};

@@ -1,5 +1,6 @@
 //! Properties of the sparse engine: round trips between encodings and the invariants of
 //! reorder, checked on random inputs.
+#![allow(clippy::disallowed_methods)] // fixed-size test data
 
 use proptest::prelude::*;
 use ragtag::engine::{Buffer, Lod, Ragged, RowPartition, Scalar, Sparse, Tensor};

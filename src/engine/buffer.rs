@@ -1,6 +1,9 @@
 //! Flat, typed element storage shared by dense, ragged, sparse and LoD tensors.
 
+use super::budget;
 use super::dtype::DType;
+use super::error::Result;
+use super::size;
 use super::strings::StringBuf;
 
 /// The elements of a tensor in row-major order, one contiguous buffer per dtype.
@@ -138,8 +141,9 @@ impl<T: Copy> Column for Vec<T> {
     fn col_len(&self) -> usize {
         self.len()
     }
-    fn empty_like(&self, n: usize) -> Self {
-        Vec::with_capacity(n)
+    fn empty_like(&self, _n: usize) -> Self {
+        // Grows as it is filled; the callers check result sizes against the budget.
+        Vec::new()
     }
     fn gather(&self, indices: &[usize]) -> Self {
         indices.iter().map(|&i| self[i]).collect()
@@ -156,8 +160,8 @@ impl Column for StringBuf {
     fn col_len(&self) -> usize {
         self.len()
     }
-    fn empty_like(&self, n: usize) -> Self {
-        StringBuf::with_capacity(n, 0)
+    fn empty_like(&self, _n: usize) -> Self {
+        StringBuf::new()
     }
     fn gather(&self, indices: &[usize]) -> Self {
         StringBuf::gather(self, indices)
@@ -201,16 +205,25 @@ impl Buffer {
     pub fn empty(dtype: DType) -> Buffer {
         Buffer::filled(&Scalar::default_of(dtype), 0)
     }
-    /// `n` copies of `value`.
+    /// `n` copies of `value`, for a small `n` known in advance (a scalar, a fill value);
+    /// a size that follows from arguments goes through [`Buffer::try_filled`].
     pub fn filled(value: &Scalar, n: usize) -> Buffer {
-        match value {
-            Scalar::Bool(v) => Buffer::Bool(vec![*v; n]),
-            Scalar::I32(v) => Buffer::I32(vec![*v; n]),
-            Scalar::I64(v) => Buffer::I64(vec![*v; n]),
-            Scalar::F32(v) => Buffer::F32(vec![*v; n]),
-            Scalar::F64(v) => Buffer::F64(vec![*v; n]),
-            Scalar::Str(v) => Buffer::Str(StringBuf::repeat(v, n)),
-        }
+        debug_assert!(
+            n <= 1 << 16,
+            "Buffer::filled is for small sizes; use try_filled"
+        );
+        Buffer::try_filled("a tensor", value, n).expect("a small buffer fits the budget")
+    }
+    /// `n` copies of `value`, within the memory budget (strings count their real bytes).
+    pub fn try_filled(what: &str, value: &Scalar, n: usize) -> Result<Buffer> {
+        Ok(match value {
+            Scalar::Bool(v) => Buffer::Bool(budget::filled(what, *v, n)?),
+            Scalar::I32(v) => Buffer::I32(budget::filled(what, *v, n)?),
+            Scalar::I64(v) => Buffer::I64(budget::filled(what, *v, n)?),
+            Scalar::F32(v) => Buffer::F32(budget::filled(what, *v, n)?),
+            Scalar::F64(v) => Buffer::F64(budget::filled(what, *v, n)?),
+            Scalar::Str(v) => Buffer::Str(StringBuf::try_repeat(what, v, n)?),
+        })
     }
     /// Element `i`.
     pub fn get(&self, i: usize) -> Scalar {
@@ -247,24 +260,42 @@ impl Buffer {
             (a, b) => panic!("extend_range: dtype {} vs {}", a.dtype(), b.dtype()),
         }
     }
-    /// Concatenates buffers of one dtype (`dtype` is used when `parts` is empty).
-    pub fn concat(dtype: DType, parts: &[&Buffer]) -> Buffer {
-        let n = parts.iter().map(|p| p.len()).sum();
-        let mut out = Buffer::with_capacity(dtype, n);
+    /// Concatenates buffers of one dtype (`dtype` is used when `parts` is empty), within
+    /// the memory budget.
+    pub fn concat(dtype: DType, parts: &[&Buffer]) -> Result<Buffer> {
+        let n = size::sum(parts.iter().map(|p| p.len()))?;
+        let bytes = size::sum(parts.iter().map(|p| p.str_bytes()))?;
+        let mut out = Buffer::with_capacity("concat", dtype, n, bytes)?;
         for p in parts {
             out.extend_range(p, 0, p.len());
         }
-        out
+        Ok(out)
     }
-    /// An empty buffer with room for `n` elements.
-    pub fn with_capacity(dtype: DType, n: usize) -> Buffer {
-        match dtype {
-            DType::Bool => Buffer::Bool(Vec::with_capacity(n)),
-            DType::Int32 => Buffer::I32(Vec::with_capacity(n)),
-            DType::Int64 => Buffer::I64(Vec::with_capacity(n)),
-            DType::Float32 => Buffer::F32(Vec::with_capacity(n)),
-            DType::Float64 => Buffer::F64(Vec::with_capacity(n)),
-            DType::String => Buffer::Str(StringBuf::with_capacity(n, 0)),
+    /// An empty buffer with room for `n` elements (and `str_bytes` bytes of strings), within
+    /// the memory budget.
+    pub fn with_capacity(what: &str, dtype: DType, n: usize, str_bytes: usize) -> Result<Buffer> {
+        Ok(match dtype {
+            DType::Bool => Buffer::Bool(budget::vec(what, n)?),
+            DType::Int32 => Buffer::I32(budget::vec(what, n)?),
+            DType::Int64 => Buffer::I64(budget::vec(what, n)?),
+            DType::Float32 => Buffer::F32(budget::vec(what, n)?),
+            DType::Float64 => Buffer::F64(budget::vec(what, n)?),
+            DType::String => Buffer::Str(StringBuf::try_with_capacity(what, n, str_bytes)?),
+        })
+    }
+    /// The bytes of string data (0 for other dtypes).
+    pub fn str_bytes(&self) -> usize {
+        match self {
+            Buffer::Str(s) => s.bytes().len(),
+            _ => 0,
+        }
+    }
+    /// The bytes this buffer occupies: elements times their size, plus string data and
+    /// offsets.
+    pub fn byte_size(&self) -> usize {
+        match self {
+            Buffer::Str(s) => s.bytes().len() + std::mem::size_of_val(s.offsets()),
+            b => b.len() * b.dtype().item_bytes(),
         }
     }
     /// Appends one scalar of the same dtype.

@@ -59,6 +59,18 @@ impl DType {
         })
     }
 
+    /// The bytes one element takes in a buffer (for strings: its offset, without its bytes).
+    pub fn item_bytes(self) -> usize {
+        match self {
+            DType::Bool => std::mem::size_of::<bool>(),
+            DType::Int32 => 4,
+            DType::Int64 => 8,
+            DType::Float32 => 4,
+            DType::Float64 => 8,
+            // A string's offset; its bytes are counted separately.
+            DType::String => std::mem::size_of::<usize>(),
+        }
+    }
     /// True for the integer types.
     pub fn is_int(self) -> bool {
         matches!(self, DType::Int32 | DType::Int64)

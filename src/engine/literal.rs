@@ -1,6 +1,7 @@
 //! Python literals to tensors, with TensorFlow's typing rules (`tf.constant`,
 //! `tf.ragged.constant`, `np.array`).
 
+use super::budget;
 use super::buffer::{Buffer, Scalar};
 use super::dtype::DType;
 use super::error::Result;
@@ -157,7 +158,7 @@ fn depths(n: &Nested, depth: usize, leaf_depths: &mut Vec<usize>, max_list: &mut
 /// Builds a buffer of `dtype` from leaves.
 pub fn leaves_to_buffer(leaves: &[&Leaf], dtype: DType) -> Result<Buffer> {
     if dtype == DType::String {
-        let mut s = StringBuf::with_capacity(leaves.len(), 0);
+        let mut s = StringBuf::try_with_capacity("a tensor literal", leaves.len(), 0)?;
         for l in leaves {
             match leaf_to_scalar(l, dtype)? {
                 Scalar::Str(b) => s.push(&b),
@@ -166,7 +167,7 @@ pub fn leaves_to_buffer(leaves: &[&Leaf], dtype: DType) -> Result<Buffer> {
         }
         return Ok(Buffer::Str(s));
     }
-    let mut buf = Buffer::with_capacity(dtype, leaves.len());
+    let mut buf = Buffer::with_capacity("a tensor literal", dtype, leaves.len(), 0)?;
     for l in leaves {
         buf.push(&leaf_to_scalar(l, dtype)?);
     }
@@ -251,9 +252,9 @@ pub fn ragged_constant(
         return Err(value_error!("tf.ragged.constant needs a list"));
     };
     let mut level: Vec<&Nested> = rows.iter().collect();
-    let mut partitions = Vec::with_capacity(ragged_rank);
+    let mut partitions = Vec::new();
     for _ in 0..ragged_rank {
-        let mut lengths = Vec::with_capacity(level.len());
+        let mut lengths = budget::vec("tf.ragged.constant", level.len())?;
         let mut next = Vec::new();
         for item in &level {
             match item {
@@ -295,7 +296,14 @@ pub fn ragged_constant(
             }
         }
     }
-    let inner = inner.unwrap_or_else(|| vec![0; rank.saturating_sub(ragged_rank + 1)]);
+    let inner = match inner {
+        Some(inner) => inner,
+        None => budget::filled(
+            "tf.ragged.constant",
+            0,
+            rank.saturating_sub(ragged_rank + 1),
+        )?,
+    };
     let mut flat_shape = vec![level.len()];
     flat_shape.extend(inner);
     let flat = Tensor::new(flat_shape, leaves_to_buffer(&ls, dtype)?)?;

@@ -8,6 +8,7 @@ use super::error::Result;
 use super::partition::RowPartition;
 use super::ragged::Ragged;
 use super::tensor::Tensor;
+use crate::engine::budget;
 use crate::value_error;
 
 /// A LoD tensor: `lod[k]` are offsets (like row_splits) into the next level, the last
@@ -34,7 +35,7 @@ impl Lod {
     /// A LoD tensor from the lengths form (`recursive_seq_lens`): level `k` lists the length
     /// of each sequence, counted in sequences of level `k + 1` (rows of data at the last).
     pub fn from_lengths(data: Tensor, lens: &[Vec<i64>]) -> Result<Lod> {
-        let mut lod = Vec::with_capacity(lens.len());
+        let mut lod = budget::vec("a LoD tensor", lens.len())?;
         for (k, level) in lens.iter().enumerate() {
             if let Some(i) = level.iter().position(|&l| l < 0) {
                 return Err(value_error!(
@@ -42,7 +43,7 @@ impl Lod {
                     level[i]
                 ));
             }
-            let mut offsets = Vec::with_capacity(level.len() + 1);
+            let mut offsets = budget::vec("a LoD tensor", level.len() + 1)?;
             offsets.push(0);
             let mut acc = 0i64;
             for &l in level {

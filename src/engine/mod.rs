@@ -13,6 +13,7 @@ pub mod ops;
 pub mod partition;
 pub mod ragged;
 pub mod random;
+pub mod size;
 pub mod sparse;
 pub mod strings;
 pub mod tensor;

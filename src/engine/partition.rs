@@ -1,6 +1,7 @@
 //! Row partitions: how a flat run of values is split into rows, in all five of the guide's
 //! encodings. `row_splits` is canonical; the others are derived once and cached.
 
+use crate::engine::budget;
 use std::sync::{Arc, OnceLock};
 
 use super::error::Result;
@@ -82,7 +83,7 @@ impl RowPartition {
                 lengths[i]
             ));
         }
-        let mut splits = Vec::with_capacity(lengths.len() + 1);
+        let mut splits = budget::vec("a row partition", lengths.len() + 1)?;
         let mut acc = 0i64;
         splits.push(0);
         for &l in lengths {
@@ -120,7 +121,10 @@ impl RowPartition {
                 ));
             }
         }
-        let needed = rowids.last().map_or(0, |&r| r + 1);
+        if let Some(n) = nrows.filter(|&n| n < 0) {
+            return Err(value_error!("nrows must be non-negative, not {n}"));
+        }
+        let needed = rowids.last().map_or(0, |&r| r.saturating_add(1));
         let nrows = nrows.unwrap_or(needed);
         if nrows < needed {
             return Err(value_error!(
@@ -128,7 +132,13 @@ impl RowPartition {
                 needed - 1
             ));
         }
-        let mut lengths = vec![0i64; nrows as usize];
+        // The lengths, the splits built from them and the cached copy of the lengths.
+        budget::check(
+            "a row partition",
+            nrows as u128,
+            3 * std::mem::size_of::<i64>(),
+        )?;
+        let mut lengths = budget::filled("a row partition", 0i64, nrows as usize)?;
         for &r in rowids {
             lengths[r as usize] += 1;
         }
@@ -153,7 +163,7 @@ impl RowPartition {
 
     /// From the end of each row; rows start where the previous ended, the first at 0.
     pub fn from_row_limits(limits: &[i64], nvals: usize) -> Result<Self> {
-        let mut splits = Vec::with_capacity(limits.len() + 1);
+        let mut splits = budget::vec("a row partition", limits.len() + 1)?;
         splits.push(0);
         splits.extend_from_slice(limits);
         Self::from_row_splits(splits, Some(nvals))
@@ -167,6 +177,9 @@ impl RowPartition {
                 "uniform_row_length must be non-negative, not {length}"
             ));
         }
+        if let Some(n) = nrows.filter(|&n| n < 0) {
+            return Err(value_error!("nrows must be non-negative, not {n}"));
+        }
         let nrows = if length == 0 {
             nrows.unwrap_or(0)
         } else {
@@ -175,9 +188,19 @@ impl RowPartition {
                     "{nvals} values cannot be split into rows of length {length}"
                 ));
             }
-            nvals as i64 / length
+            let n = nvals as i64 / length;
+            if let Some(given) = nrows.filter(|&given| given != n) {
+                return Err(value_error!(
+                    "nrows is {given}, but {nvals} values in rows of length {length} make {n} rows"
+                ));
+            }
+            n
         };
-        let splits = (0..=nrows).map(|i| i * length).collect();
+        let mut splits = budget::vec(
+            "a row partition",
+            crate::engine::size::add(nrows as usize, 1)?,
+        )?;
+        splits.extend((0..=nrows).map(|i| i * length));
         Ok(Self::build(splits, Some(length)))
     }
 
@@ -206,7 +229,8 @@ impl RowPartition {
     /// The row of each value (cached).
     pub fn value_rowids(&self) -> &[i64] {
         self.inner.rowids.get_or_init(|| {
-            let mut ids = Vec::with_capacity(self.nvals());
+            // One id per existing value.
+            let mut ids = Vec::new();
             for (r, w) in self.inner.splits.windows(2).enumerate() {
                 ids.extend(std::iter::repeat_n(r as i64, (w[1] - w[0]) as usize));
             }

@@ -5,6 +5,7 @@ use super::dtype::DType;
 use super::error::Result;
 use super::partition::RowPartition;
 use super::tensor::{normalize_index, Tensor};
+use crate::engine::budget;
 use crate::{index_error, invalid_arg, value_error};
 
 /// A ragged tensor: `partitions[0]` splits the outermost dimension; the last partition's
@@ -64,7 +65,7 @@ impl Ragged {
         match values {
             Array::Dense(t) => Ragged::new(vec![partition], t),
             Array::Ragged(r) => {
-                let mut parts = Vec::with_capacity(r.partitions.len() + 1);
+                let mut parts = budget::vec("a ragged tensor", r.partitions.len() + 1)?;
                 parts.push(partition);
                 parts.extend(r.partitions);
                 Ragged::new(parts, r.flat_values)
@@ -82,7 +83,7 @@ impl Ragged {
             ));
         }
         let shape = t.shape();
-        let mut partitions = Vec::with_capacity(ragged_rank);
+        let mut partitions = budget::vec("a ragged tensor", ragged_rank)?;
         let mut nrows = shape[0];
         for &len in &shape[1..=ragged_rank] {
             let p =
@@ -183,7 +184,7 @@ impl Ragged {
     /// Rows `start..end` of the dimension partitioned by `partitions[level]`, with everything
     /// below them; only the selected part is copied (indexing a row in a loop stays linear).
     fn slice_level(&self, level: usize, start: usize, end: usize) -> Ragged {
-        let mut partitions = Vec::with_capacity(self.partitions.len() - level);
+        let mut partitions = Vec::new();
         let (mut a, mut b) = (start, end);
         for p in &self.partitions[level..] {
             let splits = &p.row_splits()[a..=b];
@@ -203,8 +204,10 @@ impl Ragged {
     /// The rows at `indices` of the outer dimension, in order.
     pub fn gather_rows(&self, indices: &[usize]) -> Ragged {
         let outer = &self.partitions[0];
-        let mut lengths = Vec::with_capacity(indices.len());
-        let mut ranges = Vec::with_capacity(indices.len());
+        // One entry per row picked; the caller checked the result's size (see
+        // `ops::gather`).
+        let mut lengths = Vec::new();
+        let mut ranges = Vec::new();
         for &i in indices {
             let (a, b) = outer.row_range(i);
             lengths.push((b - a) as i64);
@@ -258,8 +261,9 @@ impl Ragged {
                 self.dtype()
             ));
         }
-        let total = crate::engine::budget::check_shape("to_tensor", &target, 8)?;
-        let mut out = Buffer::filled(default, total);
+        let total =
+            crate::engine::budget::check_shape("to_tensor", &target, self.dtype().item_bytes())?;
+        let mut out = Buffer::try_filled("to_tensor", default, total)?;
         if self.ragged_rank() == 1 && self.flat_values.rank() == 1 {
             // The common 2-D case: copy each row's run of values into its padded row.
             let width = target[1];
@@ -280,18 +284,23 @@ impl Ragged {
                 (Buffer::I64(o), Buffer::I64(v)) => rows!(o, v),
                 (Buffer::F32(o), Buffer::F32(v)) => rows!(o, v),
                 (Buffer::F64(o), Buffer::F64(v)) => rows!(o, v),
-                _ => return self.to_tensor_general(out, target),
+                _ => return self.to_tensor_general(out, target, default),
             }
             return Tensor::new(target, out);
         }
-        self.to_tensor_general(out, target)
+        self.to_tensor_general(out, target, default)
     }
 
     /// `to_tensor` for any ragged rank: walks the partitions level by level.
-    fn to_tensor_general(&self, mut out: Buffer, target: Vec<usize>) -> Result<Tensor> {
-        // Strides of the target in elements.
+    fn to_tensor_general(
+        &self,
+        mut out: Buffer,
+        target: Vec<usize>,
+        default: &Scalar,
+    ) -> Result<Tensor> {
+        // Strides of the target in elements (their product is the checked element count).
         let rank = target.len();
-        let mut strides = vec![1usize; rank];
+        let mut strides = crate::engine::budget::filled("to_tensor", 1usize, rank)?;
         for d in (0..rank.saturating_sub(1)).rev() {
             strides[d] = strides[d + 1] * target[d + 1];
         }
@@ -302,7 +311,7 @@ impl Ragged {
             .map(|i| (i * strides[0], i))
             .collect();
         for (level, p) in self.partitions.iter().enumerate() {
-            let mut next = Vec::with_capacity(frontier.len());
+            let mut next = crate::engine::budget::vec("to_tensor", frontier.len())?;
             let lim = target[level + 1];
             for &(off, i) in &frontier {
                 let (a, b) = p.row_range(i);
@@ -320,7 +329,7 @@ impl Ragged {
             for &(off, v) in &frontier {
                 buf_updates.push((off, v * fv_row));
             }
-            write_blocks(&mut out, fv, &buf_updates, fv_row);
+            write_blocks(&mut out, fv, &buf_updates, fv_row, default)?;
         } else {
             // Clip inner dense dimensions element by element (rare: an explicit smaller shape).
             let inner_target = &target[rr + 1..];
@@ -329,14 +338,20 @@ impl Ragged {
                     buf_updates.push((off + dst, v * fv_row + src));
                 });
             }
-            write_blocks(&mut out, fv, &buf_updates, 1);
+            write_blocks(&mut out, fv, &buf_updates, 1, default)?;
         }
         Tensor::new(target, out)
     }
 }
 
 /// Copies `len`-element blocks `src[s..s+len]` to `out[d..d+len]` for each `(d, s)`.
-fn write_blocks(out: &mut Buffer, src: &Buffer, blocks: &[(usize, usize)], len: usize) {
+fn write_blocks(
+    out: &mut Buffer,
+    src: &Buffer,
+    blocks: &[(usize, usize)],
+    len: usize,
+    default: &Scalar,
+) -> Result<()> {
     macro_rules! copy {
         ($o:expr, $s:expr) => {
             for &(d, s) in blocks {
@@ -353,24 +368,31 @@ fn write_blocks(out: &mut Buffer, src: &Buffer, blocks: &[(usize, usize)], len: 
         (Buffer::Str(o), Buffer::Str(s)) => {
             // Strings have variable width: rebuild the column in output order.
             let n = o.len();
-            let mut src_of: Vec<Option<usize>> = vec![None; n];
+            let mut src_of: Vec<Option<usize>> =
+                crate::engine::budget::filled("to_tensor", None, n)?;
             for &(d, si) in blocks {
                 for k in 0..len {
                     src_of[d + k] = Some(si + k);
                 }
             }
-            let fill = o.get(0).to_vec();
-            let mut rebuilt = super::strings::StringBuf::with_capacity(n, 0);
+            let fill: &[u8] = match default {
+                Scalar::Str(s) => s,
+                _ => unreachable!("to_tensor checked the dtype"),
+            };
+            let longest = s.iter().map(<[u8]>::len).max().unwrap_or(0).max(fill.len());
+            crate::engine::budget::check("to_tensor", n as u128, longest.saturating_add(8))?;
+            let mut rebuilt = super::strings::StringBuf::try_with_capacity("to_tensor", n, 0)?;
             for slot in src_of {
                 match slot {
                     Some(i) => rebuilt.push(s.get(i)),
-                    None => rebuilt.push(&fill),
+                    None => rebuilt.push(fill),
                 }
             }
             *o = rebuilt;
         }
         _ => unreachable!("to_tensor checked the dtype"),
     }
+    Ok(())
 }
 
 /// Calls `f(src_offset, dst_offset)` for each element of the overlap of two row-major shapes.
@@ -469,5 +491,54 @@ impl Array {
             Array::Dense(_) => 0,
             Array::Ragged(r) => r.ragged_rank(),
         }
+    }
+}
+
+#[cfg(test)]
+mod hostile_tests {
+    use super::*;
+    use crate::engine::strings::StringBuf;
+    use crate::engine::ErrorClass;
+
+    fn strings(lengths: &[i64], items: &[&str]) -> Ragged {
+        let p = RowPartition::from_row_lengths(lengths, None).unwrap();
+        let v = Tensor::vector(Buffer::Str(StringBuf::from_strs(items.iter().copied())));
+        Ragged::new(vec![p], v).unwrap()
+    }
+
+    #[test]
+    fn padding_empty_string_tensors() {
+        let empty = Scalar::Str(Vec::new());
+        // No values at all: the padded tensor is empty, and nothing reads a first element.
+        let t = strings(&[0, 0], &[])
+            .to_tensor(&empty, Some(&[Some(1), Some(0)]))
+            .unwrap();
+        assert_eq!(t.shape(), &[1, 0]);
+        // None keeps the natural size.
+        let t = strings(&[1], &["a"])
+            .to_tensor(&empty, Some(&[None, None]))
+            .unwrap();
+        assert_eq!(t.shape(), &[1, 1]);
+        let dash = Scalar::Str(b"-".to_vec());
+        let t = strings(&[2, 1], &["a", "b", "c"])
+            .to_tensor(&dash, Some(&[None, Some(3)]))
+            .unwrap();
+        let Buffer::Str(b) = t.data() else { panic!() };
+        let got: Vec<String> = (0..b.len()).map(|i| b.get_str(i).into_owned()).collect();
+        assert_eq!(got, ["a", "b", "-", "c", "-", "-"]);
+    }
+
+    #[test]
+    fn padding_past_the_budget_or_int64_fails() {
+        let r = strings(&[1], &["a"]);
+        let empty = Scalar::Str(Vec::new());
+        let e = r
+            .to_tensor(&empty, Some(&[Some(1 << 62), Some(1 << 62)]))
+            .unwrap_err();
+        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+        let e = r
+            .to_tensor(&empty, Some(&[Some(1 << 40), Some(1 << 20)]))
+            .unwrap_err();
+        assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
     }
 }

@@ -1,6 +1,10 @@
 //! String storage: every string of a tensor in one byte buffer plus an offsets array,
 //! as TensorFlow stores string tensors — never one heap allocation per element.
 
+use super::budget;
+use super::error::Result;
+use super::size;
+
 /// A column of byte strings: element `i` is `bytes[offsets[i]..offsets[i + 1]]`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct StringBuf {
@@ -17,14 +21,18 @@ impl StringBuf {
             offsets: vec![0],
         }
     }
-    /// An empty column with room for `n` strings of `bytes` bytes in all.
-    pub fn with_capacity(n: usize, bytes: usize) -> Self {
-        let mut offsets = Vec::with_capacity(n + 1);
+    /// An empty column with room for `n` strings of `bytes` bytes in all, within the memory
+    /// budget (the bytes and the offsets are counted together).
+    pub fn try_with_capacity(what: &str, n: usize, bytes: usize) -> Result<Self> {
+        let slots = size::add(n, 1)?;
+        let offset_bytes = slots as u128 * std::mem::size_of::<usize>() as u128;
+        budget::check_bytes(what, offset_bytes + bytes as u128)?;
+        let mut offsets = budget::vec(what, slots)?;
         offsets.push(0);
-        StringBuf {
-            bytes: Vec::with_capacity(bytes),
+        Ok(StringBuf {
+            bytes: budget::vec(what, bytes)?,
             offsets,
-        }
+        })
     }
     /// Builds a column from string slices.
     pub fn from_strs<'a>(items: impl IntoIterator<Item = &'a str>) -> Self {
@@ -34,13 +42,15 @@ impl StringBuf {
         }
         s
     }
-    /// `n` copies of one string.
-    pub fn repeat(item: &[u8], n: usize) -> Self {
-        let mut s = StringBuf::with_capacity(n, item.len() * n);
+    /// `n` copies of one string, within the memory budget (counting every copy's bytes).
+    pub fn try_repeat(what: &str, item: &[u8], n: usize) -> Result<Self> {
+        let offsets = (n as u128 + 1) * std::mem::size_of::<usize>() as u128;
+        budget::check_bytes(what, item.len() as u128 * n as u128 + offsets)?;
+        let mut s = StringBuf::try_with_capacity(what, n, size::mul(item.len(), n)?)?;
         for _ in 0..n {
             s.push(item);
         }
-        s
+        Ok(s)
     }
     /// Appends one string.
     pub fn push(&mut self, item: &[u8]) {
@@ -89,10 +99,10 @@ impl StringBuf {
     pub fn offsets(&self) -> &[usize] {
         &self.offsets
     }
-    /// The elements at `indices`, in order.
+    /// The elements at `indices`, in order (the caller checks the size of the result
+    /// against the budget, see [`crate::engine::ops::gather`]).
     pub fn gather(&self, indices: &[usize]) -> Self {
-        let total: usize = indices.iter().map(|&i| self.get(i).len()).sum();
-        let mut out = StringBuf::with_capacity(indices.len(), total);
+        let mut out = StringBuf::new();
         for &i in indices {
             out.push(self.get(i));
         }
@@ -133,9 +143,10 @@ impl StrWriter<'_> {
     pub fn byte(&mut self, b: u8) {
         self.0.push(b);
     }
-    /// Appends `n` copies of a byte.
+    /// Appends `n` copies of a byte (padding); the caller has checked the element's
+    /// longest size against the budget.
     pub fn repeat(&mut self, b: u8, n: usize) {
-        self.0.resize(self.0.len() + n, b);
+        self.0.extend(std::iter::repeat_n(b, n));
     }
 }
 

@@ -23,7 +23,7 @@ pub fn numel(shape: &[usize]) -> usize {
 impl Tensor {
     /// A tensor from a shape and matching data.
     pub fn new(shape: Vec<usize>, data: Buffer) -> Result<Tensor> {
-        if numel(&shape) != data.len() {
+        if super::size::numel(&shape)? != data.len() {
             return Err(invalid_arg!(
                 "a tensor of shape {:?} needs {} values, not {}",
                 shape,
@@ -56,10 +56,15 @@ impl Tensor {
     pub fn from_i64(v: Vec<i64>) -> Tensor {
         Tensor::vector(Buffer::I64(v))
     }
-    /// A tensor of `shape` filled with `value`.
-    pub fn filled(shape: Vec<usize>, value: &Scalar) -> Tensor {
-        let n = numel(&shape);
-        Tensor::from_parts(shape, Buffer::filled(value, n))
+    /// A tensor of `shape` filled with `value`: the element count is checked for overflow
+    /// (InvalidArgumentError) and the bytes (a string's real length for each copy) against
+    /// the memory budget (ResourceExhaustedError naming `what`).
+    pub fn filled(what: &str, shape: Vec<usize>, value: &Scalar) -> Result<Tensor> {
+        let n = super::size::numel(&shape)?;
+        Ok(Tensor::from_parts(
+            shape,
+            Buffer::try_filled(what, value, n)?,
+        ))
     }
     /// The shape.
     pub fn shape(&self) -> &[usize] {
@@ -95,7 +100,7 @@ impl Tensor {
     }
     /// Same data, new shape with the same number of elements.
     pub fn reshaped(&self, shape: Vec<usize>) -> Result<Tensor> {
-        if numel(&shape) != self.size() {
+        if super::size::numel(&shape)? != self.size() {
             return Err(invalid_arg!(
                 "a tensor of shape {:?} needs {} values, not {}",
                 shape,
@@ -155,60 +160,32 @@ impl Tensor {
     }
 }
 
-/// Resolves a Python index (negative counts from the end) against a length.
+/// Resolves a Python index (negative counts from the end) against a length; never
+/// overflows (see [`super::size::index`]).
 pub fn normalize_index(i: i64, n: usize) -> Option<usize> {
-    let n = n as i64;
-    let k = if i < 0 { i + n } else { i };
-    (0..n).contains(&k).then_some(k as usize)
+    super::size::index(i, n)
 }
 
 /// Resolves a Python slice against a length, returning the selected positions.
-/// Like Python, out-of-range bounds clamp and a zero step is an error.
+/// Like Python, out-of-range bounds clamp and a zero step is an error; any i64 bound or
+/// step is fine (see [`super::size::slice`]).
 pub fn slice_positions(
     start: Option<i64>,
     stop: Option<i64>,
     step: Option<i64>,
     n: usize,
 ) -> Result<Vec<usize>> {
-    let step = step.unwrap_or(1);
-    if step == 0 {
-        return Err(crate::value_error!("slice step cannot be zero"));
-    }
-    let (lo, hi) = slice_bounds(start, stop, step, n);
-    let mut out = Vec::new();
-    let mut i = lo;
-    if step > 0 {
-        while i < hi {
-            out.push(i as usize);
-            i += step;
-        }
-    } else {
-        while i > hi {
-            out.push(i as usize);
-            i += step;
-        }
-    }
+    let r = super::size::slice(start, stop, step, n)?;
+    // At most `n` positions: the size of something that already exists.
+    let mut out = super::budget::vec("a slice", r.len)?;
+    out.extend(r.indices());
     Ok(out)
-}
-
-/// Python's `slice.indices`: clamps start and stop for a sequence of length `n`.
-pub fn slice_bounds(start: Option<i64>, stop: Option<i64>, step: i64, n: usize) -> (i64, i64) {
-    let n = n as i64;
-    let clamp = |v: i64, lo: i64, hi: i64| v.max(lo).min(hi);
-    let fix = |v: i64| if v < 0 { v + n } else { v };
-    if step > 0 {
-        let lo = start.map_or(0, |s| clamp(fix(s), 0, n));
-        let hi = stop.map_or(n, |s| clamp(fix(s), 0, n));
-        (lo, hi)
-    } else {
-        let lo = start.map_or(n - 1, |s| clamp(fix(s), -1, n - 1));
-        let hi = stop.map_or(-1, |s| clamp(fix(s), -1, n - 1));
-        (lo, hi)
-    }
 }
 
 /// For a contiguous step-1 slice, the clamped `(start, end)` range.
 pub fn slice_range(start: Option<i64>, stop: Option<i64>, n: usize) -> (usize, usize) {
-    let (lo, hi) = slice_bounds(start, stop, 1, n);
-    (lo as usize, hi.max(lo) as usize)
+    match super::size::slice(start, stop, Some(1), n) {
+        Ok(r) if r.len > 0 => (r.start, r.start + r.len),
+        _ => (0, 0),
+    }
 }

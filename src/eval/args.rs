@@ -34,6 +34,7 @@ impl Args {
     /// Binds `args` to `builtin`'s parameters as Python would.
     pub fn bind(builtin: &'static Builtin, args: Vec<CallArg>, call: Span) -> Result<Args> {
         let params = builtin.params();
+        #[allow(clippy::disallowed_methods)] // one slot per parameter of a builtin
         let mut slots: Vec<Option<(Value, Span)>> = vec![None; params.len()];
         let mut rest = Vec::new();
         let variadic = params.iter().position(|p| p.variadic);

@@ -8,8 +8,48 @@ use crate::engine::{Array, Buffer, DType, EngineError, ErrorClass, Scalar, Tenso
 use crate::value::{scalar_to_value, Value};
 use crate::{type_error, value_error};
 
-/// A Python-level value as a nested literal (tensors expand into typed leaves).
+/// A Python-level value as a nested literal (tensors expand into typed leaves). Every
+/// element of a tensor becomes a leaf of tens of bytes, so the size is checked against the
+/// memory budget first.
 pub fn to_nested(v: &Value) -> Result<Nested, EngineError> {
+    crate::guard::check_stack()?;
+    let (leaves, bytes) = nested_cost(v)?;
+    crate::engine::budget::check(
+        "converting to a nested list",
+        leaves,
+        std::mem::size_of::<Nested>(),
+    )?;
+    crate::engine::budget::check_bytes("converting to a nested list", bytes)?;
+    to_nested_unchecked(v)
+}
+
+/// The leaves (and string bytes) a value expands into as a nested literal.
+fn nested_cost(v: &Value) -> Result<(u128, u128), EngineError> {
+    crate::guard::check_stack()?;
+    Ok(match v {
+        Value::List(items) | Value::Tuple(items) => {
+            let (mut n, mut b) = (1u128, 0u128);
+            for item in items.iter() {
+                let (n2, b2) = nested_cost(item)?;
+                n = n.saturating_add(n2);
+                b = b.saturating_add(b2);
+            }
+            (n, b)
+        }
+        Value::Array(a) => {
+            let fv = a.flat_values();
+            // A leaf per element, plus a list per row of every dimension but the last.
+            (
+                (fv.size() as u128).saturating_mul(2),
+                fv.data().str_bytes() as u128,
+            )
+        }
+        Value::Str(s) => (1, s.len() as u128),
+        _ => (1, 0),
+    })
+}
+
+fn to_nested_unchecked(v: &Value) -> Result<Nested, EngineError> {
     crate::guard::check_stack()?;
     Ok(match v {
         Value::Bool(b) => Nested::Leaf(Leaf::Bool(*b)),
@@ -17,9 +57,12 @@ pub fn to_nested(v: &Value) -> Result<Nested, EngineError> {
         Value::Float(f) => Nested::Leaf(Leaf::Float(*f)),
         Value::Str(s) => Nested::Leaf(Leaf::Str(s.as_bytes().to_vec())),
         Value::Literal(n) => (**n).clone(),
-        Value::List(items) | Value::Tuple(items) => {
-            Nested::List(items.iter().map(to_nested).collect::<Result<_, _>>()?)
-        }
+        Value::List(items) | Value::Tuple(items) => Nested::List(
+            items
+                .iter()
+                .map(to_nested_unchecked)
+                .collect::<Result<_, _>>()?,
+        ),
         Value::Array(a) => array_to_nested(a),
         other => {
             return Err(type_error!(

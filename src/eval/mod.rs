@@ -332,6 +332,7 @@ impl<'s> Interp<'s> {
     }
 
     fn make_closure(&mut self, name: &str, params: &[Param], body: ClosureBody) -> Result<Value> {
+        #[allow(clippy::disallowed_methods)] // sized by the source text
         let mut defaults = Vec::with_capacity(params.len());
         for p in params {
             defaults.push(match &p.default {
@@ -486,6 +487,7 @@ impl<'s> Interp<'s> {
                     .collect::<Result<Vec<_>>>()?,
             ),
             ExprKind::Dict(items) => {
+                #[allow(clippy::disallowed_methods)] // sized by values already built
                 let mut out = Vec::with_capacity(items.len());
                 for (k, v) in items {
                     out.push((self.eval(k)?, self.eval(v)?));
@@ -498,6 +500,7 @@ impl<'s> Interp<'s> {
             }
             ExprKind::Call(f, args) => {
                 let func = self.eval(f)?;
+                #[allow(clippy::disallowed_methods)] // sized by the source text
                 let mut call_args = Vec::with_capacity(args.len());
                 for a in args {
                     let v = self.eval(&a.value)?;
@@ -566,6 +569,7 @@ impl<'s> Interp<'s> {
                 let it = self.eval(iter)?;
                 let items =
                     subscript::iterate(&it).map_err(|err| Error::from(err).at(iter.span))?;
+                #[allow(clippy::disallowed_methods)] // sized by values already built
                 let mut out = Vec::with_capacity(items.len());
                 // The loop variable lives in its own frame, as in Python 3.
                 let frame = self.frames.last().cloned().unwrap_or_default();
@@ -700,6 +704,7 @@ impl<'s> Interp<'s> {
         match func {
             Value::Builtin(b) => self.call_builtin(b, args, span),
             Value::Method(recv, b) => {
+                #[allow(clippy::disallowed_methods)] // sized by the source text
                 let mut all = Vec::with_capacity(args.len() + 1);
                 all.push(CallArg {
                     name: None,
@@ -764,6 +769,7 @@ impl<'s> Interp<'s> {
             ));
         }
         let mut frame: HashMap<String, Value> = c.captured.iter().cloned().collect();
+        #[allow(clippy::disallowed_methods)] // sized by the source text
         let mut bound: Vec<Option<Value>> = vec![None; c.params.len()];
         let mut pos = 0;
         for a in args {

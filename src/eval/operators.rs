@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::convert;
 use crate::engine::ops::broadcast;
 use crate::engine::ops::kernels::{self, BinaryOp as K, UnaryOp as U};
-use crate::engine::{Array, EngineError, ErrorClass, Sparse, Tensor};
+use crate::engine::{budget, Array, EngineError, ErrorClass, Sparse, Tensor};
 use crate::syntax::ast::{BinOp, UnaryOp};
 use crate::value::Value;
 use crate::{type_error, value_error};
@@ -218,15 +218,15 @@ fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> 
     }
     // Sequences and strings.
     match (op, a, b) {
-        (BinOp::Add, Value::Str(x), Value::Str(y)) => return Ok(Value::str(format!("{x}{y}"))),
+        (BinOp::Add, Value::Str(x), Value::Str(y)) => {
+            let mut s = budget::string("string concatenation", x.len().saturating_add(y.len()))?;
+            s.push_str(x);
+            s.push_str(y);
+            return Ok(Value::str(s));
+        }
         (BinOp::Mul, Value::Str(x), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::Str(x)) => {
-            let n = (*n).max(0) as u128;
-            crate::engine::budget::check(
-                "string repetition",
-                n.saturating_mul(x.len() as u128),
-                1,
-            )?;
-            return Ok(Value::str(x.repeat(n as usize)));
+            let n = usize::try_from(*n).unwrap_or(0);
+            return Ok(Value::str(budget::repeat_str("string repetition", x, n)?));
         }
         (BinOp::Mod, Value::Str(x), _) => {
             return super::builtins::percent_format(x, b);
@@ -234,24 +234,18 @@ fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> 
         (BinOp::Add, _, _) if matches!(a, Value::List(_)) || matches!(b, Value::List(_)) => {
             let xs = as_items(a)?;
             let ys = as_items(b)?;
-            return Ok(Value::list(xs.into_iter().chain(ys).collect()));
+            let mut out = budget::vec("list concatenation", xs.len().saturating_add(ys.len()))?;
+            out.extend(xs);
+            out.extend(ys);
+            return Ok(Value::list(out));
         }
         (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => {
             return Ok(Value::tuple(x.iter().chain(y.iter()).cloned().collect()))
         }
         (BinOp::Mul, Value::List(x), Value::Int(n))
         | (BinOp::Mul, Value::Int(n), Value::List(x)) => {
-            let n = (*n).max(0);
-            crate::engine::budget::check(
-                "list repetition",
-                (n as u128).saturating_mul(x.len() as u128),
-                std::mem::size_of::<Value>(),
-            )?;
-            let mut out = Vec::new();
-            for _ in 0..n {
-                out.extend(x.iter().cloned());
-            }
-            return Ok(Value::list(out));
+            let n = usize::try_from(*n).unwrap_or(0);
+            return Ok(Value::list(budget::repeat("list repetition", x, n)?));
         }
         (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Value::Str(x), Value::Str(y)) => {
             let o = x.cmp(y);

@@ -48,6 +48,31 @@ pub fn pack_list(vals: Vec<Value>) -> Value {
         _ => false,
     });
     if any_tensor && all_packable {
+        // Dense tensors of one shape and dtype stack directly, without a nested literal of
+        // every element (which takes tens of bytes an element). When the stack does not fit
+        // the memory budget, the display stays a list of tensors.
+        let dense: Option<Vec<&crate::engine::Tensor>> = vals
+            .iter()
+            .map(|v| match v {
+                Value::Array(a) => match &**a {
+                    Array::Dense(t) => Some(t),
+                    Array::Ragged(_) => None,
+                },
+                _ => None,
+            })
+            .collect();
+        if let Some(ts) = dense {
+            let first = ts[0];
+            if ts
+                .iter()
+                .all(|t| t.shape() == first.shape() && t.dtype() == first.dtype())
+            {
+                return match crate::engine::ops::concat::stack_dense(&ts, 0) {
+                    Ok(t) => Value::tensor(t),
+                    Err(_) => Value::list(vals),
+                };
+            }
+        }
         let items: Option<Vec<Nested>> = vals.iter().map(|v| convert::to_nested(v).ok()).collect();
         if let Some(items) = items {
             let n = Nested::List(items);
@@ -93,9 +118,18 @@ fn rows(a: &Array) -> Result<Vec<Value>, EngineError> {
     if a.rank() == 0 {
         return Err(type_error!("iterating over a 0-d tensor is not allowed"));
     }
-    (0..a.nrows())
-        .map(|i| a.row(i as i64).map(Value::from_array))
-        .collect()
+    // Each row becomes its own tensor: a copy of its elements plus a few words of tensor
+    // and value, counted against the memory budget before any is built.
+    let per_row = std::mem::size_of::<Value>() + 4 * std::mem::size_of::<usize>();
+    crate::engine::budget::check_bytes(
+        "iterating over a tensor",
+        a.nrows() as u128 * per_row as u128 + a.flat_values().data().byte_size() as u128,
+    )?;
+    let mut out = crate::engine::budget::vec("iterating over a tensor", a.nrows())?;
+    for i in 0..a.nrows() {
+        out.push(a.row(i as i64).map(Value::from_array)?);
+    }
+    Ok(out)
 }
 
 /// `obj[index…]`.
@@ -139,7 +173,7 @@ fn opt_int(interp: &mut Interp<'_>, e: &Option<Expr>) -> Result<Option<i64>> {
 }
 
 fn keys(interp: &mut Interp<'_>, index: &[Index]) -> Result<Vec<Key>> {
-    let mut keys = Vec::with_capacity(index.len());
+    let mut keys = Vec::new();
     for i in index {
         keys.push(match i {
             Index::Slice {

@@ -8,6 +8,7 @@ pub fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let w = b.len() + 1;
     // d[i * w + j]: the distance between a[..i] and b[..j].
+    #[allow(clippy::disallowed_methods)] // two names: short strings
     let mut d = vec![0usize; (a.len() + 1) * w];
     for i in 0..=a.len() {
         for j in 0..=b.len() {

@@ -82,6 +82,7 @@ impl std::fmt::Display for Fault {
 
 /// A session set up the way transcripts are rendered.
 pub fn golden_session() -> Session {
+    crate::engine::budget::set_limit(crate::engine::budget::TRANSCRIPT_LIMIT);
     let mut session = Session::new();
     session.format = Format::Table;
     session.options = Options {

@@ -7,6 +7,7 @@ use crate::engine::error::Result;
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
 use crate::engine::tensor::Tensor;
+use crate::engine::{budget, size};
 use crate::invalid_arg;
 
 /// One dimension of an operand, as seen by the broadcaster.
@@ -113,7 +114,7 @@ fn row_column(op: BinaryOp, a: &Array, b: &Array) -> Result<Option<Array>> {
         return Ok(None);
     }
     let splits = rt.outer().row_splits();
-    let mut idx = Vec::with_capacity(fv.size());
+    let mut idx = budget::vec("broadcasting", fv.size())?;
     for (r, w) in splits.windows(2).enumerate() {
         idx.extend(std::iter::repeat_n(r, (w[1] - w[0]) as usize));
     }
@@ -155,17 +156,16 @@ pub fn plan(a: &Array, b: &Array) -> Result<Plan> {
     }
     let mut pos_a = vec![0usize];
     let mut pos_b = vec![0usize];
-    let mut levels = Vec::with_capacity(rank);
+    let mut levels = Vec::new();
     let mut nrows = 1;
     for d in 0..rank {
         let (xa, xb) = (da[d], db[d]);
         let ragged = matches!(xa, DimSpec::Ragged(_)) || matches!(xb, DimSpec::Ragged(_));
-        let mut lengths = Vec::with_capacity(pos_a.len());
-        let mut na = Vec::with_capacity(pos_a.len());
-        let mut nb = Vec::with_capacity(pos_b.len());
+        let mut lengths = budget::vec("broadcasting", pos_a.len())?;
+        let mut total = 0usize;
         for p in 0..pos_a.len() {
-            let (sa, la) = extent(xa, pos_a[p]);
-            let (sb, lb) = extent(xb, pos_b[p]);
+            let (_, la) = extent(xa, pos_a[p]);
+            let (_, lb) = extent(xb, pos_b[p]);
             let lr = if la == lb || lb == 1 {
                 la
             } else if la == 1 {
@@ -174,6 +174,21 @@ pub fn plan(a: &Array, b: &Array) -> Result<Plan> {
                 return Err(mismatch(d, p, la, lb, ragged, pos_a.len()));
             };
             lengths.push(lr as i64);
+            total = size::add(total, lr)?;
+        }
+        // The positions into both operands, and the result itself (up to 8 bytes an
+        // element), for every element of the next level.
+        budget::check(
+            "broadcasting",
+            total as u128,
+            3 * std::mem::size_of::<usize>(),
+        )?;
+        let mut na = budget::vec("broadcasting", total)?;
+        let mut nb = budget::vec("broadcasting", total)?;
+        for (p, &lr) in lengths.iter().enumerate() {
+            let lr = lr as usize;
+            let (sa, la) = extent(xa, pos_a[p]);
+            let (sb, lb) = extent(xb, pos_b[p]);
             for j in 0..lr {
                 na.push(sa + if la == 1 { 0 } else { j });
                 nb.push(sb + if lb == 1 { 0 } else { j });
@@ -240,7 +255,7 @@ impl Plan {
             shape.extend(self.levels.iter().map(|(_, u)| u.unwrap_or(0)));
             return Ok(Array::Dense(Tensor::from_parts(shape, data)));
         };
-        let mut partitions = Vec::with_capacity(rr + 1);
+        let mut partitions = Vec::new();
         for (lengths, uniform) in &self.levels[..=rr] {
             let p = RowPartition::from_row_lengths(lengths, None)?;
             partitions.push(p.with_uniform(uniform.map(|u| u as i64)));

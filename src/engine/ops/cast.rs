@@ -53,8 +53,8 @@ pub fn cast_buffer(b: &Buffer, dtype: DType) -> Result<Buffer> {
 }
 
 /// Formats numbers as strings (`tf.strings.as_string`).
-pub fn as_string(b: &Buffer) -> StringBuf {
-    let mut out = StringBuf::with_capacity(b.len(), 0);
+pub fn as_string(b: &Buffer) -> Result<StringBuf> {
+    let mut out = StringBuf::try_with_capacity("tf.strings.as_string", b.len(), 0)?;
     for i in 0..b.len() {
         let text = match b.get(i) {
             Scalar::Bool(v) => {
@@ -72,5 +72,5 @@ pub fn as_string(b: &Buffer) -> StringBuf {
         };
         out.push(text.as_bytes());
     }
-    out
+    Ok(out)
 }

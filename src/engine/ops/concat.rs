@@ -9,6 +9,7 @@ use crate::engine::error::{ErrorClass, Result};
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
 use crate::engine::tensor::Tensor;
+use crate::engine::{budget, size};
 use crate::{invalid_arg, value_error};
 
 /// `tf.concat(parts, axis)`: dense when every input is dense, ragged otherwise.
@@ -114,30 +115,32 @@ fn concat_dense_offset(parts: &[&Tensor], axis: i64, dim_offset: usize) -> Resul
         }
     }
     let mut shape = first.shape().to_vec();
-    shape[axis] = parts.iter().map(|p| p.shape()[axis]).sum();
+    shape[axis] = size::sum(parts.iter().map(|p| p.shape()[axis]))?;
+    size::numel(&shape)?;
     let outer: usize = first.shape()[..axis].iter().product();
     let inner: usize = first.shape()[axis + 1..].iter().product();
     let blocks: Vec<usize> = parts.iter().map(|p| p.shape()[axis] * inner).collect();
-    let data = interleave(parts, outer, &blocks);
+    let data = interleave("tf.concat", parts, outer, &blocks)?;
     Ok(Tensor::from_parts(shape, data))
 }
 
 /// For each of `outer` rounds, appends the next `blocks[i]` elements of each part in turn.
-fn interleave(parts: &[&Tensor], outer: usize, blocks: &[usize]) -> Buffer {
-    let total: usize = parts.iter().map(|p| p.size()).sum();
-    let mut out = Buffer::with_capacity(parts[0].dtype(), total);
+fn interleave(what: &str, parts: &[&Tensor], outer: usize, blocks: &[usize]) -> Result<Buffer> {
+    let total = size::sum(parts.iter().map(|p| p.size()))?;
+    let bytes = size::sum(parts.iter().map(|p| p.data().str_bytes()))?;
+    let mut out = Buffer::with_capacity(what, parts[0].dtype(), total, bytes)?;
     if parts.len() == 1 || outer == 1 {
         for p in parts {
             out.extend_range(p.data(), 0, p.size());
         }
-        return out;
+        return Ok(out);
     }
     for o in 0..outer {
         for (p, &b) in parts.iter().zip(blocks) {
             out.extend_range(p.data(), o * b, (o + 1) * b);
         }
     }
-    out
+    Ok(out)
 }
 
 /// Stacks dense tensors of one shape along a new dimension `axis`.
@@ -158,10 +161,14 @@ pub fn stack_dense(parts: &[&Tensor], axis: i64) -> Result<Tensor> {
     }
     let mut shape = first.shape().to_vec();
     shape.insert(axis, parts.len());
+    size::numel(&shape)?;
     let outer: usize = first.shape()[..axis].iter().product();
     let inner: usize = first.shape()[axis..].iter().product();
-    let blocks = vec![inner; parts.len()];
-    Ok(Tensor::from_parts(shape, interleave(parts, outer, &blocks)))
+    let blocks = budget::filled("tf.stack", inner, parts.len())?;
+    Ok(Tensor::from_parts(
+        shape,
+        interleave("tf.stack", parts, outer, &blocks)?,
+    ))
 }
 
 /// TensorFlow's `_ragged_stack_concat_helper`.
@@ -202,7 +209,7 @@ fn join(parts: &[Array], axis: i64, stack: bool) -> Result<Array> {
             };
         }
     }
-    let mut rts = Vec::with_capacity(parts.len());
+    let mut rts = Vec::new();
     for p in parts {
         rts.push(match p {
             Array::Ragged(r) => r.clone(),
@@ -249,14 +256,14 @@ fn join_axis0(rts: &[Ragged], stack: bool) -> Result<Ragged> {
     let rr = rts[0].ragged_rank();
     let fvs: Vec<&Tensor> = rts.iter().map(|r| r.flat_values()).collect();
     let flat = concat_dense_offset(&fvs, 0, rr)?;
-    let mut partitions = Vec::with_capacity(rr + 1);
+    let mut partitions = Vec::new();
     if stack {
         let lengths: Vec<i64> = rts.iter().map(|r| r.nrows() as i64).collect();
         partitions.push(RowPartition::from_row_lengths(&lengths, None)?);
     }
     for level in 0..rr {
-        let n: usize = rts.iter().map(|r| r.partitions()[level].nrows()).sum();
-        let mut splits = Vec::with_capacity(n + 1);
+        let n = size::sum(rts.iter().map(|r| r.partitions()[level].nrows()))?;
+        let mut splits = budget::vec("tf.concat", size::add(n, 1)?)?;
         splits.push(0i64);
         let mut base = 0i64;
         for r in rts {
@@ -290,7 +297,7 @@ fn join_axis1(rts: &[Ragged], stack: bool) -> Result<Ragged> {
         .collect();
     if stack {
         let rows = all.gather_rows(&order);
-        let lengths = vec![k as i64; n];
+        let lengths = budget::filled("tf.stack", k as i64, n)?;
         let part = RowPartition::from_row_lengths(&lengths, None)?;
         return Ragged::from_partition(part, Array::Ragged(rows));
     }

@@ -2,6 +2,7 @@
 //! `tf.gather` semantics, optionally clipped to a maximum L2 norm.
 
 use super::gather::gather;
+use crate::engine::budget;
 use crate::engine::buffer::Buffer;
 use crate::engine::dtype::DType;
 use crate::engine::error::Result;
@@ -77,13 +78,13 @@ fn combine_shards(shards: &[Tensor], strategy: Partition) -> Result<Tensor> {
     }
     let n = shards.len();
     let total = all.shape()[0];
-    let mut offsets = Vec::with_capacity(n);
+    let mut offsets = budget::vec("an embedding lookup", n)?;
     let mut acc = 0;
     for s in shards {
         offsets.push(acc);
         acc += s.shape()[0];
     }
-    let mut order = Vec::with_capacity(total);
+    let mut order = budget::vec("an embedding lookup", total)?;
     for id in 0..total {
         let (shard, row) = (id % n, id / n);
         if row >= shards[shard].shape()[0] {

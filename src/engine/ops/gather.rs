@@ -4,6 +4,7 @@
 //! gather along axis 0 of flattened params with shifted indices.
 
 use super::positive_axis;
+use crate::engine::budget;
 use crate::engine::buffer::Buffer;
 use crate::engine::error::{EngineError, ErrorClass, Result};
 use crate::engine::partition::RowPartition;
@@ -80,6 +81,17 @@ fn gather_impl(params: &Array, indices: &Array, axis: usize, bd: usize) -> Resul
             if i.rank() == 0 {
                 return rp.row(idx[0] as i64);
             }
+            // The values under the picked rows: their count at the outer level times the
+            // flat values each of those holds on average.
+            let outer = rp.outer();
+            let picked: u128 = idx
+                .iter()
+                .map(|&k| outer.row_range(k))
+                .map(|(a, b)| (b - a) as u128)
+                .sum();
+            let fv = rp.flat_values();
+            let per = fv.size().div_ceil(outer.nvals().max(1)) as u128;
+            check_gathered(fv.data(), picked * per, idx.len())?;
             let rows = plain(rp.gather_rows(&idx))?;
             // Dense outer dimensions of the indices become uniform partitions.
             let mut out = Array::Ragged(rows);
@@ -101,6 +113,21 @@ fn gather_impl(params: &Array, indices: &Array, axis: usize, bd: usize) -> Resul
 
 /// The same tensor with every partition marked ragged, as TensorFlow's row-split
 /// constructors leave it.
+/// Checks a gather's result against the memory budget before it is built: `elements` from
+/// `data` (strings at their longest, as any may be picked) and `blocks` index ranges.
+fn check_gathered(data: &Buffer, elements: u128, blocks: usize) -> Result<()> {
+    let item = match data {
+        Buffer::Str(s) => 8 + s.iter().map(<[u8]>::len).max().unwrap_or(0),
+        d => d.dtype().item_bytes(),
+    };
+    budget::check("tf.gather", elements, item)?;
+    budget::check(
+        "tf.gather",
+        blocks as u128,
+        2 * std::mem::size_of::<usize>(),
+    )
+}
+
 fn plain(r: Ragged) -> Result<Ragged> {
     let parts = r
         .partitions()
@@ -135,6 +162,7 @@ fn checked_indices(i: &Tensor, n: usize) -> Result<Vec<usize>> {
 }
 
 fn out_of_range(shape: &[usize], flat: usize, value: i64, n: usize) -> EngineError {
+    #[allow(clippy::disallowed_methods)] // rank-sized
     let mut coords = vec![0usize; shape.len()];
     let mut rest = flat;
     for d in (0..shape.len()).rev() {
@@ -169,7 +197,10 @@ pub fn gather_dense(p: &Tensor, i: &Tensor, axis: usize, bd: usize) -> Result<Te
     let ni: usize = ps[axis + 1..].iter().product();
     let nj: usize = is[bd..].iter().product();
     let idx = i.to_i64_vec().expect("integer indices");
-    let mut ranges = Vec::with_capacity(nb * no * nj);
+    // The result: nb * no * nj blocks of ni elements, plus one range per block.
+    let blocks = crate::engine::size::mul(crate::engine::size::mul(nb, no)?, nj)?;
+    check_gathered(p.data(), blocks as u128 * ni as u128, blocks)?;
+    let mut ranges = budget::vec("tf.gather", blocks)?;
     for b in 0..nb {
         for o in 0..no {
             for j in 0..nj {
@@ -213,7 +244,8 @@ fn outer_row_of_elements(a: &Array) -> Vec<usize> {
                 ids = p.value_rowids().iter().map(|&x| ids[x as usize]).collect();
             }
             let per = r.flat_values().row_size();
-            let mut out = Vec::with_capacity(ids.len() * per);
+            // One id per existing element.
+            let mut out = Vec::new();
             for id in ids {
                 out.extend(std::iter::repeat_n(id, per));
             }
@@ -239,7 +271,7 @@ fn flatten_outer(a: &Array) -> Result<(Array, Vec<i64>, Vec<i64>)> {
             Ok((
                 Array::Dense(t.reshaped(shape)?),
                 starts,
-                vec![s[1] as i64; s[0]],
+                budget::filled("tf.gather", s[1] as i64, s[0])?,
             ))
         }
     }
@@ -255,7 +287,7 @@ fn shift_indices(
 ) -> Result<Array> {
     let fv = indices.flat_values();
     let v = fv.to_i64_vec().expect("integer indices");
-    let mut out = Vec::with_capacity(v.len());
+    let mut out = budget::vec("tf.gather", v.len())?;
     for (k, (&x, &b)) in v.iter().zip(rows).enumerate() {
         if x < 0 || x >= lengths[b] {
             return Err(invalid_arg!(

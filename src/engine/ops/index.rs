@@ -2,6 +2,7 @@
 //! tensors, with TensorFlow's rules: rows can be indexed and every dimension sliced, but an
 //! integer index into an inner ragged dimension is refused.
 
+use crate::engine::budget;
 use crate::engine::error::Result;
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
@@ -47,7 +48,7 @@ fn expand_ellipsis(keys: &[Key], rank: usize) -> Result<Vec<Key>> {
             "too many indices: the tensor has rank {rank}, but {consuming} were given"
         ));
     }
-    let mut out = Vec::with_capacity(keys.len() + rank);
+    let mut out = budget::vec("indexing", keys.len() + rank)?;
     for k in keys {
         if *k == Key::Ellipsis {
             out.extend(std::iter::repeat_n(FULL, rank - consuming));
@@ -72,19 +73,21 @@ pub fn dense_getitem(t: &Tensor, keys: &[Key]) -> Result<Tensor> {
     let keys = expand_ellipsis(keys, t.rank())?;
     let shape = t.shape();
     let rank = shape.len();
-    let mut strides = vec![1usize; rank];
+    let mut strides = budget::filled("indexing", 1usize, rank)?;
     for d in (0..rank.saturating_sub(1)).rev() {
         strides[d] = strides[d + 1] * shape[d + 1];
     }
     let mut offsets = vec![0usize];
     let mut out_shape = Vec::new();
     let mut dim = 0;
-    let step = |positions: &[usize], offsets: &mut Vec<usize>, stride: usize| {
-        let mut next = Vec::with_capacity(offsets.len() * positions.len());
+    let step = |positions: &[usize], offsets: &mut Vec<usize>, stride: usize| -> Result<()> {
+        let n = crate::engine::size::mul(offsets.len(), positions.len())?;
+        let mut next = budget::vec("indexing", n)?;
         for &o in offsets.iter() {
             next.extend(positions.iter().map(|&p| o + p * stride));
         }
         *offsets = next;
+        Ok(())
     };
     for k in &keys {
         match k {
@@ -94,13 +97,13 @@ pub fn dense_getitem(t: &Tensor, keys: &[Key]) -> Result<Tensor> {
                 let p = normalize_index(*i, n).ok_or_else(|| {
                     invalid_arg!("index {i} is out of bounds for dimension {dim} of size {n}")
                 })?;
-                step(&[p], &mut offsets, strides[dim]);
+                step(&[p], &mut offsets, strides[dim])?;
                 dim += 1;
             }
             Key::Slice(a, b, c) => {
                 let pos = slice_positions(*a, *b, *c, shape[dim])?;
                 out_shape.push(pos.len());
-                step(&pos, &mut offsets, strides[dim]);
+                step(&pos, &mut offsets, strides[dim])?;
                 dim += 1;
             }
             Key::Ellipsis => unreachable!("expanded"),
@@ -225,8 +228,8 @@ fn inner_getitem(a: &Array, keys: &[Key]) -> Result<Array> {
         Key::Slice(s, e, st) if st.unwrap_or(1) == 1 => {
             // Contiguous in every row: one range per row, copied without per-row allocation.
             let outer = rt.outer();
-            let mut lengths = Vec::with_capacity(outer.nrows());
-            let mut ranges = Vec::with_capacity(outer.nrows());
+            let mut lengths = budget::vec("indexing", outer.nrows())?;
+            let mut ranges = budget::vec("indexing", outer.nrows())?;
             for r in 0..outer.nrows() {
                 let (a0, b0) = outer.row_range(r);
                 let (lo, hi) = crate::engine::tensor::slice_range(*s, *e, b0 - a0);
@@ -240,7 +243,7 @@ fn inner_getitem(a: &Array, keys: &[Key]) -> Result<Array> {
         }
         Key::Slice(s, e, st) => {
             let outer = rt.outer();
-            let mut lengths = Vec::with_capacity(outer.nrows());
+            let mut lengths = budget::vec("indexing", outer.nrows())?;
             let mut picks = Vec::new();
             for r in 0..outer.nrows() {
                 let (a0, b0) = outer.row_range(r);

@@ -439,7 +439,13 @@ pub fn binary(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Buffer> 
         }),
         (Buffer::Str(x), Buffer::Str(y)) => match op {
             BinaryOp::Add => {
-                let mut out = StringBuf::with_capacity(n, 0);
+                let longest = |c: &StringBuf| c.iter().map(<[u8]>::len).max().unwrap_or(0);
+                let each = crate::engine::size::add(longest(x), longest(y))?;
+                crate::engine::budget::check_bytes(
+                    "string concatenation",
+                    each as u128 * n as u128,
+                )?;
+                let mut out = StringBuf::try_with_capacity("string concatenation", n, 0)?;
                 for i in 0..n {
                     out.push_parts([x.get(ia(i)), y.get(ib(i))]);
                 }

@@ -3,6 +3,7 @@
 //! between two tensors with ragged broadcasting).
 
 use super::broadcast;
+use crate::engine::budget;
 use crate::engine::buffer::Buffer;
 use crate::engine::dtype::DType;
 use crate::engine::error::Result;
@@ -51,7 +52,7 @@ pub fn boolean_mask_dense(t: &Tensor, mask: &Tensor, axis: usize) -> Result<Tens
     let m = keep.len();
     let inner: usize = shape[axis + k..].iter().product();
     let selected: Vec<usize> = (0..m).filter(|&i| keep[i]).collect();
-    let mut ranges = Vec::with_capacity(leading * selected.len());
+    let mut ranges = budget::vec("a mask op", leading * selected.len())?;
     for o in 0..leading {
         for &s in &selected {
             let start = (o * m + s) * inner;
@@ -106,7 +107,7 @@ pub fn ragged_boolean_mask(data: &Array, mask: &Array) -> Result<Array> {
             }
             // Strip the mask's ragged dimensions, mask the values, and put them back; the
             // innermost stripped dimension's rows shrink to their count of true values.
-            let mut splits = Vec::with_capacity(m.ragged_rank());
+            let mut splits = budget::vec("a mask op", m.ragged_rank())?;
             let mut mask_cur = Array::Ragged(m.clone());
             let mut data_cur = Array::Ragged(d);
             while let Array::Ragged(mr) = &mask_cur {
@@ -114,7 +115,7 @@ pub fn ragged_boolean_mask(data: &Array, mask: &Array) -> Result<Array> {
                     splits.push(mr.outer().row_splits().to_vec());
                 } else {
                     let keep = truth(mr.flat_values())?;
-                    let mut s = Vec::with_capacity(mr.nrows() + 1);
+                    let mut s = budget::vec("a mask op", mr.nrows() + 1)?;
                     s.push(0i64);
                     for r in 0..mr.nrows() {
                         let (a, b) = mr.outer().row_range(r);
@@ -182,7 +183,7 @@ pub fn ragged_boolean_mask(data: &Array, mask: &Array) -> Result<Array> {
                 .map(|c| c.iter().filter(|&&x| x).count() as i64)
                 .collect();
             let lengths = if last == 0 {
-                vec![0; ms[..ms.len() - 1].iter().product()]
+                budget::filled("a mask op", 0, ms[..ms.len() - 1].iter().product())?
             } else {
                 lengths
             };
@@ -209,7 +210,7 @@ pub fn where_coords(c: &Array) -> Result<Tensor> {
     let inner = &fv.shape()[1.min(fv.rank())..];
     let per: usize = inner.iter().product();
     let mut out = Vec::new();
-    let mut coord = vec![0i64; rank];
+    let mut coord = budget::filled("a mask op", 0i64, rank)?;
     for (e, _) in keep.iter().enumerate().filter(|(_, &k)| k) {
         // Dense dimensions of the flat values, innermost first.
         let mut rest = e;
@@ -274,7 +275,7 @@ pub fn where_select(c: &Array, x: &Array, y: &Array) -> Result<Array> {
         _ => unreachable!("checked bool"),
     };
     let nx = x.flat_values().size();
-    let both = Buffer::concat(x.dtype(), &[x.flat_values().data(), y.flat_values().data()]);
+    let both = Buffer::concat(x.dtype(), &[x.flat_values().data(), y.flat_values().data()])?;
     let picks: Vec<usize> = p2
         .pos_a
         .iter()
@@ -293,6 +294,7 @@ pub fn where_select(c: &Array, x: &Array, y: &Array) -> Result<Array> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // small fixed sizes
 mod tests {
     use super::*;
 

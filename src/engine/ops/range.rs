@@ -1,6 +1,6 @@
 //! `tf.ragged.range`: one arithmetic sequence per row.
 
-use super::check_size;
+use crate::engine::budget;
 use crate::engine::buffer::Buffer;
 use crate::engine::dtype::DType;
 use crate::engine::error::Result;
@@ -42,7 +42,7 @@ pub fn ragged_range(starts: &Tensor, limits: &Tensor, deltas: &Tensor) -> Result
     let at = |t: &Tensor, i: usize| if t.rank() == 0 { 0 } else { i };
     if dtype.is_int() {
         let (s, l, d) = (ints(starts), ints(limits), ints(deltas));
-        let mut lengths = Vec::with_capacity(nrows);
+        let mut lengths = budget::vec("tf.ragged.range", nrows)?;
         let mut total: u128 = 0;
         for i in 0..nrows {
             let (a, b, step) = (s[at(starts, i)], l[at(limits, i)], d[at(deltas, i)]);
@@ -50,8 +50,9 @@ pub fn ragged_range(starts: &Tensor, limits: &Tensor, deltas: &Tensor) -> Result
             total += n as u128;
             lengths.push(n as i64);
         }
-        check_size(total, "the ragged range")?;
-        let mut values = Vec::with_capacity(total as usize);
+        // Values are built in 64 bits, then cast: both live at once.
+        budget::check("tf.ragged.range", total, 8 + dtype.item_bytes())?;
+        let mut values = budget::vec("tf.ragged.range", total as usize)?;
         for (i, &n) in lengths.iter().enumerate() {
             let (a, step) = (s[at(starts, i)], d[at(deltas, i)]);
             values.extend((0..n).map(|k| a.wrapping_add(k.wrapping_mul(step))));
@@ -65,7 +66,7 @@ pub fn ragged_range(starts: &Tensor, limits: &Tensor, deltas: &Tensor) -> Result
         return Ragged::new(vec![p], Tensor::vector(data));
     }
     let (s, l, d) = (floats(starts), floats(limits), floats(deltas));
-    let mut lengths = Vec::with_capacity(nrows);
+    let mut lengths = budget::vec("tf.ragged.range", nrows)?;
     let mut total: u128 = 0;
     for i in 0..nrows {
         let (a, b, step) = (s[at(starts, i)], l[at(limits, i)], d[at(deltas, i)]);
@@ -83,10 +84,11 @@ pub fn ragged_range(starts: &Tensor, limits: &Tensor, deltas: &Tensor) -> Result
             ));
         }
         total += n as u128;
-        check_size(total, "the ragged range")?;
+        // Values are built in 64 bits, then cast: both live at once.
+        budget::check("tf.ragged.range", total, 8 + dtype.item_bytes())?;
         lengths.push(n as i64);
     }
-    let mut values = Vec::with_capacity(total as usize);
+    let mut values = budget::vec("tf.ragged.range", total as usize)?;
     for (i, &n) in lengths.iter().enumerate() {
         let (a, step) = (s[at(starts, i)], d[at(deltas, i)]);
         values.extend((0..n).map(|k| a + k as f64 * step));

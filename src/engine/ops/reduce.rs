@@ -4,6 +4,7 @@
 //! over axis 0 the values at the same position of every row do. Ragged values recurse, so
 //! any axis of any ragged rank ends in one dense segment reduction.
 
+use crate::engine::budget;
 use crate::engine::buffer::Buffer;
 use crate::engine::dtype::DType;
 use crate::engine::error::Result;
@@ -92,14 +93,24 @@ pub fn reduce(a: &Array, axes: Option<&[i64]>, op: ReduceOp, keepdims: bool) -> 
     let Some(axes) = axes else {
         let fv = a.flat_values();
         let flat = fv.reshaped(vec![fv.size()])?;
-        let r = segment_reduce_dense(&flat, &vec![0; flat.size()], 1, op, int_mean_float)?;
+        let r = segment_reduce_dense(
+            &flat,
+            &budget::filled("a reduction", 0, flat.size())?,
+            1,
+            op,
+            int_mean_float,
+        )?;
         let out = r.reshaped(vec![])?;
         if keepdims {
-            return Ok(Array::Dense(out.reshaped(vec![1; a.rank()])?));
+            return Ok(Array::Dense(out.reshaped(budget::filled(
+                "a reduction",
+                1,
+                a.rank(),
+            )?)?));
         }
         return Ok(Array::Dense(out));
     };
-    let mut norm: Vec<usize> = Vec::with_capacity(axes.len());
+    let mut norm: Vec<usize> = budget::vec("a reduction", axes.len())?;
     for &ax in axes {
         let k = if ax < 0 { ax + rank } else { ax };
         if k < 0 || k >= rank {
@@ -139,7 +150,7 @@ fn reduce_axis(a: &Array, axis: usize, op: ReduceOp, int_mean_float: bool) -> Re
         Array::Ragged(rt) => match axis {
             0 => {
                 let outer = rt.outer();
-                let mut seg = Vec::with_capacity(outer.nvals());
+                let mut seg = budget::vec("a reduction", outer.nvals())?;
                 for r in 0..outer.nrows() {
                     let (a0, b0) = outer.row_range(r);
                     seg.extend(0..b0 - a0);
@@ -293,7 +304,7 @@ fn reduce_dense_axis(
     let n = shape[axis];
     let inner: usize = shape[axis + 1..].iter().product();
     // Move the reduced axis outermost: rows of the [n, outer * inner] view are its positions.
-    let mut idx = Vec::with_capacity(t.size());
+    let mut idx = budget::vec("a reduction", t.size())?;
     for k in 0..n {
         for o in 0..outer {
             let base = o * n * inner + k * inner;
@@ -301,7 +312,7 @@ fn reduce_dense_axis(
         }
     }
     let moved = Tensor::from_parts(vec![n, outer * inner], t.data().gather(&idx));
-    let seg = vec![0usize; n];
+    let seg = budget::filled("a reduction", 0usize, n)?;
     let r = segment_reduce_dense(&moved, &seg, 1, op, int_mean_float)?;
     let mut out_shape = shape[..axis].to_vec();
     out_shape.extend_from_slice(&shape[axis + 1..]);
@@ -321,14 +332,14 @@ pub fn segment_reduce(
         Array::Dense(t) => segment_reduce_dense(t, seg, nseg, op, int_mean_float).map(Array::Dense),
         Array::Ragged(rt) => {
             let outer = rt.outer();
-            let mut out_len = vec![0i64; nseg];
+            let mut out_len = budget::filled("a reduction", 0i64, nseg)?;
             for (r, &s) in seg.iter().enumerate() {
                 let (a0, b0) = outer.row_range(r);
                 out_len[s] = out_len[s].max((b0 - a0) as i64);
             }
             let part = RowPartition::from_row_lengths(&out_len, None)?;
             let splits = part.row_splits();
-            let mut child = Vec::with_capacity(outer.nvals());
+            let mut child = budget::vec("a reduction", outer.nvals())?;
             for (r, &s) in seg.iter().enumerate() {
                 let (a0, b0) = outer.row_range(r);
                 child.extend((0..b0 - a0).map(|j| splits[s] as usize + j));
@@ -358,7 +369,7 @@ pub fn segment_reduce_dense(
     let m = nseg * inner;
     if let Buffer::Bool(v) = t.data() {
         let all = op == ReduceOp::All;
-        let mut acc = vec![all; m];
+        let mut acc = budget::filled("a reduction", all, m)?;
         for (r, &s) in seg.iter().enumerate() {
             for k in 0..inner {
                 let x = v[r * inner + k];
@@ -368,7 +379,7 @@ pub fn segment_reduce_dense(
         }
         return Ok(Tensor::from_parts(shape, Buffer::Bool(acc)));
     }
-    let mut counts = vec![0u64; nseg];
+    let mut counts = budget::filled("a reduction", 0u64, nseg)?;
     for &s in seg {
         counts[s] += 1;
     }
@@ -387,7 +398,7 @@ pub fn segment_reduce_dense(
             ReduceOp::Min => hi,
             _ => 0,
         };
-        let mut acc = vec![init; m];
+        let mut acc = budget::filled("a reduction", init, m)?;
         for (r, &s) in seg.iter().enumerate() {
             for k in 0..inner {
                 let x = v[r * inner + k];
@@ -420,7 +431,7 @@ pub fn segment_reduce_dense(
         ReduceOp::Min => f64::INFINITY,
         _ => 0.0,
     };
-    let mut acc = vec![init; m];
+    let mut acc = budget::filled("a reduction", init, m)?;
     for (r, &s) in seg.iter().enumerate() {
         for k in 0..inner {
             let x = v[r * inner + k];
@@ -452,7 +463,7 @@ pub fn segment_reduce_dense(
         }
         if matches!(op, ReduceOp::Variance | ReduceOp::Std) {
             let mean = acc.clone();
-            let mut sq = vec![0.0; m];
+            let mut sq = budget::filled("a reduction", 0.0, m)?;
             for (r, &s) in seg.iter().enumerate() {
                 for k in 0..inner {
                     let d = v[r * inner + k] - mean[s * inner + k];

@@ -2,6 +2,7 @@
 
 use super::index::{getitem, Key};
 use super::positive_axis;
+use crate::engine::budget;
 use crate::engine::error::{ErrorClass, Result};
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
@@ -70,7 +71,7 @@ fn squeeze_dense(t: &Tensor, axes: Option<&[i64]>) -> Result<Tensor> {
     let remove: Vec<usize> = match axes {
         None => (0..shape.len()).filter(|&d| shape[d] == 1).collect(),
         Some(axes) => {
-            let mut v = Vec::with_capacity(axes.len());
+            let mut v = budget::vec("a reshape", axes.len())?;
             for &ax in axes {
                 let d = positive_axis(ax, shape.len(), ErrorClass::InvalidArgumentError, "axis")?;
                 if shape[d] != 1 {
@@ -151,7 +152,7 @@ pub fn reverse(a: &Array, axes: &[i64]) -> Result<Array> {
     } else {
         ErrorClass::ValueError
     };
-    let mut dims = Vec::with_capacity(axes.len());
+    let mut dims = budget::vec("a reshape", axes.len())?;
     for (i, &ax) in axes.iter().enumerate() {
         let d = positive_axis(ax, rank, class, &format!("axis[{i}] ="))?;
         if dense && dims.contains(&d) {
@@ -162,7 +163,7 @@ pub fn reverse(a: &Array, axes: &[i64]) -> Result<Array> {
     let Some(&max) = dims.iter().max() else {
         return Ok(a.clone());
     };
-    let mut keys = vec![Key::Slice(None, None, None); max + 1];
+    let mut keys = budget::filled("a reshape", Key::Slice(None, None, None), max + 1)?;
     for d in dims {
         keys[d] = Key::Slice(None, None, Some(-1));
     }
@@ -170,6 +171,7 @@ pub fn reverse(a: &Array, axes: &[i64]) -> Result<Array> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // small fixed sizes
 mod tests {
     use super::*;
     use crate::engine::buffer::Buffer;

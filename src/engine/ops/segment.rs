@@ -3,6 +3,7 @@
 //! position, so a segment's row is as long as its longest member).
 
 use super::reduce::{segment_reduce, ReduceOp};
+use crate::engine::budget;
 use crate::engine::error::Result;
 use crate::engine::ragged::Array;
 use crate::engine::tensor::Tensor;
@@ -15,11 +16,8 @@ pub fn row_splits_to_segment_ids(splits: &[i64]) -> Result<Vec<i64>> {
             "row_splits must not be empty: it needs at least the leading 0"
         ));
     }
-    let mut out = Vec::with_capacity(
-        splits
-            .last()
-            .map_or(0, |&l| (l - splits[0]).max(0) as usize),
-    );
+    // Validate every split before allocating: the total is then last - first, computed
+    // without overflow.
     for (row, w) in splits.windows(2).enumerate() {
         if w[1] < w[0] {
             return Err(invalid_arg!(
@@ -29,7 +27,19 @@ pub fn row_splits_to_segment_ids(splits: &[i64]) -> Result<Vec<i64>> {
                 w[0]
             ));
         }
-        out.extend(std::iter::repeat_n(row as i64, (w[1] - w[0]) as usize));
+    }
+    let total = splits[splits.len() - 1] as i128 - splits[0] as i128;
+    budget::check(
+        "tf.ragged.row_splits_to_segment_ids",
+        total as u128,
+        std::mem::size_of::<i64>(),
+    )?;
+    let mut out = budget::vec("tf.ragged.row_splits_to_segment_ids", total as usize)?;
+    for (row, w) in splits.windows(2).enumerate() {
+        out.extend(std::iter::repeat_n(
+            row as i64,
+            (w[1] as i128 - w[0] as i128) as usize,
+        ));
     }
     Ok(out)
 }
@@ -51,13 +61,13 @@ pub fn segment_ids_to_row_splits(ids: &[i64], num_segments: Option<i64>) -> Resu
         Some(n) => n as usize,
         None => ids.iter().max().map_or(0, |&m| m as usize + 1),
     };
-    let mut counts = vec![0i64; n];
+    let mut counts = budget::filled("a segment op", 0i64, n)?;
     for &id in ids {
         if let Some(c) = counts.get_mut(id as usize) {
             *c += 1;
         }
     }
-    let mut splits = Vec::with_capacity(n + 1);
+    let mut splits = budget::vec("a segment op", n + 1)?;
     splits.push(0);
     for c in counts {
         splits.push(splits[splits.len() - 1] + c);
@@ -196,6 +206,20 @@ mod tests {
     use crate::engine::buffer::Buffer;
     use crate::engine::partition::RowPartition;
     use crate::engine::ragged::Ragged;
+
+    #[test]
+    fn hostile_splits_and_ids_fail_cleanly() {
+        use crate::engine::ErrorClass;
+        // A decreasing split after a huge one, and splits spanning all of int64.
+        let e = row_splits_to_segment_ids(&[0, 1 << 62, 3]).unwrap_err();
+        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+        let e = row_splits_to_segment_ids(&[i64::MIN, 3, i64::MAX]).unwrap_err();
+        assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
+        let e = segment_ids_to_row_splits(&[0, 1 << 62], None).unwrap_err();
+        assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
+        let e = segment_ids_to_row_splits(&[0, i64::MAX], None).unwrap_err();
+        assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
+    }
 
     #[test]
     fn ids_and_splits() {

@@ -2,6 +2,7 @@
 //! own values repeat, so row `r` of length `n` becomes a row of length `n * multiples[d]`.
 
 use super::check_size;
+use crate::engine::budget;
 use crate::engine::error::Result;
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
@@ -38,7 +39,21 @@ pub fn tile_dense(t: &Tensor, multiples: &[usize]) -> Result<Tensor> {
         .zip(multiples)
         .map(|(&d, &m)| d as u128 * m as u128)
         .product();
-    check_size(total, "the tiled tensor")?;
+    let out_shape: Vec<usize> = t
+        .shape()
+        .iter()
+        .zip(multiples)
+        .map(|(&d, &m)| usize::try_from(d as u128 * m as u128).unwrap_or(usize::MAX))
+        .collect();
+    crate::engine::size::numel(&out_shape)?;
+    budget::check("tf.tile", total, t.dtype().item_bytes())?;
+    if t.dtype() == crate::engine::DType::String {
+        let copies: u128 = multiples.iter().map(|&m| m as u128).product();
+        budget::check_bytes(
+            "tf.tile",
+            copies.saturating_mul(t.data().str_bytes() as u128),
+        )?;
+    }
     let mut shape = t.shape().to_vec();
     let mut data = t.data().clone();
     for d in (0..shape.len()).rev() {
@@ -49,7 +64,7 @@ pub fn tile_dense(t: &Tensor, multiples: &[usize]) -> Result<Tensor> {
         // Each block of dimensions d.. is repeated m times in place.
         let outer: usize = shape[..d].iter().product();
         let block: usize = shape[d..].iter().product();
-        let mut ranges = Vec::with_capacity(outer * m);
+        let mut ranges = budget::vec("tf.tile", crate::engine::size::mul(outer, m)?)?;
         for o in 0..outer {
             ranges.extend(std::iter::repeat_n((o * block, (o + 1) * block), m));
         }
@@ -63,22 +78,26 @@ pub fn tile_dense(t: &Tensor, multiples: &[usize]) -> Result<Tensor> {
 /// children, and the flat values' dense dimensions tile densely.
 fn tile_ragged(r: &Ragged, multiples: &[usize]) -> Result<Ragged> {
     // The elements of the current level, as indices into that level of the input.
-    let mut current: Vec<usize> = Vec::with_capacity(r.nrows() * multiples[0]);
+    let mut current: Vec<usize> = budget::vec(
+        "tf.tile",
+        crate::engine::size::mul(r.nrows(), multiples[0])?,
+    )?;
     for _ in 0..multiples[0] {
         current.extend(0..r.nrows());
     }
-    let mut partitions = Vec::with_capacity(r.ragged_rank());
+    let mut partitions = budget::vec("tf.tile", r.ragged_rank())?;
     for (level, p) in r.partitions().iter().enumerate() {
         let m = multiples[level + 1];
-        let mut lengths = Vec::with_capacity(current.len());
+        let mut lengths = budget::vec("tf.tile", current.len())?;
         let mut total: u128 = 0;
         for &i in &current {
             let (a, b) = p.row_range(i);
-            total += ((b - a) * m) as u128;
-            lengths.push(((b - a) * m) as i64);
+            let n = (b - a) as u128 * m as u128;
+            total += n;
+            check_size(total, "tf.tile")?;
+            lengths.push(n as i64);
         }
-        check_size(total, "the tiled tensor")?;
-        let mut next = Vec::with_capacity(total as usize);
+        let mut next = budget::vec("tf.tile", total as usize)?;
         for &i in &current {
             let (a, b) = p.row_range(i);
             for _ in 0..m {

@@ -5,21 +5,28 @@ use crate::engine::buffer::{Buffer, Scalar};
 use crate::engine::error::Result;
 use crate::engine::strings::StringBuf;
 use crate::engine::tensor::Tensor;
+use crate::engine::{budget, size};
 use crate::{invalid_arg, type_error};
 
 /// A buffer of `n` copies of `default` with `values[k]` written at `positions[k]` (later
 /// writes win, as TensorFlow's unvalidated scatter does).
-pub(crate) fn scatter(default: &Scalar, n: usize, positions: &[usize], values: &Buffer) -> Buffer {
+pub(crate) fn scatter(
+    default: &Scalar,
+    n: usize,
+    positions: &[usize],
+    values: &Buffer,
+) -> Result<Buffer> {
+    const WHAT: &str = "a dense tensor";
     macro_rules! fill {
         ($d:expr, $v:expr, $variant:ident) => {{
-            let mut out = vec![*$d; n];
+            let mut out = budget::filled(WHAT, *$d, n)?;
             for (k, &p) in positions.iter().enumerate() {
                 out[p] = $v[k];
             }
             Buffer::$variant(out)
         }};
     }
-    match (default, values) {
+    Ok(match (default, values) {
         (Scalar::Bool(d), Buffer::Bool(v)) => fill!(d, v, Bool),
         (Scalar::I32(d), Buffer::I32(v)) => fill!(d, v, I32),
         (Scalar::I64(d), Buffer::I64(v)) => fill!(d, v, I64),
@@ -27,19 +34,20 @@ pub(crate) fn scatter(default: &Scalar, n: usize, positions: &[usize], values: &
         (Scalar::F64(d), Buffer::F64(v)) => fill!(d, v, F64),
         (Scalar::Str(d), Buffer::Str(v)) => {
             // Strings have variable width: note which value lands where, then build once.
-            let mut src = vec![usize::MAX; n];
+            let mut src = budget::filled(WHAT, usize::MAX, n)?;
             for (k, &p) in positions.iter().enumerate() {
                 src[p] = k;
             }
-            let bytes = v.bytes().len() + d.len() * n.saturating_sub(positions.len());
-            let mut out = StringBuf::with_capacity(n, bytes);
+            let fill_bytes = size::mul(d.len(), n.saturating_sub(positions.len()))?;
+            let bytes = size::add(v.bytes().len(), fill_bytes)?;
+            let mut out = StringBuf::try_with_capacity(WHAT, n, bytes)?;
             for s in src {
                 out.push(if s == usize::MAX { d } else { v.get(s) });
             }
             Buffer::Str(out)
         }
         (d, v) => unreachable!("scatter: default {:?} vs values {}", d.dtype(), v.dtype()),
-    }
+    })
 }
 
 /// The flat positions of a buffer's non-default elements (non-zero, `True`, non-empty).
@@ -79,13 +87,13 @@ impl Sparse {
             self.check_bounds()?;
         }
         let shape = self.shape_usize();
-        let (strides, total) = dense_strides(&shape)?;
+        let (strides, total) = dense_strides(&shape, self.dtype().item_bytes())?;
         let positions: Vec<usize> = (0..self.nnz())
             .map(|i| flat_offset(self.index(i), &strides))
             .collect();
         Ok(Tensor::from_parts(
             shape,
-            scatter(default, total, &positions, self.values.data()),
+            scatter(default, total, &positions, self.values.data())?,
         ))
     }
 
@@ -94,7 +102,10 @@ impl Sparse {
     pub fn from_dense(t: &Tensor) -> Sparse {
         let positions = nonzero_positions(t.data());
         let shape = t.shape();
-        let mut indices = Vec::with_capacity(positions.len() * shape.len());
+        // One index row per stored element of an existing tensor: no larger than it times
+        // its rank, so it grows as it is filled.
+        let mut indices = Vec::new();
+        #[allow(clippy::disallowed_methods)] // rank-sized
         let mut idx = vec![0i64; shape.len()];
         for &p in &positions {
             let mut rest = p;
@@ -139,8 +150,8 @@ impl Sparse {
         let r = self.rank();
         let mut shape = self.shape_usize();
         shape[r - 1] = vocab_size as usize;
-        let (strides, total) = dense_strides(&shape)?;
-        let mut out = vec![false; total];
+        let (strides, total) = dense_strides(&shape, 1)?;
+        let mut out = budget::filled("tf.sparse.to_indicator", false, total)?;
         for (i, &v) in values.iter().enumerate() {
             if v < 0 || v >= vocab_size {
                 return Err(invalid_arg!(
@@ -174,10 +185,12 @@ impl Sparse {
             .with_hint("only the dense side broadcasts: its dimensions must be 1 or match, aligned from the right"));
         }
         if t.size() == 1 {
-            return Ok(t.data().gather(&vec![0; self.nnz()]));
+            return Ok(t
+                .data()
+                .gather(&budget::filled("a sparse lookup", 0, self.nnz())?));
         }
         self.check_bounds()?;
-        let (strides, _) = dense_strides(ts)?;
+        let (strides, _) = dense_strides(ts, 1)?;
         let skip = r - ts.len();
         let positions: Vec<usize> = (0..self.nnz())
             .map(|i| {
@@ -210,7 +223,7 @@ impl Sparse {
             ));
         }
         self.check_bounds()?;
-        let (strides, _) = dense_strides(&shape)?;
+        let (strides, _) = dense_strides(&shape, 1)?;
         macro_rules! add {
             ($d:expr, $v:expr, $variant:ident, $plus:expr) => {{
                 let mut out = $d.clone();
@@ -269,7 +282,9 @@ pub fn sparse_to_dense(
         ));
     }
     let vals = match values.shape() {
-        [] => values.data().gather(&vec![0; n]),
+        [] => values
+            .data()
+            .gather(&budget::filled("a sparse-dense conversion", 0, n)?),
         [m] if *m == n => values.data().clone(),
         s => {
             return Err(invalid_arg!(

@@ -2,6 +2,7 @@
 //! sparse reductions. Implicit zeros take no part: a row with no stored values reduces to 0.
 
 use super::{dense_strides, Sparse};
+use crate::engine::budget;
 use crate::engine::buffer::Buffer;
 use crate::engine::error::Result;
 use crate::engine::tensor::Tensor;
@@ -42,10 +43,10 @@ num!(f64, |a: f64, b: f64| a + b);
 macro_rules! numeric2 {
     ($a:expr, $b:expr, $f:ident($($arg:expr),*), $what:expr) => {
         match ($a, $b) {
-            (Buffer::I32(x), Buffer::I32(y)) => { let (v, extra) = $f(x, y, $($arg),*); (Buffer::I32(v), extra) }
-            (Buffer::I64(x), Buffer::I64(y)) => { let (v, extra) = $f(x, y, $($arg),*); (Buffer::I64(v), extra) }
-            (Buffer::F32(x), Buffer::F32(y)) => { let (v, extra) = $f(x, y, $($arg),*); (Buffer::F32(v), extra) }
-            (Buffer::F64(x), Buffer::F64(y)) => { let (v, extra) = $f(x, y, $($arg),*); (Buffer::F64(v), extra) }
+            (Buffer::I32(x), Buffer::I32(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::I32(v), extra) }
+            (Buffer::I64(x), Buffer::I64(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::I64(v), extra) }
+            (Buffer::F32(x), Buffer::F32(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::F32(v), extra) }
+            (Buffer::F64(x), Buffer::F64(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::F64(v), extra) }
             (x, _) => return Err(type_error!("{} needs numbers, not {}", $what, x.dtype())),
         }
     };
@@ -57,9 +58,9 @@ fn merge_values<T: Num>(
     b: &[T],
     pairs: &[(Option<usize>, Option<usize>)],
     threshold: f64,
-) -> (Vec<T>, Vec<bool>) {
-    let mut out = Vec::with_capacity(pairs.len());
-    let mut kept = Vec::with_capacity(pairs.len());
+) -> Result<(Vec<T>, Vec<bool>)> {
+    let mut out = budget::vec("tf.sparse.add", pairs.len())?;
+    let mut kept = budget::vec("a sparse op", pairs.len())?;
     for &(i, j) in pairs {
         let (v, keep) = match (i, j) {
             (Some(i), Some(j)) => {
@@ -76,7 +77,7 @@ fn merge_values<T: Num>(
         }
         kept.push(keep);
     }
-    (out, kept)
+    Ok((out, kept))
 }
 
 /// Per output position: its reduced value and whether any stored value landed there.
@@ -86,9 +87,9 @@ fn reduce_groups<T: Num>(
     groups: &[usize],
     n: usize,
     op: SparseReduce,
-) -> (Vec<T>, Vec<bool>) {
-    let mut out = vec![T::default(); n];
-    let mut seen = vec![false; n];
+) -> Result<(Vec<T>, Vec<bool>)> {
+    let mut out = budget::filled("a sparse reduction", T::default(), n)?;
+    let mut seen = budget::filled("a sparse op", false, n)?;
     for (k, &g) in groups.iter().enumerate() {
         let x = v[k];
         out[g] = if !seen[g] {
@@ -108,7 +109,7 @@ fn reduce_groups<T: Num>(
         };
         seen[g] = true;
     }
-    (out, seen)
+    Ok((out, seen))
 }
 
 impl Sparse {
@@ -131,7 +132,7 @@ impl Sparse {
         }
         // The merge needs sorted inputs; sorting unordered ones gives the sum a reader expects.
         let (a, b) = (self.reorder(), other.reorder());
-        let mut pairs = Vec::with_capacity(a.nnz() + b.nnz());
+        let mut pairs = budget::vec("a sparse op", a.nnz() + b.nnz())?;
         let (mut i, mut j) = (0, 0);
         while i < a.nnz() || j < b.nnz() {
             let ord = match (i < a.nnz(), j < b.nnz()) {
@@ -162,7 +163,7 @@ impl Sparse {
             "tf.sparse.add"
         );
         let r = self.rank();
-        let mut indices = Vec::with_capacity(values.len() * r);
+        let mut indices = budget::vec("a sparse op", values.len() * r)?;
         for (&(i, j), keep) in pairs.iter().zip(kept) {
             if keep {
                 indices.extend_from_slice(match i {
@@ -188,7 +189,7 @@ impl Sparse {
         output_is_sparse: bool,
     ) -> Result<SparseOut> {
         let r = self.rank();
-        let mut reduced = vec![false; r];
+        let mut reduced = budget::filled("a sparse op", false, r)?;
         match axes {
             None => reduced.iter_mut().for_each(|x| *x = true),
             Some(axes) => {
@@ -209,7 +210,7 @@ impl Sparse {
             .iter()
             .map(|&d| self.dense_shape[d] as usize)
             .collect();
-        let (strides, n) = dense_strides(&group_shape)?;
+        let (strides, n) = dense_strides(&group_shape, 8)?;
         let groups: Vec<usize> = (0..self.nnz())
             .map(|i| {
                 let idx = self.index(i);
@@ -244,10 +245,10 @@ impl Sparse {
         }
         let positions: Vec<usize> = (0..n).filter(|&g| seen[g]).collect();
         let rank_out = out_shape.len();
-        let mut indices = Vec::with_capacity(positions.len() * rank_out);
+        let mut indices = budget::vec("a sparse op", positions.len() * rank_out)?;
         for &g in &positions {
             let mut rest = g;
-            let mut idx = vec![0i64; group_shape.len()];
+            let mut idx = budget::filled("a sparse op", 0i64, group_shape.len())?;
             for d in (0..group_shape.len()).rev() {
                 idx[d] = (rest % group_shape[d]) as i64;
                 rest /= group_shape[d];

@@ -17,14 +17,9 @@ use std::cmp::Ordering;
 
 use super::buffer::Buffer;
 use super::dtype::DType;
-use super::error::{EngineError, ErrorClass, Result};
+use super::error::{EngineError, Result};
 use super::tensor::Tensor;
 use crate::{invalid_arg, value_error};
-
-/// The most elements a sparse op will materialise densely. A sparse tensor's dense shape can
-/// be astronomically larger than what it stores; 2^28 elements (1–2 GiB) is far beyond any
-/// table a person reads, and failing clearly beats being killed by the OS.
-pub const MAX_DENSE_ELEMENTS: usize = 1 << 28;
 
 /// A `tf.SparseTensor`: `indices` is an int64 `[n, rank]` matrix, `values` a vector of `n`.
 #[derive(Debug, Clone, PartialEq)]
@@ -226,8 +221,8 @@ impl Sparse {
 
     /// The entries at `order` (a permutation or subset of `0..nnz`), same dense shape.
     pub fn gather_entries(&self, order: &[usize]) -> Sparse {
-        let r = self.rank();
-        let mut indices = Vec::with_capacity(order.len() * r);
+        // A subset or permutation of existing entries: grows as it is filled.
+        let mut indices = Vec::new();
         for &i in order {
             indices.extend_from_slice(self.index(i));
         }
@@ -259,22 +254,21 @@ pub fn index_text(idx: &[i64]) -> String {
     )
 }
 
-/// Row-major strides of `shape`, or an error when the element count would not fit in memory.
-pub(crate) fn dense_strides(shape: &[usize]) -> Result<(Vec<usize>, usize)> {
-    let total = shape
-        .iter()
-        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-        .filter(|&n| n <= MAX_DENSE_ELEMENTS)
-        .ok_or_else(|| {
-            EngineError::new(
-                ErrorClass::ResourceExhaustedError,
-                format!(
-                    "a dense tensor of shape {shape:?} would have more than {MAX_DENSE_ELEMENTS} elements"
-                ),
-            )
-            .with_hint("keep it sparse: slice it first with tf.sparse.slice, or reduce it with tf.sparse.reduce_sum")
+/// Row-major strides of `shape` and its element count, or an error when the count overflows
+/// (InvalidArgumentError) or a dense tensor of `item_bytes` an element would not fit the
+/// memory budget (ResourceExhaustedError; a sparse tensor's dense shape can be
+/// astronomically larger than what it stores).
+pub(crate) fn dense_strides(shape: &[usize], item_bytes: usize) -> Result<(Vec<usize>, usize)> {
+    let total = crate::engine::size::numel(shape)?;
+    crate::engine::budget::check("a dense tensor of this shape", total as u128, item_bytes)
+        .map_err(|e| {
+            e.with_hint(format!(
+                "the dense shape {shape:?} is too large to materialise: keep it sparse (slice it \
+                 first with tf.sparse.slice, or reduce it with tf.sparse.reduce_sum), or raise the \
+                 limit with --max-memory or `:set memory=`"
+            ))
         })?;
-    let mut strides = vec![1usize; shape.len()];
+    let mut strides = crate::engine::budget::filled("a dense tensor", 1usize, shape.len())?;
     for d in (0..shape.len().saturating_sub(1)).rev() {
         strides[d] = strides[d + 1] * shape[d + 1];
     }
@@ -289,6 +283,7 @@ pub(crate) fn flat_offset(idx: &[i64], strides: &[usize]) -> usize {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::engine::ErrorClass;
 
     /// A sparse int32 tensor from index rows.
     #[track_caller]
@@ -363,8 +358,10 @@ pub(crate) mod tests {
 
     #[test]
     fn huge_dense_shapes_are_refused() {
-        let e = dense_strides(&[1 << 20, 1 << 20]).unwrap_err();
+        let e = dense_strides(&[1 << 40, 1 << 20], 1).unwrap_err();
         assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
-        assert_eq!(dense_strides(&[2, 3, 4]).unwrap(), (vec![12, 4, 1], 24));
+        assert_eq!(dense_strides(&[2, 3, 4], 8).unwrap(), (vec![12, 4, 1], 24));
+        let e = dense_strides(&[usize::MAX, 2, 0], 1).unwrap_err();
+        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
     }
 }

@@ -4,6 +4,7 @@
 //! ragged row has nowhere to keep a hole (`RaggedTensor.from_sparse`).
 
 use super::{index_text, Sparse};
+use crate::engine::budget;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::Ragged;
@@ -23,10 +24,10 @@ impl Sparse {
         let inner_size = numel(inner);
         let nflat = fv.shape()[0];
         let rr = parts.len();
-        let rank = rr + 1 + inner.len();
-        let mut indices = Vec::with_capacity(nflat * inner_size * rank);
-        let mut prefix = vec![0i64; rr + 1];
-        let mut inner_idx = vec![0i64; inner.len()];
+        // One index row per value of an existing tensor: grows as it is filled.
+        let mut indices = Vec::new();
+        #[allow(clippy::disallowed_methods)] // rank-sized
+        let (mut prefix, mut inner_idx) = (vec![0i64; rr + 1], vec![0i64; inner.len()]);
         for v in 0..nflat {
             // Climb from the value to the outer row: at each level, its row and position.
             let mut child = v;
@@ -64,9 +65,10 @@ impl Sparse {
         }
         self.check_bounds()?;
         // rowids[k]: for each item of partition k's values, the row it belongs to.
-        let mut rowids: Vec<Vec<i64>> = vec![Vec::new(); r - 1];
+        let mut rowids: Vec<Vec<i64>> =
+            budget::filled("a ragged-sparse conversion", Vec::new(), r - 1)?;
         // count[l]: how many items exist at depth l (depth r-1 items are the values).
-        let mut count = vec![0i64; r];
+        let mut count = budget::filled("a ragged-sparse conversion", 0i64, r)?;
         for i in 0..self.nnz() {
             let idx = self.index(i);
             let k = if i == 0 { 0 } else { self.ragged_step(i)? };
@@ -85,7 +87,7 @@ impl Sparse {
                 count[l] += 1;
             }
         }
-        let mut parts = Vec::with_capacity(r - 1);
+        let mut parts = budget::vec("a ragged-sparse conversion", r - 1)?;
         for (k, ids) in rowids.iter().enumerate() {
             let nrows = if k == 0 {
                 self.dense_shape[0]

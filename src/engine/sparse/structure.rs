@@ -5,6 +5,7 @@ use super::Sparse;
 use crate::engine::buffer::{Buffer, Scalar};
 use crate::engine::error::Result;
 use crate::engine::tensor::Tensor;
+use crate::engine::{budget, size};
 use crate::{invalid_arg, type_error, value_error};
 
 /// Resolves a possibly negative axis against a rank (InvalidArgumentError when outside).
@@ -64,7 +65,7 @@ impl Sparse {
             shape[axis] += s.dense_shape[axis];
         }
         let nnz: usize = inputs.iter().map(|s| s.nnz()).sum();
-        let mut indices = Vec::with_capacity(nnz * rank);
+        let mut indices = budget::vec("a sparse op", nnz * rank)?;
         let mut offset = 0;
         for s in inputs {
             for i in 0..s.nnz() {
@@ -75,7 +76,7 @@ impl Sparse {
             offset += s.dense_shape[axis];
         }
         let parts: Vec<&Buffer> = inputs.iter().map(|s| s.values.data()).collect();
-        let values = Tensor::vector(Buffer::concat(first.dtype(), &parts));
+        let values = Tensor::vector(Buffer::concat(first.dtype(), &parts)?);
         Ok(Sparse::from_parts(indices, values, shape).reorder())
     }
 
@@ -108,8 +109,15 @@ impl Sparse {
                 self.dtype()
             ));
         }
+        const WHAT: &str = "tf.sparse.fill_empty_rows";
         let nrows = self.dense_shape[0] as usize;
-        let mut count = vec![0usize; nrows];
+        // The output has up to `nrows + nnz` entries: per entry its counting-sort slots, its
+        // index row and its value.
+        let entries = nrows as u128 + self.nnz() as u128;
+        let per_entry =
+            4 * std::mem::size_of::<usize>() + 8 * self.rank() + self.dtype().item_bytes();
+        budget::check(WHAT, entries, per_entry)?;
+        let mut count = budget::filled(WHAT, 0usize, nrows)?;
         for i in 0..self.nnz() {
             let r = self.index(i)[0];
             if r < 0 || r as usize >= nrows {
@@ -122,7 +130,7 @@ impl Sparse {
         }
         let empty: Vec<bool> = count.iter().map(|&c| c == 0).collect();
         // Where each row's entries start in the output: a counting sort by row.
-        let mut start = Vec::with_capacity(nrows + 1);
+        let mut start = budget::vec(WHAT, nrows + 1)?;
         let mut acc = 0;
         for &c in &count {
             start.push(acc);
@@ -130,15 +138,20 @@ impl Sparse {
         }
         let total = acc;
         let rank = self.rank();
-        let mut src = vec![usize::MAX; total];
+        let mut src = budget::filled(WHAT, usize::MAX, total)?;
         let mut next = start.clone();
         for i in 0..self.nnz() {
             let r = self.index(i)[0] as usize;
             src[next[r]] = i;
             next[r] += 1;
         }
-        let mut indices = vec![0i64; total * rank];
-        let mut values = Buffer::with_capacity(self.dtype(), total);
+        let mut indices = budget::filled(WHAT, 0i64, size::mul(total, rank)?)?;
+        let fill_bytes = match default {
+            Scalar::Str(s) => size::mul(s.len(), nrows)?,
+            _ => 0,
+        };
+        let bytes = size::add(self.values.data().str_bytes(), fill_bytes)?;
+        let mut values = Buffer::with_capacity(WHAT, self.dtype(), total, bytes)?;
         let fill = Buffer::filled(default, 1);
         for (r, &s) in start.iter().enumerate() {
             let n = count[r].max(1);
@@ -242,8 +255,8 @@ impl Sparse {
         }
         self.check_bounds()?;
         let r1 = shape.len();
-        let mut indices = Vec::with_capacity(self.nnz() * r1);
-        let mut idx = vec![0i64; r1];
+        let mut indices = budget::vec("a sparse op", self.nnz() * r1)?;
+        let mut idx = budget::filled("a sparse op", 0i64, r1)?;
         for i in 0..self.nnz() {
             let old = self.index(i);
             let mut flat = old
@@ -266,7 +279,7 @@ impl Sparse {
         let perm: Vec<usize> = match perm {
             None => (0..r).rev().collect(),
             Some(p) => {
-                let mut seen = vec![false; r];
+                let mut seen = budget::filled("a sparse op", false, r)?;
                 let ok = p.len() == r
                     && p.iter().all(|&x| {
                         (0..r as i64).contains(&x)
@@ -280,7 +293,7 @@ impl Sparse {
                 p.iter().map(|&x| x as usize).collect()
             }
         };
-        let mut indices = Vec::with_capacity(self.indices.len());
+        let mut indices = budget::vec("a sparse op", self.indices.len())?;
         for i in 0..self.nnz() {
             let idx = self.index(i);
             indices.extend(perm.iter().map(|&p| idx[p]));

@@ -75,7 +75,10 @@ pub fn dense_rows(t: &Tensor, target: &str) -> Result<Ragged, EngineError> {
         .with_hint("wrap it in a list to make it one row, e.g. [x]"));
     }
     let (n, m) = (shape[0], shape[1]);
-    let part = RowPartition::from_row_lengths(&vec![m as i64; n], Some(n * m))?;
+    let part = RowPartition::from_row_lengths(
+        &crate::engine::budget::filled("a ragged tensor", m as i64, n)?,
+        Some(n * m),
+    )?;
     let mut inner = vec![n * m];
     inner.extend_from_slice(&shape[2..]);
     Ragged::new(vec![part], t.reshaped(inner)?)

@@ -4,7 +4,7 @@
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::engine::ops::concat;
-use crate::engine::{Array, DType, EngineError, ErrorClass, Ragged, RowPartition, Tensor};
+use crate::engine::{budget, Array, DType, EngineError, ErrorClass, Ragged, RowPartition, Tensor};
 use crate::eval::args::Args;
 use crate::eval::convert;
 use crate::eval::Interp;
@@ -83,7 +83,7 @@ fn replace_ragged(
 fn map_flat_values(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let op = a.value("op").clone();
     let mut parts = None;
-    let mut args = Vec::with_capacity(a.rest().len());
+    let mut args = Vec::new();
     for (v, span) in a.rest() {
         args.push(replace_ragged(v, &mut parts).map_err(|e| Error::from(e).at(*span))?);
     }
@@ -197,7 +197,13 @@ fn map_fn(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .at(a.span("elems")));
     }
     let specs = signature(a, &elems)?;
-    let mut results: Vec<Vec<Value>> = vec![Vec::with_capacity(n); specs.len()];
+    let mut results: Vec<Vec<Value>> = Vec::new();
+    for _ in &specs {
+        results.push(budget::vec("tf.map_fn", n).map_err(|e| Error::from(e).at(a.call))?);
+    }
+    // Every row's results live until they are stacked: their total counts against the
+    // budget, so many small results cannot pile up past it.
+    let mut tally = budget::Tally::new("tf.map_fn (the results of all rows)");
     for i in 0..n {
         interp.check_cancel()?;
         let rows = elems
@@ -239,10 +245,13 @@ fn map_fn(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 }
             };
         for (slot, v) in results.iter_mut().zip(outs) {
+            tally
+                .add(value_bytes(&v))
+                .map_err(|e| Error::from(e).at(a.call))?;
             slot.push(v);
         }
     }
-    let mut stacked = Vec::with_capacity(specs.len());
+    let mut stacked = Vec::new();
     for (spec, vals) in specs.iter().zip(results) {
         stacked.push(assemble(*spec, &vals, &elems[0]).map_err(|e| a.err_at("fn", e))?);
     }
@@ -250,6 +259,19 @@ fn map_fn(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Ok(stacked.pop().expect("one result"))
     } else {
         Ok(Value::tuple(stacked))
+    }
+}
+
+/// The bytes a value holds (a tensor's buffers; a few words for anything else).
+fn value_bytes(v: &Value) -> u128 {
+    let word = std::mem::size_of::<Value>() as u128;
+    match v {
+        Value::Array(a) => word + a.flat_values().data().byte_size() as u128,
+        Value::List(items) | Value::Tuple(items) => {
+            word + items.iter().map(value_bytes).sum::<u128>()
+        }
+        Value::Str(s) => word + s.len() as u128,
+        _ => word,
     }
 }
 
@@ -270,7 +292,7 @@ fn dtype_mismatch(i: usize, got: DType, want: DType) -> EngineError {
 fn assemble(spec: Spec, vals: &[Value], elems: &Array) -> std::result::Result<Value, EngineError> {
     match spec {
         Spec::Dense(dtype) => {
-            let mut ts = Vec::with_capacity(vals.len());
+            let mut ts = Vec::new();
             for (i, v) in vals.iter().enumerate() {
                 let arr = convert::to_array(v, Some(dtype))?;
                 let Array::Dense(t) = &*arr else {
@@ -305,7 +327,7 @@ fn assemble(spec: Spec, vals: &[Value], elems: &Array) -> std::result::Result<Va
             if vals.is_empty() {
                 return Ok(Value::from_array(elems.clone()));
             }
-            let mut rows = Vec::with_capacity(vals.len());
+            let mut rows = Vec::new();
             for (i, v) in vals.iter().enumerate() {
                 let arr = (*convert::to_array(v, Some(dtype))?).clone();
                 if arr.rank() != rank {

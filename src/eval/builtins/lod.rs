@@ -159,10 +159,10 @@ fn list_block(v: &Value, lens: &[Vec<i64>]) -> Result<Tensor, EngineError> {
             ))
         }
     };
-    let mut got: Vec<Vec<i64>> = Vec::with_capacity(lens.len());
+    let mut got: Vec<Vec<i64>> = Vec::new();
     let mut nested_ok = !lens.is_empty();
     for _ in 0..lens.len() {
-        let mut level = Vec::with_capacity(items.len());
+        let mut level = Vec::new();
         let mut next = Vec::new();
         for it in &items {
             match it {

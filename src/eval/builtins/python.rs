@@ -2,7 +2,7 @@
 
 use super::{registry, Builtin, Kind};
 use crate::diagnostic::{Error, Result};
-use crate::engine::{Array, ErrorClass};
+use crate::engine::{budget, Array, ErrorClass};
 use crate::eval::args::Args;
 use crate::eval::convert;
 use crate::eval::subscript::iterate;
@@ -191,11 +191,9 @@ fn range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     } else {
         (span + step.abs() - 1) / step.abs()
     };
-    crate::engine::budget::check("range()", count as u128, std::mem::size_of::<Value>())
-        .map_err(|e| Error::from(e).at(a.call))?;
-    let out = (0..count)
-        .map(|k| Value::Int((start + k * step) as i64))
-        .collect();
+    let mut out: Vec<Value> =
+        budget::vec("range()", count as usize).map_err(|e| Error::from(e).at(a.call))?;
+    out.extend((0..count).map(|k| Value::Int((start + k * step) as i64)));
     Ok(Value::list(out))
 }
 
@@ -556,7 +554,10 @@ fn format(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                     )
                     .at(a.call)
                 })?;
-                out.push_str(&format_one(v, &spec));
+                let piece = format_one(v, &spec).map_err(|e| a.err_at("self", e))?;
+                budget::check_bytes("str.format", out.len() as u128 + piece.len() as u128)
+                    .map_err(|e| a.err_at("self", e))?;
+                out.push_str(&piece);
             }
             c => out.push(c),
         }
@@ -564,28 +565,43 @@ fn format(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::str(out))
 }
 
-/// One `{}` replacement with an optional `:spec` (`.2f`, `d`, `>5`).
-fn format_one(v: &Value, spec: &str) -> String {
+/// One `{}` replacement with an optional `:spec` (`.2f`, `d`, `>5`). Widths and
+/// precisions of any size are written by hand (Rust's formatter refuses those past 65535),
+/// within the memory budget.
+fn format_one(v: &Value, spec: &str) -> std::result::Result<String, crate::engine::EngineError> {
     let spec = spec.split_once(':').map_or("", |(_, s)| s);
     if let Some(prec) = spec.strip_prefix('.').and_then(|p| p.strip_suffix('f')) {
         if let (Ok(p), Ok(f)) = (prec.parse::<usize>(), convert::to_f64(v)) {
-            return format!("{f:.p$}");
+            // Up to 309 integer digits, a sign and a point, then the decimals.
+            let mut out = budget::string("str.format", p.saturating_add(320))?;
+            if f.is_finite() {
+                crate::engine::ops::strings::write_fixed(&mut out, f, p);
+            } else {
+                out.push_str(&crate::render::tf_text::format_of(v));
+            }
+            return Ok(out);
         }
     }
     let text = crate::render::tf_text::format_of(v);
     // Alignment to a width: `>14`, `<8`, `^5` (fill is a space).
     let (align, width) = match spec.chars().next() {
         Some(c @ ('<' | '>' | '^')) => (c, &spec[1..]),
-        _ => return text,
+        _ => return Ok(text),
     };
     let Ok(width) = width.parse::<usize>() else {
-        return text;
+        return Ok(text);
     };
-    match align {
-        '<' => format!("{text:<width$}"),
-        '>' => format!("{text:>width$}"),
-        _ => format!("{text:^width$}"),
-    }
+    let pad = width.saturating_sub(text.chars().count());
+    let (left, right) = match align {
+        '<' => (0, pad),
+        '>' => (pad, 0),
+        _ => (pad / 2, pad - pad / 2),
+    };
+    let mut out = budget::string("str.format", text.len().saturating_add(pad))?;
+    out.extend(std::iter::repeat_n(' ', left));
+    out.push_str(&text);
+    out.extend(std::iter::repeat_n(' ', right));
+    Ok(out)
 }
 
 fn join(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

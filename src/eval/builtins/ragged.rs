@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::engine::literal;
-use crate::engine::{Array, ErrorClass, Ragged, RowPartition, Scalar, Tensor};
+use crate::engine::{budget, Array, ErrorClass, Ragged, RowPartition, Scalar, Tensor};
 use crate::eval::args::Args;
 use crate::eval::convert::{self, i64_tensor};
 use crate::eval::Interp;
@@ -360,6 +360,13 @@ fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     } else if let Some(p) = a.get("padding") {
         let pad = convert::to_array(p, Some(t.dtype())).map_err(|e| a.err_at("padding", e))?;
         let pad = pad.flat_values().data().clone();
+        if pad.is_empty() {
+            return Err(Error::new(
+                ErrorClass::ValueError,
+                "padding must hold a value (a scalar, or one value per inner element), not be empty",
+            )
+            .at(a.span("padding")));
+        }
         let data = flat.data();
         (0..nrows_inner)
             .map(|r| {
@@ -377,7 +384,8 @@ fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             })
             .collect()
     } else {
-        vec![row_len as i64; nrows_inner]
+        budget::filled("tf.RaggedTensor.from_tensor", row_len as i64, nrows_inner)
+            .map_err(|e| a.err_at("tensor", e))?
     };
     let mut picks = Vec::new();
     for (r, &l) in lengths.iter().enumerate() {
@@ -559,9 +567,18 @@ fn to_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             crate::eval::subscript::iterate(v)
                 .map_err(|e| a.err_at("shape", e))?
                 .iter()
+                // -1 (or None) keeps the natural size of that dimension, as TensorFlow's
+                // RaggedTensorToTensor kernel does; anything below -1 is an error.
                 .map(|d| match d {
                     Value::None => Ok(None),
-                    d => convert::to_int(d).map(|i| Some(i.max(0) as usize)),
+                    d => match convert::to_int(d)? {
+                        -1 => Ok(None),
+                        i => usize::try_from(i).map(Some).map_err(|_| {
+                            crate::invalid_arg!(
+                                "shape dimensions must be -1 (the natural size) or non-negative, not {i}"
+                            )
+                        }),
+                    },
                 })
                 .collect::<Result<_, _>>()
                 .map_err(|e| a.err_at("shape", e))?,

@@ -4,7 +4,7 @@ use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::engine::ops::cast::cast_buffer;
 use crate::engine::random::{Pcg, DEFAULT_SEED};
-use crate::engine::{Buffer, DType, ErrorClass, Tensor};
+use crate::engine::{budget, size, Buffer, DType, ErrorClass, Tensor};
 use crate::eval::args::Args;
 use crate::eval::convert;
 use crate::eval::Interp;
@@ -26,23 +26,18 @@ pub static BUILTINS: &[Builtin] = &[
         .examples(&["tf.Variable([1.0, 2.0])"]),
 ];
 
-fn setup(a: &Args) -> Result<(Vec<usize>, DType, Pcg)> {
-    let shape = a
-        .ints("shape")?
-        .into_iter()
-        .map(|d| {
-            usize::try_from(d).map_err(|_| {
-                Error::new(
-                    ErrorClass::InvalidArgumentError,
-                    format!("dimensions must be non-negative, got {d}"),
-                )
-                .at(a.span("shape"))
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
+/// The shape, dtype and generator of a `tf.random.*` call, and a buffer with room for the
+/// draws: the element count is checked (overflow, memory budget) before anything is drawn.
+fn setup(a: &Args) -> Result<(Vec<usize>, DType, Pcg, Vec<f64>)> {
+    let what = a.builtin().name;
+    let shape = size::dims("dimensions", &a.ints("shape")?).map_err(|e| a.err_at("shape", e))?;
     let dtype = a.dtype("dtype")?.unwrap_or(DType::Float32);
     let seed = a.opt_int("seed")?.map_or(DEFAULT_SEED, |s| s as u64);
-    Ok((shape, dtype, Pcg::new(seed)))
+    // Draws are made in float64, then cast: both buffers live at once.
+    let n = size::numel(&shape).map_err(|e| a.err_at("shape", e))?;
+    budget::check(what, n as u128, 8 + dtype.item_bytes()).map_err(|e| a.err_at("shape", e))?;
+    let values = budget::vec(what, n).map_err(|e| a.err_at("shape", e))?;
+    Ok((shape, dtype, Pcg::new(seed), values))
 }
 
 fn build(a: &Args, shape: Vec<usize>, dtype: DType, values: Vec<f64>) -> Result<Value> {
@@ -59,7 +54,7 @@ fn num(a: &Args, name: &str, default: f64) -> Result<f64> {
 }
 
 fn uniform(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let (shape, dtype, mut rng) = setup(a)?;
+    let (shape, dtype, mut rng, mut values) = setup(a)?;
     let lo = num(a, "minval", 0.0)?;
     let hi = match a.get("maxval") {
         Some(_) => num(a, "maxval", 1.0)?,
@@ -72,35 +67,31 @@ fn uniform(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
         None => 1.0,
     };
-    let n = shape.iter().product();
-    let values = (0..n)
-        .map(|_| {
-            let x = lo + (hi - lo) * rng.uniform();
-            if dtype.is_int() {
-                x.floor()
-            } else {
-                x
-            }
-        })
-        .collect();
+    let n: usize = shape.iter().product(); // checked in setup
+    values.extend((0..n).map(|_| {
+        let x = lo + (hi - lo) * rng.uniform();
+        if dtype.is_int() {
+            x.floor()
+        } else {
+            x
+        }
+    }));
     build(a, shape, dtype, values)
 }
 
 fn normal_like(a: &Args, truncated: bool) -> Result<Value> {
-    let (shape, dtype, mut rng) = setup(a)?;
+    let (shape, dtype, mut rng, mut values) = setup(a)?;
     let mean = num(a, "mean", 0.0)?;
     let sd = num(a, "stddev", 1.0)?;
-    let n = shape.iter().product();
-    let values = (0..n)
-        .map(|_| {
-            mean + sd
-                * if truncated {
-                    rng.truncated_normal()
-                } else {
-                    rng.normal()
-                }
-        })
-        .collect();
+    let n: usize = shape.iter().product(); // checked in setup
+    values.extend((0..n).map(|_| {
+        mean + sd
+            * if truncated {
+                rng.truncated_normal()
+            } else {
+                rng.normal()
+            }
+    }));
     build(a, shape, dtype, values)
 }
 

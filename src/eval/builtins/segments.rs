@@ -44,7 +44,7 @@ fn ragged_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Some(l) => (("starts", a.value("starts").clone()), ("limits", l.clone())),
     };
     let deltas = ("deltas", a.get("deltas").cloned().unwrap_or(Value::Int(1)));
-    let mut ts = Vec::with_capacity(3);
+    let mut ts = Vec::new();
     for (name, v) in [starts, limits, deltas] {
         let arr = convert::to_array(&v, dtype).map_err(|e| a.err_at(name, e))?;
         let Array::Dense(t) = &*arr else {

@@ -236,7 +236,7 @@ fn transpose(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn map_values(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let mut first: Option<Arc<Sparse>> = None;
-    let mut args = Vec::with_capacity(a.rest().len());
+    let mut args = Vec::new();
     for (v, span) in a.rest() {
         match v {
             Value::Sparse(s) => {

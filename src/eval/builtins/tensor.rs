@@ -249,13 +249,11 @@ fn constant(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let t = match a.get("shape") {
         None => t,
         Some(_) => {
-            let shape: Vec<usize> = a
-                .ints("shape")?
-                .into_iter()
-                .map(|d| d.max(0) as usize)
-                .collect();
+            let shape = crate::engine::size::dims("dimensions", &a.ints("shape")?)
+                .map_err(|e| a.err_at("shape", e))?;
             if t.size() == 1 {
-                Tensor::filled(shape, &t.data().get(0))
+                Tensor::filled("tf.constant", shape, &t.data().get(0))
+                    .map_err(|e| a.err_at("shape", e))?
             } else {
                 t.reshaped(shape).map_err(|e| a.err_at("shape", e))?
             }
@@ -435,36 +433,30 @@ fn tf_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )
         .at(a.call));
     }
-    crate::engine::budget::check("tf.range", count as u128, 8)
+    // Values are computed in float64, then cast: both buffers live at once.
+    crate::engine::budget::check("tf.range", count as u128, 8 + dtype.item_bytes())
         .map_err(|e| Error::from(e).at(a.call))?;
     let n = count as usize;
-    let values: Vec<f64> = (0..n).map(|i| start + i as f64 * delta).collect();
+    let mut values: Vec<f64> =
+        crate::engine::budget::vec("tf.range", n).map_err(|e| Error::from(e).at(a.call))?;
+    values.extend((0..n).map(|i| start + i as f64 * delta));
     let buf = crate::engine::Buffer::F64(values);
     let buf =
         crate::engine::ops::cast::cast_buffer(&buf, dtype).map_err(|e| a.err_at("dtype", e))?;
     Ok(Value::tensor(Tensor::vector(buf)))
 }
 
+/// Non-negative dimensions whose element count fits in int64 (InvalidArgumentError).
 fn dims_arg(a: &Args, name: &str) -> Result<Vec<usize>> {
-    let dims = a.ints(name)?;
-    dims.into_iter()
-        .map(|d| {
-            usize::try_from(d).map_err(|_| {
-                Error::new(
-                    ErrorClass::InvalidArgumentError,
-                    format!("dimensions must be non-negative, got {d}"),
-                )
-                .at(a.span(name))
-            })
-        })
-        .collect()
+    crate::engine::size::dims("dimensions", &a.ints(name)?).map_err(|e| a.err_at(name, e))
 }
 
 fn tf_fill(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let dims = dims_arg(a, "dims")?;
     let value = convert::to_scalar(a.value("value"), None).map_err(|e| a.err_at("value", e))?;
-    crate::engine::budget::check_shape("tf.fill", &dims, 8).map_err(|e| a.err_at("dims", e))?;
-    Ok(Value::tensor(Tensor::filled(dims, &value)))
+    Tensor::filled("tf.fill", dims, &value)
+        .map(Value::tensor)
+        .map_err(|e| a.err_at("dims", e))
 }
 
 fn filled(a: &Args, one: i64) -> Result<Value> {
@@ -472,9 +464,9 @@ fn filled(a: &Args, one: i64) -> Result<Value> {
     let dtype = a.dtype("dtype")?.unwrap_or(DType::Float32);
     let s = crate::engine::ops::cast::cast_scalar(&Scalar::I64(one), dtype)
         .map_err(|e| a.err_at("dtype", e))?;
-    crate::engine::budget::check_shape("this tensor", &dims, 8)
-        .map_err(|e| a.err_at("shape", e))?;
-    Ok(Value::tensor(Tensor::filled(dims, &s)))
+    Tensor::filled(a.builtin().name, dims, &s)
+        .map(Value::tensor)
+        .map_err(|e| a.err_at("shape", e))
 }
 
 fn tf_reshape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -489,7 +481,19 @@ fn tf_reshape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         );
     };
     let dims = a.ints("shape")?;
-    let known: i64 = dims.iter().filter(|&&d| d >= 0).product();
+    if let Some(d) = dims.iter().find(|&&d| d < -1) {
+        return Err(Error::new(
+            ErrorClass::InvalidArgumentError,
+            format!("size {d} in the shape must be non-negative (or -1, to infer it)"),
+        )
+        .at(a.span("shape")));
+    }
+    let known_dims: Vec<usize> = dims
+        .iter()
+        .filter(|&&d| d >= 0)
+        .map(|&d| d as usize)
+        .collect();
+    let known = crate::engine::size::numel(&known_dims).map_err(|e| a.err_at("shape", e))?;
     let unknown = dims.iter().filter(|&&d| d < 0).count();
     if unknown > 1 {
         return Err(Error::new(
@@ -502,11 +506,7 @@ fn tf_reshape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .iter()
         .map(|&d| {
             if d < 0 {
-                if known == 0 {
-                    0
-                } else {
-                    t.size() / known as usize
-                }
+                t.size().checked_div(known).unwrap_or(0)
             } else {
                 d as usize
             }

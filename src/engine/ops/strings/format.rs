@@ -9,6 +9,7 @@ use crate::engine::dtype::DType;
 use crate::engine::error::Result;
 use crate::engine::ragged::Array;
 use crate::engine::strings::{StrWriter, StringBuf};
+use crate::engine::{budget, size};
 use crate::{invalid_arg, type_error};
 
 /// `tf.strings.to_number`: parses every string as a number of `out_type` (float32, float64,
@@ -30,7 +31,7 @@ pub fn to_number(a: &Array, out_type: DType) -> Result<Array> {
         };
         macro_rules! parse_all {
             ($ty:ty, $variant:ident) => {{
-                let mut v: Vec<$ty> = Vec::with_capacity(col.len());
+                let mut v: Vec<$ty> = budget::vec("tf.strings.to_number", col.len())?;
                 for (i, s) in col.iter().enumerate() {
                     let text = std::str::from_utf8(s.trim_ascii()).map_err(|_| bad(i, s))?;
                     v.push(parse_number::<$ty>(text, out_type.is_int()).ok_or_else(|| bad(i, s))?);
@@ -97,9 +98,18 @@ pub fn as_string(a: &Array, spec: &AsStringSpec) -> Result<Array> {
             "precision, scientific and shortest apply only to float tensors, not {dtype}"
         ));
     }
+    // The longest element: the width, or sign, up to 309 integer digits, the point, the
+    // decimals and an exponent; the whole result is checked against the budget up front,
+    // so the padding below cannot run away.
+    let longest = spec
+        .width
+        .unwrap_or(0)
+        .max(spec.precision.unwrap_or(6).saturating_add(320));
     map_values(a, |t| {
         let n = t.size();
-        let mut out = StringBuf::with_capacity(n, n * 8);
+        let bytes = size::mul(n, longest)?;
+        budget::check_bytes("tf.strings.as_string", bytes as u128)?;
+        let mut out = StringBuf::try_with_capacity("tf.strings.as_string", n, n.saturating_mul(8))?;
         match t.data() {
             Buffer::Bool(v) => {
                 for &b in v {
@@ -201,7 +211,7 @@ fn format_float(w: &mut StrWriter<'_>, x: f64, spec: &AsStringSpec, scratch: &mu
     } else if spec.shortest {
         write_general(scratch, x, p);
     } else {
-        let _ = write!(scratch, "{x:.p$}");
+        write_fixed(scratch, x, p);
     }
     pad(w, sign, scratch.as_bytes(), spec, true);
 }
@@ -218,13 +228,29 @@ fn push_exp(out: &mut String, e: i32) {
 
 /// Appends Rust's `{:.p$e}` of `x` and splits off its exponent: returns where the `e` was
 /// (the mantissa ends there) and the exponent.
+/// A precision past [`EXACT_DIGITS`] only appends zeros: Rust's formatter refuses
+/// precisions above 65535, so the digits are written up to that point and zero-padded.
 fn rust_exp(out: &mut String, x: f64, p: usize) -> (usize, i32) {
     let start = out.len();
-    let _ = write!(out, "{x:.p$e}");
+    let q = p.min(EXACT_DIGITS);
+    let _ = write!(out, "{x:.q$e}");
     let epos = out[start..].find('e').map_or(out.len(), |k| start + k);
     let e = out[epos..].trim_start_matches('e').parse().unwrap_or(0);
     out.truncate(epos);
-    (epos, e)
+    out.extend(std::iter::repeat_n('0', p - q));
+    (out.len(), e)
+}
+
+/// More decimals than any f64 has: its exact decimal expansion ends within 1074 digits
+/// after the point (and within 767 significant digits), so further digits are all zero.
+const EXACT_DIGITS: usize = 1100;
+
+/// C's `%.pf` (Python's `{:.pf}`) for any precision (see [`rust_exp`] for precisions past
+/// [`EXACT_DIGITS`]); the caller checks `p` against the memory budget.
+pub fn write_fixed(out: &mut String, x: f64, p: usize) {
+    let q = p.min(EXACT_DIGITS);
+    let _ = write!(out, "{x:.q$}");
+    out.extend(std::iter::repeat_n('0', p - q));
 }
 
 /// C's `%.pe`: one digit, `p` decimals, and an exponent of at least two digits.
@@ -239,13 +265,13 @@ fn write_general(out: &mut String, x: f64, p: usize) {
     let p = p.max(1);
     let start = out.len();
     let (_, e) = rust_exp(out, x, p - 1);
-    if e < -4 || e >= p as i32 {
+    if e < -4 || e as i64 >= p as i64 {
         trim_fraction(out, start);
         push_exp(out, e);
     } else {
         out.truncate(start);
-        let decimals = (p as i32 - 1 - e).max(0) as usize;
-        let _ = write!(out, "{x:.decimals$}");
+        let decimals = (p as i64 - 1 - e as i64).max(0) as usize;
+        write_fixed(out, x, decimals);
         trim_fraction(out, start);
     }
 }

@@ -8,7 +8,14 @@ use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
 use crate::engine::strings::StringBuf;
 use crate::engine::tensor::Tensor;
+use crate::engine::{budget, size};
 use crate::{invalid_arg, value_error};
+
+/// The most bytes joining the strings of `col` in groups can take: every string once, and
+/// at most one separator per string.
+fn joined_bytes(col: &StringBuf, sep: &[u8]) -> Result<usize> {
+    size::add(col.bytes().len(), size::mul(sep.len(), col.len())?)
+}
 
 /// Appends `parts` joined by `sep` as one string.
 fn push_joined<'a>(out: &mut StringBuf, sep: &'a [u8], parts: impl Iterator<Item = &'a [u8]>) {
@@ -34,9 +41,13 @@ pub fn join(inputs: &[&Array], separator: &[u8]) -> Result<Array> {
         .collect::<Result<Vec<_>>>()?;
     let b = broadcast_all(inputs)?;
     let n = b.len();
-    let total: usize = cols.iter().map(|c| c.bytes().len()).sum::<usize>()
-        + separator.len() * n * (inputs.len() - 1);
-    let mut out = StringBuf::with_capacity(n, total);
+    // The exact size of the result (inputs repeat through broadcasting), reserved at once.
+    let mut total = size::mul(size::mul(separator.len(), inputs.len() - 1)?, n)? as u128;
+    for (c, p) in cols.iter().zip(&b.pos) {
+        total += (0..n).map(|i| c.get(p.at(i)).len() as u128).sum::<u128>();
+    }
+    budget::check_bytes("tf.strings.join", total)?;
+    let mut out = StringBuf::try_with_capacity("tf.strings.join", n, total as usize)?;
     for i in 0..n {
         push_joined(
             &mut out,
@@ -59,12 +70,20 @@ pub fn reduce_join(
     let col = str_col(a.flat_values(), "tf.strings.reduce_join")?;
     let rank = a.rank();
     let Some(axes) = axes else {
-        let mut out = StringBuf::with_capacity(1, col.bytes().len());
+        let mut out = StringBuf::try_with_capacity(
+            "tf.strings.reduce_join",
+            1,
+            joined_bytes(col, separator)?,
+        )?;
         push_joined(&mut out, separator, col.iter());
-        let shape = if keepdims { vec![1; rank] } else { vec![] };
+        let shape = if keepdims {
+            budget::filled("tf.strings.reduce_join", 1, rank)?
+        } else {
+            vec![]
+        };
         return Ok(Array::Dense(Tensor::from_parts(shape, Buffer::Str(out))));
     };
-    let mut norm: Vec<usize> = Vec::with_capacity(axes.len());
+    let mut norm: Vec<usize> = Vec::new();
     for &ax in axes {
         let r = rank as i64;
         let k = if ax < 0 { ax + r } else { ax };
@@ -109,7 +128,7 @@ fn join_axis(a: &Array, axis: usize, sep: &[u8]) -> Result<Array> {
             let outer = rt.outer();
             match axis {
                 0 => {
-                    let mut seg = Vec::with_capacity(outer.nvals());
+                    let mut seg = budget::vec("tf.strings.reduce_join", outer.nvals())?;
                     for r in 0..outer.nrows() {
                         let (s, e) = outer.row_range(r);
                         seg.extend(0..e - s);
@@ -137,7 +156,11 @@ fn join_dense_axis(t: &Tensor, axis: usize, sep: &[u8]) -> Result<Tensor> {
     let outer: usize = shape[..axis].iter().product();
     let n = shape[axis];
     let inner: usize = shape[axis + 1..].iter().product();
-    let mut out = StringBuf::with_capacity(outer * inner, col.bytes().len());
+    let mut out = StringBuf::try_with_capacity(
+        "tf.strings.reduce_join",
+        outer * inner,
+        joined_bytes(col, sep)?,
+    )?;
     for o in 0..outer {
         for j in 0..inner {
             let base = o * n * inner + j;
@@ -156,14 +179,14 @@ fn segment_join(data: &Array, seg: &[usize], nseg: usize, sep: &[u8]) -> Result<
         Array::Dense(t) => segment_join_dense(t, seg, nseg, sep).map(Array::Dense),
         Array::Ragged(rt) => {
             let outer = rt.outer();
-            let mut out_len = vec![0i64; nseg];
+            let mut out_len = budget::filled("tf.strings.reduce_join", 0i64, nseg)?;
             for (r, &s) in seg.iter().enumerate() {
                 let (a, b) = outer.row_range(r);
                 out_len[s] = out_len[s].max((b - a) as i64);
             }
             let part = RowPartition::from_row_lengths(&out_len, None)?;
             let splits = part.row_splits();
-            let mut child = Vec::with_capacity(outer.nvals());
+            let mut child = budget::vec("tf.strings.reduce_join", outer.nvals())?;
             for (r, &s) in seg.iter().enumerate() {
                 let (a, b) = outer.row_range(r);
                 child.extend((0..b - a).map(|j| splits[s] as usize + j));
@@ -179,7 +202,7 @@ fn segment_join_dense(t: &Tensor, seg: &[usize], nseg: usize, sep: &[u8]) -> Res
     let col = str_col(t, "tf.strings.reduce_join")?;
     let inner = t.row_size();
     // Group the rows by segment, keeping their order (a counting sort).
-    let mut starts = vec![0usize; nseg + 1];
+    let mut starts = budget::filled("tf.strings.reduce_join", 0usize, size::add(nseg, 1)?)?;
     for &s in seg {
         starts[s + 1] += 1;
     }
@@ -187,12 +210,16 @@ fn segment_join_dense(t: &Tensor, seg: &[usize], nseg: usize, sep: &[u8]) -> Res
         starts[s + 1] += starts[s];
     }
     let mut fill = starts.clone();
-    let mut rows = vec![0usize; seg.len()];
+    let mut rows = budget::filled("tf.strings.reduce_join", 0usize, seg.len())?;
     for (r, &s) in seg.iter().enumerate() {
         rows[fill[s]] = r;
         fill[s] += 1;
     }
-    let mut out = StringBuf::with_capacity(nseg * inner, col.bytes().len());
+    let mut out = StringBuf::try_with_capacity(
+        "tf.strings.reduce_join",
+        size::mul(nseg, inner)?,
+        joined_bytes(col, sep)?,
+    )?;
     for s in 0..nseg {
         let members = &rows[starts[s]..starts[s + 1]];
         for j in 0..inner {

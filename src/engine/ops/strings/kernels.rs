@@ -6,6 +6,7 @@ use crate::engine::buffer::Buffer;
 use crate::engine::error::Result;
 use crate::engine::ragged::Array;
 use crate::engine::strings::StringBuf;
+use crate::engine::{budget, size};
 use crate::invalid_arg;
 
 /// How string positions and lengths are counted (`unit=`).
@@ -71,7 +72,7 @@ fn case_map(a: &Array, encoding: &str, upper: bool) -> Result<Array> {
     };
     map_values(a, |t| {
         let col = str_col(t, op)?;
-        let mut out = StringBuf::with_capacity(col.len(), col.bytes().len());
+        let mut out = StringBuf::try_with_capacity(op, col.len(), col.bytes().len())?;
         for (i, s) in col.iter().enumerate() {
             if !unicode {
                 out.push_with(|w| {
@@ -124,7 +125,8 @@ pub fn lower(a: &Array, encoding: &str) -> Result<Array> {
 pub fn strip(a: &Array) -> Result<Array> {
     map_values(a, |t| {
         let col = str_col(t, "tf.strings.strip")?;
-        let mut out = StringBuf::with_capacity(col.len(), col.bytes().len());
+        let mut out =
+            StringBuf::try_with_capacity("tf.strings.strip", col.len(), col.bytes().len())?;
         for s in col.iter() {
             out.push(s.trim_ascii());
         }
@@ -171,7 +173,9 @@ pub fn substr(input: &Array, pos: &Array, len: &Array, unit: CharUnit) -> Result
     }
     let b = broadcast_all(&[input, pos, len])?;
     let n = b.len();
-    let mut out = StringBuf::with_capacity(n, 0);
+    let longest = col.iter().map(<[u8]>::len).max().unwrap_or(0);
+    budget::check_bytes("tf.strings.substr", size::mul(longest, n)? as u128)?;
+    let mut out = StringBuf::try_with_capacity("tf.strings.substr", n, 0)?;
     for i in 0..n {
         let s = col.get(b.pos[0].at(i));
         let (p, l) = (pos_v[b.pos[1].at(i)], len_v[b.pos[2].at(i)]);

@@ -10,7 +10,7 @@ mod split;
 #[cfg(test)]
 mod tests;
 
-pub use format::{as_string, to_number, AsStringSpec};
+pub use format::{as_string, to_number, write_fixed, AsStringSpec};
 pub use join::{join, reduce_join};
 pub use kernels::{length, lower, strip, substr, to_hash_bucket_fast, upper, CharUnit};
 pub use split::split;
@@ -18,6 +18,7 @@ pub use split::split;
 use std::borrow::Cow;
 
 use super::broadcast;
+use crate::engine::budget;
 use crate::engine::buffer::Buffer;
 use crate::engine::error::Result;
 use crate::engine::partition::RowPartition;
@@ -109,7 +110,7 @@ fn same_structure(a: &Array, b: &Array) -> bool {
 /// element by element, anything else goes through the general broadcaster.
 pub(crate) fn broadcast_all<'a>(operands: &[&'a Array]) -> Result<Broadcast<'a>> {
     let mut template: Option<Cow<'a, Array>> = None;
-    let mut pos: Vec<Pos> = Vec::with_capacity(operands.len());
+    let mut pos: Vec<Pos> = Vec::new();
     for &a in operands {
         if is_scalar(a) {
             pos.push(Pos::Zero);
@@ -139,7 +140,11 @@ pub(crate) fn broadcast_all<'a>(operands: &[&'a Array]) -> Result<Broadcast<'a>>
         let n = to_old.len();
         pos.push(Pos::Map(to_new));
         // The new structure, with placeholder values: only its shape is used.
-        template = Some(Cow::Owned(plan.build(Buffer::Bool(vec![false; n]))?));
+        template = Some(Cow::Owned(plan.build(Buffer::Bool(budget::filled(
+            "broadcasting",
+            false,
+            n,
+        )?))?));
     }
     Ok(Broadcast { template, pos })
 }

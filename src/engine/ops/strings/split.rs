@@ -2,6 +2,7 @@
 //! (ragged) dimension than the input.
 
 use super::{nest_rows, str_col};
+use crate::engine::budget;
 use crate::engine::buffer::Buffer;
 use crate::engine::error::Result;
 use crate::engine::ragged::Array;
@@ -76,8 +77,12 @@ pub fn split(a: &Array, sep: Option<&[u8]>, maxsplit: i64) -> Result<Array> {
     let sep = sep.filter(|s| !s.is_empty());
     let t = a.flat_values();
     let col = str_col(t, "tf.strings.split")?;
-    let mut tokens = StringBuf::with_capacity(col.len() * 2, col.bytes().len());
-    let mut lengths = Vec::with_capacity(col.len());
+    let mut tokens = StringBuf::try_with_capacity(
+        "tf.strings.split",
+        col.len().saturating_mul(2),
+        col.bytes().len(),
+    )?;
+    let mut lengths = budget::vec("tf.strings.split", col.len())?;
     for s in col.iter() {
         let before = tokens.len();
         split_one(s, sep, maxsplit, |tok| tokens.push(tok));

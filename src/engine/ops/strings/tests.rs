@@ -1,4 +1,5 @@
 //! Unit tests of the string kernels.
+#![allow(clippy::disallowed_methods)] // small fixed sizes
 
 use super::*;
 use crate::engine::buffer::Buffer;
@@ -530,7 +531,7 @@ fn results_live_in_one_buffer() {
     // 100k strings in, 100k strings out: one byte buffer and n + 1 offsets, for a dense
     // result and for the flat values of a ragged one.
     let n = 100_000;
-    let mut col = StringBuf::with_capacity(n, 0);
+    let mut col = StringBuf::new();
     for i in 0..n {
         col.push_with(|w| {
             use std::fmt::Write;
