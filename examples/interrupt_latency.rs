@@ -38,7 +38,10 @@ fn main() {
         eprintln!("set-up failed: {e}");
         std::process::exit(1);
     }
-    println!("{:<66} {:>12} {:>14}", "statement", "uninterrupted", "stops after");
+    println!(
+        "{:<66} {:>12} {:>14}",
+        "statement", "uninterrupted", "stops after"
+    );
     for stmt in STATEMENTS {
         let start = Instant::now();
         let full = session.execute(stmt, &mut Collect::default());

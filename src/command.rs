@@ -1,7 +1,7 @@
 //! Meta-commands (`:help`, `:vars`, `:format json` …), shared by the REPL and the kernel.
 
 use crate::diagnostic::Error;
-use crate::engine::ErrorClass;
+use crate::engine::{budget, ErrorClass};
 use crate::eval::builtins::python::{help_index, help_text, lookup_help};
 use crate::eval::Sink;
 use crate::render::{describe, explain, html, table, Format};
@@ -32,7 +32,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ),
     (
         ":set",
-        ":set rows=N cols=N width=N unicode=on|off color=on|off   table limits and style",
+        ":set rows=N cols=N width=N unicode=on|off color=on|off memory=SIZE   table limits and style; the memory budget (e.g. memory=2GiB)",
     ),
     (
         ":explain",
@@ -112,19 +112,29 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
                 let o = &session.options;
                 let on = |b: bool| if b { "on" } else { "off" };
                 return Ok(Outcome::Text(format!(
-                    "rows={} cols={} width={} unicode={} color={}\n",
+                    "rows={} cols={} width={} unicode={} color={} memory={}\n",
                     o.max_rows,
                     o.max_cols,
                     o.width,
                     on(o.unicode),
-                    on(o.color)
+                    on(o.color),
+                    budget::human(u128::from(
+                        session.memory_limit.unwrap_or_else(budget::limit)
+                    ))
+                    .replace(' ', "")
                 )));
             }
             for kv in rest.split_whitespace() {
                 let (k, v) = kv.split_once('=').ok_or_else(|| {
-                    usage("usage: :set rows=N cols=N width=N unicode=on|off color=on|off")
+                    usage(
+                        "usage: :set rows=N cols=N width=N unicode=on|off color=on|off memory=SIZE",
+                    )
                 })?;
-                session.options.set(k, v).map_err(usage)?;
+                if k == "memory" {
+                    session.memory_limit = Some(budget::parse_size(v).map_err(usage)?);
+                } else {
+                    session.options.set(k, v).map_err(usage)?;
+                }
             }
             Outcome::Text(String::new())
         }

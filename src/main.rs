@@ -27,8 +27,16 @@ struct Cli {
     format: FormatArg,
     #[command(flatten)]
     style: StyleArgs,
+    /// The most memory one operation may allocate, e.g. `2GiB`, `512MB` or bytes (default:
+    /// half of this machine's memory). Larger requests fail with ResourceExhaustedError.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_memory)]
+    max_memory: Option<u64>,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+fn parse_memory(text: &str) -> Result<u64, String> {
+    ragtag::engine::budget::parse_size(text)
 }
 
 #[derive(Subcommand)]
@@ -321,6 +329,9 @@ fn run_tests(args: TestArgs) -> ExitCode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(bytes) = cli.max_memory {
+        ragtag::engine::budget::set_limit(bytes);
+    }
     if let Some(code) = cli.code {
         return run_script(&code, "<-c>", cli.format.into(), cli.style.options());
     }

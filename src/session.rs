@@ -24,6 +24,9 @@ pub struct Session {
     pub format: Format,
     /// Table limits and style.
     pub options: Options,
+    /// This session's memory budget for one operation (`:set memory=`), overriding the
+    /// process's (`--max-memory`, or half of physical memory).
+    pub memory_limit: Option<u64>,
     cancel: Arc<AtomicBool>,
 }
 
@@ -49,6 +52,7 @@ impl Session {
             counter: 0,
             format: Format::Table,
             options: Options::default(),
+            memory_limit: None,
             cancel: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -102,11 +106,13 @@ impl Session {
         self.failed.push(true);
         self.cancel.store(false, Ordering::Relaxed);
         let cancel = self.cancel.clone();
+        let memory_limit = self.memory_limit;
         let globals = &mut self.globals;
         // Everything that may drop a value the input made happens on the evaluation thread,
         // whose stack can drop deeply nested values.
         let outcome = guard::run(|| {
             crate::engine::interrupt::watch(Some(cancel.clone()));
+            crate::engine::budget::set_thread_limit(memory_limit);
             let snapshot = globals.clone();
             let run = guard::catch(|| {
                 let program = syntax::parse_interruptible(src, &cancel).map_err(Error::from)?;
@@ -164,9 +170,11 @@ impl Session {
         self.failed.push(true);
         let cancel = self.cancel.clone();
         let globals = &self.globals;
+        let memory_limit = self.memory_limit;
         let outcome = guard::run(|| {
             let mut scratch = globals.clone();
             crate::engine::interrupt::watch(Some(cancel.clone()));
+            crate::engine::budget::set_thread_limit(memory_limit);
             let program = syntax::parse_interruptible(src, &cancel).map_err(Error::from)?;
             let expr = match program.body.as_slice() {
                 [stmt] => match &stmt.kind {

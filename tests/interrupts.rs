@@ -26,10 +26,7 @@ fn interrupted_after(session: &mut Session, src: &str, delay: Duration) -> Optio
 fn one_long_operation_stops_part_way_and_assigns_nothing() {
     let mut session = Session::new();
     session
-        .execute(
-            "x = tf.range(10**8)\nkept = 1",
-            &mut Collect::default(),
-        )
+        .execute("x = tf.range(10**8)\nkept = 1", &mut Collect::default())
         .unwrap();
     for src in [
         "y = x * 3 + x * 5 - x * 7 + x",

@@ -42,6 +42,10 @@ static LIMIT: AtomicU64 = AtomicU64::new(0);
 /// single buffer of half the memory is the largest that can still complete; and because
 /// anything larger than that is never what an interactive user meant.
 pub fn limit() -> u64 {
+    let own = THREAD_LIMIT.with(std::cell::Cell::get);
+    if own != 0 {
+        return own;
+    }
     match LIMIT.load(Ordering::Relaxed) {
         0 => {
             let d = default_limit();
@@ -53,10 +57,22 @@ pub fn limit() -> u64 {
     }
 }
 
-/// Sets the limit for the whole process (`--max-memory`, `:set memory=`). A limit of 0 is
-/// taken as 1 byte (every non-empty allocation fails).
+/// Sets the limit for the whole process (`--max-memory`). A limit of 0 is taken as 1 byte
+/// (every non-empty allocation fails).
 pub fn set_limit(bytes: u64) {
     LIMIT.store(bytes.max(1), Ordering::Relaxed);
+}
+
+thread_local! {
+    /// This thread's own limit, overriding the process's; 0 for none.
+    static THREAD_LIMIT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Sets (or, with `None`, clears) the limit for operations on this thread only. A session
+/// whose user typed `:set memory=` evaluates under its own limit this way, so sessions in
+/// one process (tests, transcripts) never change each other's.
+pub fn set_thread_limit(bytes: Option<u64>) {
+    THREAD_LIMIT.with(|l| l.set(bytes.map_or(0, |b| b.max(1))));
 }
 
 /// Half of physical memory, or [`FALLBACK_LIMIT`] when it cannot be read.

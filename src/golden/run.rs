@@ -82,8 +82,9 @@ impl std::fmt::Display for Fault {
 
 /// A session set up the way transcripts are rendered.
 pub fn golden_session() -> Session {
-    crate::engine::budget::set_limit(crate::engine::budget::TRANSCRIPT_LIMIT);
     let mut session = Session::new();
+    // The same limit on every machine, so ResourceExhaustedError messages read the same.
+    session.memory_limit = Some(crate::engine::budget::TRANSCRIPT_LIMIT);
     session.format = Format::Table;
     session.options = Options {
         width: WIDTH,
