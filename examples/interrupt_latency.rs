@@ -6,6 +6,7 @@
 //! ```text
 //! cargo run --release --example interrupt_latency
 //! ```
+#![allow(clippy::disallowed_methods)] // test inputs: sizes are constants here
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};

@@ -7,6 +7,7 @@
 //! and/or sizes in bytes to run some: `… --example parse_limits -- unclosed_brackets 1000000`.
 //! Each line shows the time of `parse` and of `completeness` (the REPL's check) and how the
 //! parse ended.
+#![allow(clippy::disallowed_methods)] // test inputs: sizes are constants here
 
 use std::time::Instant;
 

@@ -375,6 +375,7 @@ fn ceil_boundary(text: &str, mut at: usize) -> usize {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // test inputs: sizes are constants here
 mod tests {
     use super::*;
 

@@ -148,6 +148,7 @@ fn payload_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // test inputs: sizes are constants here
 mod tests {
     use super::*;
 

@@ -3,6 +3,7 @@
 //! megabytes, far longer than the moment before the interrupt comes). The interrupted
 //! statement assigns nothing, and the session goes on. (How quickly it stops is measured by
 //! `cargo run --release --example interrupt_latency`, not here.)
+#![allow(clippy::disallowed_methods)] // test inputs: sizes are constants here
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;

@@ -1,6 +1,7 @@
 //! Drives `ragtag jupyter kernel` over ZeroMQ the way a Jupyter frontend does: a connection
 //! file with free loopback ports, HMAC-SHA256-signed messages on shell and control, IOPub
 //! subscribed, heartbeats. Every wait has a timeout, so a hang fails instead of blocking.
+#![allow(clippy::disallowed_methods)] // test inputs: sizes are constants here
 #![cfg(feature = "jupyter")]
 
 mod kernel_common;

@@ -3,6 +3,7 @@
 //! clear SyntaxError and a correct span, never overflow a small thread stack, and parsing
 //! stops with KeyboardInterrupt when the cancel flag is set. Timings are measured by
 //! `cargo run --release --example parse_limits`, not here.
+#![allow(clippy::disallowed_methods)] // test inputs: sizes are constants here
 
 use std::sync::atomic::AtomicBool;
 

@@ -87,6 +87,7 @@ pub fn extend_zip<T: Copy, V: Copy, U>(
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // test inputs: sizes are constants here
 mod tests {
     use super::*;
 
