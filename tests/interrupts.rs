@@ -1,6 +1,6 @@
 //! An interrupt stops a single long operation part-way, not only between statements: each
-//! statement below is one call over 10^8 elements (several passes over hundreds of
-//! megabytes, far longer than the moment before the interrupt comes). The interrupted
+//! statement below is one operation over 10^8 elements (hundreds of megabytes, far longer
+//! than the moment before the interrupt comes). The interrupted
 //! statement assigns nothing, and the session goes on. (How quickly it stops is measured by
 //! `cargo run --release --example interrupt_latency`, not here.)
 #![allow(clippy::disallowed_methods)] // test inputs: sizes are constants here
@@ -30,10 +30,11 @@ fn one_long_operation_stops_part_way_and_assigns_nothing() {
         .execute("x = tf.range(10**8)\nkept = 1", &mut Collect::default())
         .unwrap();
     for src in [
-        "y = x * 3 + x * 5 - x * 7 + x",
-        "y = tf.reduce_sum(tf.cast(x, tf.float64) * 2.0 + 1.0)",
-        "y = tf.math.sqrt(tf.cast(x, tf.float64)) + tf.math.exp(tf.cast(x, tf.float64) * 0.0)",
-        "y = tf.random.uniform([10**8]) + tf.random.uniform([10**8])",
+        "y = x * 3",
+        "y = tf.cast(x, tf.float64)",
+        "y = tf.reduce_sum(x)",
+        "y = tf.random.uniform([10**8])",
+        "y = tf.range(10**8)",
     ] {
         assert_eq!(
             interrupted_after(&mut session, src, Duration::from_millis(5)),

@@ -61,29 +61,50 @@ pub fn for_chunks(n: usize, mut f: impl FnMut(std::ops::Range<usize>)) -> Result
     Ok(())
 }
 
-/// `out` extended with `f` of every element of `x`, a chunk at a time, checking for an
-/// interrupt between chunks. `out` should already have room for `x.len()` more elements.
-pub fn extend_map<T: Copy, U>(out: &mut Vec<U>, x: &[T], f: impl Fn(T) -> U) -> Result<()> {
+/// `f` of every element of `x`, a chunk at a time. When an interrupt is requested it stops
+/// early and returns what it has: the caller must [`check`] before using the result (the
+/// kernels do so once, on their way out).
+#[inline(always)]
+pub fn map<T: Copy, U>(x: &[T], f: impl Fn(T) -> U) -> Vec<U> {
+    let mut out = Vec::new();
+    // Where the allocator refuses, the vector grows as it goes instead.
+    let _ = out.try_reserve_exact(x.len());
     for chunk in x.chunks(CHUNK) {
-        check()?;
+        if requested() {
+            break;
+        }
         out.extend(chunk.iter().map(|&v| f(v)));
     }
-    Ok(())
+    out
 }
 
-/// `out` extended with `f` of every pair of elements of `x` and `y` (of equal length), a
-/// chunk at a time, checking for an interrupt between chunks.
-pub fn extend_zip<T: Copy, V: Copy, U>(
-    out: &mut Vec<U>,
-    x: &[T],
-    y: &[V],
-    f: impl Fn(T, V) -> U,
-) -> Result<()> {
+/// `f` of `i` for every `i` in `0..n`, a chunk at a time; stops early like [`map`].
+#[inline(always)]
+pub fn map_range<U>(n: usize, f: impl Fn(usize) -> U) -> Vec<U> {
+    let mut out = Vec::new();
+    let _ = out.try_reserve_exact(n);
+    let mut start = 0;
+    while start < n && !requested() {
+        let end = n.min(start + CHUNK);
+        out.extend((start..end).map(&f));
+        start = end;
+    }
+    out
+}
+
+/// `f` of every pair of elements of `x` and `y` (of equal length), a chunk at a time;
+/// stops early like [`map`].
+#[inline(always)]
+pub fn zip_map<T: Copy, V: Copy, U>(x: &[T], y: &[V], f: impl Fn(T, V) -> U) -> Vec<U> {
+    let mut out = Vec::new();
+    let _ = out.try_reserve_exact(x.len().min(y.len()));
     for (a, b) in x.chunks(CHUNK).zip(y.chunks(CHUNK)) {
-        check()?;
+        if requested() {
+            break;
+        }
         out.extend(a.iter().zip(b).map(|(&p, &q)| f(p, q)));
     }
-    Ok(())
+    out
 }
 
 #[cfg(test)]
@@ -95,9 +116,10 @@ mod tests {
     fn a_set_flag_stops_chunked_work_and_no_flag_never_does() {
         watch(None);
         let x = vec![1u8; 3 * CHUNK];
-        let mut out = Vec::new();
-        extend_map(&mut out, &x, |v| v + 1).unwrap();
-        assert_eq!(out.len(), x.len());
+        assert_eq!(map(&x, |v| v + 1).len(), x.len());
+        assert_eq!(zip_map(&x, &x, |a, b| a + b).len(), x.len());
+        assert_eq!(map_range(x.len(), |i| i).len(), x.len());
+        assert!(check().is_ok());
 
         let flag = Arc::new(AtomicBool::new(false));
         watch(Some(flag.clone()));
@@ -108,9 +130,10 @@ mod tests {
         });
         assert_eq!(r.unwrap_err().class, ErrorClass::KeyboardInterrupt);
         assert_eq!(seen, CHUNK, "stops at the first look after the flag is set");
-        let mut out = Vec::new();
-        assert!(extend_zip(&mut out, &x, &x, |a, b| a + b).is_err());
-        assert!(out.is_empty());
+        assert!(map(&x, |v| v).is_empty());
+        assert!(zip_map(&x, &x, |a, b| a + b).is_empty());
+        assert!(map_range(x.len(), |i| i).is_empty());
+        assert_eq!(check().unwrap_err().class, ErrorClass::KeyboardInterrupt);
         watch(None);
     }
 }

@@ -3,6 +3,7 @@
 use crate::engine::buffer::{Buffer, Scalar};
 use crate::engine::dtype::DType;
 use crate::engine::error::Result;
+use crate::engine::interrupt;
 use crate::engine::strings::StringBuf;
 use crate::type_error;
 
@@ -13,19 +14,25 @@ pub fn cast_scalar(s: &Scalar, dtype: DType) -> Result<Scalar> {
 }
 
 /// Converts every element to `dtype`, as `tf.cast` does (floats truncate toward zero when
-/// cast to ints; nonzero is `True`).
+/// cast to ints; nonzero is `True`). An interrupt stops it part-way.
 pub fn cast_buffer(b: &Buffer, dtype: DType) -> Result<Buffer> {
+    let out = cast_unchecked(b, dtype)?;
+    interrupt::check()?;
+    Ok(out)
+}
+
+fn cast_unchecked(b: &Buffer, dtype: DType) -> Result<Buffer> {
     if b.dtype() == dtype {
         return Ok(b.clone());
     }
     macro_rules! from_num {
         ($v:expr) => {
             match dtype {
-                DType::Bool => Buffer::Bool($v.iter().map(|&x| x as f64 != 0.0).collect()),
-                DType::Int32 => Buffer::I32($v.iter().map(|&x| x as i32).collect()),
-                DType::Int64 => Buffer::I64($v.iter().map(|&x| x as i64).collect()),
-                DType::Float32 => Buffer::F32($v.iter().map(|&x| x as f32).collect()),
-                DType::Float64 => Buffer::F64($v.iter().map(|&x| x as f64).collect()),
+                DType::Bool => Buffer::Bool(interrupt::map(&$v, |x| x as f64 != 0.0)),
+                DType::Int32 => Buffer::I32(interrupt::map(&$v, |x| x as i32)),
+                DType::Int64 => Buffer::I64(interrupt::map(&$v, |x| x as i64)),
+                DType::Float32 => Buffer::F32(interrupt::map(&$v, |x| x as f32)),
+                DType::Float64 => Buffer::F64(interrupt::map(&$v, |x| x as f64)),
                 DType::String => {
                     return Err(type_error!(
                         "Cannot cast {} to string: use tf.strings.as_string",
@@ -37,7 +44,7 @@ pub fn cast_buffer(b: &Buffer, dtype: DType) -> Result<Buffer> {
     }
     Ok(match b {
         Buffer::Bool(v) => {
-            let ints: Vec<i64> = v.iter().map(|&x| x as i64).collect();
+            let ints: Vec<i64> = interrupt::map(v, i64::from);
             from_num!(ints)
         }
         Buffer::I32(v) => from_num!(v),
@@ -56,6 +63,9 @@ pub fn cast_buffer(b: &Buffer, dtype: DType) -> Result<Buffer> {
 pub fn as_string(b: &Buffer) -> Result<StringBuf> {
     let mut out = StringBuf::try_with_capacity("tf.strings.as_string", b.len(), 0)?;
     for i in 0..b.len() {
+        if i % interrupt::CHUNK == 0 {
+            interrupt::check()?;
+        }
         let text = match b.get(i) {
             Scalar::Bool(v) => {
                 if v {

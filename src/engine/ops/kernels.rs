@@ -3,6 +3,7 @@
 use crate::engine::buffer::Buffer;
 use crate::engine::dtype::DType;
 use crate::engine::error::Result;
+use crate::engine::interrupt;
 use crate::engine::strings::StringBuf;
 use crate::invalid_arg;
 
@@ -171,12 +172,18 @@ fn dtype_mismatch(op: &str, want: &str, got: DType) -> crate::engine::EngineErro
     invalid_arg!("{op} needs {want} elements, but this tensor holds {got}")
 }
 
-/// Applies a unary op to every element.
+/// Applies a unary op to every element. An interrupt stops it part-way.
 pub fn unary(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
+    let out = unary_unchecked(op, b)?;
+    interrupt::check()?;
+    Ok(out)
+}
+
+fn unary_unchecked(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
     let d = b.dtype();
     if op == UnaryOp::LogicalNot {
         return match b {
-            Buffer::Bool(v) => Ok(Buffer::Bool(v.iter().map(|x| !x).collect())),
+            Buffer::Bool(v) => Ok(Buffer::Bool(interrupt::map(v, |x| !x))),
             _ => Err(dtype_mismatch("~ (logical not)", "bool", d).with_hint(
                 "in TensorFlow `~` is logical_not and only takes bool tensors; compare first, e.g. ~(x > 2)",
             )),
@@ -192,60 +199,56 @@ pub fn unary(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
     }
     macro_rules! int_op {
         ($v:expr, $t:ty) => {
-            $v.iter()
-                .map(|&x: &$t| match op {
-                    UnaryOp::Neg => x.wrapping_neg(),
-                    UnaryOp::Abs => x.wrapping_abs(),
-                    UnaryOp::Square => x.wrapping_mul(x),
-                    UnaryOp::Sign => x.signum(),
-                    UnaryOp::Reciprocal => {
-                        if x == 0 {
-                            0
-                        } else {
-                            1 / x
-                        }
+            interrupt::map($v, |x: $t| match op {
+                UnaryOp::Neg => x.wrapping_neg(),
+                UnaryOp::Abs => x.wrapping_abs(),
+                UnaryOp::Square => x.wrapping_mul(x),
+                UnaryOp::Sign => x.signum(),
+                UnaryOp::Reciprocal => {
+                    if x == 0 {
+                        0
+                    } else {
+                        1 / x
                     }
-                    _ => x,
-                })
-                .collect()
+                }
+                _ => x,
+            })
         };
     }
     macro_rules! float_op {
         ($v:expr, $t:ty) => {
-            $v.iter()
-                .map(|&x: &$t| match op {
-                    UnaryOp::Neg => -x,
-                    UnaryOp::Abs => x.abs(),
-                    UnaryOp::Square => x * x,
-                    UnaryOp::Sqrt => x.sqrt(),
-                    UnaryOp::Exp => x.exp(),
-                    UnaryOp::Log => x.ln(),
-                    UnaryOp::Sign => {
-                        if x > 0.0 {
-                            1.0
-                        } else if x < 0.0 {
-                            -1.0
-                        } else {
-                            x
-                        }
+            interrupt::map($v, |x: $t| match op {
+                UnaryOp::Neg => -x,
+                UnaryOp::Abs => x.abs(),
+                UnaryOp::Square => x * x,
+                UnaryOp::Sqrt => x.sqrt(),
+                UnaryOp::Exp => x.exp(),
+                UnaryOp::Log => x.ln(),
+                UnaryOp::Sign => {
+                    if x > 0.0 {
+                        1.0
+                    } else if x < 0.0 {
+                        -1.0
+                    } else {
+                        x
                     }
-                    UnaryOp::Floor => x.floor(),
-                    UnaryOp::Ceil => x.ceil(),
-                    UnaryOp::Round => x.round_ties_even(),
-                    UnaryOp::Sin => x.sin(),
-                    UnaryOp::Cos => x.cos(),
-                    UnaryOp::Tanh => x.tanh(),
-                    UnaryOp::Sigmoid => 1.0 / (1.0 + (-x).exp()),
-                    UnaryOp::Reciprocal => 1.0 / x,
-                    _ => x,
-                })
-                .collect()
+                }
+                UnaryOp::Floor => x.floor(),
+                UnaryOp::Ceil => x.ceil(),
+                UnaryOp::Round => x.round_ties_even(),
+                UnaryOp::Sin => x.sin(),
+                UnaryOp::Cos => x.cos(),
+                UnaryOp::Tanh => x.tanh(),
+                UnaryOp::Sigmoid => 1.0 / (1.0 + (-x).exp()),
+                UnaryOp::Reciprocal => 1.0 / x,
+                _ => x,
+            })
         };
     }
     if op == UnaryOp::IsNan {
         return Ok(Buffer::Bool(match b {
-            Buffer::F32(v) => v.iter().map(|x| x.is_nan()).collect(),
-            Buffer::F64(v) => v.iter().map(|x| x.is_nan()).collect(),
+            Buffer::F32(v) => interrupt::map(v, f32::is_nan),
+            Buffer::F64(v) => interrupt::map(v, f64::is_nan),
             _ => unreachable!(),
         }));
     }
@@ -288,26 +291,34 @@ where
 }
 
 /// `f` over aligned slices, each of `n` elements or a single repeated one. Generic over the
-/// closure so that every operator compiles to its own tight (vectorisable) loop.
+/// closure so that every operator compiles to its own tight (vectorisable) loop, run a chunk
+/// at a time so an interrupt stops it; [`binary`] checks for the interrupt on its way out.
 #[inline(always)]
 fn apply<T: Copy, U>(x: &[T], y: &[T], n: usize, f: impl Fn(T, T) -> U) -> Vec<U> {
     match (x.len() == n, y.len() == n) {
-        (true, true) => x.iter().zip(y).map(|(&p, &q)| f(p, q)).collect(),
+        (true, true) => interrupt::zip_map(x, y, f),
         (false, true) => {
             let p = x[0];
-            y.iter().map(|&q| f(p, q)).collect()
+            interrupt::map(y, |q| f(p, q))
         }
         (true, false) => {
             let q = y[0];
-            x.iter().map(|&p| f(p, q)).collect()
+            interrupt::map(x, |p| f(p, q))
         }
-        (false, false) => (0..n).map(|_| f(x[0], y[0])).collect(),
+        (false, false) => interrupt::map_range(n, |_| f(x[0], y[0])),
     }
 }
 
 /// Applies a binary op elementwise to two buffers of the same dtype. Each side either has
-/// `n` elements or exactly one (which is repeated).
+/// `n` elements or exactly one (which is repeated). An interrupt stops it part-way.
 pub fn binary(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Buffer> {
+    let out = binary_unchecked(op, a, b, n)?;
+    // The kernels stop early when interrupted; their partial output is dropped here.
+    interrupt::check()?;
+    Ok(out)
+}
+
+fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Buffer> {
     let (da, db) = (a.dtype(), b.dtype());
     if da != db {
         return Err(invalid_arg!(

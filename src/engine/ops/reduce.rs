@@ -8,6 +8,7 @@ use crate::engine::budget;
 use crate::engine::buffer::Buffer;
 use crate::engine::dtype::DType;
 use crate::engine::error::Result;
+use crate::engine::interrupt;
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
 use crate::engine::tensor::Tensor;
@@ -306,6 +307,7 @@ fn reduce_dense_axis(
     // Move the reduced axis outermost: rows of the [n, outer * inner] view are its positions.
     let mut idx = budget::vec("a reduction", t.size())?;
     for k in 0..n {
+        interrupt::check()?;
         for o in 0..outer {
             let base = o * n * inner + k * inner;
             idx.extend(base..base + inner);
@@ -334,6 +336,9 @@ pub fn segment_reduce(
             let outer = rt.outer();
             let mut out_len = budget::filled("a reduction", 0i64, nseg)?;
             for (r, &s) in seg.iter().enumerate() {
+                if r % interrupt::CHUNK == 0 {
+                    interrupt::check()?;
+                }
                 let (a0, b0) = outer.row_range(r);
                 out_len[s] = out_len[s].max((b0 - a0) as i64);
             }
@@ -341,6 +346,9 @@ pub fn segment_reduce(
             let splits = part.row_splits();
             let mut child = budget::vec("a reduction", outer.nvals())?;
             for (r, &s) in seg.iter().enumerate() {
+                if r % interrupt::CHUNK == 0 {
+                    interrupt::check()?;
+                }
                 let (a0, b0) = outer.row_range(r);
                 child.extend((0..b0 - a0).map(|j| splits[s] as usize + j));
             }
@@ -371,6 +379,9 @@ pub fn segment_reduce_dense(
         let all = op == ReduceOp::All;
         let mut acc = budget::filled("a reduction", all, m)?;
         for (r, &s) in seg.iter().enumerate() {
+            if r % interrupt::CHUNK == 0 {
+                interrupt::check()?;
+            }
             for k in 0..inner {
                 let x = v[r * inner + k];
                 let slot = &mut acc[s * inner + k];
@@ -400,6 +411,9 @@ pub fn segment_reduce_dense(
         };
         let mut acc = budget::filled("a reduction", init, m)?;
         for (r, &s) in seg.iter().enumerate() {
+            if r % interrupt::CHUNK == 0 {
+                interrupt::check()?;
+            }
             for k in 0..inner {
                 let x = v[r * inner + k];
                 let slot = &mut acc[s * inner + k];
@@ -433,6 +447,9 @@ pub fn segment_reduce_dense(
     };
     let mut acc = budget::filled("a reduction", init, m)?;
     for (r, &s) in seg.iter().enumerate() {
+        if r % interrupt::CHUNK == 0 {
+            interrupt::check()?;
+        }
         for k in 0..inner {
             let x = v[r * inner + k];
             let slot = &mut acc[s * inner + k];
@@ -465,6 +482,9 @@ pub fn segment_reduce_dense(
             let mean = acc.clone();
             let mut sq = budget::filled("a reduction", 0.0, m)?;
             for (r, &s) in seg.iter().enumerate() {
+                if r % interrupt::CHUNK == 0 {
+                    interrupt::check()?;
+                }
                 for k in 0..inner {
                     let d = v[r * inner + k] - mean[s * inner + k];
                     sq[s * inner + k] += d * d;

@@ -2,6 +2,7 @@
 
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
+use crate::engine::interrupt;
 use crate::engine::ops::cast::cast_buffer;
 use crate::engine::random::{Pcg, DEFAULT_SEED};
 use crate::engine::{budget, size, Buffer, DType, ErrorClass, Tensor};
@@ -68,14 +69,16 @@ fn uniform(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         None => 1.0,
     };
     let n: usize = shape.iter().product(); // checked in setup
-    values.extend((0..n).map(|_| {
-        let x = lo + (hi - lo) * rng.uniform();
-        if dtype.is_int() {
-            x.floor()
-        } else {
-            x
-        }
-    }));
+    interrupt::for_chunks(n, |chunk| {
+        values.extend(chunk.map(|_| {
+            let x = lo + (hi - lo) * rng.uniform();
+            if dtype.is_int() {
+                x.floor()
+            } else {
+                x
+            }
+        }))
+    })?;
     build(a, shape, dtype, values)
 }
 
@@ -84,14 +87,16 @@ fn normal_like(a: &Args, truncated: bool) -> Result<Value> {
     let mean = num(a, "mean", 0.0)?;
     let sd = num(a, "stddev", 1.0)?;
     let n: usize = shape.iter().product(); // checked in setup
-    values.extend((0..n).map(|_| {
-        mean + sd
-            * if truncated {
-                rng.truncated_normal()
-            } else {
-                rng.normal()
-            }
-    }));
+    interrupt::for_chunks(n, |chunk| {
+        values.extend(chunk.map(|_| {
+            mean + sd
+                * if truncated {
+                    rng.truncated_normal()
+                } else {
+                    rng.normal()
+                }
+        }))
+    })?;
     build(a, shape, dtype, values)
 }
 

@@ -439,7 +439,10 @@ fn tf_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let n = count as usize;
     let mut values: Vec<f64> =
         crate::engine::budget::vec("tf.range", n).map_err(|e| Error::from(e).at(a.call))?;
-    values.extend((0..n).map(|i| start + i as f64 * delta));
+    crate::engine::interrupt::for_chunks(n, |chunk| {
+        values.extend(chunk.map(|i| start + i as f64 * delta))
+    })
+    .map_err(|e| Error::from(e).at(a.call))?;
     let buf = crate::engine::Buffer::F64(values);
     let buf =
         crate::engine::ops::cast::cast_buffer(&buf, dtype).map_err(|e| a.err_at("dtype", e))?;
