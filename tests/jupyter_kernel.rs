@@ -536,6 +536,47 @@ async fn interrupt_stops_a_long_cell_and_names_survive() {
 }
 
 #[tokio::test]
+async fn interrupt_stops_one_long_operation_part_way() {
+    let mut k = Kernel::start("interrupt-op").await;
+    let (reply, _) = k.execute("big = tf.range(10**8)").await;
+    assert_eq!(reply["content"]["status"], "ok");
+    // One operation: formatting 3·10^7 numbers takes seconds; only an interrupt checked
+    // inside the operation ends it early.
+    let code = "w = tf.strings.as_string(big[:3 * 10**7])";
+    let id = k
+        .send(
+            Channel::Shell,
+            "execute_request",
+            json!({"code": code, "silent": false, "store_history": true,
+                   "user_expressions": {}, "allow_stdin": false, "stop_on_error": true}),
+        )
+        .await;
+    loop {
+        let msg = within("execute_input", k.iopub.recv()).await.unwrap();
+        let msg = k.parse(msg);
+        if msg["parent_header"]["msg_id"] == id && msg["header"]["msg_type"] == "execute_input" {
+            break;
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    k.send(Channel::Control, "interrupt_request", json!({}))
+        .await;
+    let r = k.reply(Channel::Control).await;
+    assert_eq!(r["content"]["status"], "ok");
+    let reply = k.reply(Channel::Shell).await;
+    assert_eq!(reply["parent_header"]["msg_id"], id);
+    assert_eq!(reply["content"]["ename"], "KeyboardInterrupt", "{reply}");
+    let (reply, _) = k.execute("w").await;
+    assert_eq!(
+        reply["content"]["ename"], "NameError",
+        "the interrupted statement assigned w"
+    );
+    let (reply, _) = k.execute("big.shape").await;
+    assert_eq!(reply["content"]["status"], "ok");
+    k.shutdown().await;
+}
+
+#[tokio::test]
 async fn badly_signed_messages_are_dropped() {
     let mut k = Kernel::start("signature").await;
     let content = json!({"code": "forged = 1", "silent": false, "store_history": true,

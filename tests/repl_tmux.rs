@@ -204,6 +204,26 @@ fn repl_in_a_terminal() {
     tmux.wait_for("z undefined", 30, |s| s.contains("name 'z' is not defined"));
     tmux.wait_prompt(prompts);
 
+    // Ctrl-C stops one long operation part-way: formatting 3·10^7 numbers (seconds of work).
+    tmux.type_text("big = tf.range(10**8)");
+    tmux.send(&["Enter"]);
+    prompts += 1;
+    tmux.wait_prompt(prompts);
+    tmux.type_text("w = tf.strings.as_string(big[:3 * 10**7])");
+    tmux.send(&["Enter"]);
+    std::thread::sleep(Duration::from_millis(300));
+    tmux.send(&["C-c"]);
+    tmux.wait_for("a second KeyboardInterrupt", 20, |s| {
+        s.matches("KeyboardInterrupt").count() >= 2
+    });
+    prompts += 1;
+    tmux.wait_prompt(prompts);
+    tmux.type_text("w");
+    tmux.send(&["Enter"]);
+    prompts += 1;
+    tmux.wait_for("w undefined", 30, |s| s.contains("name 'w' is not defined"));
+    tmux.wait_prompt(prompts);
+
     // Ctrl-C at the prompt clears the line instead of running it.
     tmux.type_text("this is not run");
     tmux.send(&["C-c"]);
