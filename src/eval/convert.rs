@@ -13,24 +13,32 @@ use crate::{type_error, value_error};
 /// memory budget first.
 pub fn to_nested(v: &Value) -> Result<Nested, EngineError> {
     crate::guard::check_stack()?;
-    let (leaves, bytes) = nested_cost(v)?;
+    let (leaves, bytes) = nested_cost(v, 0)?;
     crate::engine::budget::check(
         "converting to a nested list",
         leaves,
         std::mem::size_of::<Nested>(),
     )?;
     crate::engine::budget::check_bytes("converting to a nested list", bytes)?;
-    to_nested_unchecked(v)
+    to_nested_unchecked(v, 0)
 }
 
+/// The most dimensions a tensor may have (TensorFlow's limit).
+pub const MAX_RANK: usize = 254;
+
 /// The leaves (and string bytes) a value expands into as a nested literal.
-fn nested_cost(v: &Value) -> Result<(u128, u128), EngineError> {
+fn nested_cost(v: &Value, depth: usize) -> Result<(u128, u128), EngineError> {
+    if depth > MAX_RANK {
+        return Err(value_error!(
+            "a tensor has at most {MAX_RANK} dimensions, but this value nests lists deeper"
+        ));
+    }
     crate::guard::check_stack()?;
     Ok(match v {
         Value::List(items) | Value::Tuple(items) => {
             let (mut n, mut b) = (1u128, 0u128);
             for item in items.iter() {
-                let (n2, b2) = nested_cost(item)?;
+                let (n2, b2) = nested_cost(item, depth + 1)?;
                 n = n.saturating_add(n2);
                 b = b.saturating_add(b2);
             }
@@ -49,7 +57,12 @@ fn nested_cost(v: &Value) -> Result<(u128, u128), EngineError> {
     })
 }
 
-fn to_nested_unchecked(v: &Value) -> Result<Nested, EngineError> {
+fn to_nested_unchecked(v: &Value, depth: usize) -> Result<Nested, EngineError> {
+    if depth > MAX_RANK {
+        return Err(value_error!(
+            "a tensor has at most {MAX_RANK} dimensions, but this value nests lists deeper"
+        ));
+    }
     crate::guard::check_stack()?;
     Ok(match v {
         Value::Bool(b) => Nested::Leaf(Leaf::Bool(*b)),
@@ -60,7 +73,7 @@ fn to_nested_unchecked(v: &Value) -> Result<Nested, EngineError> {
         Value::List(items) | Value::Tuple(items) => Nested::List(
             items
                 .iter()
-                .map(to_nested_unchecked)
+                .map(|item| to_nested_unchecked(item, depth + 1))
                 .collect::<Result<_, _>>()?,
         ),
         Value::Array(a) => array_to_nested(a),
