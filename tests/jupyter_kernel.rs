@@ -487,14 +487,9 @@ async fn kernel_info_execute_print_error_and_shutdown() {
     k.shutdown().await;
 }
 
-#[tokio::test]
-async fn interrupt_stops_a_long_cell_and_names_survive() {
-    let mut k = Kernel::start("interrupt").await;
-    let (reply, _) = k.execute("kept = tf.constant([1, 2, 3])").await;
-    assert_eq!(reply["content"]["status"], "ok");
-
-    // About 10^10 steps: it only ends if the interrupt works.
-    let code = "total = 0\nfor i in range(100000):\n    for j in range(100000):\n        total = total + 1";
+/// Sends `code` to run and waits until the kernel says it has started it; returns the
+/// request's id.
+async fn start_cell(k: &mut Kernel, code: &str) -> String {
     let id = k
         .send(
             Channel::Shell,
@@ -503,14 +498,24 @@ async fn interrupt_stops_a_long_cell_and_names_survive() {
                    "user_expressions": {}, "allow_stdin": false, "stop_on_error": true}),
         )
         .await;
-    // Wait until the cell is running.
     loop {
         let msg = within("execute_input", k.iopub.recv()).await.unwrap();
         let msg = k.parse(msg);
         if msg["parent_header"]["msg_id"] == id && msg["header"]["msg_type"] == "execute_input" {
-            break;
+            return id;
         }
     }
+}
+
+#[tokio::test]
+async fn interrupt_stops_a_long_cell_and_names_survive() {
+    let mut k = Kernel::start("interrupt").await;
+    let (reply, _) = k.execute("kept = tf.constant([1, 2, 3])").await;
+    assert_eq!(reply["content"]["status"], "ok");
+
+    // About 10^10 steps: it only ends if the interrupt works.
+    let code = "total = 0\nfor i in range(100000):\n    for j in range(100000):\n        total = total + 1";
+    let id = start_cell(&mut k, code).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let started = Instant::now();
     k.send(Channel::Control, "interrupt_request", json!({}))
@@ -543,21 +548,7 @@ async fn interrupt_stops_one_long_operation_part_way() {
     // One operation: formatting 3·10^7 numbers takes seconds; only an interrupt checked
     // inside the operation ends it early.
     let code = "w = tf.strings.as_string(big[:3 * 10**7])";
-    let id = k
-        .send(
-            Channel::Shell,
-            "execute_request",
-            json!({"code": code, "silent": false, "store_history": true,
-                   "user_expressions": {}, "allow_stdin": false, "stop_on_error": true}),
-        )
-        .await;
-    loop {
-        let msg = within("execute_input", k.iopub.recv()).await.unwrap();
-        let msg = k.parse(msg);
-        if msg["parent_header"]["msg_id"] == id && msg["header"]["msg_type"] == "execute_input" {
-            break;
-        }
-    }
+    let id = start_cell(&mut k, code).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     k.send(Channel::Control, "interrupt_request", json!({}))
         .await;
