@@ -38,7 +38,7 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .filter(|c| *c != name)
         .map(|c| (distance(name, c), c))
         .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, c)| (*d, c.len()))
+        .min_by_key(|(d, c)| (*d, c.len(), *c))
         .map(|(_, c)| c)
 }
 
