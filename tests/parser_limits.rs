@@ -401,3 +401,26 @@ fn marker_bytes_in_code_are_a_syntax_error() {
     }
     assert!(ragtag::syntax::parse("x = '\u{1}\u{2}'").is_ok());
 }
+
+/// A large data literal spread over lines with a comment inside it whose text has an
+/// unclosed quote (found by fuzzing: the literal was read back from the text before its
+/// comments were blanked, and the scan ran off the end).
+#[test]
+fn a_comment_inside_a_large_literal_is_skipped() {
+    let row = format!(
+        "[{}]",
+        (0..60)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let src = format!("x = [\n    {row},\n    # ['an unclosed quote\n    [1, 2],\n]\n");
+    let program = ragtag::syntax::parse(&src).expect("parses");
+    let StmtKind::Assign { value, .. } = &program.body[0].kind else {
+        panic!("an assignment")
+    };
+    let ExprKind::List(rows) = &value.kind else {
+        panic!("a list")
+    };
+    assert_eq!(rows.len(), 2);
+}

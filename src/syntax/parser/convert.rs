@@ -952,23 +952,32 @@ impl LiteralScan<'_> {
     }
     fn string(&mut self) -> Result1<Expr> {
         let start = self.i;
+        let unterminated =
+            |s: &Self| SyntaxError::new("unterminated string literal", s.span(start));
         // An optional prefix, then a quoted body (single or triple quotes).
-        while self.b[self.i].is_ascii_alphabetic() {
+        while self.b.get(self.i).is_some_and(u8::is_ascii_alphabetic) {
             self.i += 1;
         }
-        let q = self.b[self.i];
+        let Some(&q) = self.b.get(self.i) else {
+            return Err(unterminated(self));
+        };
         let triple = self.b[self.i..].starts_with(&[q, q, q]);
         self.i += if triple { 3 } else { 1 };
         loop {
-            match self.b[self.i] {
-                b'\\' => self.i += 2,
-                c if c == q && (!triple || self.b[self.i..].starts_with(&[q, q, q])) => {
+            match self.b.get(self.i) {
+                None => {
+                    self.i = self.b.len();
+                    return Err(unterminated(self));
+                }
+                Some(b'\\') => self.i += 2,
+                Some(&c) if c == q && (!triple || self.b[self.i..].starts_with(&[q, q, q])) => {
                     self.i += if triple { 3 } else { 1 };
                     break;
                 }
-                _ => self.i += 1,
+                Some(_) => self.i += 1,
             }
         }
+        self.i = self.i.min(self.b.len());
         let span = self.span(start);
         let value = string_literal(&self.text[start..self.i], span)?;
         Ok(boxed(ExprKind::Str(value), span))

@@ -224,7 +224,9 @@ fn convert_program(
     let mut text = grammar_text(cleaned).to_owned();
     let hidden = literals::hide(&mut text);
     check_cancel(cancel)?;
-    literals::with_hidden(src, hidden, || {
+    // Blocks are expanded from the text they were found in: comments already blanked (byte
+    // for byte, so spans still point into `src`).
+    literals::with_hidden(grammar_text(cleaned), hidden, || {
         let pairs = run(Rule::program, &text, cleaned);
         check_cancel(cancel)?;
         let mut pairs = settle(src, cleaned, pairs)?;
