@@ -44,6 +44,7 @@ pub fn view(v: &Value, opts: &Options) -> Display {
             }
             d
         }
+        Value::Str(s) if s.len() > LONG_STR_BYTES => long_str(s),
         other => Display::text(repr_of(other)),
     }
 }
@@ -99,4 +100,31 @@ mod tests {
         assert_eq!(count_text(1000), "1,000");
         assert_eq!(count_text(10_000_000), "10,000,000");
     }
+}
+
+/// Strings longer than this many bytes are shown as their head and tail, as big tensors are.
+const LONG_STR_BYTES: usize = 1 << 16;
+
+/// How many characters of a long string's head and of its tail are shown.
+const LONG_STR_SHOWN: usize = 1000;
+
+/// A long string: the repr of its head, `…`, the repr of its tail, and its length. Only what
+/// is shown is copied, so a gigabyte string displays instantly.
+fn long_str(s: &str) -> Display {
+    let head_end = s
+        .char_indices()
+        .nth(LONG_STR_SHOWN)
+        .map_or(s.len(), |(i, _)| i);
+    let tail_start = s
+        .char_indices()
+        .rev()
+        .nth(LONG_STR_SHOWN - 1)
+        .map_or(0, |(i, _)| i)
+        .max(head_end);
+    Display::text(format!(
+        "{} … {}\n({} characters; the middle is not shown, print(x) writes it all)",
+        crate::render::tf_text::py_str(&s[..head_end]),
+        crate::render::tf_text::py_str(&s[tail_start..]),
+        s.chars().count()
+    ))
 }
