@@ -90,18 +90,6 @@ pub fn axis_name(k: usize) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counts_have_separators() {
-        assert_eq!(count_text(7), "7");
-        assert_eq!(count_text(1000), "1,000");
-        assert_eq!(count_text(10_000_000), "10,000,000");
-    }
-}
-
 /// Strings longer than this many bytes are shown as their head and tail, as big tensors are.
 const LONG_STR_BYTES: usize = 1 << 16;
 
@@ -127,4 +115,16 @@ fn long_str(s: &str) -> Display {
         crate::render::tf_text::py_str(&s[tail_start..]),
         s.chars().count()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_have_separators() {
+        assert_eq!(count_text(7), "7");
+        assert_eq!(count_text(1000), "1,000");
+        assert_eq!(count_text(10_000_000), "10,000,000");
+    }
 }
