@@ -204,14 +204,14 @@ fn repl_in_a_terminal() {
     tmux.wait_for("z undefined", 30, |s| s.contains("name 'z' is not defined"));
     tmux.wait_prompt(prompts);
 
-    // Ctrl-C stops one long operation part-way: formatting 3·10^7 numbers (seconds of work).
+    // Ctrl-C stops one long operation part-way: formatting 3·10^7 numbers (a second or more).
     tmux.type_text("big = tf.range(10**8)");
     tmux.send(&["Enter"]);
     prompts += 1;
     tmux.wait_prompt(prompts);
     tmux.type_text("w = tf.strings.as_string(big[:3 * 10**7])");
     tmux.send(&["Enter"]);
-    std::thread::sleep(Duration::from_millis(300));
+    std::thread::sleep(Duration::from_millis(100));
     tmux.send(&["C-c"]);
     tmux.wait_for("a second KeyboardInterrupt", 20, |s| {
         s.matches("KeyboardInterrupt").count() >= 2
