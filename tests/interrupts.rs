@@ -34,6 +34,8 @@ fn one_long_operation_stops_part_way_and_assigns_nothing() {
         "y = tf.cast(x, tf.float64)",
         "y = tf.reduce_sum(x)",
         "y = tf.random.uniform([10**8])",
+        "y = tf.ones([10**8]) + 1",
+        "y = tf.reduce_max(x, axis=0)",
         "y = tf.range(10**8)",
     ] {
         assert_eq!(

@@ -241,19 +241,30 @@ pub fn grow<T>(what: &str, v: &mut Vec<T>, additional: usize) -> Result<()> {
         .map_err(|_| alloc_failed(what, total.saturating_mul(item.max(1) as u128)))
 }
 
-/// `n` copies of `value`, within the budget (the checked `vec![value; n]`).
+/// `n` copies of `value`, within the budget (the checked `vec![value; n]`), written a chunk
+/// at a time so an interrupt stops a large fill.
 pub fn filled<T: Clone>(what: &str, value: T, n: usize) -> Result<Vec<T>> {
     let mut v = vec(what, n)?;
-    v.resize(n, value);
+    fill_to(&mut v, value, n)?;
     Ok(v)
+}
+
+/// Resizes `v` (with room reserved) to `len` items with copies of `value`, checking for an
+/// interrupt every [`super::interrupt::CHUNK`] items.
+fn fill_to<T: Clone>(v: &mut Vec<T>, value: T, len: usize) -> Result<()> {
+    while v.len() < len {
+        super::interrupt::check()?;
+        let next = len.min(v.len() + super::interrupt::CHUNK);
+        v.resize(next, value.clone());
+    }
+    Ok(())
 }
 
 /// Appends `n` copies of `value` to `v`, within the budget (the checked `Vec::resize`).
 pub fn extend_filled<T: Clone>(what: &str, v: &mut Vec<T>, value: T, n: usize) -> Result<()> {
     grow(what, v, n)?;
     let len = v.len();
-    v.resize(len + n, value);
-    Ok(())
+    fill_to(v, value, len + n)
 }
 
 /// `items` repeated `n` times, within the budget (the checked `slice::repeat`).
@@ -265,7 +276,11 @@ pub fn repeat<T: Clone>(what: &str, items: &[T], n: usize) -> Result<Vec<T>> {
     )?;
     let total = super::size::mul(items.len(), n)?;
     let mut v = vec(what, total)?;
-    for _ in 0..n {
+    let every = (super::interrupt::CHUNK / items.len().max(1)).max(1);
+    for i in 0..n {
+        if i % every == 0 {
+            super::interrupt::check()?;
+        }
         v.extend_from_slice(items);
     }
     Ok(v)

@@ -61,6 +61,20 @@ pub fn for_chunks(n: usize, mut f: impl FnMut(std::ops::Range<usize>)) -> Result
     Ok(())
 }
 
+/// Folds `f` over `x` in order, a chunk at a time, failing with KeyboardInterrupt when an
+/// interrupt is requested between chunks.
+#[inline(always)]
+pub fn fold<T: Copy, A>(x: &[T], init: A, mut f: impl FnMut(A, T) -> A) -> Result<A> {
+    let mut acc = init;
+    for chunk in x.chunks(CHUNK) {
+        check()?;
+        for &v in chunk {
+            acc = f(acc, v);
+        }
+    }
+    Ok(acc)
+}
+
 /// `f` of every element of `x`, a chunk at a time. When an interrupt is requested it stops
 /// early and returns what it has: the caller must [`check`] before using the result (the
 /// kernels do so once, on their way out).

@@ -92,24 +92,7 @@ pub fn reduce(a: &Array, axes: Option<&[i64]>, op: ReduceOp, keepdims: bool) -> 
     let rank = a.rank() as i64;
     let int_mean_float = matches!(a, Array::Ragged(_));
     let Some(axes) = axes else {
-        let fv = a.flat_values();
-        let flat = fv.reshaped(vec![fv.size()])?;
-        let r = segment_reduce_dense(
-            &flat,
-            &budget::filled("a reduction", 0, flat.size())?,
-            1,
-            op,
-            int_mean_float,
-        )?;
-        let out = r.reshaped(vec![])?;
-        if keepdims {
-            return Ok(Array::Dense(out.reshaped(budget::filled(
-                "a reduction",
-                1,
-                a.rank(),
-            )?)?));
-        }
-        return Ok(Array::Dense(out));
+        return reduce_everything(a, op, keepdims, int_mean_float);
     };
     let mut norm: Vec<usize> = budget::vec("a reduction", axes.len())?;
     for &ax in axes {
@@ -126,6 +109,9 @@ pub fn reduce(a: &Array, axes: Option<&[i64]>, op: ReduceOp, keepdims: bool) -> 
         }
     }
     norm.sort_unstable();
+    if matches!(a, Array::Dense(_)) && norm.len() == a.rank() {
+        return reduce_everything(a, op, keepdims, int_mean_float);
+    }
     let mut cur = a.clone();
     for &ax in norm.iter().rev() {
         cur = reduce_axis(&cur, ax, op, int_mean_float)?;
@@ -143,6 +129,123 @@ pub fn reduce(a: &Array, axes: Option<&[i64]>, op: ReduceOp, keepdims: bool) -> 
         ));
     }
     Ok(cur)
+}
+
+/// Every element of `a` reduced to one value, in one chunked pass over the typed flat values
+/// (two for variance): nothing is copied, and an interrupt stops it within a chunk.
+fn reduce_everything(
+    a: &Array,
+    op: ReduceOp,
+    keepdims: bool,
+    int_mean_float: bool,
+) -> Result<Array> {
+    let data = reduce_flat(a.flat_values().data(), op, int_mean_float)?;
+    let shape = if keepdims {
+        budget::filled("a reduction", 1, a.rank())?
+    } else {
+        Vec::new()
+    };
+    Ok(Array::Dense(Tensor::from_parts(shape, data)))
+}
+
+/// One value from all of `data`, with the same arithmetic as [`segment_reduce_dense`] over a
+/// single segment: integers accumulate in wrapping int64, floats (and the ragged mean of
+/// integers) in float64, in order.
+fn reduce_flat(data: &Buffer, op: ReduceOp, int_mean_float: bool) -> Result<Buffer> {
+    let dtype = data.dtype();
+    check_dtype(op, dtype)?;
+    if let Buffer::Bool(v) = data {
+        let all = op == ReduceOp::All;
+        let r = interrupt::fold(v, all, |acc, x| if all { acc && x } else { acc || x })?;
+        return Ok(Buffer::Bool(vec![r]));
+    }
+    let int_path = dtype.is_int() && !op.is_statistic()
+        || (op == ReduceOp::Mean && dtype.is_int() && !int_mean_float);
+    if int_path {
+        let r = match data {
+            Buffer::I32(v) => fold_ints(v, |x| x as i64, op, (i32::MIN as i64, i32::MAX as i64))?,
+            Buffer::I64(v) => fold_ints(v, |x| x, op, (i64::MIN, i64::MAX))?,
+            _ => unreachable!("integer dtype"),
+        };
+        return Ok(if dtype == DType::Int32 {
+            Buffer::I32(vec![r as i32])
+        } else {
+            Buffer::I64(vec![r])
+        });
+    }
+    let r = match data {
+        Buffer::I32(v) => fold_floats(v, |x| x as f64, op)?,
+        Buffer::I64(v) => fold_floats(v, |x| x as f64, op)?,
+        Buffer::F32(v) => fold_floats(v, |x| x as f64, op)?,
+        Buffer::F64(v) => fold_floats(v, |x| x, op)?,
+        _ => unreachable!("checked"),
+    };
+    Ok(if dtype == DType::Float32 {
+        Buffer::F32(vec![r as f32])
+    } else {
+        Buffer::F64(vec![r])
+    })
+}
+
+/// [`reduce_flat`] over integers; `(lo, hi)` are the dtype's bounds, the empty max and min.
+fn fold_ints<T: Copy>(
+    v: &[T],
+    to: impl Fn(T) -> i64,
+    op: ReduceOp,
+    (lo, hi): (i64, i64),
+) -> Result<i64> {
+    Ok(match op {
+        ReduceOp::Prod => interrupt::fold(v, 1i64, |s, x| s.wrapping_mul(to(x)))?,
+        ReduceOp::Max => interrupt::fold(v, lo, |s, x| s.max(to(x)))?,
+        ReduceOp::Min => interrupt::fold(v, hi, |s, x| s.min(to(x)))?,
+        ReduceOp::Mean => {
+            let s = interrupt::fold(v, 0i64, |s, x| s.wrapping_add(to(x)))?;
+            if v.is_empty() {
+                0
+            } else {
+                s / v.len() as i64
+            }
+        }
+        _ => interrupt::fold(v, 0i64, |s, x| s.wrapping_add(to(x)))?,
+    })
+}
+
+/// [`reduce_flat`] in float64.
+fn fold_floats<T: Copy>(v: &[T], to: impl Fn(T) -> f64, op: ReduceOp) -> Result<f64> {
+    let n = v.len() as f64;
+    Ok(match op {
+        ReduceOp::Prod => interrupt::fold(v, 1.0, |s, x| s * to(x))?,
+        ReduceOp::Max => interrupt::fold(v, f64::NEG_INFINITY, |m, x| {
+            let x = to(x);
+            if x > m || x.is_nan() {
+                x
+            } else {
+                m
+            }
+        })?,
+        ReduceOp::Min => interrupt::fold(v, f64::INFINITY, |m, x| {
+            let x = to(x);
+            if x < m || x.is_nan() {
+                x
+            } else {
+                m
+            }
+        })?,
+        ReduceOp::Mean => interrupt::fold(v, 0.0, |s, x| s + to(x))? / n,
+        ReduceOp::Variance | ReduceOp::Std => {
+            let mean = interrupt::fold(v, 0.0, |s, x| s + to(x))? / n;
+            let var = interrupt::fold(v, 0.0, |s, x| {
+                let d = to(x) - mean;
+                s + d * d
+            })? / n;
+            if op == ReduceOp::Std {
+                var.sqrt()
+            } else {
+                var
+            }
+        }
+        _ => interrupt::fold(v, 0.0, |s, x| s + to(x))?,
+    })
 }
 
 fn reduce_axis(a: &Array, axis: usize, op: ReduceOp, int_mean_float: bool) -> Result<Array> {
@@ -305,15 +408,19 @@ fn reduce_dense_axis(
     let n = shape[axis];
     let inner: usize = shape[axis + 1..].iter().product();
     // Move the reduced axis outermost: rows of the [n, outer * inner] view are its positions.
-    let mut idx = budget::vec("a reduction", t.size())?;
-    for k in 0..n {
-        interrupt::check()?;
-        for o in 0..outer {
-            let base = o * n * inner + k * inner;
-            idx.extend(base..base + inner);
+    let moved = if outer == 1 {
+        t.reshaped(vec![n, inner])?
+    } else {
+        let mut idx = budget::vec("a reduction", t.size())?;
+        for k in 0..n {
+            interrupt::check()?;
+            for o in 0..outer {
+                let base = o * n * inner + k * inner;
+                idx.extend(base..base + inner);
+            }
         }
-    }
-    let moved = Tensor::from_parts(vec![n, outer * inner], t.data().gather(&idx));
+        Tensor::from_parts(vec![n, outer * inner], t.data().gather(&idx))
+    };
     let seg = budget::filled("a reduction", 0usize, n)?;
     let r = segment_reduce_dense(&moved, &seg, 1, op, int_mean_float)?;
     let mut out_shape = shape[..axis].to_vec();
@@ -397,7 +504,12 @@ pub fn segment_reduce_dense(
     if dtype.is_int() && !op.is_statistic()
         || (op == ReduceOp::Mean && dtype.is_int() && !int_mean_float)
     {
-        let v = t.data().to_i64_vec().expect("integer data");
+        let v = match t.data() {
+            Buffer::I32(v) => interrupt::map(v, |x| x as i64),
+            Buffer::I64(v) => interrupt::map(v, |x| x),
+            _ => unreachable!("integer data"),
+        };
+        interrupt::check()?;
         let (lo, hi) = if dtype == DType::Int32 {
             (i32::MIN as i64, i32::MAX as i64)
         } else {
@@ -438,7 +550,14 @@ pub fn segment_reduce_dense(
         };
         return Ok(Tensor::from_parts(shape, data));
     }
-    let v = t.data().to_f64_vec().expect("numeric data");
+    let v = match t.data() {
+        Buffer::I32(v) => interrupt::map(v, |x| x as f64),
+        Buffer::I64(v) => interrupt::map(v, |x| x as f64),
+        Buffer::F32(v) => interrupt::map(v, |x| x as f64),
+        Buffer::F64(v) => interrupt::map(v, |x| x),
+        _ => unreachable!("numeric data"),
+    };
+    interrupt::check()?;
     let init = match op {
         ReduceOp::Prod => 1.0,
         ReduceOp::Max => f64::NEG_INFINITY,
@@ -504,4 +623,60 @@ pub fn segment_reduce_dense(
         _ => unreachable!("checked"),
     };
     Ok(Tensor::from_parts(shape, data))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OPS: [ReduceOp; 7] = [
+        ReduceOp::Sum,
+        ReduceOp::Prod,
+        ReduceOp::Max,
+        ReduceOp::Min,
+        ReduceOp::Mean,
+        ReduceOp::Variance,
+        ReduceOp::Std,
+    ];
+
+    /// The one-pass reduction of everything gives what the segment reduction gives with one
+    /// segment, for every dtype, op and ragged/dense mean rule, including empty and
+    /// overflowing inputs.
+    #[test]
+    fn reducing_everything_matches_one_segment() {
+        let buffers = [
+            Buffer::I32(vec![i32::MAX, 7, -3, i32::MAX, 2]),
+            Buffer::I64(vec![i64::MAX, 5, -9, 4]),
+            Buffer::F32(vec![1.5, -0.25, f32::NAN, 3.0]),
+            Buffer::F64(vec![0.1, 0.2, 0.3, -7.5, 1e300]),
+            Buffer::I32(vec![]),
+            Buffer::F64(vec![]),
+        ];
+        for data in buffers {
+            let n = data.len();
+            let t = Tensor::from_parts(vec![n], data.clone());
+            for op in OPS {
+                for int_mean_float in [false, true] {
+                    let flat = reduce_flat(&data, op, int_mean_float);
+                    let seg = segment_reduce_dense(&t, &vec![0; n], 1, op, int_mean_float);
+                    match (flat, seg) {
+                        (Ok(f), Ok(s)) => assert_eq!(
+                            format!("{f:?}"),
+                            format!("{:?}", s.data()),
+                            "{op:?} of {data:?} (ragged mean: {int_mean_float})"
+                        ),
+                        (Err(_), Err(_)) => {}
+                        (f, s) => panic!("{op:?} of {data:?}: {f:?} against {s:?}"),
+                    }
+                }
+            }
+        }
+        for (op, want) in [(ReduceOp::Any, true), (ReduceOp::All, false)] {
+            let got = reduce_flat(&Buffer::Bool(vec![false, true]), op, false).unwrap();
+            assert_eq!(
+                format!("{got:?}"),
+                format!("{:?}", Buffer::Bool(vec![want]))
+            );
+        }
+    }
 }
