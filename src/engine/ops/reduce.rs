@@ -626,6 +626,7 @@ pub fn segment_reduce_dense(
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // test inputs: sizes are constants here
 mod tests {
     use super::*;
 
