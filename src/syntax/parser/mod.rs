@@ -268,6 +268,7 @@ fn parse_expr_here(src: &str) -> Result<Expr, SyntaxError> {
 /// Runs the grammar. On failure it runs again with pest's tracking of the literal tokens
 /// it expected switched on (a process-wide flag that halves parsing speed), for the message,
 /// unless the failure is no earlier than the pre-pass's error, which is reported instead.
+#[allow(clippy::result_large_err)] // pest's own error, turned into a SyntaxError at once
 fn run<'i>(
     rule: Rule,
     text: &'i str,
