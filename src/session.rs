@@ -277,6 +277,16 @@ impl Sink for Collect {
 /// followed by an error object if it stopped on an uncaught error (what `ragtag run
 /// --format json` prints, without `print` output).
 pub fn json_outputs(src: &str) -> Vec<serde_json::Value> {
+    json_stream(src, false)
+}
+
+/// Like [`json_outputs`], with what `print` wrote in its place among the values (consecutive
+/// prints joined), as `ragtag run --format json` prints it.
+pub fn json_transcript(src: &str) -> Vec<serde_json::Value> {
+    json_stream(src, true)
+}
+
+fn json_stream(src: &str, prints: bool) -> Vec<serde_json::Value> {
     let mut session = Session::new();
     let mut sink = Collect::default();
     let result = session.execute_named(src, "<program>", &mut sink);
@@ -285,7 +295,7 @@ pub fn json_outputs(src: &str) -> Vec<serde_json::Value> {
         .iter()
         .filter_map(|o| match o {
             Output::Value(v) => Some(crate::render::json::to_json(v)),
-            Output::Print(_) => None,
+            Output::Print(text) => prints.then(|| crate::render::json::print_json(text)),
         })
         .collect();
     if let Err(e) = result {
