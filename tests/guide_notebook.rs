@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use ragtag::session::Collect;
+use ragtag::session::{Collect, Output};
 use ragtag::Session;
 
 fn cells() -> Option<Vec<String>> {
@@ -60,6 +60,88 @@ fn every_guide_cell_runs() {
     assert!(
         problems.is_empty(),
         "guide notebook problems:\n{}",
+        problems.join("\n\n")
+    );
+}
+
+/// What a cell shows in text form: what it printed, then the TensorFlow repr of each value it
+/// displayed, then `<ErrorClass>` if it failed — the form tools/guide_answers.py records.
+fn cell_text(session: &mut Session, cell: &str) -> String {
+    let mut sink = Collect::default();
+    let result = session.execute(cell, &mut sink);
+    let mut text = String::new();
+    for out in &sink.outputs {
+        match out {
+            Output::Print(s) => text.push_str(s),
+            Output::Value(v) => {
+                text.push_str(&ragtag::render::tf_text::repr_of(v));
+                text.push('\n');
+            }
+        }
+    }
+    if let Err(e) = result {
+        text.push_str(&format!("<{}>\n", e.class.name()));
+    }
+    text
+}
+
+/// The guide's printed output, cell by cell, is TensorFlow 2.21's (recorded by
+/// tools/guide_answers.py in tests/guide_notebook_tf.jsonl), except for the cells listed with
+/// a reason in tests/guide_notebook_output_differences.txt (random values, and TensorFlow's
+/// error messages, which ragtag words differently on purpose).
+#[test]
+fn every_guide_cell_prints_what_tensorflow_prints() {
+    let Some(cells) = cells() else {
+        eprintln!("skipped: ../shared/seeds is not beside this checkout");
+        return;
+    };
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let answers: Vec<String> =
+        std::fs::read_to_string(format!("{dir}/tests/guide_notebook_tf.jsonl"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                let j: serde_json::Value = serde_json::from_str(l).unwrap();
+                j["output"].as_str().unwrap().to_string()
+            })
+            .collect();
+    assert_eq!(
+        answers.len(),
+        cells.len(),
+        "one recorded answer per code cell"
+    );
+    let mut known = BTreeSet::new();
+    let listed =
+        std::fs::read_to_string(format!("{dir}/tests/guide_notebook_output_differences.txt"))
+            .unwrap_or_default();
+    for line in listed.lines() {
+        let (cell, reason) = line.split_once('#').unwrap_or((line, ""));
+        if let Ok(n) = cell.trim().parse::<usize>() {
+            assert!(
+                !reason.trim().is_empty(),
+                "cell {n} is listed without a reason"
+            );
+            known.insert(n);
+        }
+    }
+    let mut session = Session::new();
+    let mut problems = Vec::new();
+    for (i, (cell, want)) in cells.iter().zip(&answers).enumerate() {
+        let got = cell_text(&mut session, cell);
+        match (&got == want, known.contains(&i)) {
+            (true, true) => problems.push(format!(
+                "cell {i} prints what TensorFlow prints now; remove it from the list"
+            )),
+            (false, false) => problems.push(format!(
+                "cell {i}:\n{cell}\n--- ragtag printed:\n{got}--- TensorFlow printed:\n{want}"
+            )),
+            _ => {}
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "guide notebook output differs from TensorFlow's:\n{}",
         problems.join("\n\n")
     );
 }
