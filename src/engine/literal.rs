@@ -440,9 +440,8 @@ pub fn ragged_constant_with(
                 }
             }
         }
-        partitions.push(
-            RowPartition::from_row_lengths(&lengths, None)?.with_splits_dtype(splits_dtype),
-        );
+        partitions
+            .push(RowPartition::from_row_lengths(&lengths, None)?.with_splits_dtype(splits_dtype));
         level = next;
     }
     // What remains are the inner values, laid out as one dense tensor.

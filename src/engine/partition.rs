@@ -6,9 +6,9 @@ use std::sync::{Arc, OnceLock};
 
 use super::buffer::Buffer;
 use super::dtype::DType;
+use super::error::EngineError;
 use super::error::Result;
 use super::tensor::Tensor;
-use super::error::EngineError;
 use crate::{invalid_arg, value_error};
 
 /// A vector of row indices as an int32 or int64 tensor (values known to fit: they count

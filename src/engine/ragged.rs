@@ -168,6 +168,14 @@ impl Ragged {
         }
         self
     }
+    /// The same tensor with the outer `levels` partitions no longer marked uniform (their
+    /// static sizes become None).
+    pub fn without_uniform(mut self, levels: usize) -> Ragged {
+        for p in self.partitions.iter_mut().take(levels) {
+            *p = p.clone().with_uniform(None);
+        }
+        self
+    }
     /// Same partitions, new flat values (which must have as many rows).
     pub fn with_flat_values(&self, flat_values: Tensor) -> Result<Ragged> {
         Ragged::new(self.partitions.clone(), flat_values)
@@ -255,7 +263,7 @@ impl Ragged {
         let mut target = bounding.clone();
         if let Some(shape) = shape {
             if shape.len() != target.len() {
-                return Err(value_error!(
+                return Err(invalid_arg!(
                     "shape has rank {}, but the ragged tensor has rank {}",
                     shape.len(),
                     target.len()

@@ -279,7 +279,9 @@ fn sliced_uniform(
     let Some(u) = rt.outer().uniform_row_length() else {
         return Ok(None);
     };
-    Ok(Some(crate::engine::size::slice(start, stop, step, u as usize)?.len as i64))
+    Ok(Some(
+        crate::engine::size::slice(start, stop, step, u as usize)?.len as i64,
+    ))
 }
 
 /// Applies the remaining keys to the values (each value row is one element of the

@@ -4,6 +4,7 @@
 pub mod broadcast;
 pub mod cast;
 pub mod concat;
+pub mod cross;
 pub mod embedding;
 pub mod gather;
 pub mod index;

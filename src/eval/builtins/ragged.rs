@@ -53,6 +53,9 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("tf.RaggedTensor.from_tensor", "(tensor, lengths=None, padding=None, ragged_rank=1, name=None, row_splits_dtype=tf.int64)", from_tensor)
         .doc("A ragged tensor from a dense one: each row keeps its first `lengths[i]` values, or drops trailing `padding` values (not both).")
         .examples(&["tf.RaggedTensor.from_tensor([[1, 3, -1, -1], [2, -1, -1, -1], [4, 5, 8, 9]], padding=-1)"]),
+    Builtin::function("tf.ragged.cross", "(inputs, name=None)", ragged_cross)
+        .doc("Feature crosses row by row: each row of the result holds every combination of one value from the same row of each input, joined with '_X_' (the first input varies slowest). Inputs are 2-D ragged, dense or sparse tensors of strings or integers with the same number of rows.")
+        .examples(&["tf.ragged.cross([tf.ragged.constant([['a'], ['b', 'c']]), tf.ragged.constant([['d'], ['e']])])"]),
     Builtin::property("tf.RaggedTensor.values", values)
         .doc("The values one level down, concatenated: a ragged tensor for ragged_rank > 1, else a dense tensor.")
         .examples(&["tf.ragged.constant([[3, 1, 4], [], [5, 9]]).values"]),
@@ -195,7 +198,10 @@ fn vector_check(a: &Args, name: &str) -> Result<()> {
     if arr.rank() != 1 {
         return Err(Error::new(
             ErrorClass::ValueError,
-            format!("{name} must be a vector (rank 1), but has rank {}", arr.rank()),
+            format!(
+                "{name} must be a vector (rank 1), but has rank {}",
+                arr.rank()
+            ),
         )
         .at(a.span(name)));
     }
@@ -218,6 +224,65 @@ fn scalar_int(a: &Args, name: &str) -> Result<Option<i64>> {
         }
     }
     a.opt_int(name)
+}
+
+fn ragged_cross(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    use crate::engine::ops::cross::{cross, cross_strings, CrossInput};
+    let items = match a.value("inputs") {
+        Value::List(v) | Value::Tuple(v) => v.to_vec(),
+        other => crate::eval::subscript::iterate(other).map_err(|e| a.err_at("inputs", e))?,
+    };
+    let err = |e| a.err_at("inputs", e);
+    let rank_error = |k: usize, r: usize| {
+        Error::new(
+            ErrorClass::ValueError,
+            format!("inputs[{k}] must have rank 2, not {r}"),
+        )
+        .at(a.span("inputs"))
+    };
+    let mut inputs = Vec::new();
+    for (k, v) in items.iter().enumerate() {
+        let input = match v {
+            Value::Sparse(s) => {
+                let shape = s.dense_shape();
+                if shape.len() != 2 {
+                    return Err(rank_error(k, shape.len()));
+                }
+                let nrows = shape[0].max(0) as usize;
+                let mut lengths = budget::filled("tf.ragged.cross", 0i64, nrows).map_err(err)?;
+                for i in 0..s.nnz() {
+                    let row = s.index(i)[0];
+                    if let Some(l) = usize::try_from(row).ok().and_then(|r| lengths.get_mut(r)) {
+                        *l += 1;
+                    }
+                }
+                let part = RowPartition::from_row_lengths(&lengths, None).map_err(err)?;
+                CrossInput {
+                    values: cross_strings(s.values().data()).map_err(err)?,
+                    splits: part.row_splits().to_vec(),
+                }
+            }
+            other => {
+                let arr = convert::to_array(other, None).map_err(err)?;
+                match &*arr {
+                    Array::Ragged(r) if r.rank() == 2 => CrossInput {
+                        values: cross_strings(r.flat_values().data()).map_err(err)?,
+                        splits: r.outer().row_splits().to_vec(),
+                    },
+                    Array::Dense(t) if t.rank() == 2 => {
+                        let (n, m) = (t.shape()[0], t.shape()[1]);
+                        CrossInput {
+                            values: cross_strings(t.data()).map_err(err)?,
+                            splits: (0..=n).map(|i| (i * m) as i64).collect(),
+                        }
+                    }
+                    other => return Err(rank_error(k, other.rank())),
+                }
+            }
+        };
+        inputs.push(input);
+    }
+    cross(&inputs).map(Value::ragged).map_err(err)
 }
 
 fn values_arg(a: &Args, name: &str) -> Result<Array> {
@@ -373,7 +438,10 @@ fn nested_index_dtype(a: &Args, name: &str) -> DType {
                 literal::Nested::List(xs) => {
                     !xs.is_empty()
                         && xs.iter().all(|x| {
-                            matches!(x, literal::Nested::Leaf(literal::Leaf::Typed(Scalar::I32(_))))
+                            matches!(
+                                x,
+                                literal::Nested::Leaf(literal::Leaf::Typed(Scalar::I32(_)))
+                            )
                         })
                 }
                 _ => false,
@@ -508,6 +576,26 @@ fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         ls.into_iter().map(|l| l.clamp(0, row_len as i64)).collect()
     } else if let Some(p) = a.get("padding") {
         let pad = convert::to_array(p, Some(t.dtype())).map_err(|e| a.err_at("padding", e))?;
+        // padding is one element of the values: its shape is tensor.shape[ragged_rank + 1:].
+        if pad.shape()
+            != t.shape()[rr + 1..]
+                .iter()
+                .map(|&d| Some(d))
+                .collect::<Vec<_>>()
+        {
+            return Err(Error::new(
+                ErrorClass::ValueError,
+                format!(
+                    "padding must have shape {:?} (the tensor's shape after dimension {rr}), not {:?}",
+                    &t.shape()[rr + 1..],
+                    pad.shape()
+                        .iter()
+                        .map(|d| d.map_or(-1, |d| d as i64))
+                        .collect::<Vec<_>>()
+                ),
+            )
+            .at(a.span("padding")));
+        }
         let pad = pad.flat_values().data().clone();
         if pad.is_empty() {
             return Err(Error::new(
@@ -647,15 +735,40 @@ fn row_lengths(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     if axis == 0 {
         return Ok(Value::tensor(index_scalar(r.nrows() as i64, dtype)));
     }
-    if axis < 1 || axis > r.ragged_rank() as i64 {
+    if axis < 1 || axis >= rank {
         return Err(Error::new(
             ErrorClass::ValueError,
             format!(
-                "axis must be between 1 and ragged_rank ({}), got {axis}",
-                r.ragged_rank()
+                "axis must be between 0 and the rank minus one ({}), got {axis}",
+                rank - 1
             ),
         )
         .at(a.span("axis")));
+    }
+    if axis > r.ragged_rank() as i64 {
+        // A uniform inner dimension: every row has its size, shaped like the dimensions
+        // above it.
+        let flat = r.flat_values();
+        let k = axis as usize - r.ragged_rank();
+        let size = flat.shape()[k] as i64;
+        let mut lengths = Tensor::filled(
+            "row_lengths",
+            flat.shape()[..k].to_vec(),
+            &Scalar::I64(size),
+        )
+        .map_err(|e| a.err_at("axis", e))?;
+        if dtype == DType::Int32 {
+            lengths = Tensor::filled(
+                "row_lengths",
+                flat.shape()[..k].to_vec(),
+                &Scalar::I32(size as i32),
+            )
+            .map_err(|e| a.err_at("axis", e))?;
+        }
+        return r
+            .with_flat_values(lengths)
+            .map(Value::ragged)
+            .map_err(|e| a.err_at("axis", e));
     }
     if axis == 1 {
         return Ok(Value::tensor(index_tensor(r.row_lengths().to_vec(), dtype)));
@@ -698,12 +811,22 @@ fn bounding_shape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let r = ragged_self(a)?;
     let dtype = out_type_arg(a, &r)?;
     let shape: Vec<i64> = r.bounding_shape().into_iter().map(|d| d as i64).collect();
+    // TensorFlow gathers from the bounding shape, so a negative axis is refused too.
     let pick = |ax: i64| -> Result<i64> {
-        let k = crate::engine::tensor::normalize_index(ax, shape.len()).ok_or_else(|| {
-            Error::new(ErrorClass::ValueError, format!("axis {ax} is out of range"))
+        usize::try_from(ax)
+            .ok()
+            .and_then(|k| shape.get(k).copied())
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorClass::InvalidArgumentError,
+                    format!(
+                        "axis {ax} is out of range: bounding_shape has {} entries (0 to {})",
+                        shape.len(),
+                        shape.len() - 1
+                    ),
+                )
                 .at(a.span("axis"))
-        })?;
-        Ok(shape[k])
+            })
     };
     match a.get("axis") {
         None => Ok(Value::tensor(index_tensor(shape.clone(), dtype))),
@@ -732,11 +855,17 @@ fn to_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Array::Dense(_) => return Ok(Value::Array(x)),
         Array::Ragged(r) => r,
     };
-    let default = match a.get("default_value") {
-        None => Scalar::default_of(r.dtype()),
-        Some(v) => {
-            convert::to_scalar(v, Some(r.dtype())).map_err(|e| a.err_at("default_value", e))?
-        }
+    let default_arr = match a.get("default_value") {
+        None => None,
+        Some(_) => Some(a.array("default_value", Some(r.dtype()))?),
+    };
+    let default = match &default_arr {
+        Some(d) if d.rank() > 0 => None,
+        Some(_) => Some(
+            convert::to_scalar(a.value("default_value"), Some(r.dtype()))
+                .map_err(|e| a.err_at("default_value", e))?,
+        ),
+        None => Some(Scalar::default_of(r.dtype())),
     };
     let shape: Option<Vec<Option<usize>>> = match a.get("shape") {
         None => None,
@@ -760,6 +889,57 @@ fn to_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .collect::<Result<_, _>>()
                 .map_err(|e| a.err_at("shape", e))?,
         ),
+    };
+    let Some(default) = default else {
+        // A default with inner dimensions fills whole padded elements: pad a mask of the
+        // real elements alongside, then choose between the values and the broadcast default.
+        let d = default_arr.expect("given");
+        let inner = &r.flat_values().shape()[1..];
+        let dshape: Vec<usize> = match &*d {
+            Array::Dense(t) => t.shape().to_vec(),
+            Array::Ragged(_) => {
+                return Err(
+                    Error::new(ErrorClass::TypeError, "default_value must be dense")
+                        .at(a.span("default_value")),
+                )
+            }
+        };
+        let fits = dshape.len() <= inner.len()
+            && dshape
+                .iter()
+                .rev()
+                .zip(inner.iter().rev())
+                .all(|(&x, &y)| x == 1 || x == y);
+        if !fits {
+            return Err(Error::new(
+                ErrorClass::InvalidArgumentError,
+                format!(
+                    "default_value has shape {dshape:?}, which does not broadcast to the inner shape {inner:?}"
+                ),
+            )
+            .at(a.span("default_value")));
+        }
+        let at = |e| Error::from(e).at(a.call);
+        let zero = Scalar::default_of(r.dtype());
+        let values = r.to_tensor(&zero, shape.as_deref()).map_err(at)?;
+        let ones = Tensor::filled(
+            "to_tensor",
+            r.flat_values().shape().to_vec(),
+            &Scalar::Bool(true),
+        )
+        .map_err(at)?;
+        let mask = r
+            .with_flat_values(ones)
+            .map_err(at)?
+            .to_tensor(&Scalar::Bool(false), shape.as_deref())
+            .map_err(at)?;
+        return crate::engine::ops::mask::where_select(
+            &Array::Dense(mask),
+            &Array::Dense(values),
+            &d,
+        )
+        .map(Value::from_array)
+        .map_err(at);
     };
     r.to_tensor(&default, shape.as_deref())
         .map(Value::tensor)
