@@ -596,14 +596,20 @@ fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             )
             .at(a.span("padding")));
         }
-        let pad = pad.flat_values().data().clone();
-        if pad.is_empty() {
+        if pad.dtype() != t.dtype() {
             return Err(Error::new(
-                ErrorClass::ValueError,
-                "padding must hold a value (a scalar, or one value per inner element), not be empty",
+                ErrorClass::TypeError,
+                format!(
+                    "padding must have the tensor's dtype ({}), not {}",
+                    t.dtype(),
+                    pad.dtype()
+                ),
             )
             .at(a.span("padding")));
         }
+        // One value per inner element (none when the inner elements are empty: then every
+        // row is all padding).
+        let pad = pad.flat_values().data().clone();
         let data = flat.data();
         (0..nrows_inner)
             .map(|r| {
