@@ -542,6 +542,19 @@ fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .at(a.span("ragged_rank")));
     }
     let rr = rr as usize;
+    if let Some(nested) = nested_lengths(a)? {
+        if rr != 1 && rr != nested.len() {
+            return Err(Error::new(
+                ErrorClass::ValueError,
+                format!(
+                    "ragged_rank={rr} does not match the {} nested lengths",
+                    nested.len()
+                ),
+            )
+            .at(a.span("lengths")));
+        }
+        return from_tensor_nested_lengths(a, t, &nested, splits_dtype);
+    }
     if rr >= t.rank() {
         return Err(Error::new(
             ErrorClass::ValueError,
@@ -657,6 +670,95 @@ fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             Ragged::from_partition(p, Array::Ragged(result)).map_err(|e| a.err_at("tensor", e))?;
     }
     Ok(Value::ragged(result.with_row_splits_dtype(splits_dtype)))
+}
+
+/// `lengths` given as one vector per ragged dimension (a tuple or list of vectors).
+fn nested_lengths(a: &Args) -> Result<Option<Vec<Vec<i64>>>> {
+    let items = match a.get("lengths") {
+        Some(Value::Tuple(v)) | Some(Value::List(v)) => v.to_vec(),
+        // A list display of lists (ragged when they differ in length).
+        Some(v @ Value::Literal(n)) if matches!(&**n, literal::Nested::List(xs) if xs.iter().all(|x| matches!(x, literal::Nested::List(_)))) => {
+            crate::eval::subscript::iterate(v).map_err(|e| a.err_at("lengths", e))?
+        }
+        Some(v @ Value::Array(arr)) if arr.rank() == 2 => {
+            crate::eval::subscript::iterate(v).map_err(|e| a.err_at("lengths", e))?
+        }
+        _ => return Ok(None),
+    };
+    let nested = |v: &Value| {
+        matches!(v, Value::List(_) | Value::Tuple(_) | Value::Literal(_))
+            || matches!(v, Value::Array(arr) if arr.rank() == 1)
+    };
+    if items.is_empty() || !nested(&items[0]) {
+        return Ok(None);
+    }
+    items
+        .iter()
+        .map(|v| convert::to_ints(v).map_err(|e| a.err_at("lengths", e)))
+        .collect::<Result<Vec<_>>>()
+        .map(Some)
+}
+
+/// from_tensor with one lengths vector per ragged dimension: `lengths[j]` keeps the first
+/// `lengths[j][i]` elements of the i-th row that survived the dimensions above.
+fn from_tensor_nested_lengths(
+    a: &Args,
+    t: &Tensor,
+    nested: &[Vec<i64>],
+    splits_dtype: DType,
+) -> Result<Value> {
+    let rr = nested.len();
+    if rr >= t.rank() {
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            format!(
+                "{rr} nested lengths need a tensor of rank at least {}, not {}",
+                rr + 1,
+                t.rank()
+            ),
+        )
+        .at(a.span("lengths")));
+    }
+    let shape = t.shape();
+    let err = |e| a.err_at("lengths", e);
+    // The flat index (over the dimensions so far) of every row still kept.
+    let mut rows: Vec<usize> = (0..shape[0]).collect();
+    let mut partitions = Vec::new();
+    for (j, lengths) in nested.iter().enumerate() {
+        if lengths.len() != rows.len() {
+            return Err(Error::new(
+                ErrorClass::ValueError,
+                format!(
+                    "lengths[{j}] has {} entries, but there are {} rows at that level",
+                    lengths.len(),
+                    rows.len()
+                ),
+            )
+            .at(a.span("lengths")));
+        }
+        let d = shape[j + 1];
+        let mut kept_lengths =
+            budget::vec("tf.RaggedTensor.from_tensor", rows.len()).map_err(err)?;
+        let mut next = Vec::new();
+        for (&r, &l) in rows.iter().zip(lengths) {
+            let keep = l.clamp(0, d as i64) as usize;
+            kept_lengths.push(keep as i64);
+            next.extend((0..keep).map(|c| r * d + c));
+        }
+        partitions.push(
+            RowPartition::from_row_lengths(&kept_lengths, None)
+                .map_err(err)?
+                .with_splits_dtype(splits_dtype),
+        );
+        rows = next;
+    }
+    let mut flat_shape = vec![shape[..=rr].iter().product::<usize>()];
+    flat_shape.extend_from_slice(&shape[rr + 1..]);
+    let flat = t.reshaped(flat_shape).map_err(err)?;
+    let values = flat.gather_rows(&rows);
+    Ragged::new(partitions, values)
+        .map(Value::ragged)
+        .map_err(err)
 }
 
 fn me(a: &Args) -> Result<Arc<Array>> {
