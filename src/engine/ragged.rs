@@ -269,8 +269,15 @@ impl Ragged {
                     target.len()
                 ));
             }
-            for (t, s) in target.iter_mut().zip(shape) {
+            // The dense inner dimensions (those of the flat values) cannot be padded or cut.
+            let first_inner = self.ragged_rank() + 1;
+            for (d, (t, s)) in target.iter_mut().zip(shape).enumerate() {
                 if let Some(s) = s {
+                    if d >= first_inner && *s != *t {
+                        return Err(invalid_arg!(
+                            "shape[{d}] is {s}, but that dimension of the values has size {t}: only ragged dimensions and the outermost one can be padded or cut"
+                        ));
+                    }
                     *t = *s;
                 }
             }
