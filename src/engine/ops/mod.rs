@@ -6,6 +6,7 @@ pub mod cast;
 pub mod concat;
 pub mod cross;
 pub mod embedding;
+pub mod fingerprint;
 pub mod gather;
 pub mod index;
 pub mod kernels;

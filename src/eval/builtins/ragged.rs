@@ -56,6 +56,9 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("tf.ragged.cross", "(inputs, name=None)", ragged_cross)
         .doc("Feature crosses row by row: each row of the result holds every combination of one value from the same row of each input, joined with '_X_' (the first input varies slowest). Inputs are 2-D ragged, dense or sparse tensors of strings or integers with the same number of rows.")
         .examples(&["tf.ragged.cross([tf.ragged.constant([['a'], ['b', 'c']]), tf.ragged.constant([['d'], ['e']])])"]),
+    Builtin::function("tf.ragged.cross_hashed", "(inputs, num_buckets=0, hash_key=None, name=None)", ragged_cross_hashed)
+        .doc("Like tf.ragged.cross, but each combination becomes an int64: the FarmHash fingerprints of its features (integers are their own hash) folded into `hash_key`, modulo `num_buckets` (the largest int64 when 0), as TensorFlow computes them.")
+        .examples(&["tf.ragged.cross_hashed([tf.ragged.constant([['a'], ['b', 'c']]), tf.ragged.constant([['d'], ['e']])], num_buckets=100)"]),
     Builtin::property("tf.RaggedTensor.values", values)
         .doc("The values one level down, concatenated: a ragged tensor for ragged_rank > 1, else a dense tensor.")
         .examples(&["tf.ragged.constant([[3, 1, 4], [], [5, 9]]).values"]),
@@ -226,8 +229,9 @@ fn scalar_int(a: &Args, name: &str) -> Result<Option<i64>> {
     a.opt_int(name)
 }
 
-fn ragged_cross(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    use crate::engine::ops::cross::{cross, cross_strings, CrossInput};
+/// The inputs of a cross: each one's flat values and row splits (2-D ragged, dense or
+/// sparse tensors).
+fn cross_inputs(a: &Args) -> Result<Vec<(crate::engine::Buffer, Vec<i64>)>> {
     let items = match a.value("inputs") {
         Value::List(v) | Value::Tuple(v) => v.to_vec(),
         other => crate::eval::subscript::iterate(other).map_err(|e| a.err_at("inputs", e))?,
@@ -257,24 +261,18 @@ fn ragged_cross(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                     }
                 }
                 let part = RowPartition::from_row_lengths(&lengths, None).map_err(err)?;
-                CrossInput {
-                    values: cross_strings(s.values().data()).map_err(err)?,
-                    splits: part.row_splits().to_vec(),
-                }
+                (s.values().data().clone(), part.row_splits().to_vec())
             }
             other => {
                 let arr = convert::to_array(other, None).map_err(err)?;
                 match &*arr {
-                    Array::Ragged(r) if r.rank() == 2 => CrossInput {
-                        values: cross_strings(r.flat_values().data()).map_err(err)?,
-                        splits: r.outer().row_splits().to_vec(),
-                    },
+                    Array::Ragged(r) if r.rank() == 2 => (
+                        r.flat_values().data().clone(),
+                        r.outer().row_splits().to_vec(),
+                    ),
                     Array::Dense(t) if t.rank() == 2 => {
                         let (n, m) = (t.shape()[0], t.shape()[1]);
-                        CrossInput {
-                            values: cross_strings(t.data()).map_err(err)?,
-                            splits: (0..=n).map(|i| (i * m) as i64).collect(),
-                        }
+                        (t.data().clone(), (0..=n).map(|i| (i * m) as i64).collect())
                     }
                     other => return Err(rank_error(k, other.rank())),
                 }
@@ -282,7 +280,43 @@ fn ragged_cross(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         };
         inputs.push(input);
     }
+    Ok(inputs)
+}
+
+fn ragged_cross(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    use crate::engine::ops::cross::{cross, cross_strings, CrossInput};
+    let err = |e| a.err_at("inputs", e);
+    let inputs = cross_inputs(a)?
+        .into_iter()
+        .map(|(b, splits)| {
+            Ok(CrossInput {
+                values: cross_strings(&b).map_err(err)?,
+                splits,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
     cross(&inputs).map(Value::ragged).map_err(err)
+}
+
+fn ragged_cross_hashed(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    use crate::engine::ops::cross::{cross_hashed, feature_hashes};
+    let err = |e| a.err_at("inputs", e);
+    let inputs = cross_inputs(a)?
+        .into_iter()
+        .map(|(b, splits)| Ok((feature_hashes(&b).map_err(err)?, splits)))
+        .collect::<Result<Vec<_>>>()?;
+    let buckets = a.opt_int("num_buckets")?.unwrap_or(0);
+    if buckets < 0 {
+        return Err(Error::new(
+            ErrorClass::InvalidArgumentError,
+            format!("num_buckets must be non-negative, not {buckets}"),
+        )
+        .at(a.span("num_buckets")));
+    }
+    let key = a.opt_int("hash_key")?.unwrap_or(0x00DE_CAFC_AFFE) as u64;
+    cross_hashed(&inputs, buckets as u64, key)
+        .map(Value::ragged)
+        .map_err(err)
 }
 
 fn values_arg(a: &Args, name: &str) -> Result<Array> {
