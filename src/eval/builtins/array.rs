@@ -347,11 +347,16 @@ fn ragged_boolean_mask(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = a.array("data", None)?;
     let m = a.array("mask", Some(DType::Bool))?;
     if m.dtype() != DType::Bool {
-        return Err(Error::new(
-            ErrorClass::TypeError,
-            format!("mask must be bool, not {}", m.dtype()),
-        )
-        .at(a.span("mask")));
+        // TensorFlow converts a ragged mask to bool (ValueError when it is not) and
+        // type-checks a dense one (TypeError).
+        let class = if matches!(&*m, Array::Ragged(_)) {
+            ErrorClass::ValueError
+        } else {
+            ErrorClass::TypeError
+        };
+        return Err(
+            Error::new(class, format!("mask must be bool, not {}", m.dtype())).at(a.span("mask")),
+        );
     }
     mask::ragged_boolean_mask(&x, &m)
         .map(Value::from_array)
