@@ -337,7 +337,7 @@ tf.map_fn(lambda x: x * 2, tf.constant([[1, 2], [3, 4]]))",
     );
     assert_eq!(
         error_class("tf.ragged.map_flat_values(tf.reduce_sum, tf.ragged.constant([[1, 2], [3]]))"),
-        "InvalidArgumentError"
+        "ValueError"
     );
     assert_eq!(
         error_class("tf.ragged.map_flat_values(tf.add, tf.ragged.constant([[1, 2], [3]]), tf.ragged.constant([[1], [2, 3]]))"),

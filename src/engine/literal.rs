@@ -138,23 +138,6 @@ fn leaves<'a>(n: &'a Nested, out: &mut Vec<&'a Leaf>) {
     }
 }
 
-/// The depths at which leaves occur, and the deepest list nesting.
-fn depths(n: &Nested, depth: usize, leaf_depths: &mut Vec<usize>, max_list: &mut usize) {
-    match n {
-        Nested::Leaf(_) => {
-            if !leaf_depths.contains(&depth) {
-                leaf_depths.push(depth);
-            }
-        }
-        Nested::List(items) => {
-            *max_list = (*max_list).max(depth + 1);
-            items
-                .iter()
-                .for_each(|i| depths(i, depth + 1, leaf_depths, max_list));
-        }
-    }
-}
-
 /// Builds a buffer of `dtype` from leaves.
 pub fn leaves_to_buffer(leaves: &[&Leaf], dtype: DType) -> Result<Buffer> {
     if dtype == DType::String {
@@ -208,7 +191,7 @@ pub fn constant(n: &Nested, dtype: Option<DType>, flavor: Flavor) -> Result<Tens
     Tensor::new(shape, leaves_to_buffer(&ls, dtype)?)
 }
 
-/// `tf.ragged.constant(pylist, dtype=, ragged_rank=, inner_shape=)`.
+/// `tf.ragged.constant(pylist, dtype=, ragged_rank=, inner_shape=)` with int64 row splits.
 ///
 /// Returns a dense tensor when the ragged rank comes out as 0, as TensorFlow does.
 pub fn ragged_constant(
@@ -217,43 +200,230 @@ pub fn ragged_constant(
     ragged_rank: Option<usize>,
     inner_shape: Option<&[usize]>,
 ) -> Result<Array> {
-    let mut leaf_depths = Vec::new();
-    let mut max_list = 0;
-    depths(n, 0, &mut leaf_depths, &mut max_list);
-    if leaf_depths.len() > 1 {
-        return Err(value_error!("all scalar values must have the same nesting depth")
-            .with_hint("a ragged tensor may vary in row length, but not in depth: wrap lone scalars in a list"));
-    }
-    let scalar_depth = leaf_depths.first().copied();
-    let rank = scalar_depth.unwrap_or(max_list + inner_shape.map_or(0, |s| s.len()));
-    let inner_len = inner_shape.map_or(0, |s| s.len());
-    let ragged_rank = match ragged_rank {
-        Some(r) => {
-            if rank > 0 && r >= rank {
-                return Err(value_error!(
-                    "ragged_rank must be less than the rank of the value ({rank}), not {r}"
-                ));
+    ragged_constant_with(
+        n,
+        dtype,
+        ragged_rank.map(|r| r as i64),
+        inner_shape,
+        DType::Int64,
+    )
+}
+
+/// `(scalar depth, deepest list nesting)`: the scalar depth is None when there are no
+/// scalars; scalars at two depths are an error.
+fn scalar_and_max_depth(n: &Nested) -> Result<(Option<usize>, usize)> {
+    match n {
+        Nested::Leaf(_) => Ok((Some(0), 0)),
+        Nested::List(items) => {
+            let mut scalar: Option<usize> = None;
+            let mut max = 1;
+            for child in items {
+                let (d, m) = scalar_and_max_depth(child)?;
+                if let Some(d) = d {
+                    if scalar.is_some_and(|s| s != d + 1) {
+                        return Err(value_error!(
+                            "all scalar values must have the same nesting depth"
+                        )
+                        .with_hint("a ragged tensor may vary in row length, but not in depth: wrap lone scalars in a list"));
+                    }
+                    scalar = Some(d + 1);
+                }
+                max = max.max(m + 1);
             }
-            r
+            Ok((scalar, max))
         }
-        None => rank.saturating_sub(1 + inner_len),
+    }
+}
+
+/// The shape of the inner values below `ragged_rank` list levels, read from the first
+/// element of each level and checked against every other element.
+fn default_inner_shape(n: &Nested, ragged_rank: usize) -> Result<Vec<usize>> {
+    let mut level: Vec<&Nested> = match n {
+        Nested::List(items) => items.iter().collect(),
+        leaf => vec![leaf],
     };
+    for dim in 0..ragged_rank {
+        let mut next = Vec::new();
+        for item in &level {
+            match item {
+                Nested::List(items) => next.extend(items.iter()),
+                Nested::Leaf(_) => {
+                    return Err(value_error!(
+                        "pylist has scalar values depth {}, but ragged_rank={ragged_rank} requires scalar value depth greater than {ragged_rank}",
+                        dim + 1
+                    ))
+                }
+            }
+        }
+        level = next;
+    }
+    fn first_shape(n: &Nested) -> Vec<usize> {
+        match n {
+            Nested::Leaf(_) => vec![],
+            Nested::List(items) => match items.first() {
+                None => vec![0],
+                Some(f) => {
+                    let mut s = vec![items.len()];
+                    s.extend(first_shape(f));
+                    s
+                }
+            },
+        }
+    }
+    fn check(n: &Nested, shape: &[usize]) -> Result<()> {
+        let bad = || value_error!("inner values have inconsistent shape");
+        match n {
+            Nested::Leaf(_) if shape.is_empty() => Ok(()),
+            Nested::List(items) if !shape.is_empty() => {
+                if items.len() != shape[0] {
+                    return Err(bad());
+                }
+                items.iter().try_for_each(|i| check(i, &shape[1..]))
+            }
+            _ => Err(bad()),
+        }
+    }
+    let mut inner = vec![level.len()];
+    if let Some(f) = level.first() {
+        inner.extend(first_shape(f));
+    }
+    for item in &level {
+        check(item, &inner[1..])?;
+    }
+    inner.remove(0);
+    Ok(inner)
+}
+
+/// `tf.constant(pylist, dtype, shape)`: with a shape, the literal's elements are laid out
+/// in it (same count) or a single element fills it.
+fn constant_shaped(n: &Nested, dtype: Option<DType>, shape: Option<&[usize]>) -> Result<Tensor> {
+    match (shape, n) {
+        (None, _) => constant(n, dtype, Flavor::TensorFlow),
+        (Some(shape), Nested::List(items)) => {
+            let items: Vec<&Nested> = items.iter().collect();
+            items_shaped(&items, dtype, shape)
+        }
+        (Some(shape), leaf) => items_shaped(&[leaf], dtype, shape),
+    }
+}
+
+/// The list `items` (each a rectangular literal of one shape) as a tensor of `shape`.
+fn items_shaped(items: &[&Nested], dtype: Option<DType>, shape: &[usize]) -> Result<Tensor> {
+    let mut inner: Option<Vec<usize>> = None;
     let mut ls = Vec::new();
-    leaves(n, &mut ls);
+    for item in items {
+        let s = rect_shape(item).ok_or_else(|| {
+            value_error!("Can't convert non-rectangular Python sequence to Tensor.")
+        })?;
+        match &inner {
+            None => inner = Some(s),
+            Some(prev) if *prev == s => {}
+            Some(_) => {
+                return Err(value_error!(
+                    "Can't convert non-rectangular Python sequence to Tensor."
+                ))
+            }
+        }
+        leaves(item, &mut ls);
+    }
     let dtype = match dtype {
         Some(d) => d,
         None => infer_dtype(&ls, Flavor::TensorFlow)?,
     };
-    if ragged_rank == 0 {
-        return constant(n, Some(dtype), Flavor::TensorFlow).map(Array::Dense);
+    let want = super::size::numel(shape)?;
+    let have = ls.len();
+    if have == want {
+        return Tensor::new(shape.to_vec(), leaves_to_buffer(&ls, dtype)?);
     }
+    if have == 1 {
+        let s = leaf_to_scalar(ls[0], dtype)?;
+        return Tensor::filled("tf.ragged.constant", shape.to_vec(), &s);
+    }
+    Err(type_error!(
+        "the literal has {have} elements, but the shape {shape:?} needs {want}"
+    ))
+}
+
+/// `tf.ragged.constant(pylist, dtype=, ragged_rank=, inner_shape=, row_splits_dtype=)`,
+/// following TensorFlow's rules for the defaults of ragged_rank and inner_shape.
+///
+/// Returns a dense tensor when the ragged rank comes out as 0, as TensorFlow does.
+pub fn ragged_constant_with(
+    n: &Nested,
+    dtype: Option<DType>,
+    ragged_rank: Option<i64>,
+    inner_shape: Option<&[usize]>,
+    splits_dtype: DType,
+) -> Result<Array> {
+    let Nested::List(_) = n else {
+        // A scalar.
+        if let Some(r) = ragged_rank.filter(|&r| r != 0) {
+            return Err(value_error!(
+                "Invalid pylist: a scalar is incompatible with ragged_rank={r}"
+            ));
+        }
+        if let Some(s) = inner_shape.filter(|s| !s.is_empty()) {
+            return Err(value_error!(
+                "Invalid pylist: a scalar is incompatible with dim(inner_shape)={}",
+                s.len()
+            ));
+        }
+        return constant(n, dtype, Flavor::TensorFlow).map(Array::Dense);
+    };
+    if let Some(r) = ragged_rank.filter(|&r| r < 0) {
+        return Err(value_error!("Invalid ragged_rank={r}: must be nonnegative"));
+    }
+    let (scalar_depth, max_depth) = scalar_and_max_depth(n)?;
+    if let Some(sd) = scalar_depth {
+        if max_depth > sd {
+            return Err(value_error!(
+                "Invalid pylist: empty list nesting is greater than scalar value nesting"
+            ));
+        }
+        if let Some(r) = ragged_rank.filter(|&r| max_depth < r as usize) {
+            return Err(value_error!(
+                "Invalid pylist: its depth {max_depth} is smaller than ragged_rank={r}"
+            ));
+        }
+    }
+    if let (Some(s), Some(r)) = (inner_shape, ragged_rank) {
+        let expected = r as usize + s.len() + 1;
+        let bad = match scalar_depth {
+            Some(sd) => expected != sd,
+            None => expected < max_depth,
+        };
+        if bad {
+            return Err(value_error!(
+                "Invalid pylist: incompatible with ragged_rank={r} and dim(inner_shape)={}",
+                s.len()
+            ));
+        }
+    }
+    let dense = ragged_rank == Some(0)
+        || (ragged_rank.is_none()
+            && (max_depth < 2 || inner_shape.is_some_and(|s| max_depth < s.len() + 2)));
+    if dense {
+        return constant_shaped(n, dtype, inner_shape).map(Array::Dense);
+    }
+    let inner: Vec<usize> = match (inner_shape, ragged_rank) {
+        (Some(s), _) => s.to_vec(),
+        (None, None) => Vec::new(),
+        (None, Some(r)) => default_inner_shape(n, r as usize)?,
+    };
+    let ragged_rank = match ragged_rank {
+        Some(r) => r as usize,
+        None => match scalar_depth {
+            None => max_depth.saturating_sub(1).max(1),
+            Some(sd) => sd.saturating_sub(1 + inner.len()).max(1),
+        },
+    };
     // Peel `ragged_rank` levels of lists into row partitions.
     let Nested::List(rows) = n else {
-        return Err(value_error!("tf.ragged.constant needs a list"));
+        unreachable!("checked above")
     };
     let mut level: Vec<&Nested> = rows.iter().collect();
     let mut partitions = Vec::new();
-    for _ in 0..ragged_rank {
+    for depth in 0..ragged_rank {
         let mut lengths = budget::vec("tf.ragged.constant", level.len())?;
         let mut next = Vec::new();
         for item in &level {
@@ -264,48 +434,19 @@ pub fn ragged_constant(
                 }
                 Nested::Leaf(_) => {
                     return Err(value_error!(
-                        "all scalar values must have the same nesting depth"
+                        "pylist has scalar values depth {}, but ragged_rank={ragged_rank} requires scalar value depth greater than {ragged_rank}",
+                        depth + 1
                     ))
                 }
             }
         }
-        partitions.push(RowPartition::from_row_lengths(&lengths, None)?);
+        partitions
+            .push(RowPartition::from_row_lengths(&lengths, None)?.with_splits_dtype(splits_dtype));
         level = next;
     }
-    // What remains are the inner values: each a rectangular block of one shape.
-    let expected_inner: Option<Vec<usize>> = inner_shape.map(|s| s.to_vec());
-    let mut inner: Option<Vec<usize>> = expected_inner.clone();
-    // The usual case, checked in one pass: the innermost lists hold scalars, so there are
-    // no inner dimensions.
-    let scalars_only = inner.as_ref().is_none_or(|s| s.is_empty())
-        && level.iter().all(|n| matches!(n, Nested::Leaf(_)));
-    if scalars_only {
-        inner = Some(Vec::new());
-    }
-    for item in level.iter().filter(|_| !scalars_only) {
-        let s = rect_shape(item).ok_or_else(|| {
-            value_error!("inner values must be rectangular below ragged_rank {ragged_rank}")
-        })?;
-        match &inner {
-            None => inner = Some(s),
-            Some(prev) if *prev == s => {}
-            Some(prev) => {
-                return Err(value_error!(
-                    "inner values have different shapes ({prev:?} and {s:?}): lower ragged_rank is not possible"
-                ))
-            }
-        }
-    }
-    let inner = match inner {
-        Some(inner) => inner,
-        None => budget::filled(
-            "tf.ragged.constant",
-            0,
-            rank.saturating_sub(ragged_rank + 1),
-        )?,
-    };
+    // What remains are the inner values, laid out as one dense tensor.
     let mut flat_shape = vec![level.len()];
     flat_shape.extend(inner);
-    let flat = Tensor::new(flat_shape, leaves_to_buffer(&ls, dtype)?)?;
+    let flat = items_shaped(&level, dtype, &flat_shape)?;
     Ragged::new(partitions, flat).map(Array::Ragged)
 }

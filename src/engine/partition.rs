@@ -4,8 +4,31 @@
 use crate::engine::budget;
 use std::sync::{Arc, OnceLock};
 
+use super::buffer::Buffer;
+use super::dtype::DType;
+use super::error::EngineError;
 use super::error::Result;
-use crate::value_error;
+use super::tensor::Tensor;
+use crate::{invalid_arg, value_error};
+
+/// A vector of row indices as an int32 or int64 tensor (values known to fit: they count
+/// elements that exist, or were checked by the caller).
+pub fn index_tensor(v: Vec<i64>, dtype: DType) -> Tensor {
+    if dtype == DType::Int32 {
+        Tensor::vector(Buffer::I32(v.into_iter().map(|x| x as i32).collect()))
+    } else {
+        Tensor::from_i64(v)
+    }
+}
+
+/// An index scalar as an int32 or int64 tensor.
+pub fn index_scalar(v: i64, dtype: DType) -> Tensor {
+    if dtype == DType::Int32 {
+        Tensor::scalar(super::buffer::Scalar::I32(v as i32))
+    } else {
+        Tensor::scalar(super::buffer::Scalar::I64(v))
+    }
+}
 
 /// One ragged (or uniform) dimension: `nrows` rows over `nvals` values.
 /// Cheap to clone: the splits and the cached encodings are shared.
@@ -18,6 +41,9 @@ pub struct RowPartition {
 struct Inner {
     splits: Vec<i64>,
     uniform_row_length: Option<i64>,
+    /// The dtype the row-partitioning tensors show (`row_splits_dtype`): int64 unless
+    /// int32 was asked for or given. The splits themselves are always held as i64.
+    int32: bool,
     lengths: OnceLock<Vec<i64>>,
     rowids: OnceLock<Vec<i64>>,
 }
@@ -35,6 +61,7 @@ impl RowPartition {
             inner: Arc::new(Inner {
                 splits,
                 uniform_row_length,
+                int32: false,
                 lengths: OnceLock::new(),
                 rowids: OnceLock::new(),
             }),
@@ -50,13 +77,13 @@ impl RowPartition {
             ));
         }
         if splits[0] != 0 {
-            return Err(value_error!(
+            return Err(invalid_arg!(
                 "row_splits must start with 0, but starts with {}",
                 splits[0]
             ));
         }
         if let Some(i) = splits.windows(2).position(|w| w[1] < w[0]) {
-            return Err(value_error!(
+            return Err(invalid_arg!(
                 "row_splits must never decrease, but row_splits[{}] = {} is less than row_splits[{}] = {}",
                 i + 1,
                 splits[i + 1],
@@ -67,7 +94,7 @@ impl RowPartition {
         if let Some(n) = nvals {
             let last = *splits.last().unwrap_or(&0);
             if last != n as i64 {
-                return Err(value_error!(
+                return Err(invalid_arg!(
                     "row_splits must end at the number of values ({n}), but ends at {last}"
                 ));
             }
@@ -78,7 +105,7 @@ impl RowPartition {
     /// From row lengths (non-negative); they must add up to `nvals` when it is given.
     pub fn from_row_lengths(lengths: &[i64], nvals: Option<usize>) -> Result<Self> {
         if let Some(i) = lengths.iter().position(|&l| l < 0) {
-            return Err(value_error!(
+            return Err(invalid_arg!(
                 "row_lengths must be non-negative, but row_lengths[{i}] = {}",
                 lengths[i]
             ));
@@ -94,7 +121,7 @@ impl RowPartition {
         }
         if let Some(n) = nvals {
             if acc != n as i64 {
-                return Err(value_error!(
+                return Err(invalid_arg!(
                     "row_lengths add up to {acc}, but there are {n} values"
                 ));
             }
@@ -107,7 +134,7 @@ impl RowPartition {
     /// From the row id of each value (sorted ascending) and the number of rows.
     pub fn from_value_rowids(rowids: &[i64], nrows: Option<i64>) -> Result<Self> {
         if let Some(i) = rowids.windows(2).position(|w| w[1] < w[0]) {
-            return Err(value_error!(
+            return Err(invalid_arg!(
                 "value_rowids must be sorted in ascending order, but value_rowids[{}] = {} follows {}",
                 i + 1,
                 rowids[i + 1],
@@ -116,7 +143,7 @@ impl RowPartition {
         }
         if let Some(&first) = rowids.first() {
             if first < 0 {
-                return Err(value_error!(
+                return Err(invalid_arg!(
                     "value_rowids must be non-negative, found {first}"
                 ));
             }
@@ -152,13 +179,13 @@ impl RowPartition {
         let mut splits = starts.to_vec();
         splits.push(nvals as i64);
         if starts.first().is_some_and(|&s| s != 0) {
-            return Err(value_error!(
+            return Err(invalid_arg!(
                 "row_starts must start with 0, but starts with {}",
                 starts[0]
             ));
         }
         Self::from_row_splits(splits, Some(nvals))
-            .map_err(|e| value_error!("invalid row_starts: {}", e.message))
+            .map_err(|e| EngineError::new(e.class, format!("invalid row_starts: {}", e.message)))
     }
 
     /// From the end of each row; rows start where the previous ended, the first at 0.
@@ -167,7 +194,7 @@ impl RowPartition {
         splits.push(0);
         splits.extend_from_slice(limits);
         Self::from_row_splits(splits, Some(nvals))
-            .map_err(|e| value_error!("invalid row_limits: {}", e.message))
+            .map_err(|e| EngineError::new(e.class, format!("invalid row_limits: {}", e.message)))
     }
 
     /// Rows of one fixed length over `nvals` values (`nrows` needed only when the length is 0).
@@ -272,6 +299,27 @@ impl RowPartition {
             .map(|w| (w[1] - w[0]) as usize)
             .min()
             .unwrap_or(0)
+    }
+    /// The dtype of the row-partitioning tensors (int64 or int32).
+    pub fn splits_dtype(&self) -> DType {
+        if self.inner.int32 {
+            DType::Int32
+        } else {
+            DType::Int64
+        }
+    }
+    /// This partition, showing its row-partitioning tensors as `dtype` (int32 or int64).
+    pub fn with_splits_dtype(mut self, dtype: DType) -> Self {
+        let int32 = dtype == DType::Int32;
+        if self.inner.int32 != int32 {
+            Arc::make_mut(&mut self.inner).int32 = int32;
+        }
+        self
+    }
+    /// A row-partitioning vector (splits, lengths, ids, ...) as a tensor of this
+    /// partition's splits dtype.
+    pub fn index_tensor(&self, v: Vec<i64>) -> Tensor {
+        index_tensor(v, self.splits_dtype())
     }
     /// This partition, marked uniform when every row has the same length.
     pub fn with_uniform(mut self, length: Option<i64>) -> Self {

@@ -157,6 +157,25 @@ impl Ragged {
             })
         }
     }
+    /// The dtype of the row-partitioning tensors (`row_splits_dtype`).
+    pub fn row_splits_dtype(&self) -> DType {
+        self.partitions[0].splits_dtype()
+    }
+    /// The same tensor with every partition's row-partitioning tensors shown as `dtype`.
+    pub fn with_row_splits_dtype(mut self, dtype: DType) -> Ragged {
+        for p in &mut self.partitions {
+            *p = p.clone().with_splits_dtype(dtype);
+        }
+        self
+    }
+    /// The same tensor with the outer `levels` partitions no longer marked uniform (their
+    /// static sizes become None).
+    pub fn without_uniform(mut self, levels: usize) -> Ragged {
+        for p in self.partitions.iter_mut().take(levels) {
+            *p = p.clone().with_uniform(None);
+        }
+        self
+    }
     /// Same partitions, new flat values (which must have as many rows).
     pub fn with_flat_values(&self, flat_values: Tensor) -> Result<Ragged> {
         Ragged::new(self.partitions.clone(), flat_values)
@@ -192,7 +211,8 @@ impl Ragged {
             let new_splits: Vec<i64> = splits.iter().map(|s| s - base).collect();
             let part = RowPartition::from_row_splits(new_splits, None)
                 .expect("a slice of valid splits is valid")
-                .with_uniform(p.uniform_row_length());
+                .with_uniform(p.uniform_row_length())
+                .with_splits_dtype(p.splits_dtype());
             partitions.push(part);
             (a, b) = (base as usize, splits[splits.len() - 1] as usize);
         }
@@ -215,7 +235,8 @@ impl Ragged {
         }
         let part = RowPartition::from_row_lengths(&lengths, None)
             .expect("lengths of existing rows are valid")
-            .with_uniform(outer.uniform_row_length());
+            .with_uniform(outer.uniform_row_length())
+            .with_splits_dtype(outer.splits_dtype());
         let values = self.values().gather_ranges(&ranges);
         Ragged::from_partition(part, values).expect("gathered rows are consistent")
     }
@@ -242,14 +263,21 @@ impl Ragged {
         let mut target = bounding.clone();
         if let Some(shape) = shape {
             if shape.len() != target.len() {
-                return Err(value_error!(
+                return Err(invalid_arg!(
                     "shape has rank {}, but the ragged tensor has rank {}",
                     shape.len(),
                     target.len()
                 ));
             }
-            for (t, s) in target.iter_mut().zip(shape) {
+            // The dense inner dimensions (those of the flat values) cannot be padded or cut.
+            let first_inner = self.ragged_rank() + 1;
+            for (d, (t, s)) in target.iter_mut().zip(shape).enumerate() {
                 if let Some(s) = s {
+                    if d >= first_inner && *s != *t {
+                        return Err(invalid_arg!(
+                            "shape[{d}] is {s}, but that dimension of the values has size {t}: only ragged dimensions and the outermost one can be padded or cut"
+                        ));
+                    }
                     *t = *s;
                 }
             }

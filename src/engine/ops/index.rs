@@ -129,13 +129,19 @@ fn ragged_getitem(rt: &Ragged, keys: &[Key]) -> Result<Array> {
     match first {
         Key::Index(i) => {
             let n = rt.nrows();
+            // TensorFlow checks `i >= nrows` eagerly (IndexError, so that iteration stops);
+            // a too-negative index fails inside the row lookup (InvalidArgumentError).
             let k = normalize_index(*i, n).ok_or_else(|| {
-                index_error!("Row key {i} out of bounds: this ragged tensor has {n} rows")
+                if *i >= 0 {
+                    index_error!("Row key {i} out of bounds: this ragged tensor has {n} rows")
+                } else {
+                    invalid_arg!("Row key {i} out of bounds: this ragged tensor has {n} rows")
+                }
             })?;
             let (a, b) = rt.outer().row_range(k);
-            // Name the row when the next index falls past its end (rows differ in length,
-            // so "dimension 0 of the row" would not say which one).
-            if let Some(Key::Index(j)) = rest.first() {
+            // Name the row when the next index falls past the end of a dense row (rows
+            // differ in length, so "dimension 0 of the row" would not say which one).
+            if let (Some(Key::Index(j)), 1) = (rest.first(), rt.ragged_rank()) {
                 let len = b - a;
                 if normalize_index(*j, len).is_none() {
                     let noun = if len == 1 { "element" } else { "elements" };
@@ -219,7 +225,7 @@ fn inner_getitem(a: &Array, keys: &[Key]) -> Result<Array> {
             };
             let u = u as usize;
             let k = normalize_index(*i, u).ok_or_else(|| {
-                index_error!("index {i} is out of bounds for a uniform dimension of size {u}")
+                invalid_arg!("index {i} is out of bounds for a uniform dimension of size {u}")
             })?;
             let rows: Vec<usize> = (0..rt.nrows()).map(|r| r * u + k).collect();
             let picked = rt.values().gather_rows(&rows);
@@ -238,7 +244,8 @@ fn inner_getitem(a: &Array, keys: &[Key]) -> Result<Array> {
             }
             let values = rt.values().gather_ranges(&ranges);
             let values = inner_getitem_values(values, rest)?;
-            let part = RowPartition::from_row_lengths(&lengths, None)?;
+            let part = RowPartition::from_row_lengths(&lengths, None)?
+                .with_uniform(sliced_uniform(rt, *s, *e, None)?);
             Ragged::from_partition(part, values).map(Array::Ragged)
         }
         Key::Slice(s, e, st) => {
@@ -253,11 +260,28 @@ fn inner_getitem(a: &Array, keys: &[Key]) -> Result<Array> {
             }
             let values = rt.values().gather_rows(&picks);
             let values = inner_getitem_values(values, rest)?;
-            let part = RowPartition::from_row_lengths(&lengths, None)?;
+            let part = RowPartition::from_row_lengths(&lengths, None)?
+                .with_uniform(sliced_uniform(rt, *s, *e, *st)?);
             Ragged::from_partition(part, values).map(Array::Ragged)
         }
         Key::Ellipsis => unreachable!("expanded"),
     }
+}
+
+/// The row length after slicing a uniform dimension (every row keeps the same number of
+/// elements), or None when the dimension is ragged.
+fn sliced_uniform(
+    rt: &Ragged,
+    start: Option<i64>,
+    stop: Option<i64>,
+    step: Option<i64>,
+) -> Result<Option<i64>> {
+    let Some(u) = rt.outer().uniform_row_length() else {
+        return Ok(None);
+    };
+    Ok(Some(
+        crate::engine::size::slice(start, stop, step, u as usize)?.len as i64,
+    ))
 }
 
 /// Applies the remaining keys to the values (each value row is one element of the

@@ -290,7 +290,96 @@ pub fn where_select(c: &Array, x: &Array, y: &Array) -> Result<Array> {
         })
         .collect();
     let data = both.gather(&picks);
-    p2.build(data)
+    let out = p2.build(data)?;
+    // Scalars in, a scalar out.
+    match out {
+        Array::Dense(t) if c.rank() == 0 && x.rank() == 0 && y.rank() == 0 => {
+            Ok(Array::Dense(t.reshaped(Vec::new())?))
+        }
+        out => Ok(out),
+    }
+}
+
+/// `tf.compat.v1.where(condition, x, y)`: no broadcasting. With a condition of x's shape
+/// the choice is per element (ragged inputs must share their row partitions); with a
+/// vector condition on x and y of higher rank, whole rows are chosen.
+pub fn where_v1(c: &Array, x: &Array, y: &Array) -> Result<Array> {
+    if c.dtype() != DType::Bool {
+        return Err(type_error!(
+            "the condition of tf.where must be bool, not {}",
+            c.dtype()
+        ));
+    }
+    let any_ragged = [c, x, y].iter().any(|a| matches!(a, Array::Ragged(_)));
+    let same = |a: &Array, b: &Array| match (a, b) {
+        (Array::Dense(s), Array::Dense(t)) => s.shape() == t.shape(),
+        (Array::Ragged(r), Array::Ragged(q)) => {
+            r.ragged_rank() == q.ragged_rank()
+                && r.partitions()
+                    .iter()
+                    .zip(q.partitions())
+                    .all(|(p, o)| p.row_splits() == o.row_splits())
+                && r.flat_values().shape() == q.flat_values().shape()
+        }
+        _ => false,
+    };
+    let c_ragged = matches!(c, Array::Ragged(_));
+    if (!any_ragged || c_ragged) && same(c, x) && same(x, y) {
+        return where_select(c, x, y);
+    }
+    if c_ragged {
+        if matches!(x, Array::Ragged(_)) && matches!(y, Array::Ragged(_)) {
+            return Err(invalid_arg!(
+                "condition, x and y must have the same row partitions and shape"
+            ));
+        }
+        return Err(value_error!("Input shapes do not match."));
+    }
+    // A vector condition picks whole rows of x or y.
+    let Array::Dense(ct) = c else {
+        unreachable!("checked above")
+    };
+    if ct.rank() != 1 {
+        return Err(if any_ragged {
+            value_error!(
+                "the condition must be a vector (rank 1) to pick rows of ragged x and y, not rank {}",
+                ct.rank()
+            )
+        } else {
+            invalid_arg!(
+                "condition must be a vector or have the shape of x, but has shape {:?} and x {:?}",
+                ct.shape(),
+                x.shape()
+            )
+        });
+    }
+    let n = ct.shape()[0];
+    if x.rank() == 0 || x.nrows() != n || y.rank() == 0 || y.nrows() != n {
+        return Err(invalid_arg!(
+            "condition has {n} elements, but x has {} rows and y {}: they must match",
+            x.nrows(),
+            y.nrows()
+        ));
+    }
+    if x.dtype() != y.dtype() {
+        return Err(invalid_arg!(
+            "x has dtype {} but y has dtype {}: tf.where needs one dtype",
+            x.dtype(),
+            y.dtype()
+        ));
+    }
+    let cond = match ct.data() {
+        Buffer::Bool(v) => v,
+        _ => unreachable!("checked bool"),
+    };
+    let mut picks = budget::vec("tf.where", n)?;
+    picks.extend(
+        cond.iter()
+            .enumerate()
+            .map(|(i, &t)| if t { i as i64 } else { (n + i) as i64 }),
+    );
+    let both = super::concat::concat(&[x.clone(), y.clone()], 0)?;
+    super::gather::gather(&both, &Array::Dense(Tensor::from_i64(picks)), None, 0)
 }
 
 #[cfg(test)]

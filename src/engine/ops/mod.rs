@@ -4,7 +4,9 @@
 pub mod broadcast;
 pub mod cast;
 pub mod concat;
+pub mod cross;
 pub mod embedding;
+pub mod fingerprint;
 pub mod gather;
 pub mod index;
 pub mod kernels;

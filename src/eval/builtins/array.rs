@@ -47,6 +47,13 @@ pub static BUILTINS: &[Builtin] = &[
             "tf.gather(tf.ragged.constant([[1, 2, 3], [4], [5, 6]]), [2, 0])",
             "tf.gather(tf.constant([[1, 2, 3], [4, 5, 6]]), [2, 0], axis=1)",
         ]),
+    Builtin::function("tf.gather_nd", "(params, indices, batch_dims=0, name=None)", tf_gather_nd)
+        .doc("Gathers with index tuples: the last dimension of `indices` holds k indices into the first k dimensions of `params`, and each tuple picks what lies below them. The result has shape indices.shape[:-1] + params.shape[k:]; ragged params and indices keep their ragged dimensions. Out-of-range indices are an error.")
+        .examples(&[
+            "tf.gather_nd(tf.ragged.constant([[1, 2], [3], [4, 5, 6]]), [[2], [0]])",
+            "tf.gather_nd(tf.ragged.constant([[1, 2], [3], [4, 5, 6]]), [[2, 1], [0, 0]])",
+            "tf.gather_nd(tf.constant([[1, 2], [3, 4]]), [[1, 0], [0, 1]])",
+        ]),
     Builtin::function("tf.nn.embedding_lookup", "(params, ids, max_norm=None)", embedding_lookup)
         .doc("The rows of the embedding table `params` at `ids` (a list of tables is read as shards split into contiguous id ranges). Ragged ids give a ragged result whose embedding dimensions are uniform inner dimensions. With `max_norm`, embeddings with a larger L2 norm are scaled down to it.")
         .examples(&["tf.nn.embedding_lookup(tf.reshape(tf.range(8.0), [4, 2]), tf.ragged.constant([[3, 1], [0]]))"]),
@@ -64,6 +71,11 @@ pub static BUILTINS: &[Builtin] = &[
         .examples(&[
             "tf.where(tf.ragged.constant([[True, False], [True]]))",
             "tf.where(tf.ragged.constant([[True, False], [False, True, True]]), tf.ragged.constant([['A', 'B'], ['C', 'D', 'E']]), tf.ragged.constant([['a', 'b'], ['c', 'd', 'e']]))",
+        ]),
+    Builtin::function("tf.compat.v1.where", "(condition, x=None, y=None, name=None)", where_v1)
+        .doc("TensorFlow 1's where: with only `condition`, the coordinates of its true elements; with `x` and `y` (no broadcasting), either a per-element choice (the condition has x's shape, and ragged inputs share their row partitions) or, for a vector condition, a choice of whole rows of x or y.")
+        .examples(&[
+            "tf.compat.v1.where([True, False], tf.ragged.constant([['A', 'B'], ['C']]), tf.ragged.constant([['a'], ['c', 'd']]))",
         ]),
     Builtin::function("tf.expand_dims", "(input, axis)", expand_dims)
         .doc("Inserts a dimension of size 1 at `axis` (-1 appends one). On a ragged tensor, a new dimension outside the flat values is a uniform dimension.")
@@ -124,43 +136,106 @@ pub fn tensor_list(a: &Args, name: &str) -> Result<Vec<Array>> {
         .collect()
 }
 
+/// The row splits dtype shared by the ragged inputs (int64 when there are none); mixing
+/// int32 and int64 splits is a ValueError, as in TensorFlow.
+fn splits_dtype_of(a: &Args, parts: &[&Array], arg: &str) -> Result<DType> {
+    let mut found: Option<DType> = None;
+    for p in parts {
+        if let Array::Ragged(r) = p {
+            let d = r.row_splits_dtype();
+            match found {
+                Some(f) if f != d => {
+                    return Err(Error::new(
+                        ErrorClass::ValueError,
+                        "Input RaggedTensors have mismatched row_splits dtypes",
+                    )
+                    .at(a.span(arg))
+                    .with_hint("use RaggedTensor.with_row_splits_dtype() to convert them"))
+                }
+                _ => found = Some(d),
+            }
+        }
+    }
+    Ok(found.unwrap_or(DType::Int64))
+}
+
+/// The result of an op on ragged inputs keeps their row splits dtype.
+fn with_splits_dtype(out: Array, dtype: DType) -> Value {
+    match out {
+        Array::Ragged(r) if dtype != DType::Int64 => Value::ragged(r.with_row_splits_dtype(dtype)),
+        out => Value::from_array(out),
+    }
+}
+
 fn tf_concat(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    // A lone ragged tensor (not in a list) is concatenated with nothing: it comes back.
+    if let Value::Array(x) = a.value("values") {
+        if matches!(&**x, Array::Ragged(_)) {
+            a.int("axis")?;
+            return Ok(Value::Array(x.clone()));
+        }
+    }
     let parts = tensor_list(a, "values")?;
     let axis = a.int("axis")?;
+    if parts.is_empty() {
+        return Err(Error::new(
+            ErrorClass::InvalidArgumentError,
+            "tf.concat needs at least one tensor, got an empty list",
+        )
+        .at(a.span("values")));
+    }
+    let dtype = splits_dtype_of(a, &parts.iter().collect::<Vec<_>>(), "values")?;
     concat::concat(&parts, axis)
-        .map(Value::from_array)
+        .map(|out| with_splits_dtype(out, dtype))
         .map_err(|e| err_at(a, e, "values", "axis"))
 }
 
 fn tf_stack(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let parts = tensor_list(a, "values")?;
     let axis = a.opt_int("axis")?.unwrap_or(0);
+    let dtype = splits_dtype_of(a, &parts.iter().collect::<Vec<_>>(), "values")?;
     concat::stack(&parts, axis)
-        .map(Value::from_array)
+        .map(|out| with_splits_dtype(out, dtype))
         .map_err(|e| err_at(a, e, "values", "axis"))
 }
 
 fn ragged_stack(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let parts = tensor_list(a, "values")?;
     let axis = a.opt_int("axis")?.unwrap_or(0);
+    let dtype = splits_dtype_of(a, &parts.iter().collect::<Vec<_>>(), "values")?;
     concat::ragged_stack(&parts, axis)
-        .map(Value::from_array)
+        .map(|out| with_splits_dtype(out, dtype))
         .map_err(|e| err_at(a, e, "values", "axis"))
 }
 
 fn tf_tile(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = a.array("input", None)?;
     let m = a.ints("multiples")?;
+    // TensorFlow's ragged tile reads one multiple per dimension by position: too few is
+    // an IndexError there (dense inputs fail in the kernel, InvalidArgumentError).
+    if matches!(&*x, Array::Ragged(_)) && m.len() < x.rank() {
+        return Err(Error::new(
+            ErrorClass::IndexError,
+            format!(
+                "multiples has {} entries, but the input has rank {}: tf.tile needs one multiple per dimension",
+                m.len(),
+                x.rank()
+            ),
+        )
+        .at(a.span("multiples")));
+    }
+    let dtype = splits_dtype_of(a, &[&*x], "input")?;
     tile::tile(&x, &m)
-        .map(Value::from_array)
+        .map(|out| with_splits_dtype(out, dtype))
         .map_err(|e| a.err_at("multiples", e))
 }
 
 fn tf_reverse(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = a.array("tensor", None)?;
     let axes = a.ints("axis")?;
+    let dtype = splits_dtype_of(a, &[&*x], "tensor")?;
     reshape::reverse(&x, &axes)
-        .map(Value::from_array)
+        .map(|out| with_splits_dtype(out, dtype))
         .map_err(|e| a.err_at("axis", e))
 }
 
@@ -173,8 +248,19 @@ fn tf_gather(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let indices = index_array(a, "indices")?;
     let axis = a.opt_int("axis")?;
     let bd = a.opt_int("batch_dims")?.unwrap_or(0);
+    let dtype = splits_dtype_of(a, &[&*params, &*indices], "params")?;
+    // TensorFlow makes the dimensions of dense indices (past the first) ragged when it
+    // gathers rows of a ragged tensor, so their static sizes are unknown.
+    let indices_dims = match (&*params, &*indices, axis.unwrap_or(bd), bd) {
+        (Array::Ragged(_), Array::Dense(t), 0, 0) if t.rank() >= 2 => t.rank() - 1,
+        _ => 0,
+    };
     gather::gather(&params, &indices, axis, bd)
-        .map(Value::from_array)
+        .map(|out| match out {
+            Array::Ragged(r) if indices_dims > 0 => Array::Ragged(r.without_uniform(indices_dims)),
+            out => out,
+        })
+        .map(|out| with_splits_dtype(out, dtype))
         .map_err(|e| {
             let axis_arg = if e.message.starts_with("batch_dims") {
                 "batch_dims"
@@ -182,6 +268,23 @@ fn tf_gather(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 "axis"
             };
             err_at(a, e, "indices", axis_arg)
+        })
+}
+
+fn tf_gather_nd(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let params = a.array("params", None)?;
+    let indices = index_array(a, "indices")?;
+    let bd = a.opt_int("batch_dims")?.unwrap_or(0);
+    let dtype = splits_dtype_of(a, &[&*params, &*indices], "params")?;
+    gather::gather_nd(&params, &indices, bd)
+        .map(|out| with_splits_dtype(out, dtype))
+        .map_err(|e| {
+            let arg = if e.message.starts_with("batch_dims") {
+                "batch_dims"
+            } else {
+                "indices"
+            };
+            a.err_at(arg, e)
         })
 }
 
@@ -244,11 +347,16 @@ fn ragged_boolean_mask(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = a.array("data", None)?;
     let m = a.array("mask", Some(DType::Bool))?;
     if m.dtype() != DType::Bool {
-        return Err(Error::new(
-            ErrorClass::TypeError,
-            format!("mask must be bool, not {}", m.dtype()),
-        )
-        .at(a.span("mask")));
+        // TensorFlow converts a ragged mask to bool (ValueError when it is not) and
+        // type-checks a dense one (TypeError).
+        let class = if matches!(&*m, Array::Ragged(_)) {
+            ErrorClass::ValueError
+        } else {
+            ErrorClass::TypeError
+        };
+        return Err(
+            Error::new(class, format!("mask must be bool, not {}", m.dtype())).at(a.span("mask")),
+        );
     }
     mask::ragged_boolean_mask(&x, &m)
         .map(Value::from_array)
@@ -269,6 +377,31 @@ fn tf_where(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             let x = a.array("x", hint)?;
             let y = a.array("y", Some(x.dtype()))?;
             mask::where_select(&c, &x, &y)
+                .map(Value::from_array)
+                .map_err(|e| Error::from(e).at(a.call))
+        }
+        _ => Err(Error::new(
+            ErrorClass::ValueError,
+            "x and y must both be given or both be None",
+        )
+        .at(a.call)),
+    }
+}
+
+fn where_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let c = a.array("condition", Some(DType::Bool))?;
+    match (a.get("x"), a.get("y")) {
+        (None, None) => mask::where_coords(&c)
+            .map(Value::tensor)
+            .map_err(|e| a.err_at("condition", e)),
+        (Some(xv), Some(yv)) => {
+            let hint = match (xv, yv) {
+                (Value::Array(t), _) | (_, Value::Array(t)) => Some(t.dtype()),
+                _ => None,
+            };
+            let x = a.array("x", hint)?;
+            let y = a.array("y", Some(x.dtype()))?;
+            mask::where_v1(&c, &x, &y)
                 .map(Value::from_array)
                 .map_err(|e| Error::from(e).at(a.call))
         }

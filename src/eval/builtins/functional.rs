@@ -100,7 +100,7 @@ fn map_flat_values(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
             format!("{} rows", arr.nrows())
         };
         return Err(Error::new(
-            ErrorClass::InvalidArgumentError,
+            ErrorClass::ValueError,
             format!("op returned {got}, but the ragged input has {nvals} flat values: it must return one row per value"),
         )
         .at(a.span("op"))

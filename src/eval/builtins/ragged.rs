@@ -6,20 +6,22 @@ use std::sync::Arc;
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::engine::literal;
-use crate::engine::{budget, Array, ErrorClass, Ragged, RowPartition, Scalar, Tensor};
+use crate::engine::partition::{index_scalar, index_tensor};
+use crate::engine::{budget, Array, DType, ErrorClass, Ragged, RowPartition, Scalar, Tensor};
 use crate::eval::args::Args;
-use crate::eval::convert::{self, i64_tensor};
+use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
 
 /// Ragged factories, properties and methods.
 pub static BUILTINS: &[Builtin] = &[
-    Builtin::function("tf.ragged.constant", "(pylist, dtype=None, ragged_rank=None, inner_shape=None)", constant)
-        .doc("A ragged tensor from a nested list whose rows may differ in length. Every scalar must have the same type and the same nesting depth; ragged_rank defaults to the depth minus one.")
+    Builtin::function("tf.ragged.constant", "(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, row_splits_dtype=tf.int64)", constant)
+        .doc("A ragged tensor from a nested list whose rows may differ in length. Every scalar must have the same type and the same nesting depth; ragged_rank defaults to the depth minus one (minus len(inner_shape)); row_splits_dtype (int64 or int32) is the dtype of the row partitions.")
         .examples(&[
             "tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []])",
             "tf.ragged.constant([[[1, 2], [3]], [[4, 5]]])",
             "tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1)",
+            "tf.ragged.constant([[1, 2], [3]], row_splits_dtype=tf.int32).row_splits",
         ]),
     Builtin::function("tf.RaggedTensor.from_row_splits", "(values, row_splits, validate=True)", from_row_splits)
         .doc("Rows `values[row_splits[i]:row_splits[i+1]]`: row_splits starts at 0, never decreases, and ends at len(values). This is ragtag's (and TensorFlow's) canonical encoding.")
@@ -48,9 +50,15 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("tf.RaggedTensor.from_nested_value_rowids", "(flat_values, nested_value_rowids, nested_nrows=None, validate=True)", from_nested_value_rowids)
         .doc("Several ragged dimensions at once: one value_rowids per dimension, outermost first.")
         .examples(&["tf.RaggedTensor.from_nested_value_rowids(flat_values=[10, 11, 12, 13], nested_value_rowids=([0, 1, 1], [0, 0, 2, 2]))"]),
-    Builtin::function("tf.RaggedTensor.from_tensor", "(tensor, lengths=None, padding=None, ragged_rank=1)", from_tensor)
-        .doc("A ragged tensor from a dense one: each row keeps its first `lengths[i]` values, or drops trailing `padding` values.")
+    Builtin::function("tf.RaggedTensor.from_tensor", "(tensor, lengths=None, padding=None, ragged_rank=1, name=None, row_splits_dtype=tf.int64)", from_tensor)
+        .doc("A ragged tensor from a dense one: each row keeps its first `lengths[i]` values, or drops trailing `padding` values (not both).")
         .examples(&["tf.RaggedTensor.from_tensor([[1, 3, -1, -1], [2, -1, -1, -1], [4, 5, 8, 9]], padding=-1)"]),
+    Builtin::function("tf.ragged.cross", "(inputs, name=None)", ragged_cross)
+        .doc("Feature crosses row by row: each row of the result holds every combination of one value from the same row of each input, joined with '_X_' (the first input varies slowest). Inputs are 2-D ragged, dense or sparse tensors of strings or integers with the same number of rows.")
+        .examples(&["tf.ragged.cross([tf.ragged.constant([['a'], ['b', 'c']]), tf.ragged.constant([['d'], ['e']])])"]),
+    Builtin::function("tf.ragged.cross_hashed", "(inputs, num_buckets=0, hash_key=None, name=None)", ragged_cross_hashed)
+        .doc("Like tf.ragged.cross, but each combination becomes an int64: the FarmHash fingerprints of its features (integers are their own hash) folded into `hash_key`, modulo `num_buckets` (the largest int64 when 0), as TensorFlow computes them.")
+        .examples(&["tf.ragged.cross_hashed([tf.ragged.constant([['a'], ['b', 'c']]), tf.ragged.constant([['d'], ['e']])], num_buckets=100)"]),
     Builtin::property("tf.RaggedTensor.values", values)
         .doc("The values one level down, concatenated: a ragged tensor for ragged_rank > 1, else a dense tensor.")
         .examples(&["tf.ragged.constant([[3, 1, 4], [], [5, 9]]).values"]),
@@ -58,7 +66,7 @@ pub static BUILTINS: &[Builtin] = &[
         .doc("The innermost values of every ragged dimension, as one dense tensor.")
         .examples(&["tf.ragged.constant([[[1, 2], [3]], [], [[4]]]).flat_values"]),
     Builtin::property("tf.RaggedTensor.row_splits", row_splits)
-        .doc("Where each row starts and ends in `values` (nrows + 1 int64 offsets).")
+        .doc("Where each row starts and ends in `values` (nrows + 1 offsets, int64 unless the tensor was built with int32 splits).")
         .examples(&["tf.ragged.constant([[3, 1, 4], [], [5, 9]]).row_splits"]),
     Builtin::property("tf.RaggedTensor.nested_row_splits", nested_row_splits)
         .doc("The row_splits of every ragged dimension, outermost first (a tuple).")
@@ -79,7 +87,7 @@ pub static BUILTINS: &[Builtin] = &[
         .doc("The row length of a uniform outer partition, or None when rows differ.")
         .examples(&["tf.RaggedTensor.from_uniform_row_length([1, 2, 3, 4], 2).uniform_row_length"]),
     Builtin::method("tf.RaggedTensor.row_lengths", "(self, axis=1)", row_lengths)
-        .doc("The length of each row (of dimension `axis`).")
+        .doc("The length of each row (of dimension `axis`); axis=0 gives the number of rows.")
         .examples(&["tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []]).row_lengths()"]),
     Builtin::method("tf.RaggedTensor.nested_row_lengths", "(self)", nested_row_lengths)
         .doc("The row lengths of every ragged dimension, outermost first (a tuple).")
@@ -96,11 +104,11 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::method("tf.RaggedTensor.nested_value_rowids", "(self)", nested_value_rowids)
         .doc("The value_rowids of every ragged dimension, outermost first (a tuple).")
         .examples(&["tf.ragged.constant([[[1, 2], [3]], [], [[4]]]).nested_value_rowids()"]),
-    Builtin::method("tf.RaggedTensor.nrows", "(self)", nrows)
-        .doc("The number of rows, as a scalar int64 tensor.")
+    Builtin::method("tf.RaggedTensor.nrows", "(self, out_type=None)", nrows)
+        .doc("The number of rows, as a scalar tensor of `out_type` (the row splits dtype by default).")
         .examples(&["tf.ragged.constant([[3, 1], [], [5]]).nrows()"]),
-    Builtin::method("tf.RaggedTensor.bounding_shape", "(self, axis=None)", bounding_shape)
-        .doc("The smallest dense shape that holds every row (int64).")
+    Builtin::method("tf.RaggedTensor.bounding_shape", "(self, axis=None, out_type=None)", bounding_shape)
+        .doc("The smallest dense shape that holds every row, as `out_type` (the row splits dtype by default); `axis` (an int or a list) picks some of its sizes.")
         .examples(&["tf.ragged.constant([['Hi'], ['How', 'are', 'you']]).bounding_shape()"]),
     Builtin::method("tf.RaggedTensor.to_list", "(self)", to_list)
         .doc("The values as nested Python lists.")
@@ -111,6 +119,9 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::method("tf.RaggedTensor.to_tensor", "(self, default_value=None, shape=None)", to_tensor)
         .doc("Pads every row with `default_value` (zero, '' or False by default) into a dense tensor; `shape` may truncate or widen.")
         .examples(&["tf.ragged.constant([['Hi'], ['Welcome', 'to', 'the', 'fair']]).to_tensor(default_value='')"]),
+    Builtin::method("tf.RaggedTensor.with_row_splits_dtype", "(self, dtype)", with_row_splits_dtype)
+        .doc("The same tensor with its row partitions as int32 or int64.")
+        .examples(&["tf.ragged.constant([[1, 2], [3]]).with_row_splits_dtype(tf.int32).row_splits"]),
     Builtin::method("tf.RaggedTensor.with_values", "(self, new_values)", with_values)
         .doc("The same outer partition over new values (same number of rows).")
         .examples(&["rt = tf.ragged.constant([[3, 1], [5]]); rt.with_values(rt.values * 10)"]),
@@ -125,19 +136,187 @@ pub static BUILTINS: &[Builtin] = &[
 fn constant(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let n = convert::to_nested(a.value("pylist")).map_err(|e| a.err_at("pylist", e))?;
     let dtype = a.dtype("dtype")?;
-    let rr = a.opt_int("ragged_rank")?.map(|r| r.max(0) as usize);
+    let rr = a.opt_int("ragged_rank")?;
+    let splits_dtype = splits_dtype_arg(a, "row_splits_dtype")?;
     let inner: Option<Vec<usize>> = match a.get("inner_shape") {
         None => None,
         Some(_) => Some(
             a.ints("inner_shape")?
                 .into_iter()
-                .map(|d| d.max(0) as usize)
-                .collect(),
+                .map(|d| {
+                    usize::try_from(d).map_err(|_| {
+                        Error::new(
+                            ErrorClass::ValueError,
+                            format!("inner_shape sizes must be non-negative, not {d}"),
+                        )
+                        .at(a.span("inner_shape"))
+                    })
+                })
+                .collect::<Result<_>>()?,
         ),
     };
-    literal::ragged_constant(&n, dtype, rr, inner.as_deref())
+    literal::ragged_constant_with(&n, dtype, rr, inner.as_deref(), splits_dtype)
         .map(Value::from_array)
         .map_err(|e| a.err_at("pylist", e))
+}
+
+/// `row_splits_dtype=` (int64 by default; only int32 and int64 are allowed).
+fn splits_dtype_arg(a: &Args, name: &str) -> Result<DType> {
+    match a.dtype(name)? {
+        None => Ok(DType::Int64),
+        Some(d @ (DType::Int32 | DType::Int64)) => Ok(d),
+        Some(d) => Err(Error::new(
+            ErrorClass::ValueError,
+            format!("{name} must be tf.int32 or tf.int64, not tf.{d}"),
+        )
+        .at(a.span(name))),
+    }
+}
+
+/// The dtype a row-partitioning argument gives the result: int32 when it is an int32
+/// tensor, else int64 (Python lists become int64, as TensorFlow converts them).
+fn index_dtype_of(a: &Args, name: &str) -> DType {
+    match a.get(name) {
+        Some(Value::Array(arr)) if arr.dtype() == DType::Int32 => DType::Int32,
+        _ => DType::Int64,
+    }
+}
+
+/// `out_type=` of the shape accessors: the row splits dtype unless given.
+fn out_type_arg(a: &Args, r: &Ragged) -> Result<DType> {
+    match a.dtype("out_type")? {
+        None => Ok(r.row_splits_dtype()),
+        Some(d @ (DType::Int32 | DType::Int64)) => Ok(d),
+        Some(d) => Err(Error::new(
+            ErrorClass::TypeError,
+            format!("out_type must be tf.int32 or tf.int64, not tf.{d}"),
+        )
+        .at(a.span("out_type"))),
+    }
+}
+
+/// A row-partitioning argument must be a vector (ValueError, found statically).
+fn vector_check(a: &Args, name: &str) -> Result<()> {
+    let arr = a.array(name, Some(DType::Int64))?;
+    if arr.rank() != 1 {
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            format!(
+                "{name} must be a vector (rank 1), but has rank {}",
+                arr.rank()
+            ),
+        )
+        .at(a.span(name)));
+    }
+    Ok(())
+}
+
+/// An argument that must be a scalar int (ValueError otherwise, as TensorFlow's static
+/// shape check gives).
+fn scalar_int(a: &Args, name: &str) -> Result<Option<i64>> {
+    if let Some(v @ (Value::List(_) | Value::Tuple(_) | Value::Literal(_) | Value::Array(_))) =
+        a.get(name)
+    {
+        let arr = convert::to_array(v, Some(DType::Int64)).map_err(|e| a.err_at(name, e))?;
+        if arr.rank() != 0 {
+            return Err(Error::new(
+                ErrorClass::ValueError,
+                format!("{name} must be a scalar, but has rank {}", arr.rank()),
+            )
+            .at(a.span(name)));
+        }
+    }
+    a.opt_int(name)
+}
+
+/// The inputs of a cross: each one's flat values and row splits (2-D ragged, dense or
+/// sparse tensors).
+fn cross_inputs(a: &Args) -> Result<Vec<(crate::engine::Buffer, Vec<i64>)>> {
+    let items = match a.value("inputs") {
+        Value::List(v) | Value::Tuple(v) => v.to_vec(),
+        other => crate::eval::subscript::iterate(other).map_err(|e| a.err_at("inputs", e))?,
+    };
+    let err = |e| a.err_at("inputs", e);
+    let rank_error = |k: usize, r: usize| {
+        Error::new(
+            ErrorClass::ValueError,
+            format!("inputs[{k}] must have rank 2, not {r}"),
+        )
+        .at(a.span("inputs"))
+    };
+    let mut inputs = Vec::new();
+    for (k, v) in items.iter().enumerate() {
+        let input = match v {
+            Value::Sparse(s) => {
+                let shape = s.dense_shape();
+                if shape.len() != 2 {
+                    return Err(rank_error(k, shape.len()));
+                }
+                let nrows = shape[0].max(0) as usize;
+                let mut lengths = budget::filled("tf.ragged.cross", 0i64, nrows).map_err(err)?;
+                for i in 0..s.nnz() {
+                    let row = s.index(i)[0];
+                    if let Some(l) = usize::try_from(row).ok().and_then(|r| lengths.get_mut(r)) {
+                        *l += 1;
+                    }
+                }
+                let part = RowPartition::from_row_lengths(&lengths, None).map_err(err)?;
+                (s.values().data().clone(), part.row_splits().to_vec())
+            }
+            other => {
+                let arr = convert::to_array(other, None).map_err(err)?;
+                match &*arr {
+                    Array::Ragged(r) if r.rank() == 2 => (
+                        r.flat_values().data().clone(),
+                        r.outer().row_splits().to_vec(),
+                    ),
+                    Array::Dense(t) if t.rank() == 2 => {
+                        let (n, m) = (t.shape()[0], t.shape()[1]);
+                        (t.data().clone(), (0..=n).map(|i| (i * m) as i64).collect())
+                    }
+                    other => return Err(rank_error(k, other.rank())),
+                }
+            }
+        };
+        inputs.push(input);
+    }
+    Ok(inputs)
+}
+
+fn ragged_cross(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    use crate::engine::ops::cross::{cross, cross_strings, CrossInput};
+    let err = |e| a.err_at("inputs", e);
+    let inputs = cross_inputs(a)?
+        .into_iter()
+        .map(|(b, splits)| {
+            Ok(CrossInput {
+                values: cross_strings(&b).map_err(err)?,
+                splits,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    cross(&inputs).map(Value::ragged).map_err(err)
+}
+
+fn ragged_cross_hashed(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    use crate::engine::ops::cross::{cross_hashed, feature_hashes};
+    let err = |e| a.err_at("inputs", e);
+    let inputs = cross_inputs(a)?
+        .into_iter()
+        .map(|(b, splits)| Ok((feature_hashes(&b).map_err(err)?, splits)))
+        .collect::<Result<Vec<_>>>()?;
+    let buckets = a.opt_int("num_buckets")?.unwrap_or(0);
+    if buckets < 0 {
+        return Err(Error::new(
+            ErrorClass::InvalidArgumentError,
+            format!("num_buckets must be non-negative, not {buckets}"),
+        )
+        .at(a.span("num_buckets")));
+    }
+    let key = a.opt_int("hash_key")?.unwrap_or(0x00DE_CAFC_AFFE) as u64;
+    cross_hashed(&inputs, buckets as u64, key)
+        .map(Value::ragged)
+        .map_err(err)
 }
 
 fn values_arg(a: &Args, name: &str) -> Result<Array> {
@@ -145,9 +324,15 @@ fn values_arg(a: &Args, name: &str) -> Result<Array> {
 }
 
 fn rank_check(a: &Args, name: &str, v: &Array) -> Result<()> {
+    rank_check_as(a, name, v, ErrorClass::InvalidArgumentError)
+}
+
+/// Scalar values are refused: TensorFlow finds this statically (ValueError) for some
+/// factories and in the kernel (InvalidArgumentError) for others.
+fn rank_check_as(a: &Args, name: &str, v: &Array, class: ErrorClass) -> Result<()> {
     if v.rank() == 0 {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            class,
             format!("{name} must have rank at least 1, but it is a scalar"),
         )
         .at(a.span(name)));
@@ -161,7 +346,9 @@ fn build(
     part: crate::engine::Result<RowPartition>,
     part_arg: &str,
 ) -> Result<Value> {
-    let part = part.map_err(|e| a.err_at(part_arg, e))?;
+    let part = part
+        .map_err(|e| a.err_at(part_arg, e))?
+        .with_splits_dtype(index_dtype_of(a, part_arg));
     Ragged::from_partition(part, values)
         .map(Value::ragged)
         .map_err(|e| a.err_at(part_arg, e))
@@ -170,6 +357,7 @@ fn build(
 fn from_row_splits(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let values = values_arg(a, "values")?;
     rank_check(a, "values", &values)?;
+    vector_check(a, "row_splits")?;
     let splits = a.ints("row_splits")?;
     let n = values.nrows();
     build(
@@ -183,6 +371,7 @@ fn from_row_splits(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn from_row_lengths(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let values = values_arg(a, "values")?;
     rank_check(a, "values", &values)?;
+    vector_check(a, "row_lengths")?;
     let lengths = a.ints("row_lengths")?;
     let n = values.nrows();
     build(
@@ -195,7 +384,8 @@ fn from_row_lengths(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn from_value_rowids(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let values = values_arg(a, "values")?;
-    rank_check(a, "values", &values)?;
+    rank_check_as(a, "values", &values, ErrorClass::ValueError)?;
+    vector_check(a, "value_rowids")?;
     let ids = a.ints("value_rowids")?;
     if ids.len() != values.nrows() {
         return Err(Error::new(
@@ -208,7 +398,7 @@ fn from_value_rowids(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )
         .at(a.span("value_rowids")));
     }
-    let nrows = a.opt_int("nrows")?;
+    let nrows = scalar_int(a, "nrows")?;
     build(
         a,
         values,
@@ -220,6 +410,7 @@ fn from_value_rowids(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn from_row_starts(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let values = values_arg(a, "values")?;
     rank_check(a, "values", &values)?;
+    vector_check(a, "row_starts")?;
     let starts = a.ints("row_starts")?;
     let n = values.nrows();
     build(
@@ -233,6 +424,7 @@ fn from_row_starts(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn from_row_limits(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let values = values_arg(a, "values")?;
     rank_check(a, "values", &values)?;
+    vector_check(a, "row_limits")?;
     let limits = a.ints("row_limits")?;
     let n = values.nrows();
     build(
@@ -246,8 +438,11 @@ fn from_row_limits(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn from_uniform_row_length(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let values = values_arg(a, "values")?;
     rank_check(a, "values", &values)?;
-    let len = a.int("uniform_row_length")?;
-    let nrows = a.opt_int("nrows")?;
+    let len = match scalar_int(a, "uniform_row_length")? {
+        Some(l) => l,
+        None => a.int("uniform_row_length")?,
+    };
+    let nrows = scalar_int(a, "nrows")?;
     let n = values.nrows();
     build(
         a,
@@ -265,6 +460,43 @@ fn nested_lists(a: &Args, name: &str) -> Result<Vec<Vec<i64>>> {
         .collect()
 }
 
+/// int32 when the nested partitioning tensors are int32 tensors.
+fn nested_index_dtype(a: &Args, name: &str) -> DType {
+    let items = match a.get(name) {
+        Some(Value::List(v)) | Some(Value::Tuple(v)) => v.clone(),
+        // Same-length tensors in a list display are stacked into one tensor.
+        Some(Value::Array(arr)) if arr.dtype() == DType::Int32 => return DType::Int32,
+        // A list of tensors written inline keeps each element's dtype.
+        Some(Value::Literal(n)) => {
+            let typed32 = |n: &literal::Nested| match n {
+                literal::Nested::List(xs) => {
+                    !xs.is_empty()
+                        && xs.iter().all(|x| {
+                            matches!(
+                                x,
+                                literal::Nested::Leaf(literal::Leaf::Typed(Scalar::I32(_)))
+                            )
+                        })
+                }
+                _ => false,
+            };
+            return match &**n {
+                literal::Nested::List(xs) if !xs.is_empty() && xs.iter().all(typed32) => {
+                    DType::Int32
+                }
+                _ => DType::Int64,
+            };
+        }
+        _ => return DType::Int64,
+    };
+    let int32 = |v: &Value| matches!(v, Value::Array(arr) if arr.dtype() == DType::Int32);
+    if !items.is_empty() && items.iter().all(int32) {
+        DType::Int32
+    } else {
+        DType::Int64
+    }
+}
+
 fn from_nested(
     a: &Args,
     name: &str,
@@ -273,8 +505,11 @@ fn from_nested(
     let mut values = values_arg(a, "flat_values")?;
     rank_check(a, "flat_values", &values)?;
     let lists = nested_lists(a, name)?;
+    let dtype = nested_index_dtype(a, name);
     for (k, l) in lists.iter().enumerate().rev() {
-        let part = make(l, values.nrows(), k).map_err(|e| a.err_at(name, e))?;
+        let part = make(l, values.nrows(), k)
+            .map_err(|e| a.err_at(name, e))?
+            .with_splits_dtype(dtype);
         values =
             Array::Ragged(Ragged::from_partition(part, values).map_err(|e| a.err_at(name, e))?);
     }
@@ -324,7 +559,36 @@ fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )
         .at(a.span("tensor")));
     }
-    let rr = a.opt_int("ragged_rank")?.unwrap_or(1).max(1) as usize;
+    if a.get("lengths").is_some() && a.get("padding").is_some() {
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            "Specify argument `lengths` or `padding`, but not both.",
+        )
+        .at(a.call));
+    }
+    let splits_dtype = splits_dtype_arg(a, "row_splits_dtype")?;
+    let rr = a.opt_int("ragged_rank")?.unwrap_or(1);
+    if rr <= 0 {
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            format!("ragged_rank must be greater than 0; got {rr}"),
+        )
+        .at(a.span("ragged_rank")));
+    }
+    let rr = rr as usize;
+    if let Some(nested) = nested_lengths(a)? {
+        if rr != 1 && rr != nested.len() {
+            return Err(Error::new(
+                ErrorClass::ValueError,
+                format!(
+                    "ragged_rank={rr} does not match the {} nested lengths",
+                    nested.len()
+                ),
+            )
+            .at(a.span("lengths")));
+        }
+        return from_tensor_nested_lengths(a, t, &nested, splits_dtype);
+    }
     if rr >= t.rank() {
         return Err(Error::new(
             ErrorClass::ValueError,
@@ -359,14 +623,40 @@ fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         ls.into_iter().map(|l| l.clamp(0, row_len as i64)).collect()
     } else if let Some(p) = a.get("padding") {
         let pad = convert::to_array(p, Some(t.dtype())).map_err(|e| a.err_at("padding", e))?;
-        let pad = pad.flat_values().data().clone();
-        if pad.is_empty() {
+        // padding is one element of the values: its shape is tensor.shape[ragged_rank + 1:].
+        if pad.shape()
+            != t.shape()[rr + 1..]
+                .iter()
+                .map(|&d| Some(d))
+                .collect::<Vec<_>>()
+        {
             return Err(Error::new(
                 ErrorClass::ValueError,
-                "padding must hold a value (a scalar, or one value per inner element), not be empty",
+                format!(
+                    "padding must have shape {:?} (the tensor's shape after dimension {rr}), not {:?}",
+                    &t.shape()[rr + 1..],
+                    pad.shape()
+                        .iter()
+                        .map(|d| d.map_or(-1, |d| d as i64))
+                        .collect::<Vec<_>>()
+                ),
             )
             .at(a.span("padding")));
         }
+        if pad.dtype() != t.dtype() {
+            return Err(Error::new(
+                ErrorClass::TypeError,
+                format!(
+                    "padding must have the tensor's dtype ({}), not {}",
+                    t.dtype(),
+                    pad.dtype()
+                ),
+            )
+            .at(a.span("padding")));
+        }
+        // One value per inner element (none when the inner elements are empty: then every
+        // row is all padding).
+        let pad = pad.flat_values().data().clone();
         let data = flat.data();
         (0..nrows_inner)
             .map(|r| {
@@ -413,7 +703,96 @@ fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         result =
             Ragged::from_partition(p, Array::Ragged(result)).map_err(|e| a.err_at("tensor", e))?;
     }
-    Ok(Value::ragged(result))
+    Ok(Value::ragged(result.with_row_splits_dtype(splits_dtype)))
+}
+
+/// `lengths` given as one vector per ragged dimension (a tuple or list of vectors).
+fn nested_lengths(a: &Args) -> Result<Option<Vec<Vec<i64>>>> {
+    let items = match a.get("lengths") {
+        Some(Value::Tuple(v)) | Some(Value::List(v)) => v.to_vec(),
+        // A list display of lists (ragged when they differ in length).
+        Some(v @ Value::Literal(n)) if matches!(&**n, literal::Nested::List(xs) if xs.iter().all(|x| matches!(x, literal::Nested::List(_)))) => {
+            crate::eval::subscript::iterate(v).map_err(|e| a.err_at("lengths", e))?
+        }
+        Some(v @ Value::Array(arr)) if arr.rank() == 2 => {
+            crate::eval::subscript::iterate(v).map_err(|e| a.err_at("lengths", e))?
+        }
+        _ => return Ok(None),
+    };
+    let nested = |v: &Value| {
+        matches!(v, Value::List(_) | Value::Tuple(_) | Value::Literal(_))
+            || matches!(v, Value::Array(arr) if arr.rank() == 1)
+    };
+    if items.is_empty() || !nested(&items[0]) {
+        return Ok(None);
+    }
+    items
+        .iter()
+        .map(|v| convert::to_ints(v).map_err(|e| a.err_at("lengths", e)))
+        .collect::<Result<Vec<_>>>()
+        .map(Some)
+}
+
+/// from_tensor with one lengths vector per ragged dimension: `lengths[j]` keeps the first
+/// `lengths[j][i]` elements of the i-th row that survived the dimensions above.
+fn from_tensor_nested_lengths(
+    a: &Args,
+    t: &Tensor,
+    nested: &[Vec<i64>],
+    splits_dtype: DType,
+) -> Result<Value> {
+    let rr = nested.len();
+    if rr >= t.rank() {
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            format!(
+                "{rr} nested lengths need a tensor of rank at least {}, not {}",
+                rr + 1,
+                t.rank()
+            ),
+        )
+        .at(a.span("lengths")));
+    }
+    let shape = t.shape();
+    let err = |e| a.err_at("lengths", e);
+    // The flat index (over the dimensions so far) of every row still kept.
+    let mut rows: Vec<usize> = (0..shape[0]).collect();
+    let mut partitions = Vec::new();
+    for (j, lengths) in nested.iter().enumerate() {
+        if lengths.len() != rows.len() {
+            return Err(Error::new(
+                ErrorClass::ValueError,
+                format!(
+                    "lengths[{j}] has {} entries, but there are {} rows at that level",
+                    lengths.len(),
+                    rows.len()
+                ),
+            )
+            .at(a.span("lengths")));
+        }
+        let d = shape[j + 1];
+        let mut kept_lengths =
+            budget::vec("tf.RaggedTensor.from_tensor", rows.len()).map_err(err)?;
+        let mut next = Vec::new();
+        for (&r, &l) in rows.iter().zip(lengths) {
+            let keep = l.clamp(0, d as i64) as usize;
+            kept_lengths.push(keep as i64);
+            next.extend((0..keep).map(|c| r * d + c));
+        }
+        partitions.push(
+            RowPartition::from_row_lengths(&kept_lengths, None)
+                .map_err(err)?
+                .with_splits_dtype(splits_dtype),
+        );
+        rows = next;
+    }
+    let mut flat_shape = vec![shape[..=rr].iter().product::<usize>()];
+    flat_shape.extend_from_slice(&shape[rr + 1..]);
+    let flat = t.reshaped(flat_shape).map_err(err)?;
+    let values = flat.gather_rows(&rows);
+    Ragged::new(partitions, values)
+        .map(Value::ragged)
+        .map_err(err)
 }
 
 fn me(a: &Args) -> Result<Arc<Array>> {
@@ -438,13 +817,19 @@ fn flat_values(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn row_splits(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(i64_tensor(ragged_self(a)?.outer().row_splits().to_vec()))
+    let r = ragged_self(a)?;
+    Ok(Value::tensor(
+        r.outer().index_tensor(r.outer().row_splits().to_vec()),
+    ))
 }
 
 fn each_partition(a: &Args, f: impl Fn(&RowPartition) -> Vec<i64>) -> Result<Value> {
     let r = ragged_self(a)?;
     Ok(Value::tuple(
-        r.partitions().iter().map(|p| i64_tensor(f(p))).collect(),
+        r.partitions()
+            .iter()
+            .map(|p| Value::tensor(p.index_tensor(f(p))))
+            .collect(),
     ))
 }
 
@@ -488,22 +873,51 @@ fn row_lengths(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let axis = a.opt_int("axis")?.unwrap_or(1);
     let rank = r.rank() as i64;
     let axis = if axis < 0 { axis + rank } else { axis };
-    if axis < 1 || axis > r.ragged_rank() as i64 {
+    let dtype = r.row_splits_dtype();
+    if axis == 0 {
+        return Ok(Value::tensor(index_scalar(r.nrows() as i64, dtype)));
+    }
+    if axis < 1 || axis >= rank {
         return Err(Error::new(
             ErrorClass::ValueError,
             format!(
-                "axis must be between 1 and ragged_rank ({}), got {axis}",
-                r.ragged_rank()
+                "axis must be between 0 and the rank minus one ({}), got {axis}",
+                rank - 1
             ),
         )
         .at(a.span("axis")));
     }
+    if axis > r.ragged_rank() as i64 {
+        // A uniform inner dimension: every row has its size, shaped like the dimensions
+        // above it.
+        let flat = r.flat_values();
+        let k = axis as usize - r.ragged_rank();
+        let size = flat.shape()[k] as i64;
+        let mut lengths = Tensor::filled(
+            "row_lengths",
+            flat.shape()[..k].to_vec(),
+            &Scalar::I64(size),
+        )
+        .map_err(|e| a.err_at("axis", e))?;
+        if dtype == DType::Int32 {
+            lengths = Tensor::filled(
+                "row_lengths",
+                flat.shape()[..k].to_vec(),
+                &Scalar::I32(size as i32),
+            )
+            .map_err(|e| a.err_at("axis", e))?;
+        }
+        return r
+            .with_flat_values(lengths)
+            .map(Value::ragged)
+            .map_err(|e| a.err_at("axis", e));
+    }
     if axis == 1 {
-        return Ok(i64_tensor(r.row_lengths().to_vec()));
+        return Ok(Value::tensor(index_tensor(r.row_lengths().to_vec(), dtype)));
     }
     // Lengths of dimension `axis`, shaped like the dimensions above it.
     let part = &r.partitions()[axis as usize - 1];
-    let lengths = Tensor::from_i64(part.row_lengths().to_vec());
+    let lengths = index_tensor(part.row_lengths().to_vec(), dtype);
     let mut arr = Array::Dense(lengths);
     for p in r.partitions()[..axis as usize - 1].iter().rev() {
         arr =
@@ -512,36 +926,64 @@ fn row_lengths(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::from_array(arr))
 }
 
+fn outer_vector(a: &Args, f: impl Fn(&RowPartition) -> Vec<i64>) -> Result<Value> {
+    let r = ragged_self(a)?;
+    Ok(Value::tensor(r.outer().index_tensor(f(r.outer()))))
+}
+
 fn row_starts(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(i64_tensor(ragged_self(a)?.outer().row_starts().to_vec()))
+    outer_vector(a, |p| p.row_starts().to_vec())
 }
 
 fn row_limits(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(i64_tensor(ragged_self(a)?.outer().row_limits().to_vec()))
+    outer_vector(a, |p| p.row_limits().to_vec())
 }
 
 fn value_rowids(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(i64_tensor(ragged_self(a)?.outer().value_rowids().to_vec()))
+    outer_vector(a, |p| p.value_rowids().to_vec())
 }
 
 fn nrows(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::tensor(Tensor::scalar(Scalar::I64(
-        me(a)?.nrows() as i64
-    ))))
+    let r = ragged_self(a)?;
+    let dtype = out_type_arg(a, &r)?;
+    Ok(Value::tensor(index_scalar(r.nrows() as i64, dtype)))
 }
 
 fn bounding_shape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let r = ragged_self(a)?;
+    let dtype = out_type_arg(a, &r)?;
     let shape: Vec<i64> = r.bounding_shape().into_iter().map(|d| d as i64).collect();
-    match a.opt_int("axis")? {
-        None => Ok(i64_tensor(shape)),
-        Some(ax) => {
-            let k = crate::engine::tensor::normalize_index(ax, shape.len()).ok_or_else(|| {
-                Error::new(ErrorClass::ValueError, format!("axis {ax} is out of range"))
-                    .at(a.span("axis"))
-            })?;
-            Ok(Value::tensor(Tensor::scalar(Scalar::I64(shape[k]))))
+    // TensorFlow gathers from the bounding shape, so a negative axis is refused too.
+    let pick = |ax: i64| -> Result<i64> {
+        usize::try_from(ax)
+            .ok()
+            .and_then(|k| shape.get(k).copied())
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorClass::InvalidArgumentError,
+                    format!(
+                        "axis {ax} is out of range: bounding_shape has {} entries (0 to {})",
+                        shape.len(),
+                        shape.len() - 1
+                    ),
+                )
+                .at(a.span("axis"))
+            })
+    };
+    match a.get("axis") {
+        None => Ok(Value::tensor(index_tensor(shape.clone(), dtype))),
+        // A list of axes gives one size per axis, in the order asked.
+        Some(Value::List(_) | Value::Tuple(_) | Value::Literal(_)) => {
+            let axes = a.ints("axis")?;
+            let sizes = axes.into_iter().map(pick).collect::<Result<Vec<_>>>()?;
+            Ok(Value::tensor(index_tensor(sizes, dtype)))
         }
+        Some(Value::Array(arr)) if arr.rank() == 1 => {
+            let axes = a.ints("axis")?;
+            let sizes = axes.into_iter().map(pick).collect::<Result<Vec<_>>>()?;
+            Ok(Value::tensor(index_tensor(sizes, dtype)))
+        }
+        Some(_) => Ok(Value::tensor(index_scalar(pick(a.int("axis")?)?, dtype))),
     }
 }
 
@@ -555,11 +997,17 @@ fn to_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Array::Dense(_) => return Ok(Value::Array(x)),
         Array::Ragged(r) => r,
     };
-    let default = match a.get("default_value") {
-        None => Scalar::default_of(r.dtype()),
-        Some(v) => {
-            convert::to_scalar(v, Some(r.dtype())).map_err(|e| a.err_at("default_value", e))?
-        }
+    let default_arr = match a.get("default_value") {
+        None => None,
+        Some(_) => Some(a.array("default_value", Some(r.dtype()))?),
+    };
+    let default = match &default_arr {
+        Some(d) if d.rank() > 0 => None,
+        Some(_) => Some(
+            convert::to_scalar(a.value("default_value"), Some(r.dtype()))
+                .map_err(|e| a.err_at("default_value", e))?,
+        ),
+        None => Some(Scalar::default_of(r.dtype())),
     };
     let shape: Option<Vec<Option<usize>>> = match a.get("shape") {
         None => None,
@@ -584,9 +1032,66 @@ fn to_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .map_err(|e| a.err_at("shape", e))?,
         ),
     };
+    let Some(default) = default else {
+        // A default with inner dimensions fills whole padded elements: pad a mask of the
+        // real elements alongside, then choose between the values and the broadcast default.
+        let d = default_arr.expect("given");
+        let inner = &r.flat_values().shape()[1..];
+        let dshape: Vec<usize> = match &*d {
+            Array::Dense(t) => t.shape().to_vec(),
+            Array::Ragged(_) => {
+                return Err(
+                    Error::new(ErrorClass::TypeError, "default_value must be dense")
+                        .at(a.span("default_value")),
+                )
+            }
+        };
+        let fits = dshape.len() <= inner.len()
+            && dshape
+                .iter()
+                .rev()
+                .zip(inner.iter().rev())
+                .all(|(&x, &y)| x == 1 || x == y);
+        if !fits {
+            return Err(Error::new(
+                ErrorClass::InvalidArgumentError,
+                format!(
+                    "default_value has shape {dshape:?}, which does not broadcast to the inner shape {inner:?}"
+                ),
+            )
+            .at(a.span("default_value")));
+        }
+        let at = |e| Error::from(e).at(a.call);
+        let zero = Scalar::default_of(r.dtype());
+        let values = r.to_tensor(&zero, shape.as_deref()).map_err(at)?;
+        let ones = Tensor::filled(
+            "to_tensor",
+            r.flat_values().shape().to_vec(),
+            &Scalar::Bool(true),
+        )
+        .map_err(at)?;
+        let mask = r
+            .with_flat_values(ones)
+            .map_err(at)?
+            .to_tensor(&Scalar::Bool(false), shape.as_deref())
+            .map_err(at)?;
+        return crate::engine::ops::mask::where_select(
+            &Array::Dense(mask),
+            &Array::Dense(values),
+            &d,
+        )
+        .map(Value::from_array)
+        .map_err(at);
+    };
     r.to_tensor(&default, shape.as_deref())
         .map(Value::tensor)
         .map_err(|e| Error::from(e).at(a.call))
+}
+
+fn with_row_splits_dtype(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let r = ragged_self(a)?;
+    let d = splits_dtype_arg(a, "dtype")?;
+    Ok(Value::ragged(r.with_row_splits_dtype(d)))
 }
 
 fn with_values(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
