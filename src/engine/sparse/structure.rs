@@ -240,7 +240,7 @@ impl Sparse {
         let mut shape = new_shape.to_vec();
         if let Some(&u) = unknown.first() {
             if known == 0 || total % known != 0 {
-                return Err(value_error!(
+                return Err(invalid_arg!(
                     "cannot reshape {} elements (dense_shape {:?}) into {new_shape:?}: -1 cannot be inferred",
                     total,
                     self.dense_shape
@@ -248,7 +248,7 @@ impl Sparse {
             }
             shape[u] = total / known;
         } else if known != total {
-            return Err(value_error!(
+            return Err(invalid_arg!(
                 "cannot reshape a sparse tensor of {total} elements (dense_shape {:?}) into {new_shape:?} ({known} elements)",
                 self.dense_shape
             ));
@@ -418,7 +418,7 @@ mod tests {
         assert_eq!(rows(&r), vec![vec![0, 1], vec![1, 0], vec![3, 1]]);
         assert_eq!(
             a.reshape(&[4, 4]).unwrap_err().class,
-            ErrorClass::ValueError
+            ErrorClass::InvalidArgumentError
         );
         assert_eq!(
             a.reshape(&[-1, -1]).unwrap_err().class,

@@ -225,7 +225,13 @@ fn sparse_to_dense(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let idx = dense_arg(a, "sparse_indices", None)?;
     let shape = a.ints("output_shape")?;
     let values = dense_arg(a, "sparse_values", None)?;
-    let default = default_arg(a, "default_value", values.dtype())?;
+    // A non-scalar default is an InvalidArgumentError here, as TensorFlow's kernel says.
+    let default = default_arg(a, "default_value", values.dtype()).map_err(|mut e| {
+        if e.class == ErrorClass::ValueError {
+            e.class = ErrorClass::InvalidArgumentError;
+        }
+        e
+    })?;
     let validate = a.flag("validate_indices", true)?;
     Ok(Value::tensor(sparse::sparse_to_dense(
         &idx, &shape, &values, &default, validate,
