@@ -49,6 +49,9 @@ pub static BUILTINS: &[Builtin] = &[
             "tf.strings.unicode_encode(tf.ragged.constant([[72, 233], [], [9731, 33]]), 'UTF-8')",
             "tf.strings.unicode_encode([104, 105], 'UTF-8')",
         ]),
+    Builtin::function("tf.strings.unicode_transcode", "(input, input_encoding, output_encoding, errors='replace', replacement_char=65533, replace_control_characters=False, name=None)", unicode_transcode)
+        .doc("Re-encodes every string from `input_encoding` (only 'UTF-8' decodes) to `output_encoding` ('UTF-8', 'UTF-16-BE' or 'UTF-32-BE'); the shape is unchanged. Ill-formed input is replaced, skipped or an error as in tf.strings.unicode_decode, so UTF-8 to UTF-8 cleans up bad bytes.")
+        .examples(&["tf.strings.unicode_transcode(['h\u{e9}llo', tf.strings.substr('\u{e9}', 0, 1)], 'UTF-8', 'UTF-8')"]),
 ];
 
 /// Argument `name` as a string tensor; numbers are a TypeError, as TensorFlow's string ops
@@ -288,4 +291,12 @@ fn unicode_encode(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         "input",
         ops::unicode_encode(&x, enc, errors, replacement),
     )
+}
+
+fn unicode_transcode(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let x = strings(a, "input")?;
+    let spec = decode_spec(a, "input_encoding", true)?;
+    let out = Encoding::parse(&text_str(a, "output_encoding", "")?)
+        .map_err(|e| a.err_at("output_encoding", e))?;
+    done(a, "input", ops::unicode_transcode(&x, &spec, out))
 }

@@ -20,8 +20,8 @@ pub use ngrams::{ngrams, NgramSpec};
 pub use regexp::{regex_full_match, regex_replace};
 pub use split::split;
 pub use unicode::{
-    decode as unicode_decode, encode as unicode_encode, split_chars as unicode_split, DecodeSpec,
-    Encoding, OnError,
+    decode as unicode_decode, encode as unicode_encode, split_chars as unicode_split,
+    transcode as unicode_transcode, DecodeSpec, Encoding, OnError,
 };
 
 use std::borrow::Cow;

@@ -322,3 +322,32 @@ pub fn encode(a: &Array, enc: Encoding, errors: OnError, replacement: i64) -> Re
         }
     }
 }
+
+/// `tf.strings.unicode_transcode`: every string decoded (as `unicode_decode` does, with its
+/// error handling) and encoded again in `out`. The shape is unchanged.
+pub fn transcode(a: &Array, spec: &DecodeSpec, out: Encoding) -> Result<Array> {
+    check_decodable(spec)?;
+    super::map_values(a, |t| {
+        let col = str_col(t, "tf.strings.unicode_transcode")?;
+        // Four output bytes per input byte at most (UTF-32), or per replacement.
+        let mut res = StringBuf::try_with_capacity(
+            "tf.strings.unicode_transcode",
+            col.len(),
+            col.bytes().len().saturating_mul(4),
+        )?;
+        let mut buf: Vec<u8> = Vec::new();
+        for (k, s) in col.iter().enumerate() {
+            if k % interrupt::CHUNK == 0 {
+                interrupt::check()?;
+            }
+            buf.clear();
+            decode_one(s, spec, |cp, _, _| {
+                if let Some(c) = valid_cp(cp as i64) {
+                    put(c, out, &mut buf);
+                }
+            })?;
+            res.push(&buf);
+        }
+        Ok(super::same_shape(t, Buffer::Str(res)))
+    })
+}
