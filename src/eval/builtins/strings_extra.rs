@@ -32,7 +32,7 @@ pub static BUILTINS: &[Builtin] = &[
         .doc("Whether each whole string matches the RE2 regular expression `pattern` (a bool tensor of the input's shape): the match must cover the string from start to end.")
         .examples(&["tf.strings.regex_full_match(['abaaba', 'abcdabcde'], 'a.*a')"]),
     Builtin::function("tf.strings.unicode_decode", "(input, input_encoding, errors='replace', replacement_char=65533, replace_control_characters=False, name=None)", unicode_decode)
-        .doc("The Unicode code points (int32) of each string, one more ragged dimension than the input (a scalar gives a vector). Only 'UTF-8' input decodes. An ill-formed byte sequence becomes `replacement_char` (errors='replace'), is skipped ('ignore') or is an InvalidArgumentError ('strict'); replace_control_characters=True also replaces U+0000 to U+001F.")
+        .doc("The Unicode code points (int32) of each string, one more ragged dimension than the input (a scalar gives a vector). Input may be 'UTF-8', 'UTF-16-BE', 'UTF-32-BE', 'US-ASCII' or 'ISO-8859-1'. An ill-formed byte sequence becomes `replacement_char` (errors='replace'), is skipped ('ignore') or is an InvalidArgumentError ('strict'); replace_control_characters=True also replaces U+0000 to U+001F.")
         .examples(&["tf.strings.unicode_decode(['Hello', 'w\u{f6}rld'], 'UTF-8')"]),
     Builtin::function("tf.strings.unicode_decode_with_offsets", "(input, input_encoding, errors='replace', replacement_char=65533, replace_control_characters=False, name=None)", unicode_decode_with_offsets)
         .doc("Like tf.strings.unicode_decode, and also the byte offset (int64) where each character starts: a tuple (codepoints, offsets) of one shape.")
@@ -50,7 +50,7 @@ pub static BUILTINS: &[Builtin] = &[
             "tf.strings.unicode_encode([104, 105], 'UTF-8')",
         ]),
     Builtin::function("tf.strings.unicode_transcode", "(input, input_encoding, output_encoding, errors='replace', replacement_char=65533, replace_control_characters=False, name=None)", unicode_transcode)
-        .doc("Re-encodes every string from `input_encoding` (only 'UTF-8' decodes) to `output_encoding` ('UTF-8', 'UTF-16-BE' or 'UTF-32-BE'); the shape is unchanged. Ill-formed input is replaced, skipped or an error as in tf.strings.unicode_decode, so UTF-8 to UTF-8 cleans up bad bytes.")
+        .doc("Re-encodes every string from `input_encoding` (as tf.strings.unicode_decode reads it) to `output_encoding` ('UTF-8', 'UTF-16-BE' or 'UTF-32-BE'); the shape is unchanged. Ill-formed input is replaced, skipped or an error as in tf.strings.unicode_decode, so UTF-8 to UTF-8 cleans up bad bytes.")
         .examples(&["tf.strings.unicode_transcode(['h\u{e9}llo', tf.strings.substr('\u{e9}', 0, 1)], 'UTF-8', 'UTF-8')"]),
 ];
 
@@ -281,7 +281,7 @@ fn unicode_split_with_offsets(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn unicode_encode(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = a.array("input", Some(DType::Int32))?;
-    let enc = Encoding::parse(&text_str(a, "output_encoding", "")?)
+    let enc = Encoding::parse_output(&text_str(a, "output_encoding", "")?)
         .map_err(|e| a.err_at("output_encoding", e))?;
     let errors =
         OnError::parse(&text_str(a, "errors", "replace")?).map_err(|e| a.err_at("errors", e))?;
@@ -296,7 +296,7 @@ fn unicode_encode(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn unicode_transcode(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = strings(a, "input")?;
     let spec = decode_spec(a, "input_encoding", true)?;
-    let out = Encoding::parse(&text_str(a, "output_encoding", "")?)
+    let out = Encoding::parse_output(&text_str(a, "output_encoding", "")?)
         .map_err(|e| a.err_at("output_encoding", e))?;
     done(a, "input", ops::unicode_transcode(&x, &spec, out))
 }

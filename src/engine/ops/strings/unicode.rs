@@ -21,6 +21,10 @@ pub enum Encoding {
     Utf16Be,
     /// `'UTF-32-BE'`
     Utf32Be,
+    /// `'US-ASCII'` (decoding only)
+    Ascii,
+    /// `'ISO-8859-1'` (decoding only)
+    Latin1,
 }
 
 impl Encoding {
@@ -30,8 +34,20 @@ impl Encoding {
             "UTF-8" | "UTF8" => Ok(Encoding::Utf8),
             "UTF-16-BE" | "UTF-16BE" => Ok(Encoding::Utf16Be),
             "UTF-32-BE" | "UTF-32BE" => Ok(Encoding::Utf32Be),
+            "US-ASCII" | "ASCII" => Ok(Encoding::Ascii),
+            "ISO-8859-1" | "LATIN1" | "LATIN-1" => Ok(Encoding::Latin1),
             _ => Err(invalid_arg!(
-                "unknown or unsupported encoding {name:?}: ragtag knows 'UTF-8', 'UTF-16-BE' and 'UTF-32-BE'"
+                "unknown or unsupported encoding {name:?}: ragtag knows 'UTF-8', 'UTF-16-BE', 'UTF-32-BE', and for decoding 'US-ASCII' and 'ISO-8859-1'"
+            )),
+        }
+    }
+    /// The encoding for output (`unicode_encode` and `unicode_transcode` write only the
+    /// Unicode encodings).
+    pub fn parse_output(name: &str) -> Result<Encoding> {
+        match Encoding::parse(name)? {
+            e @ (Encoding::Utf8 | Encoding::Utf16Be | Encoding::Utf32Be) => Ok(e),
+            _ => Err(invalid_arg!(
+                "output encoding must be 'UTF-8', 'UTF-16-BE' or 'UTF-32-BE', not {name:?}"
             )),
         }
     }
@@ -75,45 +91,128 @@ pub struct DecodeSpec {
     pub replace_control: bool,
 }
 
-/// Decodes one string, calling `emit(code point, byte offset, byte length)` per character.
-fn decode_one(s: &[u8], spec: &DecodeSpec, mut emit: impl FnMut(i32, usize, usize)) -> Result<()> {
-    let mut at = 0;
-    for chunk in s.utf8_chunks() {
-        for (i, c) in chunk.valid().char_indices() {
-            let mut cp = c as i32;
-            if spec.replace_control && cp < 0x20 {
-                cp = spec.replacement;
-            }
-            emit(cp, at + i, c.len_utf8());
-        }
-        at += chunk.valid().len();
-        let bad = chunk.invalid();
-        if !bad.is_empty() {
-            match spec.errors {
-                OnError::Strict => {
-                    return Err(invalid_arg!(
-                        "invalid UTF-8 at byte {at} of {:?}",
-                        String::from_utf8_lossy(s)
-                    )
-                    .with_hint("errors='replace' (the default) or errors='ignore' accepts it"))
-                }
-                OnError::Replace => emit(spec.replacement, at, bad.len()),
-                OnError::Ignore => {}
-            }
-            at += bad.len();
-        }
-    }
-    Ok(())
+/// One decoded unit of a string: a character, or an ill-formed sequence (`cp` is None).
+struct Unit {
+    cp: Option<u32>,
+    len: usize,
 }
 
-fn check_decodable(spec: &DecodeSpec) -> Result<()> {
-    if spec.encoding != Encoding::Utf8 {
-        return Err(invalid_arg!(
-            "ragtag decodes UTF-8 only, not {:?}",
-            spec.encoding
-        ));
+/// The units of `s` in `enc`, in order.
+fn units(s: &[u8], enc: Encoding, mut f: impl FnMut(Unit)) {
+    match enc {
+        Encoding::Utf8 => {
+            for chunk in s.utf8_chunks() {
+                for c in chunk.valid().chars() {
+                    f(Unit {
+                        cp: Some(c as u32),
+                        len: c.len_utf8(),
+                    });
+                }
+                if !chunk.invalid().is_empty() {
+                    f(Unit {
+                        cp: None,
+                        len: chunk.invalid().len(),
+                    });
+                }
+            }
+        }
+        Encoding::Latin1 => s.iter().for_each(|&b| {
+            f(Unit {
+                cp: Some(b as u32),
+                len: 1,
+            })
+        }),
+        Encoding::Ascii => s.iter().for_each(|&b| {
+            f(Unit {
+                cp: (b < 0x80).then_some(b as u32),
+                len: 1,
+            })
+        }),
+        Encoding::Utf16Be => {
+            let mut i = 0;
+            while i < s.len() {
+                if i + 1 >= s.len() {
+                    f(Unit {
+                        cp: None,
+                        len: s.len() - i,
+                    });
+                    break;
+                }
+                let u = u16::from_be_bytes([s[i], s[i + 1]]) as u32;
+                let low = (i + 3 < s.len())
+                    .then(|| u16::from_be_bytes([s[i + 2], s[i + 3]]) as u32)
+                    .filter(|l| (0xDC00..0xE000).contains(l));
+                match (u, low) {
+                    (0xD800..=0xDBFF, Some(l)) => {
+                        f(Unit {
+                            cp: Some(0x10000 + ((u - 0xD800) << 10) + (l - 0xDC00)),
+                            len: 4,
+                        });
+                        i += 4;
+                    }
+                    (0xD800..=0xDFFF, _) => {
+                        f(Unit { cp: None, len: 2 });
+                        i += 2;
+                    }
+                    _ => {
+                        f(Unit {
+                            cp: Some(u),
+                            len: 2,
+                        });
+                        i += 2;
+                    }
+                }
+            }
+        }
+        Encoding::Utf32Be => {
+            for c in s.chunks(4) {
+                let cp = (c.len() == 4)
+                    .then(|| u32::from_be_bytes([c[0], c[1], c[2], c[3]]))
+                    .filter(|&v| char::from_u32(v).is_some());
+                f(Unit { cp, len: c.len() });
+            }
+        }
     }
-    Ok(())
+}
+
+/// Decodes one string, calling `emit(code point, byte offset, byte length, ill-formed)`
+/// per character.
+fn decode_one(
+    s: &[u8],
+    spec: &DecodeSpec,
+    mut emit: impl FnMut(i32, usize, usize, bool),
+) -> Result<()> {
+    let mut at = 0;
+    let mut bad_at = None;
+    units(s, spec.encoding, |u| {
+        match u.cp {
+            Some(cp) => {
+                let cp = if spec.replace_control && cp < 0x20 {
+                    spec.replacement
+                } else {
+                    cp as i32
+                };
+                emit(cp, at, u.len, false);
+            }
+            None => match spec.errors {
+                OnError::Strict => {
+                    bad_at.get_or_insert(at);
+                }
+                OnError::Replace => emit(spec.replacement, at, u.len, true),
+                OnError::Ignore => {}
+            },
+        }
+        at += u.len;
+    });
+    match bad_at {
+        Some(at) => Err(invalid_arg!(
+            "invalid {:?} input at byte {at} of {:?}",
+            spec.encoding,
+            String::from_utf8_lossy(s)
+        )
+        .with_hint("errors='replace' (the default) or errors='ignore' accepts it")),
+        None => Ok(()),
+    }
 }
 
 /// A scalar's result stays a vector; anything else gets one more ragged dimension.
@@ -127,7 +226,6 @@ fn shaped(a: &Array, lengths: &[i64], values: Tensor) -> Result<Array> {
 /// `tf.strings.unicode_decode`: the code points (int32) of every string, and their byte
 /// offsets (int64) when `with_offsets`.
 pub fn decode(a: &Array, spec: &DecodeSpec, with_offsets: bool) -> Result<(Array, Option<Array>)> {
-    check_decodable(spec)?;
     let col = str_col(a.flat_values(), "tf.strings.unicode_decode")?;
     // At most one code point per byte.
     let mut cps = budget::vec("tf.strings.unicode_decode", col.bytes().len())?;
@@ -141,7 +239,7 @@ pub fn decode(a: &Array, spec: &DecodeSpec, with_offsets: bool) -> Result<(Array
             interrupt::check()?;
         }
         let before = cps.len();
-        decode_one(s, spec, |cp, off, _| {
+        decode_one(s, spec, |cp, off, _, _| {
             cps.push(cp);
             if with_offsets {
                 offs.push(off as i64);
@@ -165,9 +263,11 @@ pub fn split_chars(
     spec: &DecodeSpec,
     with_offsets: bool,
 ) -> Result<(Array, Option<Array>)> {
-    check_decodable(spec)?;
     let col = str_col(a.flat_values(), "tf.strings.unicode_split")?;
-    let replacement = encode_utf8(spec.replacement).unwrap_or_default();
+    let mut replacement = Vec::new();
+    if let Some(c) = valid_cp(spec.replacement as i64) {
+        put(c, output_of(spec.encoding), &mut replacement);
+    }
     let n = col.bytes().len();
     let mut chars = StringBuf::try_with_capacity(
         "tf.strings.unicode_split",
@@ -181,8 +281,8 @@ pub fn split_chars(
             interrupt::check()?;
         }
         let before = chars.len();
-        decode_one(s, spec, |cp, off, len| {
-            if cp == spec.replacement && std::str::from_utf8(&s[off..off + len]).is_err() {
+        decode_one(s, spec, |_, off, len, bad| {
+            if bad {
                 chars.push(&replacement);
             } else {
                 chars.push(&s[off..off + len]);
@@ -206,8 +306,13 @@ fn valid_cp(cp: i64) -> Option<char> {
     u32::try_from(cp).ok().and_then(char::from_u32)
 }
 
-fn encode_utf8(cp: i32) -> Option<Vec<u8>> {
-    valid_cp(cp as i64).map(|c| c.to_string().into_bytes())
+/// How `unicode_split` writes a replacement character for input in `enc`.
+fn output_of(enc: Encoding) -> Encoding {
+    match enc {
+        Encoding::Utf16Be => Encoding::Utf16Be,
+        Encoding::Utf32Be => Encoding::Utf32Be,
+        _ => Encoding::Utf8,
+    }
 }
 
 /// Appends one character in `enc`.
@@ -224,6 +329,16 @@ fn put(c: char, enc: Encoding, out: &mut Vec<u8>) {
             }
         }
         Encoding::Utf32Be => out.extend_from_slice(&(c as u32).to_be_bytes()),
+        // Not output encodings (parse_output refuses them); Latin-1 and ASCII write the
+        // characters they hold and `?` for the rest.
+        Encoding::Latin1 | Encoding::Ascii => {
+            let limit = if enc == Encoding::Ascii { 0x80 } else { 0x100 };
+            out.push(if (c as u32) < limit {
+                c as u32 as u8
+            } else {
+                b'?'
+            });
+        }
     }
 }
 
@@ -326,7 +441,6 @@ pub fn encode(a: &Array, enc: Encoding, errors: OnError, replacement: i64) -> Re
 /// `tf.strings.unicode_transcode`: every string decoded (as `unicode_decode` does, with its
 /// error handling) and encoded again in `out`. The shape is unchanged.
 pub fn transcode(a: &Array, spec: &DecodeSpec, out: Encoding) -> Result<Array> {
-    check_decodable(spec)?;
     super::map_values(a, |t| {
         let col = str_col(t, "tf.strings.unicode_transcode")?;
         // Four output bytes per input byte at most (UTF-32), or per replacement.
@@ -341,7 +455,7 @@ pub fn transcode(a: &Array, spec: &DecodeSpec, out: Encoding) -> Result<Array> {
                 interrupt::check()?;
             }
             buf.clear();
-            decode_one(s, spec, |cp, _, _| {
+            decode_one(s, spec, |cp, _, _, _| {
                 if let Some(c) = valid_cp(cp as i64) {
                     put(c, out, &mut buf);
                 }
