@@ -52,15 +52,24 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("tf.strings.unicode_transcode", "(input, input_encoding, output_encoding, errors='replace', replacement_char=65533, replace_control_characters=False, name=None)", unicode_transcode)
         .doc("Re-encodes every string from `input_encoding` (as tf.strings.unicode_decode reads it) to `output_encoding` ('UTF-8', 'UTF-16-BE' or 'UTF-32-BE'); the shape is unchanged. Ill-formed input is replaced, skipped or an error as in tf.strings.unicode_decode, so UTF-8 to UTF-8 cleans up bad bytes.")
         .examples(&["tf.strings.unicode_transcode(['h\u{e9}llo', tf.strings.substr('\u{e9}', 0, 1)], 'UTF-8', 'UTF-8')"]),
+    Builtin::function("tf.strings.bytes_split", "(input, name=None)", bytes_split)
+        .doc("Every string split into its bytes (one-byte strings): a scalar gives a vector, anything else gets one more ragged dimension. A multi-byte UTF-8 character becomes several pieces; tf.strings.unicode_split keeps characters whole.")
+        .examples(&["tf.strings.bytes_split(['hello', '123'])", "tf.strings.bytes_split('abc')"]),
 ];
 
 /// Argument `name` as a string tensor; numbers are a TypeError, as TensorFlow's string ops
 /// raise for them.
 fn strings(a: &Args, name: &str) -> Result<Arc<Array>> {
+    strings_or(a, name, ErrorClass::TypeError)
+}
+
+/// Like [`strings`], with the error class the op raises for non-strings (the ops that
+/// convert their input as a ragged tensor raise ValueError).
+fn strings_or(a: &Args, name: &str, class: ErrorClass) -> Result<Arc<Array>> {
     let arr = a.array(name, Some(DType::String))?;
     if arr.dtype() != DType::String {
         return Err(Error::new(
-            ErrorClass::TypeError,
+            class,
             format!(
                 "{}: {name} must be a string tensor, but it is a {} tensor",
                 a.builtin().name,
@@ -244,7 +253,7 @@ fn decode_spec(a: &Args, encoding_arg: &str, control: bool) -> Result<DecodeSpec
 }
 
 fn decode(a: &Args, offsets: bool) -> Result<Value> {
-    let x = strings(a, "input")?;
+    let x = strings_or(a, "input", ErrorClass::InvalidArgumentError)?;
     let spec = decode_spec(a, "input_encoding", true)?;
     let (cps, offs) = ops::unicode_decode(&x, &spec, offsets).map_err(|e| a.err_at("input", e))?;
     Ok(match offs {
@@ -262,7 +271,7 @@ fn unicode_decode_with_offsets(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn split(a: &Args, offsets: bool) -> Result<Value> {
-    let x = strings(a, "input")?;
+    let x = strings_or(a, "input", ErrorClass::InvalidArgumentError)?;
     let spec = decode_spec(a, "input_encoding", false)?;
     let (chars, offs) = ops::unicode_split(&x, &spec, offsets).map_err(|e| a.err_at("input", e))?;
     Ok(match offs {
@@ -280,7 +289,10 @@ fn unicode_split_with_offsets(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn unicode_encode(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let x = a.array("input", Some(DType::Int32))?;
+    // Non-integers reach the op (an InvalidArgumentError there, as in TensorFlow).
+    let x = a
+        .array("input", Some(DType::Int32))
+        .or_else(|_| a.array("input", None))?;
     let enc = Encoding::parse_output(&text_str(a, "output_encoding", "")?)
         .map_err(|e| a.err_at("output_encoding", e))?;
     let errors =
@@ -299,4 +311,9 @@ fn unicode_transcode(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let out = Encoding::parse_output(&text_str(a, "output_encoding", "")?)
         .map_err(|e| a.err_at("output_encoding", e))?;
     done(a, "input", ops::unicode_transcode(&x, &spec, out))
+}
+
+fn bytes_split(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let x = strings_or(a, "input", ErrorClass::ValueError)?;
+    done(a, "input", ops::bytes_split(&x))
 }

@@ -94,3 +94,24 @@ pub fn split(a: &Array, sep: Option<&[u8]>, maxsplit: i64) -> Result<Array> {
     }
     nest_rows(a, &lengths, values)
 }
+
+/// `tf.strings.bytes_split(input)`: every string becomes a row of its bytes (one-byte
+/// strings); a scalar gives a vector, anything else one more ragged dimension.
+pub fn bytes_split(a: &Array) -> Result<Array> {
+    let t = a.flat_values();
+    let col = str_col(t, "tf.strings.bytes_split")?;
+    let n = col.bytes().len();
+    let mut tokens = StringBuf::try_with_capacity("tf.strings.bytes_split", n, n)?;
+    let mut lengths = budget::vec("tf.strings.bytes_split", col.len())?;
+    for s in col.iter() {
+        for i in 0..s.len() {
+            tokens.push(&s[i..i + 1]);
+        }
+        lengths.push(s.len() as i64);
+    }
+    let values = Tensor::vector(Buffer::Str(tokens));
+    if matches!(a, Array::Dense(t) if t.rank() == 0) {
+        return Ok(Array::Dense(values));
+    }
+    nest_rows(a, &lengths, values)
+}
