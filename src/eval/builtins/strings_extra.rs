@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::engine::ops::strings::{self as ops, DecodeSpec, Encoding, NgramSpec, OnError};
-use crate::engine::{Array, Buffer, DType, ErrorClass};
+use crate::engine::{Array, Buffer, DType, ErrorClass, Sparse};
 use crate::eval::args::Args;
 use crate::eval::convert;
 use crate::eval::Interp;
@@ -55,6 +55,12 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("tf.strings.bytes_split", "(input, name=None)", bytes_split)
         .doc("Every string split into its bytes (one-byte strings): a scalar gives a vector, anything else gets one more ragged dimension. A multi-byte UTF-8 character becomes several pieces; tf.strings.unicode_split keeps characters whole.")
         .examples(&["tf.strings.bytes_split(['hello', '123'])", "tf.strings.bytes_split('abc')"]),
+    Builtin::function("tf.compat.v1.string_split", "(source, sep=None, skip_empty=True, delimiter=None, result_type='SparseTensor', name=None)", string_split_v1)
+        .doc("TensorFlow 1's split of a vector of strings: every character of `sep` (or its old name `delimiter`; ' ' by default) separates tokens, and an empty separator splits into bytes. Empty tokens are dropped unless skip_empty=False. Returns a SparseTensor [strings, most tokens] by default, or a RaggedTensor with result_type='RaggedTensor'.")
+        .examples(&["tf.compat.v1.string_split(['hello world', 'a.b c'], sep=' .')", "tf.compat.v1.string_split(['#a', 'b#'], '#', skip_empty=False, result_type='RaggedTensor')"]),
+    Builtin::function("tf.compat.v1.strings.split", "(input=None, sep=None, maxsplit=-1, result_type='SparseTensor', source=None, name=None)", strings_split_v1)
+        .doc("TensorFlow 1's tf.strings.split: splits as tf.strings.split does (a scalar counts as a one-string vector) and returns a SparseTensor by default, or a RaggedTensor with result_type='RaggedTensor'. `source` is an old name of `input`.")
+        .examples(&["tf.compat.v1.strings.split(['pigs on the wing', 'animals'])"]),
 ];
 
 /// Argument `name` as a string tensor; numbers are a TypeError, as TensorFlow's string ops
@@ -316,4 +322,85 @@ fn unicode_transcode(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn bytes_split(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = strings_or(a, "input", ErrorClass::ValueError)?;
     done(a, "input", ops::bytes_split(&x))
+}
+
+/// `result_type` of the TensorFlow 1 split ops: true for a SparseTensor.
+fn wants_sparse(a: &Args) -> Result<bool> {
+    match text_str(a, "result_type", "SparseTensor")?.as_str() {
+        "SparseTensor" => Ok(true),
+        "RaggedTensor" => Ok(false),
+        other => Err(Error::new(
+            ErrorClass::ValueError,
+            format!("result_type must be 'RaggedTensor' or 'SparseTensor', not {other:?}"),
+        )
+        .at(a.span("result_type"))),
+    }
+}
+
+/// A split result as the TensorFlow 1 ops return it.
+fn split_result(r: Array, sparse: bool) -> Value {
+    match (r, sparse) {
+        (Array::Ragged(r), true) => Value::Sparse(Arc::new(Sparse::from_ragged(&r))),
+        (r, _) => Value::from_array(r),
+    }
+}
+
+fn string_split_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let x = strings_or(a, "source", ErrorClass::InvalidArgumentError)?;
+    let given = |n: &str| !matches!(a.get(n), None | Some(Value::None));
+    if given("sep") && given("delimiter") {
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            "give sep or delimiter (its old name), not both",
+        )
+        .at(a.span("delimiter")));
+    }
+    let name = if given("delimiter") {
+        "delimiter"
+    } else {
+        "sep"
+    };
+    let delims = match a.get(name) {
+        None | Some(Value::None) => b" ".to_vec(),
+        Some(v) => text_of(v).ok_or_else(|| {
+            Error::new(
+                ErrorClass::InvalidArgumentError,
+                format!("{name} must be a single string (the separator characters)"),
+            )
+            .at(a.span(name))
+        })?,
+    };
+    let skip_empty = a.flag("skip_empty", true)?;
+    let sparse = wants_sparse(a)?;
+    let r = ops::split_on_bytes(&x, &delims, skip_empty).map_err(|e| a.err_at("source", e))?;
+    Ok(split_result(r, sparse))
+}
+
+fn strings_split_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let name = match (a.get("input"), a.get("source")) {
+        (Some(Value::None) | None, Some(v)) if !matches!(v, Value::None) => "source",
+        _ => "input",
+    };
+    if matches!(a.get(name), None | Some(Value::None)) {
+        return Err(Error::new(
+            ErrorClass::TypeError,
+            "tf.compat.v1.strings.split needs input",
+        )
+        .at(a.call));
+    }
+    let x = strings(a, name)?;
+    let x = match &*x {
+        Array::Dense(t) if t.rank() == 0 => Arc::new(Array::Dense(
+            t.reshaped(vec![1]).map_err(|e| a.err_at(name, e))?,
+        )),
+        _ => x,
+    };
+    let sep = match a.get("sep") {
+        None | Some(Value::None) => None,
+        Some(_) => Some(text(a, "sep", "")?),
+    };
+    let maxsplit = a.opt_int("maxsplit")?.unwrap_or(-1);
+    let sparse = wants_sparse(a)?;
+    let r = ops::split(&x, sep.as_deref(), maxsplit).map_err(|e| a.err_at(name, e))?;
+    Ok(split_result(r, sparse))
 }

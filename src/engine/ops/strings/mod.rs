@@ -18,7 +18,7 @@ pub use join::{join, reduce_join};
 pub use kernels::{length, lower, strip, substr, to_hash_bucket_fast, upper, CharUnit};
 pub use ngrams::{ngrams, NgramSpec};
 pub use regexp::{regex_full_match, regex_replace};
-pub use split::{bytes_split, split};
+pub use split::{bytes_split, split, split_on_bytes};
 pub use unicode::{
     decode as unicode_decode, encode as unicode_encode, split_chars as unicode_split,
     transcode as unicode_transcode, DecodeSpec, Encoding, OnError,
