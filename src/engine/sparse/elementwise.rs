@@ -276,6 +276,7 @@ impl Sparse {
                 "num_split must be in [1, {dim}] (the size of dimension {ax}), but is {num_split}"
             ));
         }
+        self.check_bounds()?;
         let (base, extra) = (dim / num_split, dim % num_split);
         let mut out = budget::vec("tf.sparse.split", num_split as usize)?;
         let mut start = 0;

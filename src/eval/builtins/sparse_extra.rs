@@ -98,6 +98,15 @@ fn split(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     let s = sparse_arg(a, "sp_input")?;
     let n = a.int("num_split")?;
+    if matches!(
+        a.value("axis"),
+        Value::List(_) | Value::Tuple(_) | Value::Literal(_)
+    ) {
+        return Err(
+            Error::new(ErrorClass::InvalidArgumentError, "axis should be a scalar")
+                .at(a.span("axis")),
+        );
+    }
     let axis = a.int("axis")?;
     let parts = s.split(n, axis).map_err(|e| a.err_at("num_split", e))?;
     Ok(Value::list(parts.into_iter().map(sparse_value).collect()))
