@@ -31,6 +31,10 @@ impl Sparse {
                 "tf.sparse.concat needs at least one SparseTensor"
             ));
         };
+        if inputs.len() == 1 {
+            // Like TensorFlow, a single input comes back as it is, whatever the axis.
+            return Ok((*first).clone());
+        }
         let rank = first.rank();
         let axis = axis_of(axis, rank, "axis")?;
         let mut shape = first.dense_shape.clone();
@@ -43,7 +47,7 @@ impl Sparse {
                 ));
             }
             if s.dtype() != first.dtype() {
-                return Err(type_error!(
+                return Err(invalid_arg!(
                     "every input must have the same dtype: input 0 holds {}, input {k} holds {}",
                     first.dtype(),
                     s.dtype()

@@ -19,8 +19,8 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("tf.sparse.concat", "(axis, sp_inputs, expand_nonconcat_dims=False)", concat)
         .doc("Sparse tensors side by side along `axis`, as if their dense forms were concatenated: indices shift by the sizes before them, the dense shapes add up along `axis`, and the result is sorted row-major. The other dimensions must agree unless expand_nonconcat_dims=True. Unlike ragged concat along axis 1, rows do not close up: a short row keeps its implicit zeros.")
         .examples(&[concat!("a = tf.SparseTensor(indices=[[0, 1], [0, 3], [2, 0]], values=[1, 2, 3], dense_shape=[3, 5]); ", "tf.sparse.concat(1, [a, a])")]),
-    Builtin::function("tf.sparse_concat", "(axis=None, sp_inputs=None, expand_nonconcat_dim=False, concat_dim=None)", concat_v1)
-        .doc("TensorFlow 1's tf.sparse.concat: the axis is the first argument, also called `concat_dim`.")
+    Builtin::function("tf.sparse_concat", "(axis=None, sp_inputs=None, name=None, expand_nonconcat_dim=False, concat_dim=None, expand_nonconcat_dims=None)", concat_v1)
+        .doc("TensorFlow 1's tf.sparse.concat: the axis is the first argument, also called `concat_dim`, and `expand_nonconcat_dims` is also spelled `expand_nonconcat_dim`.")
         .aliases(&["tf.compat.v1.sparse_concat"])
         .examples(&[concat!("a = tf.SparseTensor(indices=[[0, 1], [0, 3], [2, 0]], values=[1, 2, 3], dense_shape=[3, 5]); ", "tf.sparse_concat(0, [a, a])")]),
     Builtin::function("tf.sparse.reorder", "(sp_input)", reorder)
@@ -99,10 +99,18 @@ fn concat(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn concat_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let axis_arg = match (a.get("axis"), a.get("concat_dim")) {
-        (Some(_), _) => "axis",
-        (None, Some(_)) => "concat_dim",
-        (None, None) => {
+    let given = |n: &str| !matches!(a.get(n), None | Some(Value::None));
+    let axis_arg = match (given("axis"), given("concat_dim")) {
+        (true, true) => {
+            return Err(Error::new(
+                ErrorClass::ValueError,
+                "give axis or concat_dim (its old name), not both",
+            )
+            .at(a.span("concat_dim")))
+        }
+        (true, false) => "axis",
+        (false, true) => "concat_dim",
+        (false, false) => {
             return Err(Error::new(
                 ErrorClass::TypeError,
                 "tf.sparse_concat needs an axis (concat_dim)",
@@ -117,7 +125,8 @@ fn concat_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )
         .at(a.call));
     }
-    let expand = a.flag("expand_nonconcat_dim", false)?;
+    let expand =
+        a.flag("expand_nonconcat_dim", false)? || a.flag("expand_nonconcat_dims", false)?;
     do_concat(a, axis_arg, expand)
 }
 
