@@ -185,20 +185,27 @@ impl Sparse {
                 size.len()
             ));
         }
-        if let Some(d) = (0..r).find(|&d| start[d] < 0 || size[d] < 0) {
+        // A negative start is allowed, as in TensorFlow: the block then begins before the
+        // tensor, and the entries it holds land at `index - start`.
+        if let Some(d) = (0..r).find(|&d| size[d] < 0) {
             return Err(invalid_arg!(
-                "start and size must be non-negative, but dimension {d} has start {} and size {}",
-                start[d],
+                "size must be non-negative, but dimension {d} has size {}",
                 size[d]
             ));
         }
         let shape: Vec<i64> = (0..r)
-            .map(|d| (start[d].saturating_add(size[d]).min(self.dense_shape[d]) - start[d]).max(0))
+            .map(|d| {
+                (start[d].saturating_add(size[d]).min(self.dense_shape[d]))
+                    .saturating_sub(start[d])
+                    .max(0)
+            })
             .collect();
         let keep: Vec<usize> = (0..self.nnz())
             .filter(|&i| {
                 let idx = self.index(i);
-                (0..r).all(|d| idx[d] >= start[d] && idx[d] - start[d] < shape[d])
+                (0..r).all(|d| {
+                    idx[d] >= start[d] && (idx[d] as i128 - start[d] as i128) < shape[d] as i128
+                })
             })
             .collect();
         let mut out = self.gather_entries(&keep);
