@@ -226,15 +226,26 @@ fn to_dense(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn sparse_to_dense(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let idx = dense_arg(a, "sparse_indices", None)?;
-    let shape = a.ints("output_shape")?;
-    let values = dense_arg(a, "sparse_values", None)?;
-    // A non-scalar default is an InvalidArgumentError here, as TensorFlow's kernel says.
-    let default = default_arg(a, "default_value", values.dtype()).map_err(|mut e| {
+    // TensorFlow's kernel checks these shapes, so a bad one is an InvalidArgumentError.
+    let as_invalid = |mut e: Error| {
         if e.class == ErrorClass::ValueError {
             e.class = ErrorClass::InvalidArgumentError;
         }
         e
-    })?;
+    };
+    let shape = a.ints("output_shape").map_err(as_invalid)?;
+    if let Some(v) = a.get("default_value") {
+        if matches!(convert::to_array(v, None).as_deref(), Ok(Array::Dense(t)) if t.rank() != 0) {
+            return Err(Error::new(
+                ErrorClass::InvalidArgumentError,
+                "default_value should be a scalar",
+            )
+            .at(a.span("default_value")));
+        }
+    }
+    let values = dense_arg(a, "sparse_values", None)?;
+    // A non-scalar default is an InvalidArgumentError here, as TensorFlow's kernel says.
+    let default = default_arg(a, "default_value", values.dtype()).map_err(as_invalid)?;
     let validate = a.flag("validate_indices", true)?;
     Ok(Value::tensor(sparse::sparse_to_dense(
         &idx, &shape, &values, &default, validate,
