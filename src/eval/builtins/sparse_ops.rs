@@ -37,8 +37,11 @@ pub static BUILTINS: &[Builtin] = &[
         .examples(&[concat!("a = tf.SparseTensor(indices=[[0, 1], [0, 3], [2, 0]], values=[1, 2, 3], dense_shape=[3, 5]); ", "tf.sparse.fill_empty_rows(a, 10)")]),
     Builtin::function("tf.sparse.add", "(a, b, threshold=0)", add)
         .doc("The sum of two sparse tensors of one shape (a sparse tensor: values at the same index add up, and sums smaller in magnitude than `threshold` are dropped), or of a sparse and a dense tensor (a dense tensor).")
-        .aliases(&["tf.sparse_add", "tf.compat.v1.sparse_add"])
+        .aliases(&["tf.sparse_add"])
         .examples(&[concat!("a = tf.SparseTensor(indices=[[0, 1], [0, 3], [2, 0]], values=[1, 2, 3], dense_shape=[3, 5]); ", "tf.sparse.add(a, a)")]),
+    Builtin::function("tf.compat.v1.sparse_add", "(a, b, threshold=None, thresh=None)", add_v1)
+        .doc("TensorFlow 1's tf.sparse.add, whose threshold is also spelled `thresh`.")
+        .examples(&[concat!("a = tf.SparseTensor(indices=[[0, 1], [1, 0]], values=[1.0, 2.0], dense_shape=[2, 2]); ", "tf.compat.v1.sparse_add(a, a, thresh=3.0)")]),
     Builtin::function("tf.sparse.reduce_sum", "(sp_input, axis=None, keepdims=None, output_is_sparse=False)", reduce_sum)
         .doc("The sum of the stored values over `axis` (all axes when None), as a dense tensor (a sparse one with output_is_sparse=True). Divide by dense_shape, not by the number of values, to get the mean of the dense form.")
         .aliases(&["tf.sparse_reduce_sum", "tf.compat.v1.sparse_reduce_sum"])
@@ -166,9 +169,32 @@ fn fill_empty_rows(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn add(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let threshold = match a.get("threshold") {
-        None => 0.0,
-        Some(v) => convert::to_f64(v).map_err(|e| a.err_at("threshold", e))?,
+    add_with(a, "threshold")
+}
+
+fn add_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let given = |n: &str| !matches!(a.get(n), None | Some(Value::None));
+    if given("threshold") && given("thresh") {
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            "give threshold or thresh (its old name), not both",
+        )
+        .at(a.span("thresh")));
+    }
+    add_with(
+        a,
+        if given("thresh") {
+            "thresh"
+        } else {
+            "threshold"
+        },
+    )
+}
+
+fn add_with(a: &Args, threshold_arg: &str) -> Result<Value> {
+    let threshold = match a.get(threshold_arg) {
+        None | Some(Value::None) => 0.0,
+        Some(v) => convert::to_f64(v).map_err(|e| a.err_at(threshold_arg, e))?,
     };
     match (a.value("a"), a.value("b")) {
         (Value::Sparse(x), Value::Sparse(y)) => Ok(sparse_value(x.add(y, threshold)?)),
