@@ -39,7 +39,8 @@ impl NgramSpec {
         p.min(width - 1)
     }
     fn count(&self, len: i64, width: i64) -> i64 {
-        (len + 2 * self.pad_for(width) - width + 1).max(0)
+        let c = len as i128 + 2 * self.pad_for(width) as i128 - width as i128 + 1;
+        c.clamp(0, i64::MAX as i128) as i64
     }
     /// The n-grams of each row: per row, (width, count) runs.
     fn plan(&self, len: i64) -> (Vec<(i64, i64)>, i64) {
@@ -48,10 +49,13 @@ impl NgramSpec {
             .iter()
             .map(|&w| (w, self.count(len, w)))
             .collect();
-        let mut total: i64 = runs.iter().map(|r| r.1).sum();
+        let mut total: i64 = runs.iter().fold(0i64, |t, r| t.saturating_add(r.1));
         if self.preserve_short && total == 0 && len > 0 {
             // TensorFlow pads such a row with the raw padding width on each side.
-            runs = vec![(len + 2 * self.pad_width.max(0), 1)];
+            runs = vec![(
+                len.saturating_add(self.pad_width.max(0).saturating_mul(2)),
+                1,
+            )];
             total = 1;
         }
         (runs, total)
@@ -111,18 +115,22 @@ fn kernel(col: &StringBuf, splits: &[i64], spec: &NgramSpec) -> Result<(StringBu
     for r in 0..nrows {
         let (a, b) = (splits[r] as usize, splits[r + 1] as usize);
         let (runs, total) = spec.plan((b - a) as i64);
-        let tok = longest(a, b) as u128;
+        // At least one byte per token and separator: the work grows with the width even
+        // when the strings are empty.
+        let tok = longest(a, b).max(1) as u128;
+        let sep = spec.separator.len().max(1) as u128;
         for (w, n) in runs {
             let w = w as u128;
-            bytes += n as u128 * (w * tok + (w - 1) * spec.separator.len() as u128);
+            let each = w.saturating_mul(tok).saturating_add(w.saturating_mul(sep));
+            bytes = bytes.saturating_add((n as u128).saturating_mul(each));
         }
-        count += total as u128;
-        out_splits.push(out_splits[r] + total);
+        count = count.saturating_add(total as u128);
+        budget::check_bytes(
+            "tf.strings.ngrams",
+            bytes.saturating_add(count.saturating_mul(std::mem::size_of::<usize>() as u128)),
+        )?;
+        out_splits.push(out_splits[r].saturating_add(total));
     }
-    budget::check_bytes(
-        "tf.strings.ngrams",
-        bytes + count * std::mem::size_of::<usize>() as u128,
-    )?;
     let mut out =
         StringBuf::try_with_capacity("tf.strings.ngrams", count as usize, bytes as usize)?;
     let mut row: Vec<&[u8]> = Vec::new();
