@@ -204,6 +204,9 @@ impl Sparse {
             None => {
                 let mut s = budget::filled("tf.sparse.reset_shape", 0i64, r)?;
                 for i in 0..self.nnz() {
+                    if i % interrupt::CHUNK == 0 {
+                        interrupt::check()?;
+                    }
                     for (d, &x) in self.index(i).iter().enumerate() {
                         s[d] = s[d].max(x.saturating_add(1));
                     }
@@ -249,6 +252,9 @@ impl Sparse {
         let at = if axis < 0 { axis + r + 1 } else { axis } as usize;
         let mut indices = budget::vec("tf.sparse.expand_dims", self.nnz() * (r as usize + 1))?;
         for i in 0..self.nnz() {
+            if i % interrupt::CHUNK == 0 {
+                interrupt::check()?;
+            }
             let idx = self.index(i);
             indices.extend_from_slice(&idx[..at]);
             indices.push(0);

@@ -103,7 +103,10 @@ pub fn bytes_split(a: &Array) -> Result<Array> {
     let n = col.bytes().len();
     let mut tokens = StringBuf::try_with_capacity("tf.strings.bytes_split", n, n)?;
     let mut lengths = budget::vec("tf.strings.bytes_split", col.len())?;
-    for s in col.iter() {
+    for (k, s) in col.iter().enumerate() {
+        if k % crate::engine::interrupt::CHUNK == 0 {
+            crate::engine::interrupt::check()?;
+        }
         for i in 0..s.len() {
             tokens.push(&s[i..i + 1]);
         }
@@ -135,7 +138,10 @@ pub fn split_on_bytes(a: &Array, delimiters: &[u8], skip_empty: bool) -> Result<
     let mut tokens =
         StringBuf::try_with_capacity("tf.compat.v1.string_split", n.saturating_add(col.len()), n)?;
     let mut lengths = budget::vec("tf.compat.v1.string_split", col.len())?;
-    for s in col.iter() {
+    for (k, s) in col.iter().enumerate() {
+        if k % crate::engine::interrupt::CHUNK == 0 {
+            crate::engine::interrupt::check()?;
+        }
         let before = tokens.len();
         if delimiters.is_empty() {
             for i in 0..s.len() {
