@@ -13,9 +13,90 @@ use crate::engine::strings::StringBuf;
 use crate::engine::{budget, budget::check_bytes};
 use crate::invalid_arg;
 
+/// The ASCII class RE2 gives a Perl escape (`\w`, `\d`, `\s` and their negations), as
+/// class contents: RE2's Perl classes are ASCII-only, the `regex` crate's are Unicode.
+fn perl_class(c: char) -> Option<(&'static str, bool)> {
+    match c {
+        'w' => Some(("0-9A-Za-z_", false)),
+        'W' => Some(("0-9A-Za-z_", true)),
+        'd' => Some(("0-9", false)),
+        'D' => Some(("0-9", true)),
+        's' => Some(("\\t\\n\\f\\r ", false)),
+        'S' => Some(("\\t\\n\\f\\r ", true)),
+        _ => None,
+    }
+}
+
+/// Rewrites an RE2 pattern for the `regex` crate: `\w`, `\d`, `\s` (and negations) become
+/// their ASCII classes and `\b`, `\B` ASCII word boundaries, as in RE2; everything else is
+/// kept as written.
+fn re2_to_regex(pattern: &str) -> String {
+    let mut out = String::new();
+    let mut chars = pattern.chars().peekable();
+    let mut depth = 0usize;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let Some(e) = chars.next() else {
+                    out.push('\\');
+                    break;
+                };
+                match (perl_class(e), depth > 0, e) {
+                    // A class of its own; inside a class it nests, which keeps the union.
+                    (Some((set, neg)), _, _) => {
+                        out.push_str(if neg { "[^" } else { "[" });
+                        out.push_str(set);
+                        out.push(']');
+                    }
+                    (None, false, 'b' | 'B') => {
+                        out.push_str("(?-u:\\");
+                        out.push(e);
+                        out.push(')');
+                    }
+                    _ => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                }
+            }
+            '[' => {
+                out.push('[');
+                if depth > 0 && chars.peek() == Some(&':') {
+                    // A POSIX class such as [:alpha:]: copied up to its closing ":]".
+                    let mut prev = '[';
+                    for d in chars.by_ref() {
+                        out.push(d);
+                        if prev == ':' && d == ']' {
+                            break;
+                        }
+                        prev = d;
+                    }
+                    continue;
+                }
+                depth += 1;
+                if chars.peek() == Some(&'^') {
+                    out.push('^');
+                    chars.next();
+                }
+                // A ']' first in a class is a literal.
+                if chars.peek() == Some(&']') {
+                    out.push_str("\\]");
+                    chars.next();
+                }
+            }
+            ']' if depth > 0 => {
+                depth -= 1;
+                out.push(']');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// Compiles `pattern` (InvalidArgumentError when it is not a valid regular expression).
 fn compile(pattern: &str) -> Result<Regex> {
-    RegexBuilder::new(pattern)
+    RegexBuilder::new(&re2_to_regex(pattern))
         .size_limit(1 << 24)
         .build()
         .map_err(|e| {

@@ -631,3 +631,18 @@ fn unicode_round_trip_and_errors() {
     assert_eq!(strs(&chars), ["\u{e9}", "x"]);
     assert_eq!(strs(&bytes_split(&scalar_str("ab")).unwrap()), ["a", "b"]);
 }
+
+#[test]
+fn regex_perl_classes_are_ascii_as_in_re2() {
+    let x = vector(&["\u{e9}t\u{e9} 2024", "a_b-c"]);
+    let out = regex_replace(&x, r"\w", b"*", true).unwrap();
+    assert_eq!(strs(&out), ["\u{e9}*\u{e9} ****", "***-*"]);
+    let out = regex_replace(&x, r"[\d\s]", b"#", true).unwrap();
+    assert_eq!(strs(&out), ["\u{e9}t\u{e9}#####", "a_b-c"]);
+    let out = regex_replace(&x, r"\b", b"|", true).unwrap();
+    assert_eq!(strs(&out), ["\u{e9}|t|\u{e9} |2024|", "|a_b|-|c|"]);
+    let out = regex_full_match(&x, r"[^\W]+[[:punct:]]\w").unwrap();
+    assert_eq!(out.flat_values().data(), &Buffer::Bool(vec![false, true]));
+    let out = regex_replace(&vector(&["a]b"]), r"[]a]", b"x", true).unwrap();
+    assert_eq!(strs(&out), ["xxb"]);
+}
