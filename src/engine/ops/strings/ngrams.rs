@@ -112,9 +112,15 @@ fn kernel(col: &StringBuf, splits: &[i64], spec: &NgramSpec) -> Result<(StringBu
     };
     let mut bytes: u128 = 0;
     let mut count: u128 = 0;
+    // Like TensorFlow's kernel, no tokens at all means no n-grams, padding or not.
+    let nothing = col.is_empty();
     for r in 0..nrows {
         let (a, b) = (splits[r] as usize, splits[r + 1] as usize);
-        let (runs, total) = spec.plan((b - a) as i64);
+        let (runs, total) = if nothing {
+            (Vec::new(), 0)
+        } else {
+            spec.plan((b - a) as i64)
+        };
         // At least one byte per token and separator: the work grows with the width even
         // when the strings are empty.
         let tok = longest(a, b).max(1) as u128;
@@ -141,7 +147,11 @@ fn kernel(col: &StringBuf, splits: &[i64], spec: &NgramSpec) -> Result<(StringBu
         let (a, b) = (splits[r] as usize, splits[r + 1] as usize);
         row.clear();
         row.extend((a..b).map(|i| col.get(i)));
-        let (runs, _) = spec.plan((b - a) as i64);
+        let (runs, _) = if nothing {
+            (Vec::new(), 0)
+        } else {
+            spec.plan((b - a) as i64)
+        };
         for (w, n) in runs {
             spec.write(&row, w, n, &mut out);
         }
@@ -174,7 +184,11 @@ pub fn ngrams(a: &Array, spec: &NgramSpec) -> Result<Array> {
             splits.extend((0..=nrows).map(|r| (r * len) as i64));
             let (out, _) = kernel(col, &splits, spec)?;
             // Every row has the same length, so the same number of n-grams.
-            let per_row = spec.plan(len as i64).1 as usize;
+            let per_row = if col.is_empty() {
+                0
+            } else {
+                spec.plan(len as i64).1 as usize
+            };
             let mut shape = outer.to_vec();
             shape.push(per_row);
             Tensor::new(shape, Buffer::Str(out)).map(Array::Dense)
