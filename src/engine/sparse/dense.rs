@@ -263,7 +263,7 @@ pub fn sparse_to_dense(
     let idx = indices
         .to_i64_vec()
         .filter(|_| indices.dtype().is_int())
-        .ok_or_else(|| type_error!("sparse_indices must be integers, not {}", indices.dtype()))?;
+        .ok_or_else(|| invalid_arg!("sparse_indices must be integers, not {}", indices.dtype()))?;
     let (n, d) = match indices.shape() {
         [] => (1, 1),
         [n] => (*n, 1),

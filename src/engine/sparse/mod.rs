@@ -6,11 +6,13 @@
 //! can build an unordered tensor and `reorder` it.
 
 mod dense;
+mod elementwise;
 mod math;
 mod ragged;
 mod structure;
 
 pub use dense::sparse_to_dense;
+pub use elementwise::Extreme;
 pub use math::{SparseOut, SparseReduce};
 
 use std::cmp::Ordering;

@@ -31,6 +31,10 @@ impl Sparse {
                 "tf.sparse.concat needs at least one SparseTensor"
             ));
         };
+        if inputs.len() == 1 {
+            // Like TensorFlow, a single input comes back as it is, whatever the axis.
+            return Ok((*first).clone());
+        }
         let rank = first.rank();
         let axis = axis_of(axis, rank, "axis")?;
         let mut shape = first.dense_shape.clone();
@@ -43,7 +47,7 @@ impl Sparse {
                 ));
             }
             if s.dtype() != first.dtype() {
-                return Err(type_error!(
+                return Err(invalid_arg!(
                     "every input must have the same dtype: input 0 holds {}, input {k} holds {}",
                     first.dtype(),
                     s.dtype()
@@ -181,20 +185,27 @@ impl Sparse {
                 size.len()
             ));
         }
-        if let Some(d) = (0..r).find(|&d| start[d] < 0 || size[d] < 0) {
+        // A negative start is allowed, as in TensorFlow: the block then begins before the
+        // tensor, and the entries it holds land at `index - start`.
+        if let Some(d) = (0..r).find(|&d| size[d] < 0) {
             return Err(invalid_arg!(
-                "start and size must be non-negative, but dimension {d} has start {} and size {}",
-                start[d],
+                "size must be non-negative, but dimension {d} has size {}",
                 size[d]
             ));
         }
         let shape: Vec<i64> = (0..r)
-            .map(|d| (start[d].saturating_add(size[d]).min(self.dense_shape[d]) - start[d]).max(0))
+            .map(|d| {
+                (start[d].saturating_add(size[d]).min(self.dense_shape[d]))
+                    .saturating_sub(start[d])
+                    .max(0)
+            })
             .collect();
         let keep: Vec<usize> = (0..self.nnz())
             .filter(|&i| {
                 let idx = self.index(i);
-                (0..r).all(|d| idx[d] >= start[d] && idx[d] - start[d] < shape[d])
+                (0..r).all(|d| {
+                    idx[d] >= start[d] && (idx[d] as i128 - start[d] as i128) < shape[d] as i128
+                })
             })
             .collect();
         let mut out = self.gather_entries(&keep);
@@ -240,7 +251,7 @@ impl Sparse {
         let mut shape = new_shape.to_vec();
         if let Some(&u) = unknown.first() {
             if known == 0 || total % known != 0 {
-                return Err(value_error!(
+                return Err(invalid_arg!(
                     "cannot reshape {} elements (dense_shape {:?}) into {new_shape:?}: -1 cannot be inferred",
                     total,
                     self.dense_shape
@@ -248,7 +259,7 @@ impl Sparse {
             }
             shape[u] = total / known;
         } else if known != total {
-            return Err(value_error!(
+            return Err(invalid_arg!(
                 "cannot reshape a sparse tensor of {total} elements (dense_shape {:?}) into {new_shape:?} ({known} elements)",
                 self.dense_shape
             ));
@@ -418,7 +429,7 @@ mod tests {
         assert_eq!(rows(&r), vec![vec![0, 1], vec![1, 0], vec![3, 1]]);
         assert_eq!(
             a.reshape(&[4, 4]).unwrap_err().class,
-            ErrorClass::ValueError
+            ErrorClass::InvalidArgumentError
         );
         assert_eq!(
             a.reshape(&[-1, -1]).unwrap_err().class,

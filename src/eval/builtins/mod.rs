@@ -19,8 +19,10 @@ mod ragged;
 mod random;
 mod segments;
 mod sparse;
+mod sparse_extra;
 mod sparse_ops;
 mod strings;
+mod strings_extra;
 mod tensor;
 
 pub use lod::updates_receiver;
@@ -184,6 +186,8 @@ pub fn registry() -> &'static Registry {
             strings::BUILTINS,
             sparse::BUILTINS,
             sparse_ops::BUILTINS,
+            sparse_extra::BUILTINS,
+            strings_extra::BUILTINS,
             lod::BUILTINS,
             convert::BUILTINS,
             array::BUILTINS,

@@ -39,6 +39,9 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::method("tf.SparseTensor.get_shape", "(self)", shape)
         .doc("The dense shape as a TensorShape (same as `.shape`).")
         .examples(&["tf.SparseTensor(indices=[[1]], values=[5], dense_shape=[3]).get_shape()"]),
+    Builtin::method("tf.SparseTensor.set_shape", "(self, shape)", set_shape)
+        .doc("Checks that the dense shape agrees with `shape` (a list or TensorShape; None entries match any size) and returns None; a disagreement is a ValueError. A SparseTensor's dense shape is always fully known here, so nothing is refined.")
+        .examples(&["st = tf.SparseTensor(indices=[[1, 0]], values=[5], dense_shape=[3, 2]); st.set_shape([None, 2]); st.shape"]),
     Builtin::method("tf.SparseTensor.with_values", "(self, new_values)", with_values)
         .doc("The same indices and dense shape with new values (one per index).")
         .examples(&["tf.SparseTensor(indices=[[0], [2]], values=[1, 2], dense_shape=[3]).with_values([10, 20])"]),
@@ -223,9 +226,26 @@ fn to_dense(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn sparse_to_dense(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let idx = dense_arg(a, "sparse_indices", None)?;
-    let shape = a.ints("output_shape")?;
+    // TensorFlow's kernel checks these shapes, so a bad one is an InvalidArgumentError.
+    let as_invalid = |mut e: Error| {
+        if e.class == ErrorClass::ValueError {
+            e.class = ErrorClass::InvalidArgumentError;
+        }
+        e
+    };
+    let shape = a.ints("output_shape").map_err(as_invalid)?;
+    if let Some(v) = a.get("default_value") {
+        if matches!(convert::to_array(v, None).as_deref(), Ok(Array::Dense(t)) if t.rank() != 0) {
+            return Err(Error::new(
+                ErrorClass::InvalidArgumentError,
+                "default_value should be a scalar",
+            )
+            .at(a.span("default_value")));
+        }
+    }
     let values = dense_arg(a, "sparse_values", None)?;
-    let default = default_arg(a, "default_value", values.dtype())?;
+    // A non-scalar default is an InvalidArgumentError here, as TensorFlow's kernel says.
+    let default = default_arg(a, "default_value", values.dtype()).map_err(as_invalid)?;
     let validate = a.flag("validate_indices", true)?;
     Ok(Value::tensor(sparse::sparse_to_dense(
         &idx, &shape, &values, &default, validate,
@@ -269,4 +289,62 @@ fn ragged_from_sparse(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 /// A bool vector value.
 pub(super) fn bool_tensor(v: Vec<bool>) -> Value {
     Value::tensor(Tensor::vector(Buffer::Bool(v)))
+}
+
+/// `shape` as sizes, None for unknown ones (`None` for an unknown rank).
+fn shape_spec(v: &Value) -> Option<Option<Vec<Option<i64>>>> {
+    match v {
+        Value::None => Some(None),
+        Value::Shape(d) => Some(Some(d.iter().map(|x| x.map(|n| n as i64)).collect())),
+        _ => {
+            let items = crate::eval::subscript::iterate(v).ok()?;
+            items
+                .iter()
+                .map(|x| match x {
+                    Value::None => Some(None),
+                    other => convert::to_int(other).ok().map(Some),
+                })
+                .collect::<Option<Vec<_>>>()
+                .map(Some)
+        }
+    }
+}
+
+fn set_shape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let s = sparse_arg(a, "self")?;
+    let spec = shape_spec(a.value("shape")).ok_or_else(|| {
+        Error::new(
+            ErrorClass::TypeError,
+            format!(
+                "shape must be a list of sizes or a TensorShape, not {}",
+                a.value("shape").type_name()
+            ),
+        )
+        .at(a.span("shape"))
+    })?;
+    let Some(dims) = spec else {
+        return Ok(Value::None);
+    };
+    let have = s.dense_shape();
+    let fits = dims.len() == have.len()
+        && dims
+            .iter()
+            .zip(have)
+            .all(|(d, &h)| d.is_none_or(|d| d == h));
+    if !fits {
+        let text: Vec<String> = dims
+            .iter()
+            .map(|d| d.map_or("None".to_string(), |d| d.to_string()))
+            .collect();
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            format!(
+                "shape [{}] is not compatible with the dense shape {:?}",
+                text.join(", "),
+                have
+            ),
+        )
+        .at(a.span("shape")));
+    }
+    Ok(Value::None)
 }

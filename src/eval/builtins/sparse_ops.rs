@@ -19,8 +19,8 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("tf.sparse.concat", "(axis, sp_inputs, expand_nonconcat_dims=False)", concat)
         .doc("Sparse tensors side by side along `axis`, as if their dense forms were concatenated: indices shift by the sizes before them, the dense shapes add up along `axis`, and the result is sorted row-major. The other dimensions must agree unless expand_nonconcat_dims=True. Unlike ragged concat along axis 1, rows do not close up: a short row keeps its implicit zeros.")
         .examples(&[concat!("a = tf.SparseTensor(indices=[[0, 1], [0, 3], [2, 0]], values=[1, 2, 3], dense_shape=[3, 5]); ", "tf.sparse.concat(1, [a, a])")]),
-    Builtin::function("tf.sparse_concat", "(axis=None, sp_inputs=None, expand_nonconcat_dim=False, concat_dim=None)", concat_v1)
-        .doc("TensorFlow 1's tf.sparse.concat: the axis is the first argument, also called `concat_dim`.")
+    Builtin::function("tf.sparse_concat", "(axis=None, sp_inputs=None, name=None, expand_nonconcat_dim=False, concat_dim=None, expand_nonconcat_dims=None)", concat_v1)
+        .doc("TensorFlow 1's tf.sparse.concat: the axis is the first argument, also called `concat_dim`, and `expand_nonconcat_dims` is also spelled `expand_nonconcat_dim`.")
         .aliases(&["tf.compat.v1.sparse_concat"])
         .examples(&[concat!("a = tf.SparseTensor(indices=[[0, 1], [0, 3], [2, 0]], values=[1, 2, 3], dense_shape=[3, 5]); ", "tf.sparse_concat(0, [a, a])")]),
     Builtin::function("tf.sparse.reorder", "(sp_input)", reorder)
@@ -37,8 +37,11 @@ pub static BUILTINS: &[Builtin] = &[
         .examples(&[concat!("a = tf.SparseTensor(indices=[[0, 1], [0, 3], [2, 0]], values=[1, 2, 3], dense_shape=[3, 5]); ", "tf.sparse.fill_empty_rows(a, 10)")]),
     Builtin::function("tf.sparse.add", "(a, b, threshold=0)", add)
         .doc("The sum of two sparse tensors of one shape (a sparse tensor: values at the same index add up, and sums smaller in magnitude than `threshold` are dropped), or of a sparse and a dense tensor (a dense tensor).")
-        .aliases(&["tf.sparse_add", "tf.compat.v1.sparse_add"])
+        .aliases(&["tf.sparse_add"])
         .examples(&[concat!("a = tf.SparseTensor(indices=[[0, 1], [0, 3], [2, 0]], values=[1, 2, 3], dense_shape=[3, 5]); ", "tf.sparse.add(a, a)")]),
+    Builtin::function("tf.compat.v1.sparse_add", "(a, b, threshold=None, thresh=None)", add_v1)
+        .doc("TensorFlow 1's tf.sparse.add, whose threshold is also spelled `thresh`.")
+        .examples(&[concat!("a = tf.SparseTensor(indices=[[0, 1], [1, 0]], values=[1.0, 2.0], dense_shape=[2, 2]); ", "tf.compat.v1.sparse_add(a, a, thresh=3.0)")]),
     Builtin::function("tf.sparse.reduce_sum", "(sp_input, axis=None, keepdims=None, output_is_sparse=False)", reduce_sum)
         .doc("The sum of the stored values over `axis` (all axes when None), as a dense tensor (a sparse one with output_is_sparse=True). Divide by dense_shape, not by the number of values, to get the mean of the dense form.")
         .aliases(&["tf.sparse_reduce_sum", "tf.compat.v1.sparse_reduce_sum"])
@@ -99,10 +102,18 @@ fn concat(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn concat_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let axis_arg = match (a.get("axis"), a.get("concat_dim")) {
-        (Some(_), _) => "axis",
-        (None, Some(_)) => "concat_dim",
-        (None, None) => {
+    let given = |n: &str| !matches!(a.get(n), None | Some(Value::None));
+    let axis_arg = match (given("axis"), given("concat_dim")) {
+        (true, true) => {
+            return Err(Error::new(
+                ErrorClass::ValueError,
+                "give axis or concat_dim (its old name), not both",
+            )
+            .at(a.span("concat_dim")))
+        }
+        (true, false) => "axis",
+        (false, true) => "concat_dim",
+        (false, false) => {
             return Err(Error::new(
                 ErrorClass::TypeError,
                 "tf.sparse_concat needs an axis (concat_dim)",
@@ -117,7 +128,8 @@ fn concat_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )
         .at(a.call));
     }
-    let expand = a.flag("expand_nonconcat_dim", false)?;
+    let expand =
+        a.flag("expand_nonconcat_dim", false)? || a.flag("expand_nonconcat_dims", false)?;
     do_concat(a, axis_arg, expand)
 }
 
@@ -157,9 +169,32 @@ fn fill_empty_rows(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn add(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let threshold = match a.get("threshold") {
-        None => 0.0,
-        Some(v) => convert::to_f64(v).map_err(|e| a.err_at("threshold", e))?,
+    add_with(a, "threshold")
+}
+
+fn add_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let given = |n: &str| !matches!(a.get(n), None | Some(Value::None));
+    if given("threshold") && given("thresh") {
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            "give threshold or thresh (its old name), not both",
+        )
+        .at(a.span("thresh")));
+    }
+    add_with(
+        a,
+        if given("thresh") {
+            "thresh"
+        } else {
+            "threshold"
+        },
+    )
+}
+
+fn add_with(a: &Args, threshold_arg: &str) -> Result<Value> {
+    let threshold = match a.get(threshold_arg) {
+        None | Some(Value::None) => 0.0,
+        Some(v) => convert::to_f64(v).map_err(|e| a.err_at(threshold_arg, e))?,
     };
     match (a.value("a"), a.value("b")) {
         (Value::Sparse(x), Value::Sparse(y)) => Ok(sparse_value(x.add(y, threshold)?)),

@@ -5,7 +5,10 @@
 mod format;
 mod join;
 mod kernels;
+mod ngrams;
+mod regexp;
 mod split;
+mod unicode;
 
 #[cfg(test)]
 mod tests;
@@ -13,7 +16,13 @@ mod tests;
 pub use format::{as_string, to_number, write_fixed, AsStringSpec};
 pub use join::{join, reduce_join};
 pub use kernels::{length, lower, strip, substr, to_hash_bucket_fast, upper, CharUnit};
-pub use split::split;
+pub use ngrams::{ngrams, NgramSpec};
+pub use regexp::{regex_full_match, regex_replace};
+pub use split::{bytes_split, split, split_on_bytes};
+pub use unicode::{
+    decode as unicode_decode, encode as unicode_encode, split_chars as unicode_split,
+    transcode as unicode_transcode, DecodeSpec, Encoding, OnError,
+};
 
 use std::borrow::Cow;
 

@@ -94,3 +94,67 @@ pub fn split(a: &Array, sep: Option<&[u8]>, maxsplit: i64) -> Result<Array> {
     }
     nest_rows(a, &lengths, values)
 }
+
+/// `tf.strings.bytes_split(input)`: every string becomes a row of its bytes (one-byte
+/// strings); a scalar gives a vector, anything else one more ragged dimension.
+pub fn bytes_split(a: &Array) -> Result<Array> {
+    let t = a.flat_values();
+    let col = str_col(t, "tf.strings.bytes_split")?;
+    let n = col.bytes().len();
+    let mut tokens = StringBuf::try_with_capacity("tf.strings.bytes_split", n, n)?;
+    let mut lengths = budget::vec("tf.strings.bytes_split", col.len())?;
+    for (k, s) in col.iter().enumerate() {
+        if k % crate::engine::interrupt::CHUNK == 0 {
+            crate::engine::interrupt::check()?;
+        }
+        for i in 0..s.len() {
+            tokens.push(&s[i..i + 1]);
+        }
+        lengths.push(s.len() as i64);
+    }
+    let values = Tensor::vector(Buffer::Str(tokens));
+    if matches!(a, Array::Dense(t) if t.rank() == 0) {
+        return Ok(Array::Dense(values));
+    }
+    nest_rows(a, &lengths, values)
+}
+
+/// TensorFlow 1's `tf.compat.v1.string_split(source, delimiter, skip_empty)` on a vector:
+/// every byte of `delimiters` separates tokens (an empty `delimiters` splits into single
+/// bytes), and with `skip_empty` empty tokens are dropped. Each string becomes a row.
+pub fn split_on_bytes(a: &Array, delimiters: &[u8], skip_empty: bool) -> Result<Array> {
+    let t = match a {
+        Array::Dense(t) if t.rank() == 1 => t,
+        _ => {
+            return Err(crate::invalid_arg!(
+                "input must be a vector of strings, but has shape {:?}",
+                a.shape()
+            )
+            .with_hint("flatten it first, or use tf.strings.split, which takes any shape"))
+        }
+    };
+    let col = str_col(t, "tf.compat.v1.string_split")?;
+    let n = col.bytes().len();
+    let mut tokens =
+        StringBuf::try_with_capacity("tf.compat.v1.string_split", n.saturating_add(col.len()), n)?;
+    let mut lengths = budget::vec("tf.compat.v1.string_split", col.len())?;
+    for (k, s) in col.iter().enumerate() {
+        if k % crate::engine::interrupt::CHUNK == 0 {
+            crate::engine::interrupt::check()?;
+        }
+        let before = tokens.len();
+        if delimiters.is_empty() {
+            for i in 0..s.len() {
+                tokens.push(&s[i..i + 1]);
+            }
+        } else {
+            for tok in s.split(|b| delimiters.contains(b)) {
+                if !(skip_empty && tok.is_empty()) {
+                    tokens.push(tok);
+                }
+            }
+        }
+        lengths.push((tokens.len() - before) as i64);
+    }
+    nest_rows(a, &lengths, Tensor::vector(Buffer::Str(tokens)))
+}

@@ -559,3 +559,90 @@ fn results_live_in_one_buffer() {
     assert_eq!(j.offsets().len(), n + 1);
     assert_eq!(j.bytes().len(), 2 * s.bytes().len() + n);
 }
+
+fn spec(widths: &[i64], pad: Option<(&str, &str)>, pad_width: i64, short: bool) -> NgramSpec {
+    let (l, r) = pad.unwrap_or(("", ""));
+    NgramSpec {
+        widths: widths.to_vec(),
+        separator: b"|".to_vec(),
+        left_pad: l.as_bytes().to_vec(),
+        right_pad: r.as_bytes().to_vec(),
+        pad_width: if pad.is_some() { pad_width } else { 0 },
+        preserve_short: short,
+    }
+}
+
+#[test]
+fn ngrams_pad_and_preserve() {
+    let data = ragged(&[&["a"], &["b", "c", "d"], &["e", "f"]]);
+    let out = ngrams(&data, &spec(&[3], Some(("LP", "RP")), -1, false)).unwrap();
+    assert_eq!(row_lengths(&out), vec![3, 5, 4]);
+    assert_eq!(strs(&out)[..3], ["LP|LP|a", "LP|a|RP", "a|RP|RP"]);
+    let out = ngrams(&data, &spec(&[5], Some(("LP", "RP")), 1, true)).unwrap();
+    assert_eq!(strs(&out), ["LP|a|RP", "LP|b|c|d|RP", "LP|e|f|RP"]);
+    let out = ngrams(&vector(&["a", "b", "c"]), &spec(&[2, 3], None, 0, false)).unwrap();
+    assert_eq!(strs(&out), ["a|b", "b|c", "a|b|c"]);
+    assert!(ngrams(&scalar_str("a"), &spec(&[2], None, 0, false)).is_err());
+    assert!(ngrams(&vector(&["a"]), &spec(&[0], None, 0, false)).is_err());
+}
+
+#[test]
+fn regex_rewrites_follow_re2() {
+    let x = vector(&["John Smith", "a.b"]);
+    let out = regex_replace(&x, r"(\w+) (\w+)", br"\2 \1", true).unwrap();
+    assert_eq!(strs(&out), ["Smith John", "a.b"]);
+    // A group the pattern lacks leaves the strings as they are.
+    let out = regex_replace(&x, r"(\.)", br"\2", true).unwrap();
+    assert_eq!(strs(&out), ["John Smith", "a.b"]);
+    let out = regex_replace(&vector(&["abc"]), "", "x".as_bytes(), true).unwrap();
+    assert_eq!(strs(&out), ["xaxbxcx"]);
+    let out = regex_full_match(&vector(&["ab", "abab", "b"]), "ab|abab").unwrap();
+    assert_eq!(
+        out.flat_values().data(),
+        &Buffer::Bool(vec![true, true, false])
+    );
+    assert_eq!(
+        regex_replace(&x, "A[", b"x", true).unwrap_err().class,
+        ErrorClass::InvalidArgumentError
+    );
+}
+
+#[test]
+fn unicode_round_trip_and_errors() {
+    let d = DecodeSpec {
+        encoding: Encoding::Utf8,
+        errors: OnError::Replace,
+        replacement: 0xFFFD,
+        replace_control: false,
+    };
+    let (cps, offs) = unicode_decode(&vector(&["h\u{e9}", ""]), &d, true).unwrap();
+    assert_eq!(i64s(&cps), vec![104, 233]);
+    assert_eq!(row_lengths(&cps), vec![2, 0]);
+    assert_eq!(i64s(&offs.unwrap()), vec![0, 1]);
+    let back = unicode_encode(&cps, Encoding::Utf8, OnError::Strict, 0xFFFD).unwrap();
+    assert_eq!(strs(&back), ["h\u{e9}", ""]);
+    let bad = ints(&[3], &[72, -1, 105]);
+    assert_eq!(
+        strs(&unicode_encode(&bad, Encoding::Utf8, OnError::Replace, 63).unwrap()),
+        ["H?i"]
+    );
+    assert!(unicode_encode(&bad, Encoding::Utf8, OnError::Strict, 63).is_err());
+    let (chars, _) = unicode_split(&scalar_str("\u{e9}x"), &d, false).unwrap();
+    assert_eq!(strs(&chars), ["\u{e9}", "x"]);
+    assert_eq!(strs(&bytes_split(&scalar_str("ab")).unwrap()), ["a", "b"]);
+}
+
+#[test]
+fn regex_perl_classes_are_ascii_as_in_re2() {
+    let x = vector(&["\u{e9}t\u{e9} 2024", "a_b-c"]);
+    let out = regex_replace(&x, r"\w", b"*", true).unwrap();
+    assert_eq!(strs(&out), ["\u{e9}*\u{e9} ****", "***-*"]);
+    let out = regex_replace(&x, r"[\d\s]", b"#", true).unwrap();
+    assert_eq!(strs(&out), ["\u{e9}t\u{e9}#####", "a_b-c"]);
+    let out = regex_replace(&x, r"\b", b"|", true).unwrap();
+    assert_eq!(strs(&out), ["\u{e9}|t|\u{e9} |2024|", "|a_b|-|c|"]);
+    let out = regex_full_match(&x, r"[^\W]+[[:punct:]]\w").unwrap();
+    assert_eq!(out.flat_values().data(), &Buffer::Bool(vec![false, true]));
+    let out = regex_replace(&vector(&["a]b"]), r"[]a]", b"x", true).unwrap();
+    assert_eq!(strs(&out), ["xxb"]);
+}
