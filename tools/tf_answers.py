@@ -78,6 +78,8 @@ def plain(v):
         return None
     if isinstance(v, (list, tuple)):
         return [plain(x) for x in v]
+    if isinstance(v, (tf.SparseTensor, tf.TensorShape, tf.DType, dict)):
+        return show(v)  # ragtag shows these inside a list as their own objects
     return scalar(v)
 
 
