@@ -14,6 +14,7 @@ pub mod reduce;
 pub mod reshape;
 pub mod segment;
 pub mod shape;
+pub mod special;
 pub mod strings;
 pub mod tile;
 

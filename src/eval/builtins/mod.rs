@@ -10,10 +10,12 @@ use crate::diagnostic::Result;
 use crate::value::Value;
 
 mod array;
+mod bitwise;
 mod convert;
 mod display;
 mod functional;
 mod lod;
+mod math;
 pub mod python;
 mod ragged;
 mod random;
@@ -179,6 +181,10 @@ pub fn registry() -> &'static Registry {
             tensor::MATH,
             tensor::BINARY,
             tensor::REDUCTIONS,
+            math::UNARY,
+            math::BINARY,
+            math::LISTS,
+            bitwise::BUILTINS,
             ragged::BUILTINS,
             random::BUILTINS,
             strings::BUILTINS,

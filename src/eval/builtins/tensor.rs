@@ -185,8 +185,36 @@ pub static REDUCTIONS: &[Builtin] = reductions! {
     "reduce_std" => Std, "[[1.0, 2.0, 3.0], [4.0]]", "The population standard deviation over `axis` (floats).";
 };
 
-fn unary(a: &Args, op: UnaryOp) -> Result<Value> {
+/// The unary ops TensorFlow also dispatches for SparseTensor (zero stays zero).
+const SPARSE_UNARY: [UnaryOp; 13] = [
+    UnaryOp::Abs,
+    UnaryOp::Asin,
+    UnaryOp::Asinh,
+    UnaryOp::Atan,
+    UnaryOp::Atanh,
+    UnaryOp::Erf,
+    UnaryOp::Neg,
+    UnaryOp::Sign,
+    UnaryOp::Sin,
+    UnaryOp::Sqrt,
+    UnaryOp::Square,
+    UnaryOp::Tan,
+    UnaryOp::Tanh,
+];
+
+pub(super) fn unary(a: &Args, op: UnaryOp) -> Result<Value> {
     let x = a.value("x");
+    if matches!(x, Value::Sparse(_)) && !SPARSE_UNARY.contains(&op) {
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            format!(
+                "{} does not take a SparseTensor",
+                a.builtin().name
+            ),
+        )
+        .at(a.span("x"))
+        .with_hint("apply it to the values: tf.sparse.map_values(f, sp), or densify first with tf.sparse.to_dense"));
+    }
     let x = match x {
         Value::Int(_) | Value::Float(_) | Value::Bool(_) => Value::Array(a.array("x", None)?),
         other => other.clone(),
@@ -194,7 +222,7 @@ fn unary(a: &Args, op: UnaryOp) -> Result<Value> {
     map_unary(op, &x).map_err(|e| a.err_at("x", e))
 }
 
-fn binary(a: &Args, op: BinaryOp) -> Result<Value> {
+pub(super) fn binary(a: &Args, op: BinaryOp) -> Result<Value> {
     let (x, y) = (a.value("x"), a.value("y"));
     let hint = match (x, y) {
         (Value::Array(t), _) | (_, Value::Array(t)) => Some(t.dtype()),

@@ -1,0 +1,157 @@
+//! More of `tf.math`: trigonometric, hyperbolic and special functions, the float-safe
+//! binary ops (`xdivy`, `divide_no_nan`, …) and `tf.add_n`. Each works elementwise on dense
+//! and ragged tensors (ragged ones keep their row partitions).
+
+use super::tensor::{binary, unary};
+use super::Builtin;
+use crate::diagnostic::{Error, Result};
+use crate::engine::ops::broadcast;
+use crate::engine::ops::kernels::{BinaryOp, UnaryOp};
+use crate::engine::{Array, ErrorClass};
+use crate::eval::operators::as_items;
+use crate::eval::{convert, Interp};
+use crate::value::Value;
+
+/// `tf.math.<name>(x)` with an example on `$input` (a ragged float list unless given).
+macro_rules! unary_fns {
+    ($($name:literal => $op:ident $([$input:literal])?, $doc:literal;)*) => {
+        &[$(
+            Builtin::function($name, "(x)", |_, a| unary(a, UnaryOp::$op)).doc($doc)
+                .examples(&[concat!(
+                    $name,
+                    "(tf.ragged.constant(",
+                    unary_fns!(@input $($input)?),
+                    "))"
+                )]),
+        )*]
+    };
+    (@input) => { "[[0.5, 0.25], [], [0.75]]" };
+    (@input $input:literal) => { $input };
+}
+
+/// `<name>(x, y)` with broadcasting and an example on two ragged float tensors.
+macro_rules! binary_fns {
+    ($($name:literal => $op:ident, $doc:literal;)*) => {
+        &[$(
+            Builtin::function($name, "(x, y)", |_, a| binary(a, BinaryOp::$op)).doc($doc)
+                .examples(&[concat!(
+                    $name,
+                    "(tf.ragged.constant([[2.0, 0.0], [3.0]]), tf.ragged.constant([[4.0, 5.0], [0.0]]))"
+                )]),
+        )*]
+    };
+}
+
+/// Unary functions of floats (`tf.math.X`, also reachable as `tf.X`).
+pub static UNARY: &[Builtin] = unary_fns! {
+    "tf.math.acos" => Acos, "The arc cosine of every element (floats only; nan outside [-1, 1]).";
+    "tf.math.acosh" => Acosh ["[[1.0, 2.5], [], [3.0]]"], "The inverse hyperbolic cosine of every element (floats only).";
+    "tf.math.asin" => Asin, "The arc sine of every element (floats only).";
+    "tf.math.asinh" => Asinh, "The inverse hyperbolic sine of every element (floats only).";
+    "tf.math.atan" => Atan, "The arc tangent of every element (floats only).";
+    "tf.math.atanh" => Atanh, "The inverse hyperbolic tangent of every element (floats only).";
+    "tf.math.cosh" => Cosh, "The hyperbolic cosine of every element (floats only).";
+    "tf.math.sinh" => Sinh, "The hyperbolic sine of every element (floats only).";
+    "tf.math.tan" => Tan, "The tangent of every element (floats only).";
+    "tf.math.log1p" => Log1p, "log(1 + x) for every element, accurate near 0 (floats only).";
+    "tf.math.expm1" => Expm1, "exp(x) - 1 for every element, accurate near 0 (floats only).";
+    "tf.math.rsqrt" => Rsqrt, "1 / sqrt(x) for every element (floats only).";
+    "tf.math.erf" => Erf, "The Gauss error function of every element (floats only).";
+    "tf.math.erfc" => Erfc, "1 - erf(x) for every element (floats only).";
+    "tf.math.erfinv" => Erfinv, "The inverse of erf for every element (floats only; ±inf at ±1, nan outside).";
+    "tf.math.ndtri" => Ndtri, "The inverse of the standard normal CDF for every element (floats only).";
+    "tf.math.lgamma" => Lgamma, "The log of |Gamma(x)| for every element (floats only).";
+    "tf.math.digamma" => Digamma, "The derivative of lgamma for every element (floats only).";
+    "tf.math.softplus" => Softplus, "log(exp(x) + 1) for every element (floats only); also tf.nn.softplus.";
+    "tf.math.softsign" => Softsign, "x / (abs(x) + 1) for every element (floats only); also tf.nn.softsign.";
+    "tf.math.log_sigmoid" => LogSigmoid, "log(sigmoid(x)) for every element, computed stably (floats only).";
+    "tf.math.rint" => Rint ["[[1.5, 2.5], [], [-0.5]]"], "Every element rounded to the nearest integer, ties to even (floats only).";
+    "tf.math.reciprocal_no_nan" => ReciprocalNoNan ["[[2.0, 0.0], [], [4.0]]"], "1 / x for every element, 0 where x is 0 (floats only).";
+    "tf.math.is_inf" => IsInf ["[[1.0, float('inf')], [], [float('nan')]]"], "True where an element is +inf or -inf (floats only).";
+    "tf.math.is_finite" => IsFinite ["[[1.0, float('inf')], [], [float('nan')]]"], "True where an element is neither inf nor nan (floats only).";
+};
+
+/// Binary functions with broadcasting.
+pub static BINARY: &[Builtin] = binary_fns! {
+    "tf.math.atan2" => Atan2, "The arc tangent of the first argument over the second, in the right quadrant (TensorFlow names them y and x), elementwise (floats only).";
+    "tf.math.squared_difference" => SquaredDifference, "(x - y) ** 2, elementwise.";
+    "tf.math.xdivy" => Xdivy, "x / y, elementwise, but 0 where x is 0 (floats only).";
+    "tf.math.xlogy" => Xlogy, "x * log(y), elementwise, but 0 where x is 0 (floats only).";
+    "tf.math.xlog1py" => Xlog1py, "x * log1p(y), elementwise, but 0 where x is 0 (floats only).";
+    "tf.math.divide_no_nan" => DivNoNan, "x / y, elementwise, but 0 where y is 0 (floats only).";
+    "tf.math.multiply_no_nan" => MulNoNan, "x * y, elementwise, but 0 where y is 0 even if x is inf or nan (floats only).";
+    "tf.math.mod" => Mod, "x % y, elementwise, with the sign of y (the same as tf.math.floormod).";
+    "tf.realdiv" => Div, "x / y, elementwise (true division).";
+    "tf.truncatediv" => TruncateDiv, "x / y, elementwise, rounded toward zero (C semantics); integer division by zero is an error.";
+    "tf.truncatemod" => TruncateMod, "The remainder of truncatediv: x - y * truncatediv(x, y), with the sign of x.";
+};
+
+/// `tf.add_n`.
+pub static LISTS: &[Builtin] = &[Builtin::function("tf.math.add_n", "(inputs)", add_n)
+    .doc("The elementwise sum of a list of tensors of one dtype and one shape (ragged ones with the same row partitions); no broadcasting.")
+    .aliases(&["tf.add_n"])
+    .examples(&["tf.add_n([tf.ragged.constant([[1, 2], [3]]), tf.ragged.constant([[10, 20], [30]])])"])];
+
+fn add_n(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    // Each tensor keeps its own dtype (a list of tensors is not packed into one here).
+    let items = match a.value("inputs") {
+        v @ (Value::List(_) | Value::Tuple(_)) => as_items(v)
+            .and_then(|vs| {
+                vs.iter()
+                    .map(|v| convert::to_array(v, None).map(|x| (*x).clone()))
+                    .collect::<std::result::Result<Vec<Array>, _>>()
+            })
+            .map_err(|e| a.err_at("inputs", e))?,
+        _ => super::array::tensor_list(a, "inputs")?,
+    };
+    let Some(first) = items.first() else {
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            "tf.add_n needs at least one tensor, but the list is empty",
+        )
+        .at(a.span("inputs")));
+    };
+    for (i, t) in items.iter().enumerate().skip(1) {
+        if t.dtype() != first.dtype() {
+            return Err(Error::new(
+                ErrorClass::InvalidArgumentError,
+                format!(
+                    "tf.add_n needs tensors of one dtype, but inputs[0] is {} and inputs[{i}] is {}",
+                    first.dtype(),
+                    t.dtype()
+                ),
+            )
+            .at(a.span("inputs")));
+        }
+        let same = match (first, t) {
+            (Array::Dense(x), Array::Dense(y)) => x.shape() == y.shape(),
+            (Array::Ragged(x), Array::Ragged(y)) => {
+                x.ragged_rank() == y.ragged_rank()
+                    && x.partitions()
+                        .iter()
+                        .zip(y.partitions())
+                        .all(|(p, q)| p.row_splits() == q.row_splits())
+                    && x.flat_values().shape() == y.flat_values().shape()
+            }
+            _ => false,
+        };
+        if !same {
+            return Err(Error::new(
+                ErrorClass::ValueError,
+                format!(
+                    "tf.add_n needs tensors of one shape, but inputs[0] has shape {} and inputs[{i}] has shape {}",
+                    crate::engine::ops::shape_str(&first.shape()),
+                    crate::engine::ops::shape_str(&t.shape())
+                ),
+            )
+            .at(a.span("inputs")));
+        }
+    }
+    let mut acc = first.clone();
+    for t in &items[1..] {
+        acc = broadcast::binary(BinaryOp::Add, &acc, t).map_err(|e| a.err_at("inputs", e))?;
+    }
+    Ok(Value::from_array(acc))
+}
+
+use crate::eval::args::Args;
