@@ -176,13 +176,13 @@ pub static BINARY: &[Builtin] = binary_math! {
 pub static REDUCTIONS: &[Builtin] = reductions! {
     "reduce_sum" => Sum, "[[3, 1, 4], [], [5, 9]]", "The sum over `axis` (all axes when None); empty rows sum to 0.";
     "reduce_prod" => Prod, "[[3, 1, 4], [], [5, 9]]", "The product over `axis`; empty rows give 1.";
-    "reduce_max" => Max, "[[3, 1, 4], [], [5, 9]]", "The maximum over `axis`; an empty row gives the dtype's smallest value.";
-    "reduce_min" => Min, "[[3, 1, 4], [], [5, 9]]", "The minimum over `axis`; an empty row gives the dtype's largest value.";
+    "reduce_max" => Max, "[[3, 1, 4], [], [5, 9]]", "The maximum over `axis`; an empty ragged row gives the dtype's lowest finite value (an empty dense axis gives -inf for floats).";
+    "reduce_min" => Min, "[[3, 1, 4], [], [5, 9]]", "The minimum over `axis`; an empty ragged row gives the dtype's largest finite value (an empty dense axis gives inf for floats).";
     "reduce_mean" => Mean, "[[3, 1, 4], [], [5, 9]]", "The mean over `axis`. For ragged tensors each row is averaged over its own length (empty rows give nan); integer ragged means are float64.";
-    "reduce_any" => Any, "[[True, False], [], [False]]", "True where any element over `axis` is true (bool).";
-    "reduce_all" => All, "[[True, False], [], [True]]", "True where every element over `axis` is true (bool).";
-    "reduce_variance" => Variance, "[[1.0, 2.0, 3.0], [4.0]]", "The population variance over `axis` (floats).";
-    "reduce_std" => Std, "[[1.0, 2.0, 3.0], [4.0]]", "The population standard deviation over `axis` (floats).";
+    "reduce_any" => Any, "[[True, False], [], [False]]", "True where any element over `axis` is true (bool; ragged numbers count as true when nonzero).";
+    "reduce_all" => All, "[[True, False], [], [True]]", "True where every element over `axis` is true (bool; ragged numbers count as true when nonzero).";
+    "reduce_variance" => Variance, "[[1.0, 2.0, 3.0], [4.0]]", "The population variance over `axis` (floats; ragged integers give float64).";
+    "reduce_std" => Std, "[[1.0, 2.0, 3.0], [4.0]]", "The population standard deviation over `axis` (floats; ragged integers give float64).";
 };
 
 /// The unary ops TensorFlow also dispatches for SparseTensor (zero stays zero).
