@@ -9,6 +9,7 @@ pub mod gather;
 pub mod index;
 pub mod kernels;
 pub mod mask;
+pub mod one_hot;
 pub mod range;
 pub mod reduce;
 pub mod reshape;
