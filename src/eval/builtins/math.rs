@@ -7,8 +7,9 @@ use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::engine::ops::broadcast;
 use crate::engine::ops::kernels::{BinaryOp, UnaryOp};
-use crate::engine::{Array, ErrorClass};
+use crate::engine::{Array, Buffer, DType, ErrorClass, Scalar, Tensor};
 use crate::eval::operators::as_items;
+use crate::eval::operators::map_flat;
 use crate::eval::{convert, Interp};
 use crate::value::Value;
 
@@ -85,6 +86,168 @@ pub static BINARY: &[Builtin] = binary_fns! {
     "tf.truncatediv" => TruncateDiv, "x / y, elementwise, rounded toward zero (C semantics); integer division by zero is an error.";
     "tf.truncatemod" => TruncateMod, "The remainder of truncatediv: x - y * truncatediv(x, y), with the sign of x.";
 };
+
+/// Functions of real numbers seen as complex ones, identity, clipping and checks.
+pub static MISC: &[Builtin] = &[
+    Builtin::function("tf.math.real", "(input)", |_, a| real_part(a, false))
+        .doc("The real part: for ragtag's real-valued tensors, the input unchanged.")
+        .examples(&["tf.math.real(tf.ragged.constant([[-2.0, 3.0], [-3.0]]))"]),
+    Builtin::function("tf.math.imag", "(input)", |_, a| real_part(a, true))
+        .doc("The imaginary part: for ragtag's real-valued tensors, zeros of the same dtype and shape.")
+        .examples(&["tf.math.imag(tf.ragged.constant([[-2.0, 3.0], [-3.0]]))"]),
+    Builtin::function("tf.math.conj", "(x)", conj)
+        .doc("The complex conjugate: for ragtag's real-valued (numeric) tensors, the input unchanged.")
+        .examples(&["tf.math.conj(tf.ragged.constant([[-2.0, 3.0], [-3.0]]))"]),
+    Builtin::function("tf.math.angle", "(input)", angle)
+        .doc("The argument of each element as a complex number: pi for negative reals, 0 otherwise (floats only).")
+        .examples(&["tf.math.angle(tf.ragged.constant([[-2.0, 3.0], [-3.0]]))"]),
+    Builtin::function("tf.identity", "(input)", |_, a| Ok(a.value("input").clone()))
+        .doc("The input itself (dense, ragged or sparse).")
+        .examples(&["tf.identity(tf.ragged.constant([[1, 2], [3]]))"]),
+    Builtin::function("tf.clip_by_value", "(t, clip_value_min, clip_value_max)", clip_by_value)
+        .doc("Every element limited to [clip_value_min, clip_value_max]: maximum(minimum(t, max), min), so a min above the max wins.")
+        .examples(&["tf.clip_by_value(tf.ragged.constant([[-2.0, 3.0], [-3.0]]), 0.1, 4.0)"]),
+    Builtin::function("tf.dtypes.saturate_cast", "(value, dtype)", saturate_cast)
+        .doc("The values converted to `dtype`, clamped to its range first (no wrap-around).")
+        .aliases(&["tf.saturate_cast"])
+        .examples(&["tf.dtypes.saturate_cast(tf.constant([3e10, -2.5]), tf.int32)"]),
+    Builtin::function("tf.debugging.check_numerics", "(tensor, message)", check_numerics)
+        .doc("The tensor itself, or an InvalidArgumentError with `message` when a float element is nan or infinite (floats only).")
+        .examples(&["tf.debugging.check_numerics(tf.ragged.constant([[1.0], [2.0]]), 'bad values')"]),
+];
+
+fn real_part(a: &Args, imag: bool) -> Result<Value> {
+    let x = a.array("input", None)?;
+    if !x.dtype().is_numeric() {
+        return Err(Error::new(
+            ErrorClass::TypeError,
+            format!(
+                "{} needs a numeric tensor, not {}",
+                a.builtin().name,
+                x.dtype()
+            ),
+        )
+        .at(a.span("input")));
+    }
+    if !imag {
+        return Ok(Value::Array(x));
+    }
+    map_flat(&x, |t| {
+        let zero = crate::engine::ops::cast::cast_scalar(&Scalar::I64(0), t.dtype())?;
+        Tensor::filled("tf.math.imag", t.shape().to_vec(), &zero)
+    })
+    .map(Value::from_array)
+    .map_err(|e| a.err_at("input", e))
+}
+
+fn conj(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let x = a.array("x", None)?;
+    if !x.dtype().is_numeric() {
+        return Err(Error::new(
+            ErrorClass::TypeError,
+            format!("tf.math.conj needs a numeric tensor, not {}", x.dtype()),
+        )
+        .at(a.span("x")));
+    }
+    Ok(Value::Array(x))
+}
+
+fn angle(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let x = a.array("input", None)?;
+    map_flat(&x, |t| {
+        let data = match t.data() {
+            Buffer::F32(v) => Buffer::F32(crate::engine::interrupt::map(v, |x| {
+                if x < 0.0 {
+                    std::f32::consts::PI
+                } else {
+                    0.0
+                }
+            })),
+            Buffer::F64(v) => Buffer::F64(crate::engine::interrupt::map(v, |x| {
+                if x < 0.0 {
+                    std::f64::consts::PI
+                } else {
+                    0.0
+                }
+            })),
+            other => {
+                return Err(crate::type_error!(
+                    "tf.math.angle of real numbers needs floats, not {}",
+                    other.dtype()
+                ))
+            }
+        };
+        crate::engine::interrupt::check()?;
+        Tensor::new(t.shape().to_vec(), data)
+    })
+    .map(Value::from_array)
+    .map_err(|e| a.err_at("input", e))
+}
+
+fn clip_by_value(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let t = a.array("t", None)?;
+    let lo = a.array("clip_value_min", Some(t.dtype()))?;
+    let hi = a.array("clip_value_max", Some(t.dtype()))?;
+    let upper =
+        broadcast::binary(BinaryOp::Minimum, &t, &hi).map_err(|e| a.err_at("clip_value_max", e))?;
+    broadcast::binary(BinaryOp::Maximum, &upper, &lo)
+        .map(Value::from_array)
+        .map_err(|e| a.err_at("clip_value_min", e))
+}
+
+fn saturate_cast(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let x = a.array("value", None)?;
+    let Some(dtype) = a.dtype("dtype")? else {
+        return Err(Error::new(ErrorClass::TypeError, "saturate_cast needs a dtype").at(a.call));
+    };
+    let clamped = map_flat(&x, |t| {
+        let data = match (t.data(), dtype) {
+            (Buffer::I64(v), DType::Int32) => Buffer::I64(crate::engine::interrupt::map(v, |x| {
+                x.clamp(i64::from(i32::MIN), i64::from(i32::MAX))
+            })),
+            (Buffer::F64(v), DType::Float32) => {
+                Buffer::F64(crate::engine::interrupt::map(v, |x| {
+                    x.clamp(f64::from(f32::MIN), f64::from(f32::MAX))
+                }))
+            }
+            // Float to int conversion already saturates (nan becomes 0).
+            (other, _) => other.clone(),
+        };
+        crate::engine::interrupt::check()?;
+        Tensor::new(t.shape().to_vec(), data)
+    })
+    .map_err(|e| a.err_at("value", e))?;
+    super::cast_array(&clamped, dtype)
+        .map(Value::from_array)
+        .map_err(|e| a.err_at("dtype", e))
+}
+
+fn check_numerics(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let x = a.array("tensor", None)?;
+    let message = a.opt_str("message")?.unwrap_or_default();
+    let bad = match x.flat_values().data() {
+        Buffer::F32(v) => v.iter().find(|x| !x.is_finite()).map(|&x| f64::from(x)),
+        Buffer::F64(v) => v.iter().find(|x| !x.is_finite()).copied(),
+        other => {
+            return Err(Error::new(
+                ErrorClass::InvalidArgumentError,
+                format!("check_numerics needs a float tensor, not {}", other.dtype()),
+            )
+            .at(a.span("tensor")))
+        }
+    };
+    match bad {
+        Some(v) => Err(Error::new(
+            ErrorClass::InvalidArgumentError,
+            format!(
+                "{message} : Tensor had {} values",
+                if v.is_nan() { "NaN" } else { "Inf" }
+            ),
+        )
+        .at(a.span("tensor"))),
+        None => Ok(Value::Array(x)),
+    }
+}
 
 /// `tf.add_n`.
 pub static LISTS: &[Builtin] = &[Builtin::function("tf.math.add_n", "(inputs)", add_n)

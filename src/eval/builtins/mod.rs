@@ -184,6 +184,7 @@ pub fn registry() -> &'static Registry {
             math::UNARY,
             math::BINARY,
             math::LISTS,
+            math::MISC,
             bitwise::BUILTINS,
             ragged::BUILTINS,
             random::BUILTINS,
