@@ -157,17 +157,19 @@ pub fn reduce(a: &Array, axes: Option<&[i64]>, op: ReduceOp, keepdims: bool) -> 
     let mut cur = a.clone();
     for &ax in norm.iter().rev() {
         cur = reduce_axis(&cur, ax, op, int_mean_float)?;
+        if keepdims && ragged {
+            // TensorFlow keeps each ragged axis as it goes (from the last one), so a
+            // dimension that came out of a ragged one stays ragged.
+            cur = super::reshape::expand_dims(&cur, ax as i64)?;
+        }
     }
-    if keepdims {
+    if keepdims && !ragged {
         if let Array::Dense(t) = &cur {
             let mut shape = t.shape().to_vec();
             for &ax in &norm {
                 shape.insert(ax, 1);
             }
             return Ok(Array::Dense(t.reshaped(shape)?));
-        }
-        for &ax in &norm {
-            cur = super::reshape::expand_dims(&cur, ax as i64)?;
         }
     }
     Ok(cur)

@@ -5,8 +5,11 @@
 use super::tensor::{binary, unary};
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
-use crate::engine::ops::broadcast;
+use std::sync::Arc;
+
 use crate::engine::ops::kernels::{BinaryOp, UnaryOp};
+use crate::engine::ops::reduce::{self, ReduceOp};
+use crate::engine::ops::{broadcast, kernels};
 use crate::engine::{Array, Buffer, DType, ErrorClass, Scalar, Tensor};
 use crate::eval::operators::as_items;
 use crate::eval::operators::map_flat;
@@ -247,6 +250,136 @@ fn check_numerics(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .at(a.span("tensor"))),
         None => Ok(Value::Array(x)),
     }
+}
+
+/// Reductions TensorFlow defines for dense tensors only.
+pub static REDUCTIONS: &[Builtin] = &[
+    Builtin::function("tf.math.reduce_euclidean_norm", "(input_tensor, axis=None, keepdims=False)", euclidean_norm)
+        .doc("sqrt(sum(x ** 2)) over `axis` (all axes when None) of a dense tensor; integer inputs give the integer part.")
+        .examples(&["tf.math.reduce_euclidean_norm(tf.constant([[3.0, 4.0], [6.0, 8.0]]), axis=1)"]),
+    Builtin::function("tf.math.reduce_logsumexp", "(input_tensor, axis=None, keepdims=False)", logsumexp)
+        .doc("log(sum(exp(x))) over `axis` of a dense float tensor, computed stably by subtracting the maximum first.")
+        .examples(&["tf.math.reduce_logsumexp(tf.constant([[0.0, 0.0], [1.0, 2.0]]), axis=1)"]),
+];
+
+/// The dense input, axes and keepdims of a dense-only reduction.
+fn dense_reduction_args(a: &Args) -> Result<(Arc<Array>, Option<Vec<i64>>, bool)> {
+    let x = a.array("input_tensor", None)?;
+    if matches!(&*x, Array::Ragged(_)) {
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            format!(
+                "{} takes a dense tensor, not a RaggedTensor",
+                a.builtin().name
+            ),
+        )
+        .at(a.span("input_tensor"))
+        .with_hint("reduce the flat values (rt.flat_values), or pad first with rt.to_tensor()"));
+    }
+    let axes = match a.get("axis") {
+        None | Some(Value::None) => None,
+        Some(_) => Some(a.ints("axis")?),
+    };
+    Ok((x, axes, a.flag("keepdims", false)?))
+}
+
+fn euclidean_norm(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let (x, axes, keepdims) = dense_reduction_args(a)?;
+    if !x.dtype().is_numeric() {
+        return Err(Error::new(
+            ErrorClass::InvalidArgumentError,
+            format!(
+                "reduce_euclidean_norm is not defined for {} tensors",
+                x.dtype()
+            ),
+        )
+        .at(a.span("input_tensor")));
+    }
+    let at = |e| a.err_at("axis", e);
+    let sq = map_flat(&x, |t| {
+        Ok(Tensor::from_parts(
+            t.shape().to_vec(),
+            kernels::unary(UnaryOp::Square, t.data())?,
+        ))
+    })
+    .map_err(at)?;
+    let sum = reduce::reduce(&sq, axes.as_deref(), ReduceOp::Sum, keepdims).map_err(at)?;
+    map_flat(&sum, |t| {
+        let data = match t.data() {
+            Buffer::I32(v) => Buffer::I32(crate::engine::interrupt::map(v, |x| {
+                f64::from(x).sqrt() as i32
+            })),
+            Buffer::I64(v) => Buffer::I64(crate::engine::interrupt::map(v, |x| {
+                (x as f64).sqrt() as i64
+            })),
+            other => kernels::unary(UnaryOp::Sqrt, other)?,
+        };
+        crate::engine::interrupt::check()?;
+        Tensor::new(t.shape().to_vec(), data)
+    })
+    .map(Value::from_array)
+    .map_err(at)
+}
+
+fn logsumexp(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let (x, axes, keepdims) = dense_reduction_args(a)?;
+    if !x.dtype().is_float() {
+        return Err(Error::new(
+            ErrorClass::InvalidArgumentError,
+            format!("reduce_logsumexp needs a float tensor, not {}", x.dtype()),
+        )
+        .at(a.span("input_tensor")));
+    }
+    let at = |e| a.err_at("axis", e);
+    // The maximum (0 where it is not finite) is taken out before exp and added back.
+    let finite_max = |kd: bool| -> std::result::Result<Array, crate::engine::EngineError> {
+        let m = reduce::reduce(&x, axes.as_deref(), ReduceOp::Max, kd)?;
+        map_flat(&m, |t| {
+            let data = match t.data() {
+                Buffer::F32(v) => Buffer::F32(crate::engine::interrupt::map(v, |x| {
+                    if x.is_finite() {
+                        x
+                    } else {
+                        0.0
+                    }
+                })),
+                Buffer::F64(v) => Buffer::F64(crate::engine::interrupt::map(v, |x| {
+                    if x.is_finite() {
+                        x
+                    } else {
+                        0.0
+                    }
+                })),
+                other => other.clone(),
+            };
+            Tensor::new(t.shape().to_vec(), data)
+        })
+    };
+    let max_kd = finite_max(true).map_err(at)?;
+    let shifted = broadcast::binary(BinaryOp::Sub, &x, &max_kd).map_err(at)?;
+    let exp = map_flat(&shifted, |t| {
+        Ok(Tensor::from_parts(
+            t.shape().to_vec(),
+            kernels::unary(UnaryOp::Exp, t.data())?,
+        ))
+    })
+    .map_err(at)?;
+    let sum = reduce::reduce(&exp, axes.as_deref(), ReduceOp::Sum, keepdims).map_err(at)?;
+    let log = map_flat(&sum, |t| {
+        Ok(Tensor::from_parts(
+            t.shape().to_vec(),
+            kernels::unary(UnaryOp::Log, t.data())?,
+        ))
+    })
+    .map_err(at)?;
+    let max = if keepdims {
+        max_kd
+    } else {
+        finite_max(false).map_err(at)?
+    };
+    broadcast::binary(BinaryOp::Add, &log, &max)
+        .map(Value::from_array)
+        .map_err(at)
 }
 
 /// `tf.add_n`.

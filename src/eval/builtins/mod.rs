@@ -185,6 +185,7 @@ pub fn registry() -> &'static Registry {
             math::BINARY,
             math::LISTS,
             math::MISC,
+            math::REDUCTIONS,
             bitwise::BUILTINS,
             ragged::BUILTINS,
             random::BUILTINS,
