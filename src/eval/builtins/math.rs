@@ -262,6 +262,63 @@ pub static REDUCTIONS: &[Builtin] = &[
         .examples(&["tf.math.reduce_logsumexp(tf.constant([[0.0, 0.0], [1.0, 2.0]]), axis=1)"]),
 ];
 
+/// Softmax along an axis of a dense or ragged tensor.
+pub static SOFTMAX: &[Builtin] = &[
+    Builtin::function("tf.nn.softmax", "(logits, axis=None)", |_, a| softmax(a, false))
+        .doc("exp(x) / sum(exp(x)) along `axis` (the last one by default) of a float tensor; for a ragged tensor each innermost row is normalised on its own. Computed stably by subtracting each row's maximum.")
+        .aliases(&["tf.math.softmax"])
+        .examples(&["tf.nn.softmax(tf.ragged.constant([[1.0, 2.0, 3.0], [], [5.0, 5.0]]))"]),
+    Builtin::function("tf.nn.log_softmax", "(logits, axis=None)", |_, a| softmax(a, true))
+        .doc("log(softmax(x)) along `axis` (the last one by default) of a dense float tensor, computed stably: x - max - log(sum(exp(x - max))).")
+        .aliases(&["tf.math.log_softmax"])
+        .examples(&["tf.nn.log_softmax(tf.constant([[1.0, 2.0], [3.0, 3.0]]))"]),
+];
+
+fn softmax(a: &Args, log: bool) -> Result<Value> {
+    let x = a.array("logits", None)?;
+    if !x.dtype().is_float() {
+        return Err(Error::new(
+            ErrorClass::InvalidArgumentError,
+            format!(
+                "{} needs a float tensor, not {}",
+                a.builtin().name,
+                x.dtype()
+            ),
+        )
+        .at(a.span("logits")));
+    }
+    if log && matches!(&*x, Array::Ragged(_)) {
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            "tf.nn.log_softmax takes a dense tensor, not a RaggedTensor",
+        )
+        .at(a.span("logits"))
+        .with_hint("tf.math.log(tf.nn.softmax(rt)) works on ragged tensors"));
+    }
+    let axis = a.opt_int("axis")?.unwrap_or(-1);
+    let at = |e| a.err_at("logits", e);
+    let ax = [axis];
+    let unary = |op: UnaryOp, v: &Array| {
+        map_flat(v, |t| {
+            Ok(Tensor::from_parts(
+                t.shape().to_vec(),
+                kernels::unary(op, t.data())?,
+            ))
+        })
+    };
+    let max = reduce::reduce(&x, Some(&ax), ReduceOp::Max, true).map_err(at)?;
+    let shifted = broadcast::binary(BinaryOp::Sub, &x, &max).map_err(at)?;
+    let exp = unary(UnaryOp::Exp, &shifted).map_err(at)?;
+    let sum = reduce::reduce(&exp, Some(&ax), ReduceOp::Sum, true).map_err(at)?;
+    let out = if log {
+        let log_sum = unary(UnaryOp::Log, &sum).map_err(at)?;
+        broadcast::binary(BinaryOp::Sub, &shifted, &log_sum)
+    } else {
+        broadcast::binary(BinaryOp::Div, &exp, &sum)
+    };
+    out.map(Value::from_array).map_err(at)
+}
+
 /// The dense input, axes and keepdims of a dense-only reduction.
 fn dense_reduction_args(a: &Args) -> Result<(Arc<Array>, Option<Vec<i64>>, bool)> {
     let x = a.array("input_tensor", None)?;

@@ -186,6 +186,7 @@ pub fn registry() -> &'static Registry {
             math::LISTS,
             math::MISC,
             math::REDUCTIONS,
+            math::SOFTMAX,
             bitwise::BUILTINS,
             ragged::BUILTINS,
             random::BUILTINS,
