@@ -31,6 +31,10 @@ pub fn one_hot(indices: &Array, depth: i64, on: &Scalar, off: &Scalar, axis: i64
             // The new axis must fall inside the flat values: after every ragged dimension.
             let inner_axis = if axis == -1 {
                 -1
+            } else if axis < -1 {
+                return Err(invalid_arg!(
+                    "axis {axis} is out of range for one_hot: it must be -1 or non-negative"
+                ));
             } else if axis > rr && axis <= rank {
                 axis - rr
             } else {
