@@ -160,7 +160,7 @@ pub fn segment_op(data: &Tensor, ids: &Tensor, op: SegOp) -> Result<Array> {
 }
 
 /// `tf.math.unsorted_segment_<op>(data, ids, num_segments)`: ids in any order, always
-/// `num_segments` output rows, and negative ids dropped. Dense ids may cover several
+/// `num_segments` output rows, and negative ids dropped (an error for ragged data). Dense ids may cover several
 /// leading dimensions of dense data; ragged ids must match the data's rows. Ragged data
 /// combines position by position, so a segment's row is as long as its longest member.
 pub fn unsorted_segment_op(
@@ -234,6 +234,15 @@ pub fn unsorted_segment_op(
             "segment_ids[{i}] = {} is out of range [0, {num_segments})",
             v[i]
         ));
+    }
+    if matches!(data, Array::Ragged(_)) {
+        if let Some(i) = v.iter().position(|&x| x < 0) {
+            // TensorFlow drops negative ids for dense data only.
+            return Err(invalid_arg!(
+                "segment_ids[{i}] = {} is negative, which ragged data does not allow",
+                v[i]
+            ));
+        }
     }
     let nseg = sized("a reduction", num_segments as u128)?;
     // Negative ids drop their rows.

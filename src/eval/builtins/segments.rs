@@ -38,7 +38,7 @@ pub static BUILTINS: &[Builtin] = &[
         .doc("The mean of the rows of dense `data` that share a (sorted) segment id (integer means truncate); 0 where an id is missing.")
         .examples(&["tf.math.segment_mean(tf.constant([[1.0, 2.0], [3.0, 5.0], [5.0, 6.0]]), [0, 0, 1])"]),
     Builtin::function("tf.math.unsorted_segment_sum", "(data, segment_ids, num_segments)", |_, a| unsorted(a, SegOp::Sum))
-        .doc("Adds up the rows of `data` that share a segment id, ids in any order: the result has `num_segments` rows and rows with a negative id are dropped. Ragged data adds up position by position; ragged ids must have the data's row lengths.")
+        .doc("Adds up the rows of `data` that share a segment id, ids in any order: the result has `num_segments` rows and rows with a negative id are dropped (dense data; ragged data does not allow them). Ragged data adds up position by position; ragged ids must have the data's row lengths.")
         .examples(&["tf.math.unsorted_segment_sum(tf.constant([1, 2, 3, 4]), [1, 0, 1, -1], 3)", "tf.math.unsorted_segment_sum(tf.ragged.constant([[1, 2], [3], [4, 5, 6]]), [0, 1, 0], 2)"]),
     Builtin::function("tf.math.unsorted_segment_prod", "(data, segment_ids, num_segments)", |_, a| unsorted(a, SegOp::Prod))
         .doc("The product of the rows of `data` that share a segment id, ids in any order; 1 for an empty segment.")
