@@ -115,7 +115,6 @@ impl BinaryOp {
                 | BinaryOp::Xdivy
                 | BinaryOp::Xlogy
                 | BinaryOp::Xlog1py
-                | BinaryOp::DivNoNan
                 | BinaryOp::MulNoNan
         )
     }
@@ -134,7 +133,7 @@ impl BinaryOp {
     pub fn result_dtype(self, dtype: DType) -> DType {
         if self.is_comparison() {
             DType::Bool
-        } else if self == BinaryOp::Div && dtype.is_int() {
+        } else if matches!(self, BinaryOp::Div | BinaryOp::DivNoNan) && dtype.is_int() {
             DType::Float64
         } else {
             dtype
@@ -546,6 +545,16 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
                     p as f64 / q as f64
                 })));
             }
+            if op == BinaryOp::DivNoNan {
+                // Integers divide as float64, as tf.math.divide does.
+                return Ok(Buffer::F64(apply($x, $y, n, |p: $t, q: $t| {
+                    if q == 0 {
+                        0.0
+                    } else {
+                        p as f64 / q as f64
+                    }
+                })));
+            }
             if matches!(
                 op,
                 BinaryOp::FloorDiv | BinaryOp::Mod | BinaryOp::TruncateDiv | BinaryOp::TruncateMod
@@ -633,20 +642,30 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
                 BinaryOp::Xdivy => {
                     apply($x, $y, n, |p: $t, q: $t| if p == 0.0 { 0.0 } else { p / q })
                 }
-                BinaryOp::Xlogy => apply($x, $y, n, |p: $t, q: $t| {
-                    if p == 0.0 && !q.is_nan() {
-                        0.0
-                    } else {
-                        p * q.ln()
-                    }
-                }),
-                BinaryOp::Xlog1py => apply($x, $y, n, |p: $t, q: $t| {
-                    if p == 0.0 && !q.is_nan() {
-                        0.0
-                    } else {
-                        p * q.ln_1p()
-                    }
-                }),
+                BinaryOp::Xlogy => apply(
+                    $x,
+                    $y,
+                    n,
+                    |p: $t, q: $t| {
+                        if p == 0.0 {
+                            0.0
+                        } else {
+                            p * q.ln()
+                        }
+                    },
+                ),
+                BinaryOp::Xlog1py => apply(
+                    $x,
+                    $y,
+                    n,
+                    |p: $t, q: $t| {
+                        if p == 0.0 {
+                            0.0
+                        } else {
+                            p * q.ln_1p()
+                        }
+                    },
+                ),
                 BinaryOp::DivNoNan => {
                     apply($x, $y, n, |p: $t, q: $t| if q == 0.0 { 0.0 } else { p / q })
                 }
