@@ -374,7 +374,7 @@ tf.ragged.range(0.0, [1.0, 2.0], 0.5)
 tf.ragged.range(lengths.values, dtype=tf.int32).shape
 tf.ragged.row_splits_to_segment_ids(lengths.row_splits)
 tf.ragged.segment_ids_to_row_splits([0, 0, 2], num_segments=4)
-tf.math.segment_sum(tf.ragged.constant([[1, 2], [3], [4, 5, 6]]), [0, 0, 1])");
+tf.math.unsorted_segment_sum(tf.ragged.constant([[1, 2], [3], [4, 5, 6]]), [0, 0, 1], 2)");
     assert_eq!(out[0]["value"], json!([[0, 1, 2], [0, 1, 2, 3, 4], [0, 1]]));
     assert_eq!(
         out[1]["value"],

@@ -166,9 +166,11 @@ pub fn plan(a: &Array, b: &Array) -> Result<Plan> {
         for p in 0..pos_a.len() {
             let (_, la) = extent(xa, pos_a[p]);
             let (_, lb) = extent(xb, pos_b[p]);
-            let lr = if la == lb || lb == 1 {
+            // Only a uniform size 1 broadcasts: a ragged row that happens to hold one
+            // element does not (TensorFlow's rule).
+            let lr = if la == lb || (lb == 1 && matches!(xb, DimSpec::Uniform(_))) {
                 la
-            } else if la == 1 {
+            } else if la == 1 && matches!(xa, DimSpec::Uniform(_)) {
                 lb
             } else {
                 return Err(mismatch(d, p, la, lb, ragged, pos_a.len()));

@@ -7,6 +7,8 @@ use crate::engine::interrupt;
 use crate::engine::strings::StringBuf;
 use crate::invalid_arg;
 
+use super::special;
+
 /// Binary elementwise operations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BinaryOp {
@@ -46,6 +48,28 @@ pub enum BinaryOp {
     Or,
     /// `^`
     Xor,
+    /// `tf.math.atan2`
+    Atan2,
+    /// `tf.truncatediv` (rounds toward zero)
+    TruncateDiv,
+    /// `tf.truncatemod` (the sign of the dividend)
+    TruncateMod,
+    /// `tf.math.squared_difference`
+    SquaredDifference,
+    /// `tf.math.xdivy` (0 where x is 0)
+    Xdivy,
+    /// `tf.math.xlogy` (0 where x is 0)
+    Xlogy,
+    /// `tf.math.xlog1py` (0 where x is 0)
+    Xlog1py,
+    /// `tf.math.divide_no_nan` (0 where y is 0)
+    DivNoNan,
+    /// `tf.math.multiply_no_nan` (0 where y is 0)
+    MulNoNan,
+    /// `tf.bitwise.left_shift`
+    LeftShift,
+    /// `tf.bitwise.right_shift` (arithmetic)
+    RightShift,
 }
 
 impl BinaryOp {
@@ -70,7 +94,33 @@ impl BinaryOp {
             BinaryOp::And => "LogicalAnd",
             BinaryOp::Or => "LogicalOr",
             BinaryOp::Xor => "LogicalXor",
+            BinaryOp::Atan2 => "Atan2",
+            BinaryOp::TruncateDiv => "TruncateDiv",
+            BinaryOp::TruncateMod => "TruncateMod",
+            BinaryOp::SquaredDifference => "SquaredDifference",
+            BinaryOp::Xdivy => "Xdivy",
+            BinaryOp::Xlogy => "Xlogy",
+            BinaryOp::Xlog1py => "Xlog1py",
+            BinaryOp::DivNoNan => "DivNoNan",
+            BinaryOp::MulNoNan => "MulNoNan",
+            BinaryOp::LeftShift => "LeftShift",
+            BinaryOp::RightShift => "RightShift",
         }
+    }
+    /// True for the ops TensorFlow defines for floats only.
+    pub fn float_only(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Atan2
+                | BinaryOp::Xdivy
+                | BinaryOp::Xlogy
+                | BinaryOp::Xlog1py
+                | BinaryOp::MulNoNan
+        )
+    }
+    /// True for the ops TensorFlow defines for integers only.
+    pub fn int_only(self) -> bool {
+        matches!(self, BinaryOp::LeftShift | BinaryOp::RightShift)
     }
     /// True when the result is bool whatever the inputs.
     pub fn is_comparison(self) -> bool {
@@ -83,7 +133,7 @@ impl BinaryOp {
     pub fn result_dtype(self, dtype: DType) -> DType {
         if self.is_comparison() {
             DType::Bool
-        } else if self == BinaryOp::Div && dtype.is_int() {
+        } else if matches!(self, BinaryOp::Div | BinaryOp::DivNoNan) && dtype.is_int() {
             DType::Float64
         } else {
             dtype
@@ -128,6 +178,58 @@ pub enum UnaryOp {
     Reciprocal,
     /// `tf.math.is_nan`
     IsNan,
+    /// `tf.math.is_inf`
+    IsInf,
+    /// `tf.math.is_finite`
+    IsFinite,
+    /// `tf.math.acos`
+    Acos,
+    /// `tf.math.acosh`
+    Acosh,
+    /// `tf.math.asin`
+    Asin,
+    /// `tf.math.asinh`
+    Asinh,
+    /// `tf.math.atan`
+    Atan,
+    /// `tf.math.atanh`
+    Atanh,
+    /// `tf.math.cosh`
+    Cosh,
+    /// `tf.math.sinh`
+    Sinh,
+    /// `tf.math.tan`
+    Tan,
+    /// `tf.math.log1p`
+    Log1p,
+    /// `tf.math.expm1`
+    Expm1,
+    /// `tf.math.rsqrt`
+    Rsqrt,
+    /// `tf.math.erf`
+    Erf,
+    /// `tf.math.erfc`
+    Erfc,
+    /// `tf.math.erfinv`
+    Erfinv,
+    /// `tf.math.ndtri`
+    Ndtri,
+    /// `tf.math.lgamma`
+    Lgamma,
+    /// `tf.math.digamma`
+    Digamma,
+    /// `tf.math.softplus`
+    Softplus,
+    /// `tf.math.softsign`
+    Softsign,
+    /// `tf.math.log_sigmoid`
+    LogSigmoid,
+    /// `tf.math.rint` (half to even)
+    Rint,
+    /// `tf.math.reciprocal_no_nan` (0 for 0)
+    ReciprocalNoNan,
+    /// `tf.bitwise.invert`
+    Invert,
 }
 
 impl UnaryOp {
@@ -151,19 +253,45 @@ impl UnaryOp {
             UnaryOp::Sigmoid => "Sigmoid",
             UnaryOp::Reciprocal => "Reciprocal",
             UnaryOp::IsNan => "IsNan",
+            UnaryOp::IsInf => "IsInf",
+            UnaryOp::IsFinite => "IsFinite",
+            UnaryOp::Acos => "Acos",
+            UnaryOp::Acosh => "Acosh",
+            UnaryOp::Asin => "Asin",
+            UnaryOp::Asinh => "Asinh",
+            UnaryOp::Atan => "Atan",
+            UnaryOp::Atanh => "Atanh",
+            UnaryOp::Cosh => "Cosh",
+            UnaryOp::Sinh => "Sinh",
+            UnaryOp::Tan => "Tan",
+            UnaryOp::Log1p => "Log1p",
+            UnaryOp::Expm1 => "Expm1",
+            UnaryOp::Rsqrt => "Rsqrt",
+            UnaryOp::Erf => "Erf",
+            UnaryOp::Erfc => "Erfc",
+            UnaryOp::Erfinv => "Erfinv",
+            UnaryOp::Ndtri => "Ndtri",
+            UnaryOp::Lgamma => "Lgamma",
+            UnaryOp::Digamma => "Digamma",
+            UnaryOp::Softplus => "Softplus",
+            UnaryOp::Softsign => "Softsign",
+            UnaryOp::LogSigmoid => "LogSigmoid",
+            UnaryOp::Rint => "Rint",
+            UnaryOp::ReciprocalNoNan => "ReciprocalNoNan",
+            UnaryOp::Invert => "Invert",
         }
     }
-    fn float_only(self) -> bool {
-        matches!(
+    /// True for the ops TensorFlow defines for floats only.
+    pub fn float_only(self) -> bool {
+        !matches!(
             self,
-            UnaryOp::Sqrt
-                | UnaryOp::Exp
-                | UnaryOp::Log
-                | UnaryOp::Sin
-                | UnaryOp::Cos
-                | UnaryOp::Tanh
-                | UnaryOp::Sigmoid
-                | UnaryOp::IsNan
+            UnaryOp::Neg
+                | UnaryOp::Abs
+                | UnaryOp::LogicalNot
+                | UnaryOp::Square
+                | UnaryOp::Sign
+                | UnaryOp::Round
+                | UnaryOp::Invert
         )
     }
 }
@@ -189,6 +317,13 @@ fn unary_unchecked(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
             )),
         };
     }
+    if op == UnaryOp::Invert {
+        return match b {
+            Buffer::I32(v) => Ok(Buffer::I32(interrupt::map(v, |x| !x))),
+            Buffer::I64(v) => Ok(Buffer::I64(interrupt::map(v, |x| !x))),
+            _ => Err(dtype_mismatch("tf.bitwise.invert", "integer", d)),
+        };
+    }
     if op.float_only() && !d.is_float() {
         return Err(dtype_mismatch(
             &format!("tf.math.{}", op.tf_name().to_lowercase()),
@@ -204,59 +339,27 @@ fn unary_unchecked(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
                 UnaryOp::Abs => x.wrapping_abs(),
                 UnaryOp::Square => x.wrapping_mul(x),
                 UnaryOp::Sign => x.signum(),
-                UnaryOp::Reciprocal => {
-                    if x == 0 {
-                        0
-                    } else {
-                        1 / x
-                    }
-                }
                 _ => x,
             })
         };
     }
-    macro_rules! float_op {
-        ($v:expr, $t:ty) => {
-            interrupt::map($v, |x: $t| match op {
-                UnaryOp::Neg => -x,
-                UnaryOp::Abs => x.abs(),
-                UnaryOp::Square => x * x,
-                UnaryOp::Sqrt => x.sqrt(),
-                UnaryOp::Exp => x.exp(),
-                UnaryOp::Log => x.ln(),
-                UnaryOp::Sign => {
-                    if x > 0.0 {
-                        1.0
-                    } else if x < 0.0 {
-                        -1.0
-                    } else {
-                        x
-                    }
-                }
-                UnaryOp::Floor => x.floor(),
-                UnaryOp::Ceil => x.ceil(),
-                UnaryOp::Round => x.round_ties_even(),
-                UnaryOp::Sin => x.sin(),
-                UnaryOp::Cos => x.cos(),
-                UnaryOp::Tanh => x.tanh(),
-                UnaryOp::Sigmoid => 1.0 / (1.0 + (-x).exp()),
-                UnaryOp::Reciprocal => 1.0 / x,
-                _ => x,
-            })
+    if matches!(op, UnaryOp::IsNan | UnaryOp::IsInf | UnaryOp::IsFinite) {
+        let test = |x: f64| match op {
+            UnaryOp::IsNan => x.is_nan(),
+            UnaryOp::IsInf => x.is_infinite(),
+            _ => x.is_finite(),
         };
-    }
-    if op == UnaryOp::IsNan {
         return Ok(Buffer::Bool(match b {
-            Buffer::F32(v) => interrupt::map(v, f32::is_nan),
-            Buffer::F64(v) => interrupt::map(v, f64::is_nan),
-            _ => unreachable!(),
+            Buffer::F32(v) => interrupt::map(v, |x| test(f64::from(x))),
+            Buffer::F64(v) => interrupt::map(v, test),
+            _ => unreachable!("float checked"),
         }));
     }
     Ok(match b {
         Buffer::I32(v) => Buffer::I32(int_op!(v, i32)),
         Buffer::I64(v) => Buffer::I64(int_op!(v, i64)),
-        Buffer::F32(v) => Buffer::F32(float_op!(v, f32)),
-        Buffer::F64(v) => Buffer::F64(float_op!(v, f64)),
+        Buffer::F32(v) => Buffer::F32(interrupt::map(v, |x| float_unary(op, f64::from(x)) as f32)),
+        Buffer::F64(v) => Buffer::F64(interrupt::map(v, |x| float_unary(op, x))),
         _ => {
             return Err(invalid_arg!(
                 "{} is not defined for {} tensors",
@@ -265,6 +368,81 @@ fn unary_unchecked(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
             ))
         }
     })
+}
+
+/// One float element through `op`, computed in float64.
+fn float_unary(op: UnaryOp, x: f64) -> f64 {
+    match op {
+        UnaryOp::Neg => -x,
+        UnaryOp::Abs => x.abs(),
+        UnaryOp::Square => x * x,
+        UnaryOp::Sqrt => x.sqrt(),
+        UnaryOp::Exp => x.exp(),
+        UnaryOp::Log => x.ln(),
+        UnaryOp::Sign => {
+            if x > 0.0 {
+                1.0
+            } else if x < 0.0 {
+                -1.0
+            } else {
+                x
+            }
+        }
+        UnaryOp::Floor => x.floor(),
+        UnaryOp::Ceil => x.ceil(),
+        UnaryOp::Round | UnaryOp::Rint => x.round_ties_even(),
+        UnaryOp::Sin => x.sin(),
+        UnaryOp::Cos => x.cos(),
+        UnaryOp::Tanh => x.tanh(),
+        UnaryOp::Sigmoid => 1.0 / (1.0 + (-x).exp()),
+        UnaryOp::Reciprocal => 1.0 / x,
+        UnaryOp::ReciprocalNoNan => {
+            if x == 0.0 {
+                0.0
+            } else {
+                1.0 / x
+            }
+        }
+        UnaryOp::Acos => x.acos(),
+        UnaryOp::Acosh => x.acosh(),
+        UnaryOp::Asin => x.asin(),
+        UnaryOp::Asinh => x.asinh(),
+        UnaryOp::Atan => x.atan(),
+        UnaryOp::Atanh => x.atanh(),
+        UnaryOp::Cosh => x.cosh(),
+        UnaryOp::Sinh => x.sinh(),
+        UnaryOp::Tan => x.tan(),
+        UnaryOp::Log1p => x.ln_1p(),
+        UnaryOp::Expm1 => x.exp_m1(),
+        UnaryOp::Rsqrt => 1.0 / x.sqrt(),
+        UnaryOp::Erf => special::erf(x),
+        UnaryOp::Erfc => special::erfc(x),
+        UnaryOp::Erfinv => special::erfinv(x),
+        UnaryOp::Ndtri => std::f64::consts::SQRT_2 * special::erfinv(2.0 * x - 1.0),
+        UnaryOp::Lgamma => special::lgamma(x),
+        UnaryOp::Digamma => special::digamma(x),
+        UnaryOp::Softplus => {
+            if x > 0.0 {
+                x + (-x).exp().ln_1p()
+            } else {
+                x.exp().ln_1p()
+            }
+        }
+        UnaryOp::Softsign => x / (1.0 + x.abs()),
+        UnaryOp::LogSigmoid => {
+            // -softplus(-x), stable on both sides.
+            if x < 0.0 {
+                x - x.exp().ln_1p()
+            } else {
+                -(-x).exp().ln_1p()
+            }
+        }
+        UnaryOp::LogicalNot
+        | UnaryOp::IsNan
+        | UnaryOp::IsInf
+        | UnaryOp::IsFinite
+        | UnaryOp::Invert => x,
+    }
 }
 
 /// Python's floor modulo for integers.
@@ -329,6 +507,17 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
         )
         .with_hint("convert one side with tf.cast(x, tf.<dtype>)"));
     }
+    if op.float_only() && !da.is_float() {
+        return Err(dtype_mismatch(
+            &format!("tf.math.{}", op.tf_name().to_lowercase()),
+            "float",
+            da,
+        )
+        .with_hint("cast first: tf.cast(x, tf.float32)"));
+    }
+    if op.int_only() && !da.is_int() {
+        return Err(dtype_mismatch(op.tf_name(), "integer", da));
+    }
     let sa = usize::from(a.len() != 1 || n == 1);
     let sb = usize::from(b.len() != 1 || n == 1);
     let ia = move |i: usize| i * sa;
@@ -356,7 +545,21 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
                     p as f64 / q as f64
                 })));
             }
-            if matches!(op, BinaryOp::FloorDiv | BinaryOp::Mod) && (0..n).any(|i| $y[ib(i)] == 0) {
+            if op == BinaryOp::DivNoNan {
+                // Integers divide as float64, as tf.math.divide does.
+                return Ok(Buffer::F64(apply($x, $y, n, |p: $t, q: $t| {
+                    if q == 0 {
+                        0.0
+                    } else {
+                        p as f64 / q as f64
+                    }
+                })));
+            }
+            if matches!(
+                op,
+                BinaryOp::FloorDiv | BinaryOp::Mod | BinaryOp::TruncateDiv | BinaryOp::TruncateMod
+            ) && (0..n).any(|i| $y[ib(i)] == 0)
+            {
                 return Err(invalid_arg!("Integer division by zero in {}", op.tf_name()));
             }
             if op == BinaryOp::Pow && (0..n).any(|i| $y[ib(i)] < 0) {
@@ -384,6 +587,18 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
                 BinaryOp::And => apply($x, $y, n, |p: $t, q: $t| p & q),
                 BinaryOp::Or => apply($x, $y, n, |p: $t, q: $t| p | q),
                 BinaryOp::Xor => apply($x, $y, n, |p: $t, q: $t| p ^ q),
+                BinaryOp::TruncateDiv => apply($x, $y, n, |p: $t, q: $t| p.wrapping_div(q)),
+                BinaryOp::TruncateMod => apply($x, $y, n, |p: $t, q: $t| p.wrapping_rem(q)),
+                BinaryOp::SquaredDifference => apply($x, $y, n, |p: $t, q: $t| {
+                    let d = p.wrapping_sub(q);
+                    d.wrapping_mul(d)
+                }),
+                BinaryOp::LeftShift => apply($x, $y, n, |p: $t, q: $t| {
+                    p.wrapping_shl(q.clamp(0, <$t>::BITS as $t - 1) as u32)
+                }),
+                BinaryOp::RightShift => apply($x, $y, n, |p: $t, q: $t| {
+                    p >> q.clamp(0, <$t>::BITS as $t - 1)
+                }),
                 _ => unreachable!(),
             })
         }};
@@ -420,6 +635,43 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
                     n,
                     |p: $t, q: $t| if p.is_nan() || p < q { p } else { q },
                 ),
+                BinaryOp::Atan2 => apply($x, $y, n, |p: $t, q: $t| p.atan2(q)),
+                BinaryOp::TruncateDiv => apply($x, $y, n, |p: $t, q: $t| (p / q).trunc()),
+                BinaryOp::TruncateMod => apply($x, $y, n, |p: $t, q: $t| p % q),
+                BinaryOp::SquaredDifference => apply($x, $y, n, |p: $t, q: $t| (p - q) * (p - q)),
+                BinaryOp::Xdivy => {
+                    apply($x, $y, n, |p: $t, q: $t| if p == 0.0 { 0.0 } else { p / q })
+                }
+                BinaryOp::Xlogy => apply(
+                    $x,
+                    $y,
+                    n,
+                    |p: $t, q: $t| {
+                        if p == 0.0 {
+                            0.0
+                        } else {
+                            p * q.ln()
+                        }
+                    },
+                ),
+                BinaryOp::Xlog1py => apply(
+                    $x,
+                    $y,
+                    n,
+                    |p: $t, q: $t| {
+                        if p == 0.0 {
+                            0.0
+                        } else {
+                            p * q.ln_1p()
+                        }
+                    },
+                ),
+                BinaryOp::DivNoNan => {
+                    apply($x, $y, n, |p: $t, q: $t| if q == 0.0 { 0.0 } else { p / q })
+                }
+                BinaryOp::MulNoNan => {
+                    apply($x, $y, n, |p: $t, q: $t| if q == 0.0 { 0.0 } else { p * q })
+                }
                 _ => {
                     return Err(invalid_arg!(
                         "{} is only defined for bool (and integer) tensors, not {}",

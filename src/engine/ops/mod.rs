@@ -11,11 +11,13 @@ pub mod gather;
 pub mod index;
 pub mod kernels;
 pub mod mask;
+pub mod one_hot;
 pub mod range;
 pub mod reduce;
 pub mod reshape;
 pub mod segment;
 pub mod shape;
+pub mod special;
 pub mod strings;
 pub mod tile;
 

@@ -88,9 +88,25 @@ fn check_dtype(op: ReduceOp, dtype: DType) -> Result<()> {
 /// `ragged_mean_is_float`: TensorFlow's ragged mean of ints divides as floats (float64),
 /// while the dense mean of ints truncates.
 pub fn reduce(a: &Array, axes: Option<&[i64]>, op: ReduceOp, keepdims: bool) -> Result<Array> {
+    let ragged = matches!(a, Array::Ragged(_));
+    if ragged && op.is_logical() && a.dtype() != DType::Bool && a.dtype().is_numeric() {
+        // TensorFlow's ragged reduce_any / reduce_all cast their input to bool first.
+        return reduce(&with_flat_dtype(a, DType::Bool)?, axes, op, keepdims);
+    }
+    if matches!(op, ReduceOp::Variance | ReduceOp::Std) && a.dtype().is_int() {
+        if !ragged {
+            return Err(crate::type_error!(
+                "tf.math.{} needs float input, not {}",
+                op.name(),
+                a.dtype()
+            )
+            .with_hint("cast first: tf.cast(x, tf.float32)"));
+        }
+        return reduce(&with_flat_dtype(a, DType::Float64)?, axes, op, keepdims);
+    }
     check_dtype(op, a.dtype())?;
     let rank = a.rank() as i64;
-    let int_mean_float = matches!(a, Array::Ragged(_));
+    let int_mean_float = ragged;
     let Some(axes) = axes else {
         return reduce_everything(a, op, keepdims, int_mean_float);
     };
@@ -98,10 +114,18 @@ pub fn reduce(a: &Array, axes: Option<&[i64]>, op: ReduceOp, keepdims: bool) -> 
     for &ax in axes {
         let k = if ax < 0 { ax + rank } else { ax };
         if k < 0 || k >= rank {
-            return Err(invalid_arg!(
-                "axis {ax} is out of range for a tensor of rank {rank} (valid: {} to {})",
-                -rank,
-                rank - 1
+            let class = if ragged {
+                crate::engine::ErrorClass::ValueError
+            } else {
+                crate::engine::ErrorClass::InvalidArgumentError
+            };
+            return Err(crate::engine::EngineError::new(
+                class,
+                format!(
+                    "axis {ax} is out of range for a tensor of rank {rank} (valid: {} to {})",
+                    -rank,
+                    rank - 1
+                ),
             ));
         }
         if !norm.contains(&(k as usize)) {
@@ -109,14 +133,37 @@ pub fn reduce(a: &Array, axes: Option<&[i64]>, op: ReduceOp, keepdims: bool) -> 
         }
     }
     norm.sort_unstable();
+    if norm.is_empty() {
+        // Reducing over no axis changes nothing (keepdims or not).
+        return Ok(a.clone());
+    }
+    if ragged && op == ReduceOp::Mean && norm.len() > 1 {
+        // TensorFlow's ragged mean over several axes: their sum over their count.
+        let x = if a.dtype().is_int() {
+            with_flat_dtype(a, DType::Float64)?
+        } else {
+            a.clone()
+        };
+        let b = with_flat_dtype(a, DType::Bool)?;
+        let all_true = super::broadcast::binary(super::kernels::BinaryOp::Eq, &b, &b)?;
+        let ones = with_flat_dtype(&all_true, x.dtype())?;
+        let sum = reduce(&x, Some(axes), ReduceOp::Sum, keepdims)?;
+        let count = reduce(&ones, Some(axes), ReduceOp::Sum, keepdims)?;
+        return super::broadcast::binary(super::kernels::BinaryOp::Div, &sum, &count);
+    }
     if matches!(a, Array::Dense(_)) && norm.len() == a.rank() {
         return reduce_everything(a, op, keepdims, int_mean_float);
     }
     let mut cur = a.clone();
     for &ax in norm.iter().rev() {
         cur = reduce_axis(&cur, ax, op, int_mean_float)?;
+        if keepdims && ragged {
+            // TensorFlow keeps each ragged axis as it goes (from the last one), so a
+            // dimension that came out of a ragged one stays ragged.
+            cur = super::reshape::expand_dims(&cur, ax as i64)?;
+        }
     }
-    if keepdims {
+    if keepdims && !ragged {
         if let Array::Dense(t) = &cur {
             let mut shape = t.shape().to_vec();
             for &ax in &norm {
@@ -124,11 +171,19 @@ pub fn reduce(a: &Array, axes: Option<&[i64]>, op: ReduceOp, keepdims: bool) -> 
             }
             return Ok(Array::Dense(t.reshaped(shape)?));
         }
-        return Err(invalid_arg!(
-            "keepdims=True is not supported for ragged results"
-        ));
     }
     Ok(cur)
+}
+
+/// A ragged tensor with its flat values cast to `dtype`.
+fn with_flat_dtype(a: &Array, dtype: DType) -> Result<Array> {
+    let fv = a.flat_values();
+    let data = super::cast::cast_buffer(fv.data(), dtype)?;
+    let t = Tensor::from_parts(fv.shape().to_vec(), data);
+    match a {
+        Array::Ragged(r) => r.with_flat_values(t).map(Array::Ragged),
+        Array::Dense(_) => Ok(Array::Dense(t)),
+    }
 }
 
 /// Every element of `a` reduced to one value, in one chunked pass over the typed flat values
@@ -355,22 +410,26 @@ fn rows_1d(splits: &[i64], values: &Buffer, op: ReduceOp, int_mean_float: bool) 
                 ),
                 ReduceOp::Max => Buffer::$variant(
                     rows.map(|(a, b)| {
-                        v[a..b].iter().fold(<$t>::NEG_INFINITY, |m, &x| {
-                            if x > m || x.is_nan() {
-                                x
-                            } else {
-                                m
-                            }
-                        })
+                        // An empty ragged row gives the lowest finite value, as
+                        // TensorFlow's unsorted segment max does.
+                        v[a..b].iter().fold(
+                            <$t>::MIN,
+                            |m, &x| {
+                                if x > m || x.is_nan() {
+                                    x
+                                } else {
+                                    m
+                                }
+                            },
+                        )
                     })
                     .collect(),
                 ),
                 ReduceOp::Min => Buffer::$variant(
                     rows.map(|(a, b)| {
-                        v[a..b].iter().fold(
-                            <$t>::INFINITY,
-                            |m, &x| if x < m || x.is_nan() { x } else { m },
-                        )
+                        v[a..b]
+                            .iter()
+                            .fold(<$t>::MAX, |m, &x| if x < m || x.is_nan() { x } else { m })
                     })
                     .collect(),
                 ),
@@ -558,10 +617,17 @@ pub fn segment_reduce_dense(
         _ => unreachable!("numeric data"),
     };
     interrupt::check()?;
+    // Ragged reductions are segment reductions in TensorFlow: an empty row's max and min are
+    // the dtype's lowest and largest finite values, where a dense one gives -inf and inf.
+    let (lo, hi) = match (int_mean_float, dtype) {
+        (false, _) => (f64::NEG_INFINITY, f64::INFINITY),
+        (true, DType::Float32) => (f64::from(f32::MIN), f64::from(f32::MAX)),
+        (true, _) => (f64::MIN, f64::MAX),
+    };
     let init = match op {
         ReduceOp::Prod => 1.0,
-        ReduceOp::Max => f64::NEG_INFINITY,
-        ReduceOp::Min => f64::INFINITY,
+        ReduceOp::Max => lo,
+        ReduceOp::Min => hi,
         _ => 0.0,
     };
     let mut acc = budget::filled("a reduction", init, m)?;
@@ -658,6 +724,11 @@ mod tests {
             let t = Tensor::from_parts(vec![n], data.clone());
             for op in OPS {
                 for int_mean_float in [false, true] {
+                    if int_mean_float && n == 0 && matches!(op, ReduceOp::Max | ReduceOp::Min) {
+                        // An empty ragged row's max is the lowest finite value; reducing
+                        // everything (the flat values, dense) gives -inf.
+                        continue;
+                    }
                     let flat = reduce_flat(&data, op, int_mean_float);
                     let seg = segment_reduce_dense(&t, &vec![0; n], 1, op, int_mean_float);
                     match (flat, seg) {

@@ -2,10 +2,13 @@
 //! `unsorted_segment_sum` over dense and ragged data (ragged rows add up position by
 //! position, so a segment's row is as long as its longest member).
 
-use super::reduce::{segment_reduce, ReduceOp};
 use crate::engine::budget;
+use crate::engine::buffer::Buffer;
+use crate::engine::dtype::DType;
 use crate::engine::error::Result;
-use crate::engine::ragged::Array;
+use crate::engine::interrupt;
+use crate::engine::partition::RowPartition;
+use crate::engine::ragged::{Array, Ragged};
 use crate::engine::tensor::Tensor;
 use crate::{invalid_arg, value_error};
 
@@ -75,12 +78,43 @@ pub fn segment_ids_to_row_splits(ids: &[i64], num_segments: Option<i64>) -> Resu
     Ok(splits)
 }
 
-/// `tf.math.segment_sum(data, ids)`: rows with equal (sorted) ids added together; the
-/// result has `max(ids) + 1` rows and a missing id gives a row of zeros.
-pub fn segment_sum(data: &Array, ids: &Tensor) -> Result<Array> {
+/// Which segment combination (`tf.math.segment_<op>` / `unsorted_segment_<op>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SegOp {
+    /// `segment_sum`
+    Sum,
+    /// `segment_prod`
+    Prod,
+    /// `segment_min`
+    Min,
+    /// `segment_max`
+    Max,
+    /// `segment_mean`
+    Mean,
+    /// `unsorted_segment_sqrt_n`: the sum over the square root of the count.
+    SqrtN,
+}
+
+impl SegOp {
+    /// The op's suffix (`sum`, `sqrt_n`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            SegOp::Sum => "sum",
+            SegOp::Prod => "prod",
+            SegOp::Min => "min",
+            SegOp::Max => "max",
+            SegOp::Mean => "mean",
+            SegOp::SqrtN => "sqrt_n",
+        }
+    }
+}
+
+/// `tf.math.segment_<op>(data, ids)`: rows with equal (sorted) ids combined; the result has
+/// `max(ids) + 1` rows and a missing id gives a row of zeros (ones for prod).
+pub fn segment_op(data: &Tensor, ids: &Tensor, op: SegOp) -> Result<Array> {
     if ids.rank() != 1 {
         return Err(invalid_arg!(
-            "segment_ids must be a vector, but has shape {:?}",
+            "segment_ids should be a vector, but has shape {:?}",
             ids.shape()
         ));
     }
@@ -92,11 +126,11 @@ pub fn segment_sum(data: &Array, ids: &Tensor) -> Result<Array> {
             "data must have at least one dimension, but it is a scalar"
         ));
     }
-    if v.len() != data.nrows() {
+    if v.len() != data.shape()[0] {
         return Err(invalid_arg!(
             "segment_ids has {} entries, but data has {} rows: they must match",
             v.len(),
-            data.nrows()
+            data.shape()[0]
         ));
     }
     if let Some(i) = v.iter().position(|&x| x < 0) {
@@ -112,27 +146,39 @@ pub fn segment_sum(data: &Array, ids: &Tensor) -> Result<Array> {
             v[i + 1],
             v[i]
         )
-        .with_hint("use tf.math.unsorted_segment_sum for ids in any order"));
+        .with_hint(format!(
+            "use tf.math.unsorted_segment_{} for ids in any order",
+            op.name()
+        )));
     }
-    let nseg = v.last().map_or(0, |&l| l as usize + 1);
+    let nseg = match v.last() {
+        None => 0,
+        Some(&l) => sized("a reduction", l as u128 + 1)?,
+    };
     let seg: Vec<usize> = v.iter().map(|&x| x as usize).collect();
-    segment_reduce(data, &seg, nseg, ReduceOp::Sum, false)
+    combine_dense(data, &seg, nseg, op, true).map(Array::Dense)
 }
 
-/// `tf.math.unsorted_segment_sum(data, ids, num_segments)`: like `segment_sum`, with ids in
-/// any order, always `num_segments` output rows, and negative ids dropped. Dense ids may
-/// cover several leading dimensions of dense data; ragged ids must match the data's rows.
-pub fn unsorted_segment_sum(data: &Array, ids: &Array, num_segments: i64) -> Result<Array> {
+/// `tf.math.unsorted_segment_<op>(data, ids, num_segments)`: ids in any order, always
+/// `num_segments` output rows, and negative ids dropped (an error for ragged data). Dense ids may cover several
+/// leading dimensions of dense data; ragged ids must match the data's rows. Ragged data
+/// combines position by position, so a segment's row is as long as its longest member.
+pub fn unsorted_segment_op(
+    data: &Array,
+    ids: &Array,
+    num_segments: i64,
+    op: SegOp,
+) -> Result<Array> {
     if num_segments < 0 {
         return Err(invalid_arg!(
-            "num_segments must be non-negative, not {num_segments}"
+            "num_segments must not be negative, but it is {num_segments}"
         ));
     }
     let (data, ids) = match (data, ids) {
         (_, Array::Ragged(ri)) => {
             let Array::Ragged(rd) = data else {
                 return Err(value_error!(
-                    "ragged segment ids need ragged data with the same row lengths"
+                    "segment_ids.shape must be a prefix of data.shape, but segment_ids is ragged and data is not"
                 ));
             };
             let mismatch = rd
@@ -142,7 +188,7 @@ pub fn unsorted_segment_sum(data: &Array, ids: &Array, num_segments: i64) -> Res
                 .any(|(a, b)| a.row_splits() != b.row_splits());
             if rd.ragged_rank() < ri.ragged_rank() || mismatch {
                 return Err(invalid_arg!(
-                    "segment_ids and data have different row lengths"
+                    "segment_ids.shape must be a prefix of data.shape: their row lengths differ"
                 ));
             }
             let mut d = data.clone();
@@ -189,6 +235,16 @@ pub fn unsorted_segment_sum(data: &Array, ids: &Array, num_segments: i64) -> Res
             v[i]
         ));
     }
+    if matches!(data, Array::Ragged(_)) {
+        if let Some(i) = v.iter().position(|&x| x < 0) {
+            // TensorFlow drops negative ids for dense data only.
+            return Err(invalid_arg!(
+                "segment_ids[{i}] = {} is negative, which ragged data does not allow",
+                v[i]
+            ));
+        }
+    }
+    let nseg = sized("a reduction", num_segments as u128)?;
     // Negative ids drop their rows.
     let keep: Vec<usize> = (0..v.len()).filter(|&i| v[i] >= 0).collect();
     let data = if keep.len() == v.len() {
@@ -197,7 +253,195 @@ pub fn unsorted_segment_sum(data: &Array, ids: &Array, num_segments: i64) -> Res
         data.gather_rows(&keep)
     };
     let seg: Vec<usize> = keep.iter().map(|&i| v[i] as usize).collect();
-    segment_reduce(&data, &seg, num_segments as usize, ReduceOp::Sum, false)
+    combine(&data, &seg, nseg, op)
+}
+
+/// `n` as a size, once the memory budget allows `n` eight-byte elements.
+fn sized(what: &str, n: u128) -> Result<usize> {
+    budget::check(what, n, 8)?;
+    Ok(n as usize)
+}
+
+/// Combines the rows of `data` that share a segment id (unsorted rules); ragged rows
+/// combine position by position.
+fn combine(data: &Array, seg: &[usize], nseg: usize, op: SegOp) -> Result<Array> {
+    match data {
+        Array::Dense(t) => combine_dense(t, seg, nseg, op, false).map(Array::Dense),
+        Array::Ragged(rt) => {
+            let outer = rt.outer();
+            let mut out_len = budget::filled("a segment reduction", 0i64, nseg)?;
+            for (r, &s) in seg.iter().enumerate() {
+                if r % interrupt::CHUNK == 0 {
+                    interrupt::check()?;
+                }
+                let (a0, b0) = outer.row_range(r);
+                out_len[s] = out_len[s].max((b0 - a0) as i64);
+            }
+            let part = RowPartition::from_row_lengths(&out_len, None)?;
+            let splits = part.row_splits();
+            let mut child = budget::vec("a segment reduction", outer.nvals())?;
+            for (r, &s) in seg.iter().enumerate() {
+                if r % interrupt::CHUNK == 0 {
+                    interrupt::check()?;
+                }
+                let (a0, b0) = outer.row_range(r);
+                child.extend((0..b0 - a0).map(|j| splits[s] as usize + j));
+            }
+            let values = combine(&rt.values(), &child, part.nvals(), op)?;
+            Ragged::from_partition(part, values).map(Array::Ragged)
+        }
+    }
+}
+
+/// The dense core: rows of `t` (shape `[n, inner…]`) combine into `nseg` output rows.
+/// Empty segments give 0 (1 for prod); with `sorted` false, min and max of an empty segment
+/// give the dtype's largest and lowest finite values instead, as TensorFlow's unsorted ops do.
+/// Integer means: the sorted op truncates, the unsorted one divides in float64.
+fn combine_dense(
+    t: &Tensor,
+    seg: &[usize],
+    nseg: usize,
+    op: SegOp,
+    sorted: bool,
+) -> Result<Tensor> {
+    let dtype = t.dtype();
+    if !dtype.is_numeric() {
+        return Err(invalid_arg!(
+            "segment_{} is not defined for {dtype} data",
+            op.name()
+        ));
+    }
+    if op == SegOp::SqrtN && !dtype.is_float() {
+        return Err(
+            invalid_arg!("unsorted_segment_sqrt_n needs float data, not {dtype}")
+                .with_hint("cast first: tf.cast(data, tf.float32)"),
+        );
+    }
+    let inner = t.row_size();
+    let mut shape = t.shape().to_vec();
+    shape[0] = nseg;
+    let m = sized("a segment reduction", nseg as u128 * inner as u128)?;
+    let mut counts = budget::filled("a segment reduction", 0u64, nseg)?;
+    for &s in seg {
+        counts[s] += 1;
+    }
+    let count = |i: usize| counts[i / inner.max(1)];
+    let int_path = dtype.is_int() && (op != SegOp::Mean || sorted);
+    if int_path {
+        let v = match t.data() {
+            Buffer::I32(v) => interrupt::map(v, i64::from),
+            Buffer::I64(v) => interrupt::map(v, |x| x),
+            _ => unreachable!("integer data"),
+        };
+        interrupt::check()?;
+        let (lo, hi) = if dtype == DType::Int32 {
+            (i64::from(i32::MIN), i64::from(i32::MAX))
+        } else {
+            (i64::MIN, i64::MAX)
+        };
+        let init = match op {
+            SegOp::Prod => 1,
+            SegOp::Max => lo,
+            SegOp::Min => hi,
+            _ => 0,
+        };
+        let mut acc = budget::filled("a segment reduction", init, m)?;
+        for (r, &s) in seg.iter().enumerate() {
+            if r % interrupt::CHUNK == 0 {
+                interrupt::check()?;
+            }
+            for k in 0..inner {
+                let x = v[r * inner + k];
+                let slot = &mut acc[s * inner + k];
+                *slot = match op {
+                    SegOp::Prod => slot.wrapping_mul(x),
+                    SegOp::Max => (*slot).max(x),
+                    SegOp::Min => (*slot).min(x),
+                    _ => slot.wrapping_add(x),
+                };
+            }
+        }
+        for (i, a) in acc.iter_mut().enumerate() {
+            let c = count(i);
+            if c == 0 && (sorted || op == SegOp::Mean) && op != SegOp::Prod {
+                *a = 0;
+            } else if op == SegOp::Mean && c > 0 {
+                *a /= c as i64;
+            }
+        }
+        let data = if dtype == DType::Int32 {
+            Buffer::I32(acc.into_iter().map(|x| x as i32).collect())
+        } else {
+            Buffer::I64(acc)
+        };
+        return Ok(Tensor::from_parts(shape, data));
+    }
+    let v = match t.data() {
+        Buffer::I32(v) => interrupt::map(v, f64::from),
+        Buffer::I64(v) => interrupt::map(v, |x| x as f64),
+        Buffer::F32(v) => interrupt::map(v, f64::from),
+        Buffer::F64(v) => interrupt::map(v, |x| x),
+        _ => unreachable!("numeric data"),
+    };
+    interrupt::check()?;
+    let (lo, hi) = if dtype == DType::Float32 {
+        (f64::from(f32::MIN), f64::from(f32::MAX))
+    } else {
+        (f64::MIN, f64::MAX)
+    };
+    let init = match op {
+        SegOp::Prod => 1.0,
+        SegOp::Max => lo,
+        SegOp::Min => hi,
+        _ => 0.0,
+    };
+    let mut acc = budget::filled("a segment reduction", init, m)?;
+    for (r, &s) in seg.iter().enumerate() {
+        if r % interrupt::CHUNK == 0 {
+            interrupt::check()?;
+        }
+        for k in 0..inner {
+            let x = v[r * inner + k];
+            let slot = &mut acc[s * inner + k];
+            *slot = match op {
+                SegOp::Prod => *slot * x,
+                SegOp::Max => {
+                    if x > *slot || x.is_nan() {
+                        x
+                    } else {
+                        *slot
+                    }
+                }
+                SegOp::Min => {
+                    if x < *slot || x.is_nan() {
+                        x
+                    } else {
+                        *slot
+                    }
+                }
+                _ => *slot + x,
+            };
+        }
+    }
+    for (i, a) in acc.iter_mut().enumerate() {
+        let c = count(i);
+        if c == 0 {
+            if sorted && op != SegOp::Prod {
+                *a = 0.0;
+            }
+            continue;
+        }
+        match op {
+            SegOp::Mean => *a /= c as f64,
+            SegOp::SqrtN => *a /= (c as f64).sqrt(),
+            _ => {}
+        }
+    }
+    let data = match dtype {
+        DType::Float32 => Buffer::F32(acc.into_iter().map(|x| x as f32).collect()),
+        _ => Buffer::F64(acc),
+    };
+    Ok(Tensor::from_parts(shape, data))
 }
 
 #[cfg(test)]
@@ -247,21 +491,26 @@ mod tests {
         let data =
             Array::Dense(Tensor::new(vec![3, 2], Buffer::I32(vec![1, 2, 3, 4, 5, 6])).unwrap());
         let ids = Tensor::from_i64(vec![0, 0, 2]);
-        let Array::Dense(out) = segment_sum(&data, &ids).unwrap() else {
+        let Array::Dense(dt) = &data else { panic!() };
+        let Array::Dense(out) = segment_op(dt, &ids, SegOp::Sum).unwrap() else {
             panic!()
         };
         assert_eq!(out.shape(), &[3, 2]);
         assert_eq!(out.data(), &Buffer::I32(vec![4, 6, 0, 0, 5, 6]));
-        assert!(segment_sum(&data, &Tensor::from_i64(vec![1, 0, 0])).is_err());
-        assert!(segment_sum(&data, &Tensor::from_i64(vec![0, 0])).is_err());
+        assert!(segment_op(dt, &Tensor::from_i64(vec![1, 0, 0]), SegOp::Sum).is_err());
+        assert!(segment_op(dt, &Tensor::from_i64(vec![0, 0]), SegOp::Sum).is_err());
         let ids = Array::Dense(Tensor::from_i64(vec![1, -1, 1]));
-        let Array::Dense(out) = unsorted_segment_sum(&data, &ids, 2).unwrap() else {
+        let Array::Dense(out) = unsorted_segment_op(&data, &ids, 2, SegOp::Sum).unwrap() else {
             panic!()
         };
         assert_eq!(out.data(), &Buffer::I32(vec![0, 0, 6, 8]));
-        assert!(
-            unsorted_segment_sum(&data, &Array::Dense(Tensor::from_i64(vec![0, 1, 2])), 2).is_err()
-        );
+        assert!(unsorted_segment_op(
+            &data,
+            &Array::Dense(Tensor::from_i64(vec![0, 1, 2])),
+            2,
+            SegOp::Sum
+        )
+        .is_err());
         let rt = Array::Ragged(
             Ragged::new(
                 vec![RowPartition::from_row_lengths(&[2, 1, 3], None).unwrap()],
@@ -269,7 +518,8 @@ mod tests {
             )
             .unwrap(),
         );
-        let Array::Ragged(out) = segment_sum(&rt, &Tensor::from_i64(vec![0, 0, 1])).unwrap() else {
+        let ids = Array::Dense(Tensor::from_i64(vec![0, 0, 1]));
+        let Array::Ragged(out) = unsorted_segment_op(&rt, &ids, 2, SegOp::Sum).unwrap() else {
             panic!()
         };
         assert_eq!(out.row_lengths(), &[2, 3]);

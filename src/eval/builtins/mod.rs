@@ -10,10 +10,12 @@ use crate::diagnostic::Result;
 use crate::value::Value;
 
 mod array;
+mod bitwise;
 mod convert;
 mod display;
 mod functional;
 mod lod;
+mod math;
 pub mod python;
 mod ragged;
 mod random;
@@ -181,6 +183,13 @@ pub fn registry() -> &'static Registry {
             tensor::MATH,
             tensor::BINARY,
             tensor::REDUCTIONS,
+            math::UNARY,
+            math::BINARY,
+            math::LISTS,
+            math::MISC,
+            math::REDUCTIONS,
+            math::SOFTMAX,
+            bitwise::BUILTINS,
             ragged::BUILTINS,
             random::BUILTINS,
             strings::BUILTINS,

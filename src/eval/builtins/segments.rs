@@ -3,6 +3,7 @@
 
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
+use crate::engine::ops::segment::SegOp;
 use crate::engine::ops::{range, segment};
 use crate::engine::{Array, Buffer, DType, ErrorClass, Tensor};
 use crate::eval::args::Args;
@@ -21,14 +22,39 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("tf.ragged.segment_ids_to_row_splits", "(segment_ids, num_segments=None, out_type=None)", ids_to_splits)
         .doc("The row_splits whose row i is as long as the number of ids equal to i; `num_segments` (default max id + 1) fixes the number of rows.")
         .examples(&["tf.ragged.segment_ids_to_row_splits([0, 0, 0, 2, 2, 3, 4, 4, 4])"]),
-    Builtin::function("tf.math.segment_sum", "(data, segment_ids)", segment_sum)
-        .doc("Adds up the rows of `data` that share a segment id; ids must be sorted and the result has max(id) + 1 rows (0 where an id is missing). Ragged rows add up position by position.")
-        .aliases(&["tf.segment_sum"])
+    Builtin::function("tf.math.segment_sum", "(data, segment_ids)", |_, a| sorted(a, SegOp::Sum))
+        .doc("Adds up the rows of dense `data` that share a segment id; ids must be sorted and non-negative, and the result has max(id) + 1 rows (0 where an id is missing). For ragged data use unsorted_segment_sum.")
         .examples(&["tf.math.segment_sum(tf.constant([[1, 2], [3, 4], [5, 6]]), [0, 0, 1])"]),
-    Builtin::function("tf.math.unsorted_segment_sum", "(data, segment_ids, num_segments)", unsorted_segment_sum)
-        .doc("Like segment_sum with ids in any order: the result has `num_segments` rows and rows with a negative id are dropped.")
-        .aliases(&["tf.unsorted_segment_sum"])
-        .examples(&["tf.math.unsorted_segment_sum(tf.constant([1, 2, 3, 4]), [1, 0, 1, -1], 3)"]),
+    Builtin::function("tf.math.segment_prod", "(data, segment_ids)", |_, a| sorted(a, SegOp::Prod))
+        .doc("The product of the rows of dense `data` that share a (sorted) segment id; 1 where an id is missing.")
+        .examples(&["tf.math.segment_prod(tf.constant([[1, 2], [3, 4], [5, 6]]), [0, 0, 1])"]),
+    Builtin::function("tf.math.segment_min", "(data, segment_ids)", |_, a| sorted(a, SegOp::Min))
+        .doc("The minimum of the rows of dense `data` that share a (sorted) segment id; 0 where an id is missing.")
+        .examples(&["tf.math.segment_min(tf.constant([[1, 2], [3, 4], [5, 6]]), [0, 0, 2])"]),
+    Builtin::function("tf.math.segment_max", "(data, segment_ids)", |_, a| sorted(a, SegOp::Max))
+        .doc("The maximum of the rows of dense `data` that share a (sorted) segment id; 0 where an id is missing.")
+        .examples(&["tf.math.segment_max(tf.constant([[1, 2], [3, 4], [5, 6]]), [0, 0, 2])"]),
+    Builtin::function("tf.math.segment_mean", "(data, segment_ids)", |_, a| sorted(a, SegOp::Mean))
+        .doc("The mean of the rows of dense `data` that share a (sorted) segment id (integer means truncate); 0 where an id is missing.")
+        .examples(&["tf.math.segment_mean(tf.constant([[1.0, 2.0], [3.0, 5.0], [5.0, 6.0]]), [0, 0, 1])"]),
+    Builtin::function("tf.math.unsorted_segment_sum", "(data, segment_ids, num_segments)", |_, a| unsorted(a, SegOp::Sum))
+        .doc("Adds up the rows of `data` that share a segment id, ids in any order: the result has `num_segments` rows and rows with a negative id are dropped (dense data; ragged data does not allow them). Ragged data adds up position by position; ragged ids must have the data's row lengths.")
+        .examples(&["tf.math.unsorted_segment_sum(tf.constant([1, 2, 3, 4]), [1, 0, 1, -1], 3)", "tf.math.unsorted_segment_sum(tf.ragged.constant([[1, 2], [3], [4, 5, 6]]), [0, 1, 0], 2)"]),
+    Builtin::function("tf.math.unsorted_segment_prod", "(data, segment_ids, num_segments)", |_, a| unsorted(a, SegOp::Prod))
+        .doc("The product of the rows of `data` that share a segment id, ids in any order; 1 for an empty segment.")
+        .examples(&["tf.math.unsorted_segment_prod(tf.ragged.constant([[1, 2], [3], [4, 5, 6]]), [0, 1, 0], 2)"]),
+    Builtin::function("tf.math.unsorted_segment_min", "(data, segment_ids, num_segments)", |_, a| unsorted(a, SegOp::Min))
+        .doc("The minimum of the rows of `data` that share a segment id, ids in any order; an empty segment gives the dtype's largest value.")
+        .examples(&["tf.math.unsorted_segment_min(tf.constant([3.0, 1.0, 2.0]), [0, 0, 2], 3)"]),
+    Builtin::function("tf.math.unsorted_segment_max", "(data, segment_ids, num_segments)", |_, a| unsorted(a, SegOp::Max))
+        .doc("The maximum of the rows of `data` that share a segment id, ids in any order; an empty segment gives the dtype's lowest value.")
+        .examples(&["tf.math.unsorted_segment_max(tf.constant([3, 1, 2]), [0, 0, 2], 3)"]),
+    Builtin::function("tf.math.unsorted_segment_mean", "(data, segment_ids, num_segments)", |_, a| unsorted(a, SegOp::Mean))
+        .doc("The mean of the rows of `data` that share a segment id, ids in any order; 0 for an empty segment. Integer data gives float64.")
+        .examples(&["tf.math.unsorted_segment_mean(tf.ragged.constant([[1, 2], [3], [4, 5, 6]]), [0, 1, 0], 2)"]),
+    Builtin::function("tf.math.unsorted_segment_sqrt_n", "(data, segment_ids, num_segments)", |_, a| unsorted(a, SegOp::SqrtN))
+        .doc("The sum of the rows of `data` that share a segment id divided by the square root of their number (floats only); 0 for an empty segment.")
+        .examples(&["tf.math.unsorted_segment_sqrt_n(tf.constant([1.0, 2.0, 3.0, 4.0]), [0, 1, 0, 0], 2)"]),
 ];
 
 /// TensorFlow's `_infer_matching_dtype` order for ragged.range.
@@ -91,21 +117,30 @@ fn ragged_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 /// An integer vector argument and the dtype it came with (int64 for Python lists).
-fn int_vector(a: &Args, name: &str) -> Result<(Vec<i64>, DType)> {
+fn int_vector(a: &Args, name: &str, dtype_class: ErrorClass) -> Result<(Vec<i64>, DType)> {
     let arr = a.array(name, Some(DType::Int64))?;
     match &*arr {
         Array::Dense(t) if t.dtype().is_int() && t.rank() == 1 => {
             Ok((t.to_i64_vec().expect("ints"), t.dtype()))
         }
-        _ => Err(Error::new(
-            ErrorClass::ValueError,
-            format!(
-                "{name} must be a vector of integers, not a {} tensor of shape {}",
-                arr.dtype(),
-                crate::engine::ops::shape_str(&arr.shape())
-            ),
-        )
-        .at(a.span(name))),
+        _ => {
+            // TensorFlow checks the dtype first (its class differs between the two ops), then
+            // the shape (ValueError).
+            let class = if arr.dtype().is_int() {
+                ErrorClass::ValueError
+            } else {
+                dtype_class
+            };
+            Err(Error::new(
+                class,
+                format!(
+                    "{name} must be a vector of integers, not a {} tensor of shape {}",
+                    arr.dtype(),
+                    crate::engine::ops::shape_str(&arr.shape())
+                ),
+            )
+            .at(a.span(name)))
+        }
     }
 }
 
@@ -132,21 +167,51 @@ fn out_type(a: &Args, default: DType) -> Result<DType> {
 }
 
 fn splits_to_ids(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let (splits, d) = int_vector(a, "splits")?;
+    let (splits, d) = int_vector(a, "splits", ErrorClass::ValueError)?;
     let ids = segment::row_splits_to_segment_ids(&splits).map_err(|e| a.err_at("splits", e))?;
     Ok(int_out(ids, out_type(a, d)?))
 }
 
 fn ids_to_splits(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let (ids, d) = int_vector(a, "segment_ids")?;
-    let n = a.opt_int("num_segments")?;
+    let (ids, d) = int_vector(a, "segment_ids", ErrorClass::TypeError)?;
+    let n = match a.get("num_segments") {
+        Some(Value::List(_) | Value::Tuple(_) | Value::Literal(_)) => {
+            return Err(Error::new(
+                ErrorClass::ValueError,
+                "num_segments must be a scalar integer, not a list",
+            )
+            .at(a.span("num_segments")))
+        }
+        Some(Value::Array(t)) if t.rank() != 0 => {
+            return Err(Error::new(
+                ErrorClass::ValueError,
+                "num_segments must be a scalar integer",
+            )
+            .at(a.span("num_segments")))
+        }
+        _ => a.opt_int("num_segments")?,
+    };
     let splits =
         segment::segment_ids_to_row_splits(&ids, n).map_err(|e| a.err_at("segment_ids", e))?;
     Ok(int_out(splits, out_type(a, d)?))
 }
 
-fn segment_sum(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+fn sorted(a: &Args, op: SegOp) -> Result<Value> {
     let data = a.array("data", None)?;
+    let Array::Dense(data) = &*data else {
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            format!(
+                "tf.math.segment_{} takes dense data, not a RaggedTensor",
+                op.name()
+            ),
+        )
+        .at(a.span("data"))
+        .with_hint(format!(
+            "tf.math.unsorted_segment_{}(data, segment_ids, num_segments) takes ragged data",
+            op.name()
+        )));
+    };
     let ids = a.array("segment_ids", Some(DType::Int32))?;
     let Array::Dense(ids) = &*ids else {
         return Err(
@@ -154,16 +219,16 @@ fn segment_sum(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .at(a.span("segment_ids")),
         );
     };
-    segment::segment_sum(&data, ids)
+    segment::segment_op(data, ids, op)
         .map(Value::from_array)
         .map_err(|e| a.err_at("segment_ids", e))
 }
 
-fn unsorted_segment_sum(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+fn unsorted(a: &Args, op: SegOp) -> Result<Value> {
     let data = a.array("data", None)?;
     let ids = a.array("segment_ids", Some(DType::Int32))?;
     let n = a.int("num_segments")?;
-    segment::unsorted_segment_sum(&data, &ids, n)
+    segment::unsorted_segment_op(&data, &ids, n, op)
         .map(Value::from_array)
         .map_err(|e| a.err_at("segment_ids", e))
 }
