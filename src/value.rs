@@ -180,6 +180,13 @@ impl Value {
             Value::List(v) | Value::Tuple(v) => !v.is_empty(),
             Value::Dict(v) => !v.is_empty(),
             Value::Literal(n) => !matches!(&**n, Nested::List(v) if v.is_empty()),
+            Value::Array(a) if matches!(**a, Array::Ragged(_)) => {
+                return Err(EngineError::new(
+                    ErrorClass::TypeError,
+                    "RaggedTensor may not be used as a boolean",
+                )
+                .with_hint("use tf.reduce_any(rt) or tf.reduce_all(rt), or test rt.nrows() > 0"))
+            }
             Value::Array(a) => match a
                 .flat_values()
                 .scalar_value()
@@ -213,6 +220,37 @@ pub fn scalar_to_value(s: Scalar) -> Value {
         Scalar::F64(v) => Value::Float(v),
         Scalar::Str(b) => Value::str(String::from_utf8_lossy(&b)),
     }
+}
+
+/// One item of a list display of literals: a Python scalar, or a nested display.
+pub fn literal_item(n: &Nested) -> Value {
+    match n {
+        Nested::List(_) => Value::Literal(Arc::new(n.clone())),
+        leaf => nested_to_value(leaf),
+    }
+}
+
+/// A list of Python values, kept a list display (shown as the table of the tensor it would
+/// become) when `display` is set and every item is a literal.
+pub fn relist(items: Vec<Value>, display: bool) -> Value {
+    if display {
+        let nested: Option<Vec<Nested>> = items.iter().map(item_nested).collect();
+        if let Some(n) = nested {
+            return Value::Literal(Arc::new(Nested::List(n)));
+        }
+    }
+    Value::list(items)
+}
+
+fn item_nested(v: &Value) -> Option<Nested> {
+    Some(match v {
+        Value::Bool(b) => Nested::Leaf(Leaf::Bool(*b)),
+        Value::Int(i) => Nested::Leaf(Leaf::Int(*i)),
+        Value::Float(f) => Nested::Leaf(Leaf::Float(*f)),
+        Value::Str(s) => Nested::Leaf(Leaf::Str(s.as_bytes().to_vec())),
+        Value::Literal(n) => (**n).clone(),
+        _ => return None,
+    })
 }
 
 /// Converts a nested literal to Python values (for `to_list()` and `list()`).

@@ -144,12 +144,28 @@ pub fn to_array(v: &Value, hint: Option<DType>) -> Result<Arc<Array>, EngineErro
             hint.unwrap()
         )
         .with_hint("TensorFlow does not mix int and float tensors: cast one side with tf.cast")),
+        Value::List(items) | Value::Tuple(items) if stackable(items) => {
+            let ts: Vec<&Tensor> = items.iter().filter_map(|i| i.as_dense()).collect();
+            crate::engine::ops::concat::stack_dense(&ts, 0).map(|t| Arc::new(Array::Dense(t)))
+        }
         _ => {
             let n = to_nested(v)?;
             let hint = hint.filter(|d| compatible_hint(&n, *d));
             Ok(Arc::new(nested_to_array(&n, hint)?))
         }
     }
+}
+
+/// Dense tensors of one shape and dtype: they stack directly, without a nested literal
+/// of every element (which takes tens of bytes an element).
+fn stackable(items: &[Value]) -> bool {
+    let Some(first) = items.first().and_then(|v| v.as_dense()) else {
+        return false;
+    };
+    items.iter().all(|v| {
+        v.as_dense()
+            .is_some_and(|t| t.shape() == first.shape() && t.dtype() == first.dtype())
+    })
 }
 
 /// Whether a literal may take dtype `d` (ints may become floats; strings stay strings).

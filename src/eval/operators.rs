@@ -57,10 +57,8 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
         BinOp::NotIn => return contains(b, a).map(|c| Value::Bool(!c)),
         _ => {}
     }
-    let tensorish = is_tensor(a)
-        || is_tensor(b)
-        || (matches!(a, Value::Literal(_)) && !matches!(b, Value::Literal(_) | Value::List(_)))
-        || (matches!(b, Value::Literal(_)) && !matches!(a, Value::Literal(_) | Value::List(_)));
+    // A Python list becomes a tensor only where a tensor operand receives it.
+    let tensorish = is_tensor(a) || is_tensor(b);
     if tensorish && !matches!(op, BinOp::MatMul) {
         return tensor_binary(op, a, b);
     }
@@ -142,9 +140,12 @@ fn contains(container: &Value, item: &Value) -> Result<bool, EngineError> {
             _ => Err(type_error!("'in <string>' requires a string on the left")),
         },
         Value::Literal(_) => {
-            let list = convert::to_nested(container)?;
-            Ok(crate::value::nested_to_value(&list).type_name() == "list"
-                && contains(&crate::value::nested_to_value(&list), item)?)
+            for x in as_items(container)? {
+                if python_eq(&x, item) {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
         }
         other => Err(type_error!(
             "argument of type '{}' is not iterable",
@@ -160,6 +161,13 @@ pub fn python_eq(a: &Value, b: &Value) -> bool {
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::List(x), Value::List(y)) | (Value::Tuple(x), Value::Tuple(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| python_eq(p, q))
+        }
+        (Value::Literal(x), Value::Literal(y)) => x == y,
+        (Value::Literal(_), Value::List(_)) | (Value::List(_), Value::Literal(_)) => {
+            match (as_items(a), as_items(b)) {
+                (Ok(x), Ok(y)) => python_eq(&Value::list(x), &Value::list(y)),
+                _ => false,
+            }
         }
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::Shape(x), Value::Shape(y)) => x == y,
@@ -231,21 +239,42 @@ fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> 
         (BinOp::Mod, Value::Str(x), _) => {
             return super::builtins::percent_format(x, b);
         }
-        (BinOp::Add, _, _) if matches!(a, Value::List(_)) || matches!(b, Value::List(_)) => {
+        (BinOp::Add, _, _) if is_list(a) || is_list(b) => {
+            if !(is_list(a) && is_list(b)) {
+                let other = if is_list(a) { b } else { a };
+                return Err(type_error!(
+                    "can only concatenate list (not \"{}\") to list",
+                    other.type_name()
+                ));
+            }
             let xs = as_items(a)?;
             let ys = as_items(b)?;
             let mut out = budget::vec("list concatenation", xs.len().saturating_add(ys.len()))?;
             out.extend(xs);
             out.extend(ys);
-            return Ok(Value::list(out));
+            let display = matches!((a, b), (Value::Literal(_), Value::Literal(_)));
+            return Ok(crate::value::relist(out, display));
         }
         (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => {
             return Ok(Value::tuple(x.iter().chain(y.iter()).cloned().collect()))
         }
-        (BinOp::Mul, Value::List(x), Value::Int(n))
-        | (BinOp::Mul, Value::Int(n), Value::List(x)) => {
+        (BinOp::Mul, x, Value::Int(n)) | (BinOp::Mul, Value::Int(n), x) if is_list(x) => {
             let n = usize::try_from(*n).unwrap_or(0);
-            return Ok(Value::list(budget::repeat("list repetition", x, n)?));
+            let items = as_items(x)?;
+            let out = budget::repeat("list repetition", &items, n)?;
+            return Ok(crate::value::relist(out, matches!(x, Value::Literal(_))));
+        }
+        (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, _, _)
+            if (is_list(a) && is_list(b))
+                || matches!((a, b), (Value::Tuple(_), Value::Tuple(_))) =>
+        {
+            let o = python_cmp(a, b)?;
+            return Ok(Value::Bool(match op {
+                BinOp::Lt => o.is_lt(),
+                BinOp::Le => o.is_le(),
+                BinOp::Gt => o.is_gt(),
+                _ => o.is_ge(),
+            }));
         }
         (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Value::Str(x), Value::Str(y)) => {
             let o = x.cmp(y);
@@ -257,9 +286,6 @@ fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> 
             }));
         }
         _ => {}
-    }
-    if matches!(a, Value::Literal(_)) && matches!(b, Value::Literal(_)) {
-        return tensor_binary(op, a, b);
     }
     let (Some(x), Some(y)) = (num(a), num(b)) else {
         return Err(unsupported());
@@ -368,6 +394,43 @@ fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> 
     })
 }
 
+/// A Python list (a display of literals or of any values).
+fn is_list(v: &Value) -> bool {
+    matches!(v, Value::List(_) | Value::Literal(_))
+}
+
+/// Python's ordering of two values (`<` on numbers, strings, lists and tuples, item by
+/// item); a TypeError between kinds Python does not order.
+pub fn python_cmp(a: &Value, b: &Value) -> Result<std::cmp::Ordering, EngineError> {
+    use std::cmp::Ordering;
+    crate::guard::check_stack()?;
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => return Ok(x.cmp(y)),
+        (Value::Tuple(_), Value::Tuple(_)) => {}
+        _ if is_list(a) && is_list(b) => {}
+        _ => {
+            return match (num(a), num(b)) {
+                (Some(Num::I(x)), Some(Num::I(y))) => Ok(x.cmp(&y)),
+                (Some(x), Some(y)) => Ok(x.f().partial_cmp(&y.f()).unwrap_or(Ordering::Equal)),
+                _ => Err(type_error!(
+                    "'<' not supported between instances of '{}' and '{}'",
+                    a.type_name(),
+                    b.type_name()
+                )),
+            }
+        }
+    }
+    let xs = as_items(a)?;
+    let ys = as_items(b)?;
+    for (x, y) in xs.iter().zip(ys.iter()) {
+        if python_eq(x, y) {
+            continue;
+        }
+        return python_cmp(x, y);
+    }
+    Ok(xs.len().cmp(&ys.len()))
+}
+
 fn zero_div(msg: &str) -> EngineError {
     EngineError::new(ErrorClass::ZeroDivisionError, msg)
 }
@@ -385,8 +448,10 @@ fn overflow() -> EngineError {
 pub fn as_items(v: &Value) -> Result<Vec<Value>, EngineError> {
     match v {
         Value::List(items) | Value::Tuple(items) => Ok(items.to_vec()),
-        Value::Literal(n) => match crate::value::nested_to_value(n) {
-            Value::List(items) => Ok(items.to_vec()),
+        Value::Literal(n) => match &**n {
+            crate::engine::literal::Nested::List(items) => {
+                Ok(items.iter().map(crate::value::literal_item).collect())
+            }
             _ => Err(value_error!("not a list")),
         },
         other => Err(type_error!(
@@ -405,10 +470,7 @@ pub fn unary(op: UnaryOp, a: &Value) -> Result<Value, EngineError> {
         (UnaryOp::Neg, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
         (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
         (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
-        (_, v) if v.is_tensor_like() => {
-            if op == UnaryOp::Pos {
-                return Ok(a.clone());
-            }
+        (_, v) if is_tensor(v) && op != UnaryOp::Pos => {
             let k = if op == UnaryOp::Neg {
                 U::Neg
             } else {

@@ -70,10 +70,7 @@ pub fn to_json(v: &Value) -> J {
         Value::Int(i) => json!({"kind": "int", "value": i}),
         Value::Float(f) => json!({"kind": "float", "value": float(*f)}),
         Value::Str(s) => json!({"kind": "str", "value": &**s}),
-        Value::Literal(_) => match crate::eval::convert::to_array(v, None) {
-            Ok(a) => array_json(&a),
-            Err(e) => json!({"kind": "error", "error": e.class.name(), "message": e.message}),
-        },
+        Value::Literal(n) => json!({"kind": "list", "value": nested(n)}),
         Value::List(items) => {
             json!({"kind": "list", "value": J::Array(items.iter().map(plain).collect())})
         }

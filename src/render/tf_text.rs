@@ -262,10 +262,6 @@ pub fn str_of(v: &Value) -> String {
             Array::Dense(t) => tensor_str(t),
             Array::Ragged(_) => ragged_text(a),
         },
-        Value::Literal(_) => match crate::eval::convert::to_array(v, None) {
-            Ok(a) => str_of(&Value::Array(a)),
-            Err(_) => repr_of(v),
-        },
         Value::Shape(dims) => {
             if dims.len() == 1 {
                 format!("({},)", shape_dims(dims))
@@ -291,10 +287,7 @@ pub fn repr_of(v: &Value) -> String {
         Value::Int(i) => i.to_string(),
         Value::Float(f) => py_float(*f),
         Value::Str(s) => py_str(s),
-        Value::Literal(_) => match crate::eval::convert::to_array(v, None) {
-            Ok(a) => repr_of(&Value::Array(a)),
-            Err(e) => format!("<invalid literal: {}>", e.message),
-        },
+        Value::Literal(n) => repr_of(&crate::value::nested_to_value(n)),
         Value::List(items) => format!(
             "[{}]",
             items.iter().map(repr_of).collect::<Vec<_>>().join(", ")

@@ -342,7 +342,7 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         Value::Shape(_) => "tf.TensorShape",
         Value::DType(_) => "tf.DType",
         Value::Str(_) => "str",
-        Value::List(_) => "list",
+        Value::List(_) | Value::Literal(_) => "list",
         Value::Dict(_) => "dict",
         _ => return None,
     })
