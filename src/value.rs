@@ -54,6 +54,36 @@ pub enum Value {
     Exception(Arc<EngineError>),
     /// An opaque marker object (`fluid.CPUPlace()`).
     Opaque(Arc<str>),
+    /// A NumPy array (`x.numpy()`, `np.array(…)`).
+    NdArray(Arc<NdArray>),
+}
+
+/// A NumPy array: numbers, bools or bytes in a dense block, or a 1-D object array of
+/// arrays (what a RaggedTensor's `.numpy()` gives: one array per row).
+#[derive(Debug, Clone)]
+pub enum NdArray {
+    /// A dense array (string elements are NumPy's object array of bytes).
+    Dense(Tensor),
+    /// A 1-D object array whose items are arrays.
+    Object(Vec<Value>),
+}
+
+impl NdArray {
+    /// NumPy's `shape`.
+    pub fn shape(&self) -> Vec<usize> {
+        match self {
+            NdArray::Dense(t) => t.shape().to_vec(),
+            NdArray::Object(items) => vec![items.len()],
+        }
+    }
+    /// NumPy's dtype name (`int64`, `object`).
+    pub fn dtype_name(&self) -> &'static str {
+        match self {
+            NdArray::Dense(t) if t.dtype() == DType::String => "object",
+            NdArray::Dense(t) => t.dtype().name(),
+            NdArray::Object(_) => "object",
+        }
+    }
 }
 
 /// A user function: its parameters, body and the local names it closed over.
@@ -109,6 +139,7 @@ impl Value {
             Value::ErrorClass(_) => "type",
             Value::Exception(_) => "Exception",
             Value::Opaque(_) => "object",
+            Value::NdArray(_) => "ndarray",
         }
     }
 
@@ -165,7 +196,11 @@ impl Value {
     pub fn is_tensor_like(&self) -> bool {
         matches!(
             self,
-            Value::Array(_) | Value::Sparse(_) | Value::Lod(_) | Value::Literal(_)
+            Value::Array(_)
+                | Value::Sparse(_)
+                | Value::Lod(_)
+                | Value::Literal(_)
+                | Value::NdArray(_)
         )
     }
 
@@ -180,6 +215,22 @@ impl Value {
             Value::List(v) | Value::Tuple(v) => !v.is_empty(),
             Value::Dict(v) => !v.is_empty(),
             Value::Literal(n) => !matches!(&**n, Nested::List(v) if v.is_empty()),
+            Value::NdArray(n) => {
+                let size: usize = n.shape().iter().product();
+                match &**n {
+                    NdArray::Dense(t) if size == 1 => {
+                        return Value::tensor(t.clone()).truthy();
+                    }
+                    NdArray::Object(items) if size == 1 => return items[0].truthy(),
+                    _ if size == 0 => false,
+                    _ => {
+                        return Err(EngineError::new(
+                            ErrorClass::ValueError,
+                            "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()",
+                        ))
+                    }
+                }
+            }
             Value::Array(a) if matches!(**a, Array::Ragged(_)) => {
                 return Err(EngineError::new(
                     ErrorClass::TypeError,

@@ -44,6 +44,21 @@ fn nested_cost(v: &Value, depth: usize) -> Result<(u128, u128), EngineError> {
             }
             (n, b)
         }
+        Value::NdArray(n) => match &**n {
+            crate::value::NdArray::Dense(t) => (
+                (t.size() as u128).saturating_mul(2),
+                t.data().str_bytes() as u128,
+            ),
+            crate::value::NdArray::Object(items) => {
+                let (mut n, mut b) = (1u128, 0u128);
+                for item in items.iter() {
+                    let (n2, b2) = nested_cost(item, depth + 1)?;
+                    n = n.saturating_add(n2);
+                    b = b.saturating_add(b2);
+                }
+                (n, b)
+            }
+        },
         Value::Array(a) => {
             let fv = a.flat_values();
             // A leaf per element, plus a list per row of every dimension but the last.
@@ -77,6 +92,15 @@ fn to_nested_unchecked(v: &Value, depth: usize) -> Result<Nested, EngineError> {
                 .collect::<Result<_, _>>()?,
         ),
         Value::Array(a) => array_to_nested(a),
+        Value::NdArray(n) => match &**n {
+            crate::value::NdArray::Dense(t) => tensor_to_nested(t),
+            crate::value::NdArray::Object(items) => Nested::List(
+                items
+                    .iter()
+                    .map(|item| to_nested_unchecked(item, depth + 1))
+                    .collect::<Result<_, _>>()?,
+            ),
+        },
         other => {
             return Err(type_error!(
                 "a {} cannot be converted to a tensor",
@@ -133,6 +157,12 @@ pub fn nested_to_array(n: &Nested, hint: Option<DType>) -> Result<Array, EngineE
 pub fn to_array(v: &Value, hint: Option<DType>) -> Result<Arc<Array>, EngineError> {
     match v {
         Value::Array(a) => Ok(a.clone()),
+        Value::NdArray(n) if matches!(**n, crate::value::NdArray::Dense(_)) => {
+            let crate::value::NdArray::Dense(t) = &**n else {
+                unreachable!("matched above")
+            };
+            Ok(Arc::new(Array::Dense(t.clone())))
+        }
         Value::Lod(l) => Ok(Arc::new(Array::Dense(l.data().clone()))),
         Value::Sparse(_) => Err(type_error!(
             "this operation needs a dense or ragged tensor, not a SparseTensor"
@@ -209,6 +239,7 @@ pub fn to_int(v: &Value) -> Result<i64, EngineError> {
     match v {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(*b as i64),
+        Value::NdArray(_) => to_int(&Value::from_array((*to_array(v, None)?).clone())),
         Value::Array(a) => match &**a {
             Array::Dense(t) if t.rank() == 0 && t.dtype().is_int() => {
                 Ok(t.data().get(0).as_i64().expect("int"))
@@ -226,6 +257,7 @@ pub fn to_int(v: &Value) -> Result<i64, EngineError> {
 pub fn to_f64(v: &Value) -> Result<f64, EngineError> {
     match v {
         Value::Float(f) => Ok(*f),
+        Value::NdArray(_) => to_f64(&Value::from_array((*to_array(v, None)?).clone())),
         Value::Array(a) => match &**a {
             Array::Dense(t) if t.rank() == 0 && t.dtype().is_numeric() => {
                 Ok(t.data().get(0).as_f64().expect("number"))

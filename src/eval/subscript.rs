@@ -44,6 +44,16 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>, EngineError> {
             Nested::Leaf(_) => return Err(type_error!("a scalar is not iterable")),
         },
         Value::Array(a) => rows(a)?,
+        Value::NdArray(n) => match &**n {
+            crate::value::NdArray::Dense(t) => rows(&Array::Dense(t.clone()))?
+                .into_iter()
+                .map(|r| match r.as_dense() {
+                    Some(t) => nd(t.clone()),
+                    None => r,
+                })
+                .collect(),
+            crate::value::NdArray::Object(items) => items.clone(),
+        },
         Value::Str(s) => s.chars().map(|c| Value::str(c.to_string())).collect(),
         Value::Dict(items) => items.iter().map(|(k, _)| k.clone()).collect(),
         Value::Shape(s) => s
@@ -57,6 +67,11 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>, EngineError> {
             ));
         }
     })
+}
+
+/// A dense NumPy array value.
+pub fn nd(t: crate::engine::Tensor) -> Value {
+    Value::NdArray(Arc::new(crate::value::NdArray::Dense(t)))
 }
 
 fn rows(a: &Array) -> Result<Vec<Value>, EngineError> {
@@ -91,6 +106,35 @@ pub fn subscript(
         | Value::Str(_)
         | Value::Shape(_)
         | Value::Dict(_) => python_subscript(interp, obj, index, span),
+        Value::NdArray(n) => match &**n {
+            crate::value::NdArray::Dense(t) => {
+                let keys = keys(interp, index)?;
+                match index::getitem(&Array::Dense(t.clone()), &keys) {
+                    Ok(Array::Dense(t)) => Ok(nd(t)),
+                    Ok(Array::Ragged(_)) => Err(Error::new(
+                        ErrorClass::TypeError,
+                        "a NumPy array has no ragged dimensions",
+                    )
+                    .at(span)),
+                    // NumPy raises IndexError where TensorFlow's slicing op is invalid.
+                    Err(mut e) => {
+                        if e.class == ErrorClass::InvalidArgumentError {
+                            e.class = ErrorClass::IndexError;
+                        }
+                        Err(Error::from(e).at(span))
+                    }
+                }
+            }
+            crate::value::NdArray::Object(items) => {
+                let list = Value::list(items.clone());
+                match python_subscript(interp, &list, index, span)? {
+                    Value::List(items) => Ok(Value::NdArray(Arc::new(
+                        crate::value::NdArray::Object(items.to_vec()),
+                    ))),
+                    other => Ok(other),
+                }
+            }
+        },
         Value::Array(_) | Value::Lod(_) => {
             let a = convert::to_array(obj, None).map_err(|e| Error::from(e).at(span))?;
             let keys = keys(interp, index)?;

@@ -5,6 +5,7 @@
 //! ten-million-element tensor formats a few dozen numbers, never all of them.
 
 use crate::engine::{Buffer, DType, Tensor};
+use crate::value::{NdArray, Value};
 
 use super::tf_text::{py_bytes, py_float, py_float32};
 
@@ -398,6 +399,99 @@ pub fn array_repr(t: &Tensor) -> String {
         " ".to_string()
     };
     format!("{arr}{spacer}{dtype_str}")
+}
+
+/// NumPy's `repr` of a scalar array element (`np.int32(3)`, `np.True_`, `b'a'`).
+fn scalar_repr(t: &Tensor) -> String {
+    let text = scalar_str(t.data());
+    match t.dtype() {
+        DType::Bool => format!("np.{text}_"),
+        DType::String => text,
+        d => format!("np.{}({text})", d.name()),
+    }
+}
+
+/// NumPy's `repr` of an array value: `array([3, 4, 5], dtype=int32)`, `np.int32(3)`, or an
+/// object array of row arrays.
+pub fn nd_repr(n: &NdArray) -> String {
+    match n {
+        NdArray::Dense(t) if t.rank() == 0 => scalar_repr(t),
+        NdArray::Dense(t) => array_repr(t),
+        NdArray::Object(items) => {
+            let words: Vec<String> = items.iter().map(item_repr).collect();
+            // array2string with prefix `array(` and suffix `,`, then the dtype.
+            let body = format_words(&words, ", ", &" ".repeat("array(".len() + 1), LINEWIDTH - 1);
+            let arr = format!("array({body},");
+            let dtype = "dtype=object)";
+            let last_line = arr.len() - arr.rfind('\n').map_or(0, |i| i + 1);
+            if last_line + dtype.len() + 1 > LINEWIDTH {
+                format!("{arr}\n{}{dtype}", " ".repeat("array(".len()))
+            } else {
+                format!("{arr} {dtype}")
+            }
+        }
+    }
+}
+
+/// NumPy's `str` of an array value: `[3 4 5]`, `3`, `[array([1, 2], dtype=int32) …]`.
+pub fn nd_str(n: &NdArray) -> String {
+    match n {
+        NdArray::Dense(t) => array_str(t),
+        NdArray::Object(items) => {
+            let words: Vec<String> = items.iter().map(item_repr).collect();
+            format_words(&words, " ", " ", LINEWIDTH)
+        }
+    }
+}
+
+/// NumPy's `_formatArray` for one axis of already formatted elements: `[a, b, …]` filled
+/// greedily up to `width`, continuation lines under `hanging`; an element of several lines
+/// is placed as `_extendLine_pretty` does (its last line padded to its widest).
+pub fn format_words(words: &[String], sep: &str, hanging: &str, width: usize) -> String {
+    let elem_width = width - sep.trim_end().len();
+    let mut s = String::new();
+    let mut line = hanging.to_string();
+    for (i, w) in words.iter().enumerate() {
+        extend_line_pretty(&mut s, &mut line, w, elem_width, hanging);
+        if i + 1 < words.len() {
+            line.push_str(sep);
+        }
+    }
+    s.push_str(&line);
+    format!("[{}]", &s[hanging.len().min(s.len())..])
+}
+
+/// NumPy's `_extendLine_pretty`: multi-line words keep their shape.
+fn extend_line_pretty(s: &mut String, line: &mut String, word: &str, width: usize, prefix: &str) {
+    let words: Vec<&str> = word.split('\n').collect();
+    if words.len() == 1 {
+        return extend_line(s, line, word, width, prefix);
+    }
+    let max_len = words.iter().map(|w| w.chars().count()).max().unwrap_or(0);
+    let indent;
+    if line.len() + max_len > width && line.len() > prefix.len() {
+        s.push_str(line.trim_end());
+        s.push('\n');
+        *line = format!("{prefix}{}", words[0]);
+        indent = prefix.to_string();
+    } else {
+        indent = " ".repeat(line.chars().count());
+        line.push_str(words[0]);
+    }
+    for w in &words[1..] {
+        s.push_str(line.trim_end());
+        s.push('\n');
+        *line = format!("{indent}{w}");
+    }
+    let last = words[words.len() - 1].chars().count();
+    line.push_str(&" ".repeat(max_len - last));
+}
+
+fn item_repr(v: &Value) -> String {
+    match v {
+        Value::NdArray(n) => nd_repr(n),
+        other => crate::render::tf_text::repr_of(other),
+    }
 }
 
 #[cfg(test)]

@@ -271,6 +271,7 @@ pub fn str_of(v: &Value) -> String {
         }
         Value::Exception(e) => e.message.clone(),
         Value::Sparse(s) => sparse_str(s),
+        Value::NdArray(n) => super::numpy::nd_str(n),
         _ => repr_of(v),
     }
 }
@@ -288,6 +289,7 @@ pub fn repr_of(v: &Value) -> String {
         Value::Float(f) => py_float(*f),
         Value::Str(s) => py_str(s),
         Value::Literal(n) => repr_of(&crate::value::nested_to_value(n)),
+        Value::NdArray(n) => super::numpy::nd_repr(n),
         Value::List(items) => format!(
             "[{}]",
             items.iter().map(repr_of).collect::<Vec<_>>().join(", ")

@@ -14,6 +14,7 @@ mod convert;
 mod display;
 mod functional;
 mod lod;
+mod numpy;
 pub mod python;
 mod ragged;
 mod random;
@@ -190,6 +191,7 @@ pub fn registry() -> &'static Registry {
             functional::BUILTINS,
             segments::BUILTINS,
             display::BUILTINS,
+            numpy::BUILTINS,
         ];
         let mut all = Vec::new();
         let mut by_path = HashMap::new();
@@ -344,6 +346,7 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         Value::Str(_) => "str",
         Value::List(_) | Value::Literal(_) => "list",
         Value::Dict(_) => "dict",
+        Value::NdArray(_) => "np.ndarray",
         _ => return None,
     })
 }

@@ -139,6 +139,14 @@ fn len(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Value::Shape(s) => s.len(),
         Value::Lod(l) => l.data().shape().first().copied().unwrap_or(0),
         Value::Literal(_) => iterate(v).map_err(|e| a.err_at("obj", e))?.len(),
+        Value::NdArray(n) => match n.shape().first() {
+            Some(&d) => d,
+            None => {
+                return Err(
+                    Error::new(ErrorClass::TypeError, "len() of unsized object").at(a.span("obj"))
+                )
+            }
+        },
         Value::Array(_) => {
             let arr = a.array("obj", None)?;
             if arr.rank() == 0 {

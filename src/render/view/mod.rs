@@ -23,6 +23,26 @@ pub fn view(v: &Value, opts: &Options) -> Display {
     match v {
         Value::Array(a) => array(a, opts),
         Value::Literal(_) => list_view(v, opts),
+        Value::NdArray(n) => match &**n {
+            crate::value::NdArray::Dense(t) if t.rank() > 0 => {
+                let mut d = dense::view(t, opts);
+                for b in &mut d.blocks {
+                    if let Block::Header(h) = b {
+                        h.kind = "ndarray".into();
+                        if t.dtype() == crate::engine::DType::String {
+                            for f in &mut h.fields {
+                                if f.0 == "dtype" {
+                                    f.1 = "object".into();
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+                d
+            }
+            _ => Display::text(repr_of(v)),
+        },
         Value::Sparse(s) => sparse::view(s, opts),
         Value::Lod(l) => lod::view(l, opts),
         Value::Tuple(items) | Value::List(items) if items.iter().any(Value::is_tensor_like) => {
