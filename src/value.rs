@@ -64,8 +64,9 @@ pub enum Value {
 pub enum NdArray {
     /// A dense array (string elements are NumPy's object array of bytes).
     Dense(Tensor),
-    /// A 1-D object array whose items are arrays.
-    Object(Vec<Value>),
+    /// An object array whose items are arrays, with its number of dimensions: with more
+    /// than one, each item is itself an object array of one dimension fewer (a row).
+    Object(Vec<Value>, usize),
 }
 
 impl NdArray {
@@ -73,7 +74,14 @@ impl NdArray {
     pub fn shape(&self) -> Vec<usize> {
         match self {
             NdArray::Dense(t) => t.shape().to_vec(),
-            NdArray::Object(items) => vec![items.len()],
+            NdArray::Object(items, ndim) => {
+                let mut shape = vec![items.len()];
+                match items.first() {
+                    Some(Value::NdArray(row)) if *ndim > 1 => shape.extend(row.shape()),
+                    _ => shape.extend((1..*ndim).map(|_| 0)),
+                }
+                shape
+            }
         }
     }
     /// NumPy's dtype name (`int64`, `object`).
@@ -81,7 +89,7 @@ impl NdArray {
         match self {
             NdArray::Dense(t) if t.dtype() == DType::String => "object",
             NdArray::Dense(t) => t.dtype().name(),
-            NdArray::Object(_) => "object",
+            NdArray::Object(..) => "object",
         }
     }
 }
@@ -221,7 +229,7 @@ impl Value {
                     NdArray::Dense(t) if size == 1 => {
                         return Value::tensor(t.clone()).truthy();
                     }
-                    NdArray::Object(items) if size == 1 => return items[0].truthy(),
+                    NdArray::Object(items, _) if size == 1 => return items[0].truthy(),
                     _ if size == 0 => false,
                     _ => {
                         return Err(EngineError::new(

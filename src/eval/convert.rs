@@ -49,7 +49,7 @@ fn nested_cost(v: &Value, depth: usize) -> Result<(u128, u128), EngineError> {
                 (t.size() as u128).saturating_mul(2),
                 t.data().str_bytes() as u128,
             ),
-            crate::value::NdArray::Object(items) => {
+            crate::value::NdArray::Object(items, _) => {
                 let (mut n, mut b) = (1u128, 0u128);
                 for item in items.iter() {
                     let (n2, b2) = nested_cost(item, depth + 1)?;
@@ -94,7 +94,7 @@ fn to_nested_unchecked(v: &Value, depth: usize) -> Result<Nested, EngineError> {
         Value::Array(a) => array_to_nested(a),
         Value::NdArray(n) => match &**n {
             crate::value::NdArray::Dense(t) => tensor_to_nested(t),
-            crate::value::NdArray::Object(items) => Nested::List(
+            crate::value::NdArray::Object(items, _) => Nested::List(
                 items
                     .iter()
                     .map(|item| to_nested_unchecked(item, depth + 1))
@@ -354,4 +354,60 @@ pub fn unwrap_scalar(v: Value) -> Value {
 /// An int64 vector as a Buffer.
 pub fn i64_buffer(v: Vec<i64>) -> Buffer {
     Buffer::I64(v)
+}
+
+/// A tensor as TensorFlow's `.numpy()` gives it: a dense array; for a RaggedTensor the rows
+/// sliced from its values' array, stacked into one array when they all have one shape, else
+/// a 1-D object array of the rows (an empty RaggedTensor is a `(0, 0, …)` array).
+pub fn array_to_ndarray(a: &Array) -> Result<crate::value::NdArray, EngineError> {
+    use crate::engine::ops::index::{getitem, Key};
+    use crate::value::NdArray;
+    let r = match a {
+        Array::Dense(t) => return Ok(NdArray::Dense(t.clone())),
+        Array::Ragged(r) => r,
+    };
+    let values = array_to_ndarray(&r.values())?;
+    let n = r.nrows();
+    let splits = r.outer().row_splits();
+    let lens: Vec<usize> = splits.windows(2).map(|w| (w[1] - w[0]) as usize).collect();
+    let uniform = n > 0 && lens.iter().all(|&l| l == lens[0]);
+    match values {
+        NdArray::Dense(t) => {
+            let inner = &t.shape()[1..];
+            if n == 0 {
+                let mut shape = vec![0, 0];
+                shape.extend_from_slice(inner);
+                return Ok(NdArray::Dense(Tensor::from_parts(
+                    shape,
+                    crate::engine::ops::cast::cast_buffer(&Buffer::I64(Vec::new()), t.dtype())?,
+                )));
+            }
+            if uniform {
+                let mut shape = vec![n, lens[0]];
+                shape.extend_from_slice(inner);
+                return Ok(NdArray::Dense(Tensor::from_parts(shape, t.data().clone())));
+            }
+            let whole = Array::Dense(t);
+            let mut rows = crate::engine::budget::vec("ndarray of rows", n)?;
+            for w in splits.windows(2) {
+                crate::engine::interrupt::check()?;
+                let row = getitem(&whole, &[Key::Slice(Some(w[0]), Some(w[1]), None)])?;
+                if let Array::Dense(t) = row {
+                    rows.push(Value::NdArray(Arc::new(NdArray::Dense(t))));
+                }
+            }
+            Ok(NdArray::Object(rows, 1))
+        }
+        // Rows of an object array: sliced along its first axis; stacked (one more
+        // dimension) when they all have one length.
+        NdArray::Object(items, ndim) => {
+            let mut rows = crate::engine::budget::vec("ndarray of rows", n)?;
+            for w in splits.windows(2) {
+                crate::engine::interrupt::check()?;
+                let part = items[w[0] as usize..w[1] as usize].to_vec();
+                rows.push(Value::NdArray(Arc::new(NdArray::Object(part, ndim))));
+            }
+            Ok(NdArray::Object(rows, if uniform { ndim + 1 } else { 1 }))
+        }
+    }
 }

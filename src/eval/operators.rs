@@ -107,7 +107,7 @@ fn numpy_operand(v: &Value) -> Result<(Tensor, bool), EngineError> {
     Ok(match v {
         Value::NdArray(n) => match &**n {
             crate::value::NdArray::Dense(t) => (t.clone(), false),
-            crate::value::NdArray::Object(_) => {
+            crate::value::NdArray::Object(..) => {
                 return Err(type_error!(
                     "arithmetic on an object array (the rows of a RaggedTensor) is not supported"
                 )

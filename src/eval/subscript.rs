@@ -52,7 +52,7 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>, EngineError> {
                     None => r,
                 })
                 .collect(),
-            crate::value::NdArray::Object(items) => items.clone(),
+            crate::value::NdArray::Object(items, _) => items.clone(),
         },
         Value::Str(s) => s.chars().map(|c| Value::str(c.to_string())).collect(),
         Value::Dict(items) => items.iter().map(|(k, _)| k.clone()).collect(),
@@ -125,12 +125,13 @@ pub fn subscript(
                     }
                 }
             }
-            crate::value::NdArray::Object(items) => {
+            crate::value::NdArray::Object(items, ndim) => {
                 let list = Value::list(items.clone());
-                match python_subscript(interp, &list, index, span)? {
+                match python_subscript(interp, &list, &index[..1.min(index.len())], span)? {
                     Value::List(items) => Ok(Value::NdArray(Arc::new(
-                        crate::value::NdArray::Object(items.to_vec()),
+                        crate::value::NdArray::Object(items.to_vec(), *ndim),
                     ))),
+                    other if index.len() > 1 => subscript(interp, &other, &index[1..], span),
                     other => Ok(other),
                 }
             }

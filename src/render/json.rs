@@ -138,7 +138,7 @@ fn array_json(a: &Array) -> J {
 fn nd_value(n: &crate::value::NdArray) -> J {
     match n {
         crate::value::NdArray::Dense(t) => tensor_value(t),
-        crate::value::NdArray::Object(items) => J::Array(items.iter().map(plain).collect()),
+        crate::value::NdArray::Object(items, _) => J::Array(items.iter().map(plain).collect()),
     }
 }
 

@@ -67,17 +67,7 @@ pub fn nd(t: Tensor) -> Value {
 
 /// A tensor as NumPy gives it back: a dense array, or an object array of row arrays.
 pub fn array_to_nd(a: &Array) -> Result<Value> {
-    match a {
-        Array::Dense(t) => Ok(nd(t.clone())),
-        Array::Ragged(r) => {
-            let mut rows = crate::engine::budget::vec("ndarray of rows", r.nrows())?;
-            for i in 0..r.nrows() {
-                crate::engine::interrupt::check()?;
-                rows.push(array_to_nd(&r.row(i as i64)?)?);
-            }
-            Ok(Value::NdArray(Arc::new(NdArray::Object(rows))))
-        }
-    }
+    Ok(Value::NdArray(Arc::new(convert::array_to_ndarray(a)?)))
 }
 
 fn self_nd(a: &Args) -> Result<&NdArray> {
@@ -97,8 +87,8 @@ fn np_array(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let t = match v {
         Value::NdArray(n) => match &**n {
             NdArray::Dense(t) => t.clone(),
-            NdArray::Object(_) if dtype.is_none() => return Ok(v.clone()),
-            NdArray::Object(_) => {
+            NdArray::Object(..) if dtype.is_none() => return Ok(v.clone()),
+            NdArray::Object(..) => {
                 return Err(Error::new(
                     ErrorClass::ValueError,
                     "setting an array element with a sequence: the rows differ in length",
@@ -234,7 +224,7 @@ fn array_list(a: &Args) -> Result<Vec<Tensor>> {
         let t = match item {
             Value::NdArray(n) => match &**n {
                 NdArray::Dense(t) => t.clone(),
-                NdArray::Object(_) => {
+                NdArray::Object(..) => {
                     return Err(Error::new(
                         ErrorClass::TypeError,
                         "object arrays (rows of a RaggedTensor) cannot be joined here",
@@ -330,7 +320,7 @@ fn nd_shape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn nd_dtype(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(match self_nd(a)? {
         NdArray::Dense(t) => Value::DType(t.dtype()),
-        NdArray::Object(_) => Value::Opaque(Arc::from("dtype('O')")),
+        NdArray::Object(..) => Value::Opaque(Arc::from("dtype('O')")),
     })
 }
 
@@ -352,7 +342,7 @@ fn tolist(n: &NdArray) -> Value {
     match n {
         NdArray::Dense(t) if t.rank() == 0 => crate::value::scalar_to_value(t.data().get(0)),
         NdArray::Dense(t) => convert::array_to_list(&Array::Dense(t.clone())),
-        NdArray::Object(items) => Value::list(items.to_vec()),
+        NdArray::Object(items, _) => Value::list(items.to_vec()),
     }
 }
 
@@ -362,7 +352,7 @@ fn nd_astype(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .ok_or_else(|| Error::new(ErrorClass::TypeError, "astype needs a dtype").at(a.call))?;
     match self_nd(a)? {
         NdArray::Dense(t) => cast(t, d).map(nd).map_err(|e| e.at(a.span("dtype"))),
-        NdArray::Object(_) => Err(Error::new(
+        NdArray::Object(..) => Err(Error::new(
             ErrorClass::ValueError,
             "setting an array element with a sequence: the rows differ in length",
         )
