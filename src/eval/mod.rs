@@ -196,6 +196,8 @@ impl<'s> Interp<'s> {
                     self.assign(t, v.clone())?;
                 }
             }
+            // `from __future__ import …` only changes how Python 2 compiled the file.
+            StmtKind::Import { module, .. } if module.starts_with("__future__.") => {}
             StmtKind::Import { module, alias } => {
                 let bound = alias
                     .clone()
