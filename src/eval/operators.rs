@@ -199,7 +199,13 @@ fn numpy_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
             crate::engine::ops::cast::cast_buffer(t.data(), d)?,
         )))
     };
-    let out = broadcast::binary(k, &cast(x)?, &cast(y)?)?;
+    // NumPy reports shapes that do not broadcast as a ValueError.
+    let out = broadcast::binary(k, &cast(x)?, &cast(y)?).map_err(|mut e| {
+        if e.class == ErrorClass::InvalidArgumentError {
+            e.class = ErrorClass::ValueError;
+        }
+        e
+    })?;
     match out {
         Array::Dense(t) => Ok(Value::NdArray(Arc::new(crate::value::NdArray::Dense(t)))),
         Array::Ragged(_) => Err(type_error!("a NumPy array has no ragged dimensions")),
