@@ -12,8 +12,9 @@ use crate::value::Value;
 
 /// Python keywords worth completing at the start of a name.
 const KEYWORDS: &[&str] = &[
-    "and", "assert", "def", "else", "except", "False", "finally", "for", "if", "import", "in",
-    "is", "lambda", "None", "not", "or", "pass", "raise", "return", "True", "try",
+    "and", "assert", "break", "continue", "def", "del", "else", "except", "False", "finally",
+    "for", "if", "import", "in", "is", "lambda", "None", "not", "or", "pass", "raise", "return",
+    "True", "try", "while",
 ];
 
 /// Names every session starts with (module roots).

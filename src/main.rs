@@ -229,6 +229,9 @@ struct StdoutSink {
 }
 
 impl Sink for StdoutSink {
+    fn shows_none(&self) -> bool {
+        self.format == Format::Json
+    }
     fn display(&mut self, value: &Value) {
         let text = ragtag::render::render(value, self.format, &self.options);
         let mut out = std::io::stdout().lock();

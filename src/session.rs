@@ -250,6 +250,9 @@ fn internal_error(src: &str, crash: &guard::Crash) -> Error {
 pub struct Collect {
     /// What was produced, in order.
     pub outputs: Vec<Output>,
+    /// Whether a bare expression whose value is None shows it (JSON does; the REPL and
+    /// the table and TF text forms show nothing, as Python's REPL does).
+    pub show_none: bool,
 }
 
 /// One thing an input produced.
@@ -262,6 +265,9 @@ pub enum Output {
 }
 
 impl Sink for Collect {
+    fn shows_none(&self) -> bool {
+        self.show_none
+    }
     fn display(&mut self, value: &Value) {
         self.outputs.push(Output::Value(value.clone()));
     }
@@ -288,7 +294,10 @@ pub fn json_transcript(src: &str) -> Vec<serde_json::Value> {
 
 fn json_stream(src: &str, prints: bool) -> Vec<serde_json::Value> {
     let mut session = Session::new();
-    let mut sink = Collect::default();
+    let mut sink = Collect {
+        show_none: prints,
+        ..Collect::default()
+    };
     let result = session.execute_named(src, "<program>", &mut sink);
     let mut out: Vec<serde_json::Value> = sink
         .outputs

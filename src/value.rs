@@ -54,6 +54,44 @@ pub enum Value {
     Exception(Arc<EngineError>),
     /// An opaque marker object (`fluid.CPUPlace()`).
     Opaque(Arc<str>),
+    /// A NumPy array (`x.numpy()`, `np.array(…)`).
+    NdArray(Arc<NdArray>),
+}
+
+/// A NumPy array: numbers, bools or bytes in a dense block, or a 1-D object array of
+/// arrays (what a RaggedTensor's `.numpy()` gives: one array per row).
+#[derive(Debug, Clone)]
+pub enum NdArray {
+    /// A dense array (string elements are NumPy's object array of bytes).
+    Dense(Tensor),
+    /// An object array whose items are arrays, with its number of dimensions: with more
+    /// than one, each item is itself an object array of one dimension fewer (a row).
+    Object(Vec<Value>, usize),
+}
+
+impl NdArray {
+    /// NumPy's `shape`.
+    pub fn shape(&self) -> Vec<usize> {
+        match self {
+            NdArray::Dense(t) => t.shape().to_vec(),
+            NdArray::Object(items, ndim) => {
+                let mut shape = vec![items.len()];
+                match items.first() {
+                    Some(Value::NdArray(row)) if *ndim > 1 => shape.extend(row.shape()),
+                    _ => shape.extend((1..*ndim).map(|_| 0)),
+                }
+                shape
+            }
+        }
+    }
+    /// NumPy's dtype name (`int64`, `object`).
+    pub fn dtype_name(&self) -> &'static str {
+        match self {
+            NdArray::Dense(t) if t.dtype() == DType::String => "object",
+            NdArray::Dense(t) => t.dtype().name(),
+            NdArray::Object(..) => "object",
+        }
+    }
 }
 
 /// A user function: its parameters, body and the local names it closed over.
@@ -109,6 +147,7 @@ impl Value {
             Value::ErrorClass(_) => "type",
             Value::Exception(_) => "Exception",
             Value::Opaque(_) => "object",
+            Value::NdArray(_) => "ndarray",
         }
     }
 
@@ -165,7 +204,11 @@ impl Value {
     pub fn is_tensor_like(&self) -> bool {
         matches!(
             self,
-            Value::Array(_) | Value::Sparse(_) | Value::Lod(_) | Value::Literal(_)
+            Value::Array(_)
+                | Value::Sparse(_)
+                | Value::Lod(_)
+                | Value::Literal(_)
+                | Value::NdArray(_)
         )
     }
 
@@ -180,6 +223,29 @@ impl Value {
             Value::List(v) | Value::Tuple(v) => !v.is_empty(),
             Value::Dict(v) => !v.is_empty(),
             Value::Literal(n) => !matches!(&**n, Nested::List(v) if v.is_empty()),
+            Value::NdArray(n) => {
+                let size: usize = n.shape().iter().product();
+                match &**n {
+                    NdArray::Dense(t) if size == 1 => {
+                        return Value::tensor(t.clone()).truthy();
+                    }
+                    NdArray::Object(items, _) if size == 1 => return items[0].truthy(),
+                    _ if size == 0 => false,
+                    _ => {
+                        return Err(EngineError::new(
+                            ErrorClass::ValueError,
+                            "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()",
+                        ))
+                    }
+                }
+            }
+            Value::Array(a) if matches!(**a, Array::Ragged(_)) => {
+                return Err(EngineError::new(
+                    ErrorClass::TypeError,
+                    "RaggedTensor may not be used as a boolean",
+                )
+                .with_hint("use tf.reduce_any(rt) or tf.reduce_all(rt), or test rt.nrows() > 0"))
+            }
             Value::Array(a) => match a
                 .flat_values()
                 .scalar_value()
@@ -213,6 +279,37 @@ pub fn scalar_to_value(s: Scalar) -> Value {
         Scalar::F64(v) => Value::Float(v),
         Scalar::Str(b) => Value::str(String::from_utf8_lossy(&b)),
     }
+}
+
+/// One item of a list display of literals: a Python scalar, or a nested display.
+pub fn literal_item(n: &Nested) -> Value {
+    match n {
+        Nested::List(_) => Value::Literal(Arc::new(n.clone())),
+        leaf => nested_to_value(leaf),
+    }
+}
+
+/// A list of Python values, kept a list display (shown as the table of the tensor it would
+/// become) when `display` is set and every item is a literal.
+pub fn relist(items: Vec<Value>, display: bool) -> Value {
+    if display {
+        let nested: Option<Vec<Nested>> = items.iter().map(item_nested).collect();
+        if let Some(n) = nested {
+            return Value::Literal(Arc::new(Nested::List(n)));
+        }
+    }
+    Value::list(items)
+}
+
+fn item_nested(v: &Value) -> Option<Nested> {
+    Some(match v {
+        Value::Bool(b) => Nested::Leaf(Leaf::Bool(*b)),
+        Value::Int(i) => Nested::Leaf(Leaf::Int(*i)),
+        Value::Float(f) => Nested::Leaf(Leaf::Float(*f)),
+        Value::Str(s) => Nested::Leaf(Leaf::Str(s.as_bytes().to_vec())),
+        Value::Literal(n) => (**n).clone(),
+        _ => return None,
+    })
 }
 
 /// Converts a nested literal to Python values (for `to_list()` and `list()`).

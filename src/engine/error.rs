@@ -39,11 +39,13 @@ pub enum ErrorClass {
     RecursionError,
     /// `tf.errors.InternalError`: a bug in ragtag (a panic caught at the evaluation guard).
     InternalError,
+    /// `ModuleNotFoundError`: an `import` of a module ragtag does not provide.
+    ModuleNotFoundError,
 }
 
 impl ErrorClass {
     /// Every class, for name lookup.
-    pub const ALL: [ErrorClass; 17] = [
+    pub const ALL: [ErrorClass; 18] = [
         ErrorClass::ValueError,
         ErrorClass::InvalidArgumentError,
         ErrorClass::IndexError,
@@ -61,6 +63,7 @@ impl ErrorClass {
         ErrorClass::RuntimeError,
         ErrorClass::RecursionError,
         ErrorClass::InternalError,
+        ErrorClass::ModuleNotFoundError,
     ];
 
     /// The class name as Python prints it.
@@ -83,6 +86,7 @@ impl ErrorClass {
             ErrorClass::RuntimeError => "RuntimeError",
             ErrorClass::RecursionError => "RecursionError",
             ErrorClass::InternalError => "InternalError",
+            ErrorClass::ModuleNotFoundError => "ModuleNotFoundError",
         }
     }
 
@@ -112,6 +116,7 @@ impl ErrorClass {
                 ErrorClass::RuntimeError | ErrorClass::RecursionError
             ),
             "LookupError" => matches!(raised, ErrorClass::IndexError | ErrorClass::KeyError),
+            "ImportError" => raised == ErrorClass::ModuleNotFoundError,
             "ArithmeticError" => matches!(
                 raised,
                 ErrorClass::ZeroDivisionError | ErrorClass::OverflowError

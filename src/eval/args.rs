@@ -34,6 +34,28 @@ impl Args {
     /// Binds `args` to `builtin`'s parameters as Python would.
     pub fn bind(builtin: &'static Builtin, args: Vec<CallArg>, call: Span) -> Result<Args> {
         let params = builtin.params();
+        // A NumPy array converts where a TensorFlow (or Paddle, or ragtag) function expects
+        // a tensor; NumPy's own functions and Python's builtins see the array itself.
+        let numpy_aware = builtin.name.starts_with("np.")
+            || crate::eval::builtins::python::BUILTINS
+                .iter()
+                .any(|b| std::ptr::eq(b, builtin));
+        let args: Vec<CallArg> = if numpy_aware {
+            args
+        } else {
+            args.into_iter()
+                .map(|a| match &a.value {
+                    Value::NdArray(_) => match crate::eval::convert::to_array(&a.value, None) {
+                        Ok(x) => CallArg {
+                            value: Value::Array(x),
+                            ..a
+                        },
+                        Err(_) => a,
+                    },
+                    _ => a,
+                })
+                .collect()
+        };
         #[allow(clippy::disallowed_methods)] // one slot per parameter of a builtin
         let mut slots: Vec<Option<(Value, Span)>> = vec![None; params.len()];
         let mut rest = Vec::new();

@@ -44,6 +44,21 @@ fn nested_cost(v: &Value, depth: usize) -> Result<(u128, u128), EngineError> {
             }
             (n, b)
         }
+        Value::NdArray(n) => match &**n {
+            crate::value::NdArray::Dense(t) => (
+                (t.size() as u128).saturating_mul(2),
+                t.data().str_bytes() as u128,
+            ),
+            crate::value::NdArray::Object(items, _) => {
+                let (mut n, mut b) = (1u128, 0u128);
+                for item in items.iter() {
+                    let (n2, b2) = nested_cost(item, depth + 1)?;
+                    n = n.saturating_add(n2);
+                    b = b.saturating_add(b2);
+                }
+                (n, b)
+            }
+        },
         Value::Array(a) => {
             let fv = a.flat_values();
             // A leaf per element, plus a list per row of every dimension but the last.
@@ -77,6 +92,15 @@ fn to_nested_unchecked(v: &Value, depth: usize) -> Result<Nested, EngineError> {
                 .collect::<Result<_, _>>()?,
         ),
         Value::Array(a) => array_to_nested(a),
+        Value::NdArray(n) => match &**n {
+            crate::value::NdArray::Dense(t) => tensor_to_nested(t),
+            crate::value::NdArray::Object(items, _) => Nested::List(
+                items
+                    .iter()
+                    .map(|item| to_nested_unchecked(item, depth + 1))
+                    .collect::<Result<_, _>>()?,
+            ),
+        },
         other => {
             return Err(type_error!(
                 "a {} cannot be converted to a tensor",
@@ -133,6 +157,12 @@ pub fn nested_to_array(n: &Nested, hint: Option<DType>) -> Result<Array, EngineE
 pub fn to_array(v: &Value, hint: Option<DType>) -> Result<Arc<Array>, EngineError> {
     match v {
         Value::Array(a) => Ok(a.clone()),
+        Value::NdArray(n) if matches!(**n, crate::value::NdArray::Dense(_)) => {
+            let crate::value::NdArray::Dense(t) = &**n else {
+                unreachable!("matched above")
+            };
+            Ok(Arc::new(Array::Dense(t.clone())))
+        }
         Value::Lod(l) => Ok(Arc::new(Array::Dense(l.data().clone()))),
         Value::Sparse(_) => Err(type_error!(
             "this operation needs a dense or ragged tensor, not a SparseTensor"
@@ -144,12 +174,28 @@ pub fn to_array(v: &Value, hint: Option<DType>) -> Result<Arc<Array>, EngineErro
             hint.unwrap()
         )
         .with_hint("TensorFlow does not mix int and float tensors: cast one side with tf.cast")),
+        Value::List(items) | Value::Tuple(items) if stackable(items) => {
+            let ts: Vec<&Tensor> = items.iter().filter_map(|i| i.as_dense()).collect();
+            crate::engine::ops::concat::stack_dense(&ts, 0).map(|t| Arc::new(Array::Dense(t)))
+        }
         _ => {
             let n = to_nested(v)?;
             let hint = hint.filter(|d| compatible_hint(&n, *d));
             Ok(Arc::new(nested_to_array(&n, hint)?))
         }
     }
+}
+
+/// Dense tensors of one shape and dtype: they stack directly, without a nested literal
+/// of every element (which takes tens of bytes an element).
+fn stackable(items: &[Value]) -> bool {
+    let Some(first) = items.first().and_then(|v| v.as_dense()) else {
+        return false;
+    };
+    items.iter().all(|v| {
+        v.as_dense()
+            .is_some_and(|t| t.shape() == first.shape() && t.dtype() == first.dtype())
+    })
 }
 
 /// Whether a literal may take dtype `d` (ints may become floats; strings stay strings).
@@ -193,6 +239,7 @@ pub fn to_int(v: &Value) -> Result<i64, EngineError> {
     match v {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(*b as i64),
+        Value::NdArray(_) => to_int(&Value::from_array((*to_array(v, None)?).clone())),
         Value::Array(a) => match &**a {
             Array::Dense(t) if t.rank() == 0 && t.dtype().is_int() => {
                 Ok(t.data().get(0).as_i64().expect("int"))
@@ -210,6 +257,7 @@ pub fn to_int(v: &Value) -> Result<i64, EngineError> {
 pub fn to_f64(v: &Value) -> Result<f64, EngineError> {
     match v {
         Value::Float(f) => Ok(*f),
+        Value::NdArray(_) => to_f64(&Value::from_array((*to_array(v, None)?).clone())),
         Value::Array(a) => match &**a {
             Array::Dense(t) if t.rank() == 0 && t.dtype().is_numeric() => {
                 Ok(t.data().get(0).as_f64().expect("number"))
@@ -306,4 +354,60 @@ pub fn unwrap_scalar(v: Value) -> Value {
 /// An int64 vector as a Buffer.
 pub fn i64_buffer(v: Vec<i64>) -> Buffer {
     Buffer::I64(v)
+}
+
+/// A tensor as TensorFlow's `.numpy()` gives it: a dense array; for a RaggedTensor the rows
+/// sliced from its values' array, stacked into one array when they all have one shape, else
+/// a 1-D object array of the rows (an empty RaggedTensor is a `(0, 0, …)` array).
+pub fn array_to_ndarray(a: &Array) -> Result<crate::value::NdArray, EngineError> {
+    use crate::engine::ops::index::{getitem, Key};
+    use crate::value::NdArray;
+    let r = match a {
+        Array::Dense(t) => return Ok(NdArray::Dense(t.clone())),
+        Array::Ragged(r) => r,
+    };
+    let values = array_to_ndarray(&r.values())?;
+    let n = r.nrows();
+    let splits = r.outer().row_splits();
+    let lens: Vec<usize> = splits.windows(2).map(|w| (w[1] - w[0]) as usize).collect();
+    let uniform = n > 0 && lens.iter().all(|&l| l == lens[0]);
+    match values {
+        NdArray::Dense(t) => {
+            let inner = &t.shape()[1..];
+            if n == 0 {
+                let mut shape = vec![0, 0];
+                shape.extend_from_slice(inner);
+                return Ok(NdArray::Dense(Tensor::from_parts(
+                    shape,
+                    crate::engine::ops::cast::cast_buffer(&Buffer::I64(Vec::new()), t.dtype())?,
+                )));
+            }
+            if uniform {
+                let mut shape = vec![n, lens[0]];
+                shape.extend_from_slice(inner);
+                return Ok(NdArray::Dense(Tensor::from_parts(shape, t.data().clone())));
+            }
+            let whole = Array::Dense(t);
+            let mut rows = crate::engine::budget::vec("ndarray of rows", n)?;
+            for w in splits.windows(2) {
+                crate::engine::interrupt::check()?;
+                let row = getitem(&whole, &[Key::Slice(Some(w[0]), Some(w[1]), None)])?;
+                if let Array::Dense(t) = row {
+                    rows.push(Value::NdArray(Arc::new(NdArray::Dense(t))));
+                }
+            }
+            Ok(NdArray::Object(rows, 1))
+        }
+        // Rows of an object array: sliced along its first axis; stacked (one more
+        // dimension) when they all have one length.
+        NdArray::Object(items, ndim) => {
+            let mut rows = crate::engine::budget::vec("ndarray of rows", n)?;
+            for w in splits.windows(2) {
+                crate::engine::interrupt::check()?;
+                let part = items[w[0] as usize..w[1] as usize].to_vec();
+                rows.push(Value::NdArray(Arc::new(NdArray::Object(part, ndim))));
+            }
+            Ok(NdArray::Object(rows, if uniform { ndim + 1 } else { 1 }))
+        }
+    }
 }

@@ -26,6 +26,11 @@ pub trait Sink: Send {
     fn display(&mut self, value: &Value);
     /// `print(…)` wrote `text` (including its line end).
     fn print(&mut self, text: &str);
+    /// Whether a bare expression whose value is None is displayed (`{"kind": "none"}` in
+    /// JSON); by default it shows nothing, as in Python's REPL.
+    fn shows_none(&self) -> bool {
+        false
+    }
     /// How text this sink shows should be drawn (width, limits, Unicode, colour), for output
     /// rendered during evaluation such as `explain(x)`. Plain Unicode by default.
     fn render_options(&self) -> crate::render::Options {
@@ -46,6 +51,8 @@ pub trait Sink: Send {
 enum Flow {
     Normal,
     Return(Value),
+    Break,
+    Continue,
 }
 
 /// Deepest nesting of user function calls before a RecursionError: Python's default
@@ -127,7 +134,10 @@ impl<'s> Interp<'s> {
     pub fn run(&mut self, program: &Program) -> Result<()> {
         for stmt in &program.body {
             self.undo.clear();
-            let result = self.check_cancel().and_then(|()| self.exec(stmt));
+            let result = self.check_cancel().and_then(|()| match self.exec(stmt)? {
+                Flow::Break | Flow::Continue => Err(outside_loop(stmt.span)),
+                Flow::Normal | Flow::Return(_) => Ok(()),
+            });
             if let Err(e) = result {
                 self.rollback();
                 return Err(e);
@@ -158,8 +168,9 @@ impl<'s> Interp<'s> {
     fn exec_block(&mut self, body: &[Stmt]) -> Result<Flow> {
         for stmt in body {
             self.check_cancel()?;
-            if let Flow::Return(v) = self.exec(stmt)? {
-                return Ok(Flow::Return(v));
+            match self.exec(stmt)? {
+                Flow::Normal => {}
+                other => return Ok(other),
             }
         }
         Ok(Flow::Normal)
@@ -170,7 +181,12 @@ impl<'s> Interp<'s> {
         match &stmt.kind {
             StmtKind::Expr(e) => {
                 let v = self.eval(e)?;
-                if self.frames.is_empty() && !matches!(v, Value::None) {
+                // A top-level call of `print` shows only what it printed.
+                let print_call = matches!(&e.kind, ExprKind::Call(f, _)
+                    if matches!(&f.kind, ExprKind::Name(n) if n == "print"));
+                if self.frames.is_empty()
+                    && (!matches!(v, Value::None) || (self.sink.shows_none() && !print_call))
+                {
                     self.sink.display(&v);
                 }
             }
@@ -180,25 +196,42 @@ impl<'s> Interp<'s> {
                     self.assign(t, v.clone())?;
                 }
             }
+            // `from __future__ import …` only changes how Python 2 compiled the file.
+            StmtKind::Import { module, .. } if module.starts_with("__future__.") => {}
             StmtKind::Import { module, alias } => {
                 let bound = alias
                     .clone()
                     .unwrap_or_else(|| module.split('.').next().unwrap_or(module).to_string());
-                let canonical = match module.as_str() {
-                    "tensorflow" => "tf".to_string(),
-                    "numpy" => "np".to_string(),
-                    "paddle.fluid" => "fluid".to_string(),
-                    m => m
-                        .strip_prefix("tensorflow.")
-                        .map_or(m.to_string(), |r| format!("tf.{r}")),
+                let value = import(module).map_err(|e| e.at(stmt.span))?;
+                let value = match (alias, value) {
+                    // `import a.b` binds `a`.
+                    (None, Value::Module(m)) => {
+                        let root = m.split('.').next().unwrap_or("").to_string();
+                        Value::Module(Arc::from(root.as_str()))
+                    }
+                    (_, v) => v,
                 };
-                let canonical = if alias.is_some() {
-                    canonical
-                } else {
-                    canonical.split('.').next().unwrap_or("").to_string()
-                };
-                self.set(&bound, Value::Module(Arc::from(canonical.as_str())));
+                self.set(&bound, value);
             }
+            StmtKind::Break => return Ok(Flow::Break),
+            StmtKind::Continue => return Ok(Flow::Continue),
+            StmtKind::Del(items) => {
+                for e in items {
+                    self.delete(e)?;
+                }
+            }
+            StmtKind::While { cond, body } => loop {
+                self.check_cancel()?;
+                let c = self.eval(cond)?;
+                if !c.truthy().map_err(|e| Error::from(e).at(cond.span))? {
+                    break;
+                }
+                match self.exec_block(body)? {
+                    Flow::Break => break,
+                    Flow::Return(v) => return Ok(Flow::Return(v)),
+                    Flow::Normal | Flow::Continue => {}
+                }
+            },
             StmtKind::Pass => {}
             StmtKind::Def { name, params, body } => {
                 let closure = self.make_closure(name, params, ClosureBody::Block(body.clone()))?;
@@ -255,8 +288,10 @@ impl<'s> Interp<'s> {
                 for item in items {
                     self.check_cancel()?;
                     self.assign(target, item)?;
-                    if let Flow::Return(v) = self.exec_block(body)? {
-                        return Ok(Flow::Return(v));
+                    match self.exec_block(body)? {
+                        Flow::Break => break,
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        Flow::Normal | Flow::Continue => {}
                     }
                 }
             }
@@ -276,8 +311,9 @@ impl<'s> Interp<'s> {
                     other => other,
                 };
                 if !finally.is_empty() {
-                    if let Flow::Return(v) = self.exec_block(finally)? {
-                        return Ok(Flow::Return(v));
+                    match self.exec_block(finally)? {
+                        Flow::Normal => {}
+                        other => return Ok(other),
                     }
                 }
                 return result;
@@ -364,6 +400,64 @@ impl<'s> Interp<'s> {
         }
     }
 
+    /// `del name` or `del name[index]`.
+    fn delete(&mut self, e: &Expr) -> Result<()> {
+        match &e.kind {
+            ExprKind::Name(n) => {
+                if let Some(f) = self.frames.last_mut() {
+                    if f.remove(n.as_str()).is_some() {
+                        return Ok(());
+                    }
+                    return Err(Error::new(
+                        ErrorClass::NameError,
+                        format!("name '{n}' is not defined"),
+                    )
+                    .at(e.span));
+                }
+                match self.globals.remove(n.as_str()) {
+                    Some(old) => {
+                        if !self.undo.contains_key(n.as_str()) {
+                            self.undo.insert(n.clone(), Some(old));
+                        }
+                        Ok(())
+                    }
+                    None => Err(Error::new(
+                        ErrorClass::NameError,
+                        format!("name '{n}' is not defined"),
+                    )
+                    .at(e.span)),
+                }
+            }
+            ExprKind::Subscript(obj, index) => {
+                let ExprKind::Name(n) = &obj.kind else {
+                    return Err(Error::new(
+                        ErrorClass::UnimplementedError,
+                        "`del` of an item works on a named list or dict (`del items[0]`)",
+                    )
+                    .at(e.span)
+                    .with_hint(
+                        "assign the inner list to a name, delete from it, and assign it back",
+                    ));
+                };
+                let o = self.eval(obj)?;
+                let updated = subscript::delete_item(self, &o, index, e.span)?;
+                let local = self
+                    .frames
+                    .last()
+                    .is_some_and(|fr| fr.contains_key(n.as_str()));
+                if local || !self.frames.is_empty() && !self.globals.contains_key(n.as_str()) {
+                    self.set(n, updated);
+                } else {
+                    self.set_global(n, updated);
+                }
+                Ok(())
+            }
+            _ => {
+                Err(Error::new(ErrorClass::SyntaxError, "cannot delete this expression").at(e.span))
+            }
+        }
+    }
+
     fn assign(&mut self, target: &Target, v: Value) -> Result<()> {
         match target {
             Target::Name(n, _) => {
@@ -408,7 +502,7 @@ impl<'s> Interp<'s> {
         }
         if matches!(
             name,
-            "Exception" | "BaseException" | "LookupError" | "ArithmeticError"
+            "Exception" | "BaseException" | "LookupError" | "ArithmeticError" | "ImportError"
         ) {
             return Ok(Value::Module(Arc::from(name)));
         }
@@ -477,7 +571,7 @@ impl<'s> Interp<'s> {
                         .iter()
                         .map(|i| self.eval(i))
                         .collect::<Result<Vec<_>>>()?;
-                    subscript::pack_list(vals)
+                    Value::list(vals)
                 }
             }
             ExprKind::Tuple(items) => Value::tuple(
@@ -490,7 +584,15 @@ impl<'s> Interp<'s> {
                 #[allow(clippy::disallowed_methods)] // sized by values already built
                 let mut out = Vec::with_capacity(items.len());
                 for (k, v) in items {
-                    out.push((self.eval(k)?, self.eval(v)?));
+                    let key = self.eval(k)?;
+                    if matches!(key, Value::List(_) | Value::Literal(_) | Value::Dict(_)) {
+                        return Err(Error::new(
+                            ErrorClass::TypeError,
+                            format!("unhashable type: '{}'", key.type_name()),
+                        )
+                        .at(k.span));
+                    }
+                    out.push((key, self.eval(v)?));
                 }
                 Value::Dict(Arc::new(out))
             }
@@ -593,7 +695,7 @@ impl<'s> Interp<'s> {
                 })();
                 self.frames.pop();
                 result?;
-                subscript::pack_list(out)
+                Value::list(out)
             }
         };
         Ok(v)
@@ -623,12 +725,6 @@ impl<'s> Interp<'s> {
                 err
             });
         }
-        let o = match o {
-            Value::Literal(_) => {
-                Value::Array(convert::to_array(&o, None).map_err(|e| Error::from(e).at(obj_span))?)
-            }
-            other => other,
-        };
         if let Value::Exception(x) = &o {
             if matches!(name, "message" | "args") {
                 return Ok(Value::str(&x.message));
@@ -817,9 +913,10 @@ impl<'s> Interp<'s> {
         self.frames.push(frame);
         let result = match &c.body {
             ClosureBody::Expr(e) => self.eval(e),
-            ClosureBody::Block(body) => self.exec_block(body).map(|f| match f {
-                Flow::Return(v) => v,
-                Flow::Normal => Value::None,
+            ClosureBody::Block(body) => self.exec_block(body).and_then(|f| match f {
+                Flow::Return(v) => Ok(v),
+                Flow::Normal => Ok(Value::None),
+                Flow::Break | Flow::Continue => Err(outside_loop(span)),
             }),
         };
         self.frames.pop();
@@ -845,6 +942,59 @@ impl<'s> Interp<'s> {
             .collect();
         self.call(func, args, span)
     }
+}
+
+/// `break` or `continue` that no loop encloses.
+fn outside_loop(span: Span) -> Error {
+    Error::new(
+        ErrorClass::SyntaxError,
+        "'break' or 'continue' outside loop",
+    )
+    .at(span)
+}
+
+/// The value `import module` gives: a module ragtag provides, or a name inside one
+/// (`from tensorflow.ragged import constant`); ModuleNotFoundError otherwise.
+fn import(module: &str) -> Result<Value> {
+    let canonical = match module {
+        "tensorflow" => "tf".to_string(),
+        "numpy" => "np".to_string(),
+        "paddle.fluid" => "fluid".to_string(),
+        m => m
+            .strip_prefix("tensorflow.")
+            .map(|r| format!("tf.{r}"))
+            .or_else(|| m.strip_prefix("numpy.").map(|r| format!("np.{r}")))
+            .or_else(|| {
+                m.strip_prefix("paddle.fluid.")
+                    .map(|r| format!("fluid.{r}"))
+            })
+            .unwrap_or_else(|| m.to_string()),
+    };
+    let mut parts = canonical.split('.');
+    let first = parts.next().unwrap_or("");
+    // Python names the first part of the path that does not exist.
+    let written: Vec<&str> = module.split('.').collect();
+    let extra = written.len().saturating_sub(canonical.split('.').count());
+    let not_found = |depth: usize| {
+        let name = written[..(depth + extra + 1).min(written.len())].join(".");
+        Error::new(
+            ErrorClass::ModuleNotFoundError,
+            format!("No module named '{name}'"),
+        )
+        .with_hint("ragtag provides tensorflow (tf), numpy (np), paddle / paddle.fluid and math")
+    };
+    let real = matches!(written[0], "tensorflow" | "numpy" | "paddle" | "math");
+    let Some(root) = root_module(first).filter(|r| *r == first && real) else {
+        return Err(not_found(0));
+    };
+    let mut v = Value::Module(Arc::from(root));
+    for (depth, part) in parts.enumerate() {
+        let Value::Module(m) = &v else {
+            return Err(not_found(depth + 1));
+        };
+        v = builtins::module_attr(m, part).ok_or_else(|| not_found(depth + 1))?;
+    }
+    Ok(v)
 }
 
 /// Labels both operands of a failing binary operator with their shapes.

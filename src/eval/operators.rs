@@ -57,12 +57,13 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
         BinOp::NotIn => return contains(b, a).map(|c| Value::Bool(!c)),
         _ => {}
     }
-    let tensorish = is_tensor(a)
-        || is_tensor(b)
-        || (matches!(a, Value::Literal(_)) && !matches!(b, Value::Literal(_) | Value::List(_)))
-        || (matches!(b, Value::Literal(_)) && !matches!(a, Value::Literal(_) | Value::List(_)));
+    // A Python list becomes a tensor only where a tensor operand receives it.
+    let tensorish = is_tensor(a) || is_tensor(b);
     if tensorish && !matches!(op, BinOp::MatMul) {
         return tensor_binary(op, a, b);
+    }
+    if matches!(a, Value::NdArray(_)) || matches!(b, Value::NdArray(_)) {
+        return numpy_binary(op, a, b);
     }
     python_binary(op, a, b)
 }
@@ -77,9 +78,138 @@ pub fn tensor_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineErr
         return sparse_scalar(k, s, a, true);
     }
     let hint = typed_dtype(a).or_else(|| typed_dtype(b));
-    let x = convert::to_array(a, hint)?;
-    let y = convert::to_array(b, Some(x.dtype()))?;
+    let x = numpy_as(a, hint)?;
+    let y = numpy_as(b, Some(x.dtype()))?;
     broadcast::binary(k, &x, &y).map(Value::from_array)
+}
+
+/// A tensor operand; a NumPy array beside a tensor takes the tensor's numeric dtype, as
+/// TensorFlow converts it (`tf.constant([1]) + np.array([1.5])` is int32).
+fn numpy_as(v: &Value, hint: Option<crate::engine::DType>) -> Result<Arc<Array>, EngineError> {
+    let x = convert::to_array(v, hint)?;
+    match (v, hint, &*x) {
+        (Value::NdArray(_), Some(d), Array::Dense(t))
+            if d != t.dtype() && d.is_numeric() && t.dtype().is_numeric() =>
+        {
+            Ok(Arc::new(Array::Dense(Tensor::from_parts(
+                t.shape().to_vec(),
+                crate::engine::ops::cast::cast_buffer(t.data(), d)?,
+            ))))
+        }
+        _ => Ok(x),
+    }
+}
+
+/// An operand of NumPy arithmetic: its elements, and whether it is a Python scalar (a
+/// "weak" type that takes the array's dtype where it fits, as NumPy 2 does).
+fn numpy_operand(v: &Value) -> Result<(Tensor, bool), EngineError> {
+    use crate::engine::Scalar;
+    Ok(match v {
+        Value::NdArray(n) => match &**n {
+            crate::value::NdArray::Dense(t) => (t.clone(), false),
+            crate::value::NdArray::Object(..) => {
+                return Err(type_error!(
+                    "arithmetic on an object array (the rows of a RaggedTensor) is not supported"
+                )
+                .with_hint("compute on the RaggedTensor itself, then call .numpy()"))
+            }
+        },
+        Value::Bool(x) => (Tensor::scalar(Scalar::Bool(*x)), true),
+        Value::Int(x) => (Tensor::scalar(Scalar::I64(*x)), true),
+        Value::Float(x) => (Tensor::scalar(Scalar::F64(*x)), true),
+        Value::List(_) | Value::Literal(_) | Value::Tuple(_) => {
+            let n = convert::to_nested(v)?;
+            (
+                crate::engine::literal::constant(&n, None, crate::engine::literal::Flavor::NumPy)?,
+                false,
+            )
+        }
+        other => {
+            return Err(type_error!(
+                "unsupported operand type for a NumPy array: '{}'",
+                other.type_name()
+            ))
+        }
+    })
+}
+
+/// NumPy's result dtype for two operands (NEP 50: a Python scalar adapts to the array).
+fn numpy_result_dtype(
+    a: crate::engine::DType,
+    weak_a: bool,
+    b: crate::engine::DType,
+    weak_b: bool,
+) -> Result<crate::engine::DType, EngineError> {
+    use crate::engine::DType as D;
+    if a == D::String || b == D::String {
+        return Err(type_error!(
+            "NumPy arithmetic needs numbers, not strings (dtypes {a} and {b})"
+        ));
+    }
+    let rank = |d: D| match d {
+        D::Bool => 0,
+        _ if d.is_int() => 1,
+        _ => 2,
+    };
+    if weak_a != weak_b {
+        let (strong, weak) = if weak_a { (b, a) } else { (a, b) };
+        return Ok(if rank(weak) <= rank(strong) {
+            strong
+        } else if weak == D::Float64 {
+            D::Float64
+        } else {
+            D::Int64
+        });
+    }
+    if a == b {
+        return Ok(a);
+    }
+    Ok(match (rank(a), rank(b)) {
+        (0, _) => b,
+        (_, 0) => a,
+        (1, 1) | (2, 2) => {
+            if a.item_bytes() >= b.item_bytes() {
+                a
+            } else {
+                b
+            }
+        }
+        // An int with a float: float64 (int32 with float32 too, as NumPy does).
+        _ => D::Float64,
+    })
+}
+
+/// Elementwise NumPy arithmetic with NumPy's dtype rules; the result is a NumPy array.
+fn numpy_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
+    use crate::engine::DType as D;
+    let k = kernel_op(op)
+        .ok_or_else(|| type_error!("operator {op} is not defined for NumPy arrays"))?;
+    let (x, wx) = numpy_operand(a)?;
+    let (y, wy) = numpy_operand(b)?;
+    let mut d = numpy_result_dtype(x.dtype(), wx, y.dtype(), wy)?;
+    if matches!(op, BinOp::Div) && !d.is_float() {
+        d = D::Float64;
+    }
+    let cast = |t: Tensor| -> Result<Array, EngineError> {
+        if t.dtype() == d {
+            return Ok(Array::Dense(t));
+        }
+        Ok(Array::Dense(Tensor::from_parts(
+            t.shape().to_vec(),
+            crate::engine::ops::cast::cast_buffer(t.data(), d)?,
+        )))
+    };
+    // NumPy reports shapes that do not broadcast as a ValueError.
+    let out = broadcast::binary(k, &cast(x)?, &cast(y)?).map_err(|mut e| {
+        if e.class == ErrorClass::InvalidArgumentError {
+            e.class = ErrorClass::ValueError;
+        }
+        e
+    })?;
+    match out {
+        Array::Dense(t) => Ok(Value::NdArray(Arc::new(crate::value::NdArray::Dense(t)))),
+        Array::Ragged(_) => Err(type_error!("a NumPy array has no ragged dimensions")),
+    }
 }
 
 /// Sparse ⊕ scalar (or dense tensor, broadcast to the dense shape) acts on the stored
@@ -142,9 +272,12 @@ fn contains(container: &Value, item: &Value) -> Result<bool, EngineError> {
             _ => Err(type_error!("'in <string>' requires a string on the left")),
         },
         Value::Literal(_) => {
-            let list = convert::to_nested(container)?;
-            Ok(crate::value::nested_to_value(&list).type_name() == "list"
-                && contains(&crate::value::nested_to_value(&list), item)?)
+            for x in as_items(container)? {
+                if python_eq(&x, item) {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
         }
         other => Err(type_error!(
             "argument of type '{}' is not iterable",
@@ -160,6 +293,13 @@ pub fn python_eq(a: &Value, b: &Value) -> bool {
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::List(x), Value::List(y)) | (Value::Tuple(x), Value::Tuple(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| python_eq(p, q))
+        }
+        (Value::Literal(x), Value::Literal(y)) => x == y,
+        (Value::Literal(_), Value::List(_)) | (Value::List(_), Value::Literal(_)) => {
+            match (as_items(a), as_items(b)) {
+                (Ok(x), Ok(y)) => python_eq(&Value::list(x), &Value::list(y)),
+                _ => false,
+            }
         }
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::Shape(x), Value::Shape(y)) => x == y,
@@ -231,21 +371,42 @@ fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> 
         (BinOp::Mod, Value::Str(x), _) => {
             return super::builtins::percent_format(x, b);
         }
-        (BinOp::Add, _, _) if matches!(a, Value::List(_)) || matches!(b, Value::List(_)) => {
+        (BinOp::Add, _, _) if is_list(a) || is_list(b) => {
+            if !(is_list(a) && is_list(b)) {
+                let other = if is_list(a) { b } else { a };
+                return Err(type_error!(
+                    "can only concatenate list (not \"{}\") to list",
+                    other.type_name()
+                ));
+            }
             let xs = as_items(a)?;
             let ys = as_items(b)?;
             let mut out = budget::vec("list concatenation", xs.len().saturating_add(ys.len()))?;
             out.extend(xs);
             out.extend(ys);
-            return Ok(Value::list(out));
+            let display = matches!((a, b), (Value::Literal(_), Value::Literal(_)));
+            return Ok(crate::value::relist(out, display));
         }
         (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => {
             return Ok(Value::tuple(x.iter().chain(y.iter()).cloned().collect()))
         }
-        (BinOp::Mul, Value::List(x), Value::Int(n))
-        | (BinOp::Mul, Value::Int(n), Value::List(x)) => {
+        (BinOp::Mul, x, Value::Int(n)) | (BinOp::Mul, Value::Int(n), x) if is_list(x) => {
             let n = usize::try_from(*n).unwrap_or(0);
-            return Ok(Value::list(budget::repeat("list repetition", x, n)?));
+            let items = as_items(x)?;
+            let out = budget::repeat("list repetition", &items, n)?;
+            return Ok(crate::value::relist(out, matches!(x, Value::Literal(_))));
+        }
+        (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, _, _)
+            if (is_list(a) && is_list(b))
+                || matches!((a, b), (Value::Tuple(_), Value::Tuple(_))) =>
+        {
+            let o = python_cmp(a, b)?;
+            return Ok(Value::Bool(match op {
+                BinOp::Lt => o.is_lt(),
+                BinOp::Le => o.is_le(),
+                BinOp::Gt => o.is_gt(),
+                _ => o.is_ge(),
+            }));
         }
         (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Value::Str(x), Value::Str(y)) => {
             let o = x.cmp(y);
@@ -257,9 +418,6 @@ fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> 
             }));
         }
         _ => {}
-    }
-    if matches!(a, Value::Literal(_)) && matches!(b, Value::Literal(_)) {
-        return tensor_binary(op, a, b);
     }
     let (Some(x), Some(y)) = (num(a), num(b)) else {
         return Err(unsupported());
@@ -368,6 +526,43 @@ fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> 
     })
 }
 
+/// A Python list (a display of literals or of any values).
+fn is_list(v: &Value) -> bool {
+    matches!(v, Value::List(_) | Value::Literal(_))
+}
+
+/// Python's ordering of two values (`<` on numbers, strings, lists and tuples, item by
+/// item); a TypeError between kinds Python does not order.
+pub fn python_cmp(a: &Value, b: &Value) -> Result<std::cmp::Ordering, EngineError> {
+    use std::cmp::Ordering;
+    crate::guard::check_stack()?;
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => return Ok(x.cmp(y)),
+        (Value::Tuple(_), Value::Tuple(_)) => {}
+        _ if is_list(a) && is_list(b) => {}
+        _ => {
+            return match (num(a), num(b)) {
+                (Some(Num::I(x)), Some(Num::I(y))) => Ok(x.cmp(&y)),
+                (Some(x), Some(y)) => Ok(x.f().partial_cmp(&y.f()).unwrap_or(Ordering::Equal)),
+                _ => Err(type_error!(
+                    "'<' not supported between instances of '{}' and '{}'",
+                    a.type_name(),
+                    b.type_name()
+                )),
+            }
+        }
+    }
+    let xs = as_items(a)?;
+    let ys = as_items(b)?;
+    for (x, y) in xs.iter().zip(ys.iter()) {
+        if python_eq(x, y) {
+            continue;
+        }
+        return python_cmp(x, y);
+    }
+    Ok(xs.len().cmp(&ys.len()))
+}
+
 fn zero_div(msg: &str) -> EngineError {
     EngineError::new(ErrorClass::ZeroDivisionError, msg)
 }
@@ -385,8 +580,10 @@ fn overflow() -> EngineError {
 pub fn as_items(v: &Value) -> Result<Vec<Value>, EngineError> {
     match v {
         Value::List(items) | Value::Tuple(items) => Ok(items.to_vec()),
-        Value::Literal(n) => match crate::value::nested_to_value(n) {
-            Value::List(items) => Ok(items.to_vec()),
+        Value::Literal(n) => match &**n {
+            crate::engine::literal::Nested::List(items) => {
+                Ok(items.iter().map(crate::value::literal_item).collect())
+            }
             _ => Err(value_error!("not a list")),
         },
         other => Err(type_error!(
@@ -405,10 +602,25 @@ pub fn unary(op: UnaryOp, a: &Value) -> Result<Value, EngineError> {
         (UnaryOp::Neg, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
         (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
         (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
-        (_, v) if v.is_tensor_like() => {
+        (_, Value::NdArray(n)) => {
+            let crate::value::NdArray::Dense(t) = &**n else {
+                return Err(type_error!(
+                    "bad operand type for unary {}: an object array",
+                    op.symbol()
+                ));
+            };
             if op == UnaryOp::Pos {
                 return Ok(a.clone());
             }
+            let k = if op == UnaryOp::Neg {
+                U::Neg
+            } else {
+                U::LogicalNot
+            };
+            let out = Tensor::from_parts(t.shape().to_vec(), kernels::unary(k, t.data())?);
+            Ok(Value::NdArray(Arc::new(crate::value::NdArray::Dense(out))))
+        }
+        (_, v) if is_tensor(v) && op != UnaryOp::Pos => {
             let k = if op == UnaryOp::Neg {
                 U::Neg
             } else {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::convert;
 use super::Interp;
 use crate::diagnostic::{Error, Result};
-use crate::engine::literal::{rect_shape, Leaf, Nested};
+use crate::engine::literal::{Leaf, Nested};
 use crate::engine::ops::index::{self, Key};
 use crate::engine::tensor::{normalize_index, slice_positions};
 use crate::engine::{Array, EngineError, ErrorClass};
@@ -17,7 +17,8 @@ use crate::{index_error, type_error};
 /// `[-1.5, 'a']`), or `None` when it holds anything else.
 pub fn literal_nested(e: &Expr) -> Option<Nested> {
     match &e.kind {
-        ExprKind::List(items) | ExprKind::Tuple(items) => Some(Nested::List(
+        // A tuple inside stays a Python tuple, so the display is an ordinary list.
+        ExprKind::List(items) => Some(Nested::List(
             items.iter().map(literal_nested).collect::<Option<_>>()?,
         )),
         ExprKind::Int(i) => Some(Nested::Leaf(Leaf::Int(*i))),
@@ -33,72 +34,26 @@ pub fn literal_nested(e: &Expr) -> Option<Nested> {
     }
 }
 
-/// A list display of evaluated values: packed into one dense tensor the way `tf.constant`
-/// packs when it holds tensors that stack (scalars, or dense tensors of one shape),
-/// otherwise kept as a Python list.
-pub fn pack_list(vals: Vec<Value>) -> Value {
-    let any_tensor = vals
-        .iter()
-        .any(|v| matches!(v, Value::Array(a) if matches!(**a, Array::Dense(_))));
-    let all_packable = vals.iter().all(|v| match v {
-        Value::Array(a) => matches!(**a, Array::Dense(_)),
-        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Str(_) | Value::Literal(_) => {
-            true
-        }
-        _ => false,
-    });
-    if any_tensor && all_packable {
-        // Dense tensors of one shape and dtype stack directly, without a nested literal of
-        // every element (which takes tens of bytes an element). When the stack does not fit
-        // the memory budget, the display stays a list of tensors.
-        let dense: Option<Vec<&crate::engine::Tensor>> = vals
-            .iter()
-            .map(|v| match v {
-                Value::Array(a) => match &**a {
-                    Array::Dense(t) => Some(t),
-                    Array::Ragged(_) => None,
-                },
-                _ => None,
-            })
-            .collect();
-        if let Some(ts) = dense {
-            let first = ts[0];
-            if ts
-                .iter()
-                .all(|t| t.shape() == first.shape() && t.dtype() == first.dtype())
-            {
-                return match crate::engine::ops::concat::stack_dense(&ts, 0) {
-                    Ok(t) => Value::tensor(t),
-                    Err(_) => Value::list(vals),
-                };
-            }
-        }
-        let items: Option<Vec<Nested>> = vals.iter().map(|v| convert::to_nested(v).ok()).collect();
-        if let Some(items) = items {
-            let n = Nested::List(items);
-            if rect_shape(&n).is_some() {
-                if let Ok(a) = convert::nested_to_array(&n, None) {
-                    return Value::from_array(a);
-                }
-            }
-        }
-    }
-    Value::list(vals)
-}
-
 /// The items of an iterable value: list items, tensor rows, string characters.
 pub fn iterate(v: &Value) -> Result<Vec<Value>, EngineError> {
     Ok(match v {
         Value::List(items) | Value::Tuple(items) => items.to_vec(),
+        // A list display's items stay Python values (nested displays stay lists).
         Value::Literal(n) => match &**n {
-            // A display that makes no tensor (`[('a', 1)]`) is still a Python list.
-            Nested::List(items) => match convert::to_array(v, None) {
-                Ok(a) => rows(&a)?,
-                Err(_) => items.iter().map(crate::value::nested_to_value).collect(),
-            },
+            Nested::List(items) => items.iter().map(crate::value::literal_item).collect(),
             Nested::Leaf(_) => return Err(type_error!("a scalar is not iterable")),
         },
         Value::Array(a) => rows(a)?,
+        Value::NdArray(n) => match &**n {
+            crate::value::NdArray::Dense(t) => rows(&Array::Dense(t.clone()))?
+                .into_iter()
+                .map(|r| match r.as_dense() {
+                    Some(t) => nd(t.clone()),
+                    None => r,
+                })
+                .collect(),
+            crate::value::NdArray::Object(items, _) => items.clone(),
+        },
         Value::Str(s) => s.chars().map(|c| Value::str(c.to_string())).collect(),
         Value::Dict(items) => items.iter().map(|(k, _)| k.clone()).collect(),
         Value::Shape(s) => s
@@ -112,6 +67,11 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>, EngineError> {
             ));
         }
     })
+}
+
+/// A dense NumPy array value.
+pub fn nd(t: crate::engine::Tensor) -> Value {
+    Value::NdArray(Arc::new(crate::value::NdArray::Dense(t)))
 }
 
 fn rows(a: &Array) -> Result<Vec<Value>, EngineError> {
@@ -140,10 +100,43 @@ pub fn subscript(
     span: Span,
 ) -> Result<Value> {
     match obj {
-        Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Shape(_) | Value::Dict(_) => {
-            python_subscript(interp, obj, index, span)
-        }
-        Value::Array(_) | Value::Literal(_) | Value::Lod(_) => {
+        Value::List(_)
+        | Value::Literal(_)
+        | Value::Tuple(_)
+        | Value::Str(_)
+        | Value::Shape(_)
+        | Value::Dict(_) => python_subscript(interp, obj, index, span),
+        Value::NdArray(n) => match &**n {
+            crate::value::NdArray::Dense(t) => {
+                let keys = keys(interp, index)?;
+                match index::getitem(&Array::Dense(t.clone()), &keys) {
+                    Ok(Array::Dense(t)) => Ok(nd(t)),
+                    Ok(Array::Ragged(_)) => Err(Error::new(
+                        ErrorClass::TypeError,
+                        "a NumPy array has no ragged dimensions",
+                    )
+                    .at(span)),
+                    // NumPy raises IndexError where TensorFlow's slicing op is invalid.
+                    Err(mut e) => {
+                        if e.class == ErrorClass::InvalidArgumentError {
+                            e.class = ErrorClass::IndexError;
+                        }
+                        Err(Error::from(e).at(span))
+                    }
+                }
+            }
+            crate::value::NdArray::Object(items, ndim) => {
+                let list = Value::list(items.clone());
+                match python_subscript(interp, &list, &index[..1.min(index.len())], span)? {
+                    Value::List(items) => Ok(Value::NdArray(Arc::new(
+                        crate::value::NdArray::Object(items.to_vec(), *ndim),
+                    ))),
+                    other if index.len() > 1 => subscript(interp, &other, &index[1..], span),
+                    other => Ok(other),
+                }
+            }
+        },
+        Value::Array(_) | Value::Lod(_) => {
             let a = convert::to_array(obj, None).map_err(|e| Error::from(e).at(span))?;
             let keys = keys(interp, index)?;
             index::getitem(&a, &keys)
@@ -211,11 +204,14 @@ fn python_subscript(
         return Err(Error::new(
             ErrorClass::TypeError,
             format!(
-                "{} indices must be a single integer or slice",
+                "{} indices must be integers or slices, not tuple",
                 obj.type_name()
             ),
         )
-        .at(span));
+        .at(span)
+        .with_hint(
+            "a Python list takes one index; convert it with tf.constant(…) to index a tensor",
+        ));
     }
     if let Value::Dict(items) = obj {
         let Index::Expr(e) = &index[0] else {
@@ -251,19 +247,37 @@ fn python_subscript(
                     })
                     .collect(),
             )),
+            Value::Literal(_) => crate::value::relist(vals, true),
             _ => Value::list(vals),
         }
     };
     match &index[0] {
         Index::Expr(e) => {
             let v = interp.eval(e)?;
-            let i = convert::to_int(&v).map_err(|err| Error::from(err).at(e.span))?;
-            let k = normalize_index(i, n).ok_or_else(|| {
-                Error::from(index_error!(
-                    "{} index {i} out of range (length {n})",
-                    obj.type_name()
-                ))
+            let i = match &v {
+                Value::Int(_) | Value::Bool(_) => convert::to_int(&v).ok(),
+                Value::Array(_) => convert::to_int(&v).ok(),
+                _ => None,
+            }
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorClass::TypeError,
+                    format!(
+                        "{} indices must be integers or slices, not {}",
+                        obj.type_name(),
+                        v.type_name()
+                    ),
+                )
                 .at(e.span)
+            })?;
+            let k = normalize_index(i, n).ok_or_else(|| {
+                let kind = match obj {
+                    Value::Str(_) => "string",
+                    other => other.type_name(),
+                };
+                Error::from(index_error!("{kind} index out of range"))
+                    .at(e.span)
+                    .with_hint(format!("index {i}, but the length is {n}"))
             })?;
             Ok(items[k].clone())
         }
@@ -279,4 +293,102 @@ fn python_subscript(
             Ok(rebuild(pos.into_iter().map(|p| items[p].clone()).collect()))
         }
     }
+}
+
+/// `del obj[index]` on a list or dict: the value without that item (values are immutable,
+/// so the caller rebinds the name).
+pub fn delete_item(
+    interp: &mut Interp<'_>,
+    obj: &Value,
+    index: &[Index],
+    span: Span,
+) -> Result<Value> {
+    let kind = match obj {
+        Value::List(_) | Value::Literal(_) => "list",
+        Value::Dict(_) => "dict",
+        other => {
+            return Err(Error::new(
+                ErrorClass::TypeError,
+                format!(
+                    "'{}' object doesn't support item deletion",
+                    other.type_name()
+                ),
+            )
+            .at(span))
+        }
+    };
+    if index.len() != 1 {
+        return Err(Error::new(
+            ErrorClass::TypeError,
+            format!("{kind} indices must be integers or slices, not tuple"),
+        )
+        .at(span));
+    }
+    if let Value::Dict(items) = obj {
+        let Index::Expr(e) = &index[0] else {
+            return Err(Error::new(ErrorClass::TypeError, "unhashable type: 'slice'").at(span));
+        };
+        let k = interp.eval(e)?;
+        let Some(pos) = items
+            .iter()
+            .position(|(key, _)| super::operators::python_eq(key, &k))
+        else {
+            return Err(
+                Error::new(ErrorClass::KeyError, crate::render::tf_text::repr_of(&k)).at(e.span),
+            );
+        };
+        let mut out = items.to_vec();
+        out.remove(pos);
+        return Ok(Value::Dict(Arc::new(out)));
+    }
+    let mut items = iterate(obj).map_err(|e| Error::from(e).at(span))?;
+    let n = items.len();
+    match &index[0] {
+        Index::Expr(e) => {
+            let v = interp.eval(e)?;
+            let i = match &v {
+                Value::Int(_) | Value::Bool(_) | Value::Array(_) => convert::to_int(&v).ok(),
+                _ => None,
+            }
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorClass::TypeError,
+                    format!(
+                        "list indices must be integers or slices, not {}",
+                        v.type_name()
+                    ),
+                )
+                .at(e.span)
+            })?;
+            let k = normalize_index(i, n).ok_or_else(|| {
+                Error::from(index_error!("list assignment index out of range")).at(e.span)
+            })?;
+            items.remove(k);
+        }
+        Index::Slice {
+            start, stop, step, ..
+        } => {
+            let (a, b, c) = (
+                opt_int(interp, start)?,
+                opt_int(interp, stop)?,
+                opt_int(interp, step)?,
+            );
+            let pos = slice_positions(a, b, c, n).map_err(|e| Error::from(e).at(span))?;
+            let mut drop = crate::engine::budget::vec::<bool>("del", n)
+                .map_err(|e| Error::from(e).at(span))?;
+            drop.extend((0..n).map(|_| false));
+            for p in pos {
+                drop[p] = true;
+            }
+            let mut k = 0;
+            items.retain(|_| {
+                k += 1;
+                !drop[k - 1]
+            });
+        }
+    }
+    Ok(crate::value::relist(
+        items,
+        matches!(obj, Value::Literal(_)),
+    ))
 }

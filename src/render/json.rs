@@ -70,10 +70,7 @@ pub fn to_json(v: &Value) -> J {
         Value::Int(i) => json!({"kind": "int", "value": i}),
         Value::Float(f) => json!({"kind": "float", "value": float(*f)}),
         Value::Str(s) => json!({"kind": "str", "value": &**s}),
-        Value::Literal(_) => match crate::eval::convert::to_array(v, None) {
-            Ok(a) => array_json(&a),
-            Err(e) => json!({"kind": "error", "error": e.class.name(), "message": e.message}),
-        },
+        Value::Literal(n) => json!({"kind": "list", "value": nested(n)}),
         Value::List(items) => {
             json!({"kind": "list", "value": J::Array(items.iter().map(plain).collect())})
         }
@@ -88,6 +85,12 @@ pub fn to_json(v: &Value) -> J {
             json!({"kind": "dict", "value": m})
         }
         Value::Array(a) => array_json(a),
+        Value::NdArray(n) => json!({
+            "kind": "ndarray",
+            "dtype": n.dtype_name(),
+            "shape": n.shape(),
+            "value": nd_value(n),
+        }),
         Value::Sparse(s) => json!({
             "kind": "sparse",
             "dtype": s.dtype().name(),
@@ -131,6 +134,14 @@ fn array_json(a: &Array) -> J {
     }
 }
 
+/// The elements of a NumPy array as nested JSON arrays (a scalar for rank 0).
+fn nd_value(n: &crate::value::NdArray) -> J {
+    match n {
+        crate::value::NdArray::Dense(t) => tensor_value(t),
+        crate::value::NdArray::Object(items, _) => J::Array(items.iter().map(plain).collect()),
+    }
+}
+
 /// A Python value inside a list: plain JSON (numbers, strings, nested arrays).
 pub fn plain(v: &Value) -> J {
     if crate::guard::too_deep() {
@@ -144,6 +155,7 @@ pub fn plain(v: &Value) -> J {
         Value::Str(s) => J::from(&**s),
         Value::List(items) | Value::Tuple(items) => J::Array(items.iter().map(plain).collect()),
         Value::Literal(n) => nested(n),
+        Value::NdArray(n) => nd_value(n),
         Value::Array(a) => match &**a {
             Array::Dense(t) => tensor_value(t),
             Array::Ragged(_) => nested(&array_to_nested(a)),

@@ -132,10 +132,6 @@ pub fn describe(v: &Value) -> String {
             Array::Dense(t) => format!("tensor {} {:?}", t.dtype(), t.shape()),
             Array::Ragged(r) => format!("ragged {} {}", r.dtype(), shape_text(&r.shape())),
         },
-        Value::Literal(_) => match crate::eval::convert::to_array(v, None) {
-            Ok(a) => describe(&Value::Array(a)),
-            Err(_) => "list".into(),
-        },
         Value::Sparse(s) => format!("sparse {} {:?}", s.dtype(), s.dense_shape()),
         Value::Lod(l) => format!("lod {} {:?}", l.data().dtype(), l.data().shape()),
         other => other.type_name().to_string(),

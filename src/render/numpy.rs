@@ -5,6 +5,7 @@
 //! ten-million-element tensor formats a few dozen numbers, never all of them.
 
 use crate::engine::{Buffer, DType, Tensor};
+use crate::value::{NdArray, Value};
 
 use super::tf_text::{py_bytes, py_float, py_float32};
 
@@ -19,8 +20,13 @@ pub const PRECISION: usize = 8;
 
 /// How every element of one array is written (decided once from the elements shown).
 enum Fmt {
+    /// Python's `str` of each element, unpadded (a `formatter` set for all types, as
+    /// TensorFlow sets one to print ragged tensors).
+    Plain,
     Bool,
-    Int { width: usize },
+    Int {
+        width: usize,
+    },
     Float(FloatFmt),
     Bytes,
 }
@@ -198,6 +204,11 @@ impl Fmt {
 
     fn format(&self, d: &Buffer, i: usize) -> String {
         match (self, d) {
+            (Fmt::Plain, Buffer::Bool(v)) => if v[i] { "True" } else { "False" }.into(),
+            (Fmt::Plain, Buffer::I32(v)) => v[i].to_string(),
+            (Fmt::Plain, Buffer::I64(v)) => v[i].to_string(),
+            (Fmt::Plain, Buffer::F32(v)) => np_float32_str(v[i]),
+            (Fmt::Plain, Buffer::F64(v)) => py_float(v[i]),
             (Fmt::Bool, Buffer::Bool(v)) => if v[i] { " True" } else { "False" }.into(),
             (Fmt::Int { width }, Buffer::I32(v)) => format!("{:>width$}", v[i]),
             (Fmt::Int { width }, Buffer::I64(v)) => format!("{:>width$}", v[i]),
@@ -319,6 +330,128 @@ impl Printer<'_> {
     }
 }
 
+/// NumPy's `str` of a float32 scalar: positional from 1e-4 up to 1e6, scientific beyond
+/// (`1e+10`, `1.2345679e+08`).
+fn np_float32_str(f: f32) -> String {
+    let a = f.abs();
+    if !f.is_finite() || a == 0.0 || (1e-4..1e6).contains(&a) {
+        return py_float32(f);
+    }
+    let s = format!("{f:e}");
+    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+    let e: i32 = e.parse().unwrap_or(0);
+    let sign = if e < 0 { '-' } else { '+' };
+    format!("{m}e{sign}{:02}", e.abs())
+}
+
+/// TensorFlow's text of a RaggedTensor's value (`RaggedTensor.__repr__`): NumPy's
+/// `array2string` with separator `, ` over the object array of rows, every element written
+/// by Python's `str`, long rows wrapped at 75 columns (a wrapped row's last line padded to
+/// its widest, as NumPy places multi-line elements), more than 1,000 items summarised.
+pub fn ragged_value_text(a: &crate::engine::Array) -> String {
+    match crate::eval::convert::array_to_ndarray(a) {
+        Ok(n) => nd_value_text(&n),
+        Err(e) => format!("<{}>", e.message),
+    }
+}
+
+/// TensorFlow's `_formatter` over a NumPy value: `array2string(x, separator=", ")` with
+/// every element written by `str` (itself for arrays inside an object array).
+fn nd_value_text(n: &NdArray) -> String {
+    match n {
+        NdArray::Dense(t) if t.size() != 0 => {
+            let summarize = t.size() > THRESHOLD;
+            let p = Printer {
+                shape: t.shape(),
+                data: t.data(),
+                fmt: Fmt::Plain,
+                sep: ", ",
+                summarize,
+            };
+            p.recurse(0, 0, " ", LINEWIDTH)
+        }
+        // `repr(x.tolist())`: `[]`, or `[[], []]` for rows of no columns.
+        NdArray::Dense(t) => match t.shape() {
+            [n, 0, ..]
+                if crate::engine::budget::check_bytes("printing", *n as u128 * 4).is_ok() =>
+            {
+                format!("[{}]", (0..*n).map(|_| "[]").collect::<Vec<_>>().join(", "))
+            }
+            _ => "[]".into(),
+        },
+        NdArray::Object(items, _) if items.is_empty() => "[]".into(),
+        NdArray::Object(..) => {
+            let word = |v: &Value| match v {
+                Value::NdArray(x) => nd_value_text(x),
+                other => crate::render::tf_text::str_of(other),
+            };
+            object_text(n, &word, ", ", " ", LINEWIDTH)
+        }
+    }
+}
+
+/// NumPy's `array2string` of an object array whose elements `word` writes: one axis filled
+/// greedily (`format_words`), more axes as rows under one another.
+fn object_text(
+    n: &NdArray,
+    word: &dyn Fn(&Value) -> String,
+    sep: &str,
+    hanging: &str,
+    width: usize,
+) -> String {
+    let summarize = n.shape().iter().product::<usize>() > THRESHOLD;
+    object_axis(n, word, sep, hanging, width, summarize)
+}
+
+fn object_axis(
+    n: &NdArray,
+    word: &dyn Fn(&Value) -> String,
+    sep: &str,
+    hanging: &str,
+    width: usize,
+    summarize: bool,
+) -> String {
+    let (items, ndim) = match n {
+        NdArray::Object(items, ndim) => (items, *ndim),
+        NdArray::Dense(_) => return word(&Value::NdArray(std::sync::Arc::new(n.clone()))),
+    };
+    let count = items.len();
+    let positions = axis_positions(count, summarize);
+    let elided = |i: usize| summarize && count > 2 * EDGEITEMS && i == count - EDGEITEMS;
+    if ndim <= 1 {
+        let mut words = Vec::new();
+        for i in positions {
+            if elided(i) {
+                words.push("...".to_string());
+            }
+            words.push(word(&items[i]));
+        }
+        return format_words(&words, sep, hanging, width);
+    }
+    let next_hanging = format!("{hanging} ");
+    let line_sep = format!("{}{}", sep.trim_end(), "\n".repeat(ndim - 1));
+    let mut parts = Vec::new();
+    for i in positions {
+        if elided(i) {
+            parts.push(format!("{hanging}..."));
+        }
+        let text = match &items[i] {
+            Value::NdArray(row) => object_axis(
+                row,
+                word,
+                sep,
+                &next_hanging,
+                width.saturating_sub(1),
+                summarize,
+            ),
+            other => word(other),
+        };
+        parts.push(format!("{hanging}{text}"));
+    }
+    let s = parts.join(&line_sep);
+    format!("[{}]", &s[hanging.len().min(s.len())..])
+}
+
 /// NumPy's `array2string` of a tensor of rank >= 1 with a non-zero size.
 fn array2string(t: &Tensor, sep: &str, prefix: &str, width: usize) -> String {
     if t.size() == 0 {
@@ -398,6 +531,96 @@ pub fn array_repr(t: &Tensor) -> String {
         " ".to_string()
     };
     format!("{arr}{spacer}{dtype_str}")
+}
+
+/// NumPy's `repr` of a scalar array element (`np.int32(3)`, `np.True_`, `b'a'`).
+fn scalar_repr(t: &Tensor) -> String {
+    let text = scalar_str(t.data());
+    match t.dtype() {
+        DType::Bool => format!("np.{text}_"),
+        DType::String => text,
+        d => format!("np.{}({text})", d.name()),
+    }
+}
+
+/// NumPy's `repr` of an array value: `array([3, 4, 5], dtype=int32)`, `np.int32(3)`, or an
+/// object array of row arrays.
+pub fn nd_repr(n: &NdArray) -> String {
+    match n {
+        NdArray::Dense(t) if t.rank() == 0 => scalar_repr(t),
+        NdArray::Dense(t) => array_repr(t),
+        NdArray::Object(..) => {
+            // array2string with prefix `array(` and suffix `,`, then the dtype.
+            let hanging = " ".repeat("array(".len() + 1);
+            let body = object_text(n, &item_repr, ", ", &hanging, LINEWIDTH - 1);
+            let arr = format!("array({body},");
+            let dtype = "dtype=object)";
+            let last_line = arr.len() - arr.rfind('\n').map_or(0, |i| i + 1);
+            if last_line + dtype.len() + 1 > LINEWIDTH {
+                format!("{arr}\n{}{dtype}", " ".repeat("array(".len()))
+            } else {
+                format!("{arr} {dtype}")
+            }
+        }
+    }
+}
+
+/// NumPy's `str` of an array value: `[3 4 5]`, `3`, `[array([1, 2], dtype=int32) …]`.
+pub fn nd_str(n: &NdArray) -> String {
+    match n {
+        NdArray::Dense(t) => array_str(t),
+        NdArray::Object(..) => object_text(n, &item_repr, " ", " ", LINEWIDTH),
+    }
+}
+
+/// NumPy's `_formatArray` for one axis of already formatted elements: `[a, b, …]` filled
+/// greedily up to `width`, continuation lines under `hanging`; an element of several lines
+/// is placed as `_extendLine_pretty` does (its last line padded to its widest).
+pub fn format_words(words: &[String], sep: &str, hanging: &str, width: usize) -> String {
+    let elem_width = width.saturating_sub(sep.trim_end().len().max(1));
+    let mut s = String::new();
+    let mut line = hanging.to_string();
+    for (i, w) in words.iter().enumerate() {
+        extend_line_pretty(&mut s, &mut line, w, elem_width, hanging);
+        if i + 1 < words.len() {
+            line.push_str(sep);
+        }
+    }
+    s.push_str(&line);
+    format!("[{}]", &s[hanging.len().min(s.len())..])
+}
+
+/// NumPy's `_extendLine_pretty`: multi-line words keep their shape.
+fn extend_line_pretty(s: &mut String, line: &mut String, word: &str, width: usize, prefix: &str) {
+    let words: Vec<&str> = word.split('\n').collect();
+    if words.len() == 1 {
+        return extend_line(s, line, word, width, prefix);
+    }
+    let max_len = words.iter().map(|w| w.chars().count()).max().unwrap_or(0);
+    let indent;
+    if line.len() + max_len > width && line.len() > prefix.len() {
+        s.push_str(line.trim_end());
+        s.push('\n');
+        *line = format!("{prefix}{}", words[0]);
+        indent = prefix.to_string();
+    } else {
+        indent = " ".repeat(line.chars().count());
+        line.push_str(words[0]);
+    }
+    for w in &words[1..] {
+        s.push_str(line.trim_end());
+        s.push('\n');
+        *line = format!("{indent}{w}");
+    }
+    let last = words[words.len() - 1].chars().count();
+    line.push_str(&" ".repeat(max_len - last));
+}
+
+fn item_repr(v: &Value) -> String {
+    match v {
+        Value::NdArray(n) => nd_repr(n),
+        other => crate::render::tf_text::repr_of(other),
+    }
 }
 
 #[cfg(test)]

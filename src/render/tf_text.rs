@@ -2,7 +2,7 @@
 //! formatting inside `tf.Tensor(...)`.
 
 use super::numpy::{self, EDGEITEMS, THRESHOLD};
-use crate::engine::{Array, Buffer, Ragged, Sparse, Tensor};
+use crate::engine::{Array, Buffer, Sparse, Tensor};
 use crate::value::Value;
 
 /// Python's `repr` of a float (`100.0`, `0.1`, `1e-05`, `nan`, `inf`).
@@ -157,31 +157,11 @@ fn block_py(d: &Buffer, shape: &[usize], off: usize, summarize: bool, out: &mut 
 pub fn ragged_text(a: &Array) -> String {
     let mut s = String::from("<tf.RaggedTensor ");
     match a {
-        Array::Ragged(r) => ragged_py(r, &mut s),
+        Array::Ragged(_) => s.push_str(&numpy::ragged_value_text(a)),
         Array::Dense(t) => block_py(t.data(), t.shape(), 0, t.size() > THRESHOLD, &mut s),
     }
     s.push('>');
     s
-}
-
-fn ragged_py(r: &Ragged, out: &mut String) {
-    fn rec(r: &Ragged, level: usize, i: usize, summarize: bool, out: &mut String) {
-        let parts = r.partitions();
-        let fv = r.flat_values();
-        if level == parts.len() {
-            let inner = &fv.shape()[1..];
-            block_py(fv.data(), inner, i * fv.row_size(), summarize, out);
-            return;
-        }
-        let (a, b) = parts[level].row_range(i);
-        list_py(b - a, summarize, out, &mut |k, out| {
-            rec(r, level + 1, a + k, summarize, out)
-        });
-    }
-    let summarize = r.flat_values().size() > THRESHOLD;
-    list_py(r.nrows(), summarize, out, &mut |i, out| {
-        rec(r, 0, i, summarize, out)
-    });
 }
 
 fn shape_tuple(shape: &[usize]) -> String {
@@ -262,10 +242,6 @@ pub fn str_of(v: &Value) -> String {
             Array::Dense(t) => tensor_str(t),
             Array::Ragged(_) => ragged_text(a),
         },
-        Value::Literal(_) => match crate::eval::convert::to_array(v, None) {
-            Ok(a) => str_of(&Value::Array(a)),
-            Err(_) => repr_of(v),
-        },
         Value::Shape(dims) => {
             if dims.len() == 1 {
                 format!("({},)", shape_dims(dims))
@@ -275,6 +251,7 @@ pub fn str_of(v: &Value) -> String {
         }
         Value::Exception(e) => e.message.clone(),
         Value::Sparse(s) => sparse_str(s),
+        Value::NdArray(n) => super::numpy::nd_str(n),
         _ => repr_of(v),
     }
 }
@@ -291,10 +268,8 @@ pub fn repr_of(v: &Value) -> String {
         Value::Int(i) => i.to_string(),
         Value::Float(f) => py_float(*f),
         Value::Str(s) => py_str(s),
-        Value::Literal(_) => match crate::eval::convert::to_array(v, None) {
-            Ok(a) => repr_of(&Value::Array(a)),
-            Err(e) => format!("<invalid literal: {}>", e.message),
-        },
+        Value::Literal(n) => repr_of(&crate::value::nested_to_value(n)),
+        Value::NdArray(n) => super::numpy::nd_repr(n),
         Value::List(items) => format!(
             "[{}]",
             items.iter().map(repr_of).collect::<Vec<_>>().join(", ")
@@ -409,14 +384,15 @@ mod seed_prints {
             (
                 "print(tf.ragged.constant([[\"Let's\", 'build', 'some', 'ragged', 'tensors', '!'], \
                  ['We', 'can', 'use', 'tf.ragged.constant', '.']]))",
-                "<tf.RaggedTensor [[b\"Let's\", b'build', b'some', b'ragged', b'tensors', b'!'], \
+                "<tf.RaggedTensor [[b\"Let's\", b'build', b'some', b'ragged', b'tensors', b'!'],\n \
                  [b'We', b'can', b'use', b'tf.ragged.constant', b'.']]>",
             ),
             (
                 "print(tf.ragged.constant([[['I', 'have', 'a', 'cat'], ['His', 'name', 'is', 'Mat']], \
                  [['Do', 'you', 'want', 'to', 'come', 'visit'], [\"I'm\", 'free', 'tomorrow']]]))",
-                "<tf.RaggedTensor [[[b'I', b'have', b'a', b'cat'], [b'His', b'name', b'is', b'Mat']], \
-                 [[b'Do', b'you', b'want', b'to', b'come', b'visit'], [b\"I'm\", b'free', b'tomorrow']]]>",
+                "<tf.RaggedTensor [[[b'I', b'have', b'a', b'cat'], [b'His', b'name', b'is', b'Mat']],\n \
+                 [[b'Do', b'you', b'want', b'to', b'come', b'visit'],\n  \
+                 [b\"I'm\", b'free', b'tomorrow']]]>",
             ),
             (
                 "print(tf.RaggedTensor.from_value_rowids(values=[3, 1, 4, 1, 5, 9, 2], \
@@ -487,7 +463,7 @@ mod seed_prints {
             "<tf.RaggedTensor [[5], [], [6]]>\n\
              tf.Tensor([8 9], shape=(2,), dtype=int32)\n\
              <tf.RaggedTensor [[[4]], [[], [6]], [], [[10]]]>\n\
-             <tf.RaggedTensor [[[4]], [[6]], [[7]], [[10]]]>\n"
+             <tf.RaggedTensor [[[4]],\n\n [[6]],\n\n [[7]],\n\n [[10]]]>\n"
         );
         let cases = [
             (
@@ -509,13 +485,13 @@ mod seed_prints {
             (
                 "x = tf.ragged.constant([[[1, 2], [3, 4], [5, 6]], [[7, 8]]], ragged_rank=1)\n\
                  y = tf.constant([[10]])\nprint(x + y)",
-                "<tf.RaggedTensor [[[11, 12], [13, 14], [15, 16]], [[17, 18]]]>",
+                "<tf.RaggedTensor [[[11, 12],\n  [13, 14],\n  [15, 16]], [[17, 18]]]>",
             ),
             (
                 "x = tf.ragged.constant([[[[1], [2]], [], [[3]], [[4]]], [[[5], [6]], [[7]]]], ragged_rank=2)\n\
                  y = tf.constant([10, 20, 30])\nprint(x + y)",
-                "<tf.RaggedTensor [[[[11, 21, 31], [12, 22, 32]], [], [[13, 23, 33]], [[14, 24, 34]]], \
-                 [[[15, 25, 35], [16, 26, 36]], [[17, 27, 37]]]]>",
+                "<tf.RaggedTensor [[[[11, 21, 31],\n   [12, 22, 32]], [], [[13, 23, 33]], [[14, 24, 34]]],\n \
+                 [[[15, 25, 35],\n   [16, 26, 36]], [[17, 27, 37]]]]>",
             ),
             (
                 "rt = tf.ragged.constant([[1.0, 4.0, 3.0], [2.0]])\nprint(rt * 100.0)",
@@ -578,7 +554,7 @@ mod seed_prints {
                      print(\"Flat values:\\n{}\".format(rt.flat_values))\n";
         assert_eq!(
             printed(inner),
-            "<tf.RaggedTensor [[[1, 3], [0, 0], [1, 3]], [[5, 3]], [[3, 3], [1, 2]]]>\n\
+            "<tf.RaggedTensor [[[1, 3],\n  [0, 0],\n  [1, 3]], [[5, 3]], [[3, 3],\n                      [1, 2]]]>\n\
              Shape: (3, None, 2)\nNumber of partitioned dimensions: 1\nFlat values shape: (6, 2)\n\
              Flat values:\n[[1 3]\n [0 0]\n [1 3]\n [5 3]\n [3 3]\n [1 2]]\n"
         );
@@ -589,7 +565,7 @@ mod seed_prints {
                        print(\"Number of partitioned dimensions: {}\".format(rt.ragged_rank))\n";
         assert_eq!(
             printed(uniform),
-            "<tf.RaggedTensor [[[10, 11, 12], [13, 14]], [[15, 16, 17, 18], [19]]]>\n\
+            "<tf.RaggedTensor [[[10, 11, 12], [13, 14]],\n [[15, 16, 17, 18], [19]]]>\n\
              Shape: (2, 2, None)\nNumber of partitioned dimensions: 2\n"
         );
     }
@@ -636,6 +612,7 @@ mod seed_prints {
     /// `tf.ragged.range` over an empty batch prints `<tf.RaggedTensor []>`.
     #[test]
     fn empty_ragged() {
+        use crate::engine::Ragged;
         let p = crate::engine::RowPartition::from_row_splits(vec![0], None).unwrap();
         let r = Ragged::new(vec![p], Tensor::vector(Buffer::I64(vec![]))).unwrap();
         assert_eq!(ragged_text(&Array::Ragged(r)), "<tf.RaggedTensor []>");
@@ -644,6 +621,7 @@ mod seed_prints {
     /// Big ragged tensors print like NumPy summarises: first and last three rows.
     #[test]
     fn big_ragged_tensors_are_summarised() {
+        use crate::engine::Ragged;
         let r = Ragged::new(
             vec![crate::engine::RowPartition::from_uniform_row_length(2, 4000, None).unwrap()],
             Tensor::vector(Buffer::I32((0..4000).collect())),
@@ -651,7 +629,7 @@ mod seed_prints {
         .unwrap();
         assert_eq!(
             ragged_text(&Array::Ragged(r)),
-            "<tf.RaggedTensor [[0, 1], [2, 3], [4, 5], ..., [3994, 3995], [3996, 3997], [3998, 3999]]>"
+            "<tf.RaggedTensor [[0, 1],\n [2, 3],\n [4, 5],\n ...,\n [3994, 3995],\n [3996, 3997],\n [3998, 3999]]>"
         );
     }
 }

@@ -76,6 +76,19 @@ pub enum StmtKind {
     },
     /// `pass`.
     Pass,
+    /// `break` (leaves the innermost loop).
+    Break,
+    /// `continue` (starts the innermost loop's next iteration).
+    Continue,
+    /// `del a, b[0]`: names or subscripts.
+    Del(Vec<Expr>),
+    /// `while cond: body`.
+    While {
+        /// The condition, tested before each iteration.
+        cond: Expr,
+        /// The loop body.
+        body: Vec<Stmt>,
+    },
     /// `def name(params): body`, with any decorators already dropped.
     Def {
         /// The function's name.

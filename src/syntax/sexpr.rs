@@ -169,6 +169,13 @@ fn stmt(s: &Stmt) -> String {
             alias: None,
         } => format!("(import {module})"),
         StmtKind::Pass => "(pass)".into(),
+        StmtKind::Break => "(break)".into(),
+        StmtKind::Continue => "(continue)".into(),
+        StmtKind::Del(items) => form("del", items.iter().map(expr_to_sexpr)),
+        StmtKind::While { cond, body } => {
+            let head = format!("while {}", expr_to_sexpr(cond));
+            form(&head, body.iter().map(stmt))
+        }
         StmtKind::Return(value) => form("return", value.iter().map(expr_to_sexpr)),
         StmtKind::Raise(value) => form("raise", value.iter().map(expr_to_sexpr)),
         StmtKind::Assert { test, msg } => form(

@@ -16,6 +16,7 @@ mod display;
 mod functional;
 mod lod;
 mod math;
+mod numpy;
 pub mod python;
 mod ragged;
 mod random;
@@ -203,6 +204,7 @@ pub fn registry() -> &'static Registry {
             functional::BUILTINS,
             segments::BUILTINS,
             display::BUILTINS,
+            numpy::BUILTINS,
         ];
         let mut all = Vec::new();
         let mut by_path = HashMap::new();
@@ -355,8 +357,9 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         Value::Shape(_) => "tf.TensorShape",
         Value::DType(_) => "tf.DType",
         Value::Str(_) => "str",
-        Value::List(_) => "list",
+        Value::List(_) | Value::Literal(_) => "list",
         Value::Dict(_) => "dict",
+        Value::NdArray(_) => "np.ndarray",
         _ => return None,
     })
 }

@@ -138,7 +138,16 @@ fn len(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Value::Dict(x) => x.len(),
         Value::Shape(s) => s.len(),
         Value::Lod(l) => l.data().shape().first().copied().unwrap_or(0),
-        Value::Array(_) | Value::Literal(_) => {
+        Value::Literal(_) => iterate(v).map_err(|e| a.err_at("obj", e))?.len(),
+        Value::NdArray(n) => match n.shape().first() {
+            Some(&d) => d,
+            None => {
+                return Err(
+                    Error::new(ErrorClass::TypeError, "len() of unsized object").at(a.span("obj"))
+                )
+            }
+        },
+        Value::Array(_) => {
             let arr = a.array("obj", None)?;
             if arr.rank() == 0 {
                 return Err(Error::new(

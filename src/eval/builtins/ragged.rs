@@ -113,9 +113,6 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::method("tf.RaggedTensor.to_list", "(self)", to_list)
         .doc("The values as nested Python lists.")
         .examples(&["tf.ragged.constant([[1, 2], [3]]).to_list()"]),
-    Builtin::method("tf.RaggedTensor.numpy", "(self)", to_list)
-        .doc("The rows as Python lists (TensorFlow returns an object array of rows).")
-        .examples(&["tf.ragged.constant([[3, 1, 4], [], [5, 9]]).numpy()"]),
     Builtin::method("tf.RaggedTensor.to_tensor", "(self, default_value=None, shape=None)", to_tensor)
         .doc("Pads every row with `default_value` (zero, '' or False by default) into a dense tensor; `shape` may truncate or widen.")
         .examples(&["tf.ragged.constant([['Hi'], ['Welcome', 'to', 'the', 'fair']]).to_tensor(default_value='')"]),

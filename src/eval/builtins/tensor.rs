@@ -64,10 +64,6 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("tf.constant", "(value, dtype=None, shape=None)", constant)
         .doc("A dense tensor from a rectangular nested list: Python ints become int32, floats float32, strings string. Rows of different lengths are an error here; use tf.ragged.constant.")
         .examples(&["tf.constant([[1, 2], [3, 4]])", "tf.constant(1.5, dtype=tf.float64)"]),
-    Builtin::function("np.array", "(object, dtype=None)", np_array)
-        .doc("A NumPy array (shown as a dense tensor): Python ints become int64 and floats float64, as in NumPy.")
-        .aliases(&["np.asarray"])
-        .examples(&["np.array([[1, 2], [3, 4]])"]),
     Builtin::method("tf.Tensor.astype", "(self, dtype)", astype)
         .doc("NumPy's `astype`: the same values converted to `dtype`.")
         .examples(&["np.array([[1], [2]]).astype('float32')"]),
@@ -87,9 +83,6 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::property("tf.Tensor.ndim", ndim)
         .doc("The rank (number of dimensions).")
         .examples(&["tf.constant([[1, 2]]).ndim"]),
-    Builtin::method("tf.Tensor.numpy", "(self)", numpy)
-        .doc("The values as a NumPy array (shown as a tensor); a scalar becomes a Python scalar.")
-        .examples(&["tf.constant([1, 2]).numpy()"]),
     Builtin::method("tf.Tensor.tolist", "(self)", tolist)
         .doc("The values as nested Python lists.")
         .examples(&["tf.constant([[1, 2]]).tolist()"]),
@@ -302,26 +295,6 @@ fn constant(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::tensor(t))
 }
 
-fn np_array(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let dtype = a.dtype("dtype")?;
-    let v = a.value("object");
-    if let Value::Lod(l) = v {
-        return Ok(Value::tensor(l.data().clone()));
-    }
-    if let Value::Array(arr) = v {
-        return match dtype {
-            Some(d) => super::cast_array(arr, d)
-                .map(Value::from_array)
-                .map_err(|e| a.err_at("object", e)),
-            None => Ok(v.clone()),
-        };
-    }
-    let n = convert::to_nested(v).map_err(|e| a.err_at("object", e))?;
-    literal::constant(&n, dtype, Flavor::NumPy)
-        .map(Value::tensor)
-        .map_err(|e| a.err_at("object", e))
-}
-
 fn astype(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let d = a
         .dtype("dtype")?
@@ -377,11 +350,6 @@ fn dtype_prop(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn ndim(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::Int(self_array(a)?.rank() as i64))
-}
-
-fn numpy(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let x = self_array(a)?;
-    Ok(convert::unwrap_scalar(Value::Array(x)))
 }
 
 fn tolist(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

@@ -22,9 +22,26 @@ use crate::value::Value;
 pub fn view(v: &Value, opts: &Options) -> Display {
     match v {
         Value::Array(a) => array(a, opts),
-        Value::Literal(_) => match crate::eval::convert::to_array(v, None) {
-            Ok(a) => array(&a, opts),
-            Err(e) => Display::text(format!("{}: {}", e.class.name(), e.message)),
+        Value::Literal(_) => list_view(v, opts),
+        Value::NdArray(n) => match &**n {
+            crate::value::NdArray::Dense(t) if t.rank() > 0 => {
+                let mut d = dense::view(t, opts);
+                for b in &mut d.blocks {
+                    if let Block::Header(h) = b {
+                        h.kind = "ndarray".into();
+                        if t.dtype() == crate::engine::DType::String {
+                            for f in &mut h.fields {
+                                if f.0 == "dtype" {
+                                    f.1 = "object".into();
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+                d
+            }
+            _ => Display::text(repr_of(v)),
         },
         Value::Sparse(s) => sparse::view(s, opts),
         Value::Lod(l) => lod::view(l, opts),
@@ -46,6 +63,24 @@ pub fn view(v: &Value, opts: &Options) -> Display {
         }
         Value::Str(s) if s.len() > LONG_STR_BYTES => long_str(s),
         other => Display::text(repr_of(other)),
+    }
+}
+
+/// A list display of numbers or strings: the table of the tensor it would become, labelled
+/// as a list; its Python form when it makes no tensor (`['a', 1]`).
+fn list_view(v: &Value, opts: &Options) -> Display {
+    match crate::eval::convert::to_array(v, None) {
+        Ok(a) => {
+            let mut d = array(&a, opts);
+            for b in &mut d.blocks {
+                if let Block::Header(h) = b {
+                    h.kind = format!("list → {}", h.kind);
+                    break;
+                }
+            }
+            d
+        }
+        Err(_) => Display::text(repr_of(v)),
     }
 }
 

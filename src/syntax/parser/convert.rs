@@ -36,6 +36,10 @@ pub(super) fn is_keyword(rule: Rule) -> bool {
             | R::kw_assert
             | R::kw_return
             | R::kw_try
+            | R::kw_while
+            | R::kw_del
+            | R::kw_break
+            | R::kw_continue
     )
 }
 
@@ -55,6 +59,7 @@ pub(super) fn statement(pair: Pair<'_, Rule>) -> Result1<Vec<Stmt>> {
         match p.as_rule() {
             Rule::if_stmt => out.push(if_stmt(p)?),
             Rule::for_stmt => out.push(for_stmt(p)?),
+            Rule::while_stmt => out.push(while_stmt(p)?),
             Rule::try_stmt => out.push(try_stmt(p)?),
             Rule::def_stmt => out.push(def_stmt(p, None)?),
             Rule::decorated => out.push(decorated(p)?),
@@ -81,6 +86,25 @@ pub(super) fn small_stmt(pair: Pair<'_, Rule>, out: &mut Vec<Stmt>) -> Result1<(
     let span = span_of(&pair);
     let kind = match pair.as_rule() {
         Rule::pass_stmt => StmtKind::Pass,
+        Rule::break_stmt => StmtKind::Break,
+        Rule::continue_stmt => StmtKind::Continue,
+        Rule::del_stmt => {
+            let list = testlist(children(pair).next().expect("the grammar requires targets"))?;
+            let items = match list {
+                Expr {
+                    kind: ExprKind::Tuple(items),
+                    ..
+                } => items,
+                other => vec![other],
+            };
+            for e in &items {
+                if !matches!(e.kind, ExprKind::Name(_) | ExprKind::Subscript(..)) {
+                    return Err(SyntaxError::new("cannot delete this expression", e.span)
+                        .hint("`del` takes names or subscripts (`del x`, `del items[0]`)"));
+                }
+            }
+            StmtKind::Del(items)
+        }
         Rule::return_stmt => StmtKind::Return(children(pair).next().map(testlist).transpose()?),
         Rule::raise_stmt => {
             let mut it = children(pair).map(expr);
@@ -109,7 +133,8 @@ pub(super) fn small_stmt(pair: Pair<'_, Rule>, out: &mut Vec<Stmt>) -> Result1<(
             for item in it {
                 let mut names = children(item);
                 let name = names.next().map_or("", |n| n.as_str());
-                let alias = names.next().map(|n| n.as_str().to_owned());
+                // `from a import b` binds `b`.
+                let alias = Some(names.next().map_or(name, |n| n.as_str()).to_owned());
                 out.push(stmt(
                     StmtKind::Import {
                         module: format!("{base}.{name}"),
@@ -225,6 +250,14 @@ pub(super) fn for_stmt(pair: Pair<'_, Rule>) -> Result1<Stmt> {
     let iter = testlist(it.next().expect("iterable"))?;
     let body = suite(it.next().expect("body"))?;
     Ok(stmt(StmtKind::For { target, iter, body }, span))
+}
+
+pub(super) fn while_stmt(pair: Pair<'_, Rule>) -> Result1<Stmt> {
+    let span = span_of(&pair);
+    let mut it = children(pair);
+    let cond = expr(it.next().expect("condition"))?;
+    let body = suite(it.next().expect("body"))?;
+    Ok(stmt(StmtKind::While { cond, body }, span))
 }
 
 pub(super) fn try_stmt(pair: Pair<'_, Rule>) -> Result1<Stmt> {

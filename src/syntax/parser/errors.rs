@@ -85,6 +85,10 @@ pub(super) fn describe(rule: Rule) -> Expect {
         | R::from_import
         | R::if_stmt
         | R::for_stmt
+        | R::while_stmt
+        | R::del_stmt
+        | R::break_stmt
+        | R::continue_stmt
         | R::try_stmt
         | R::def_stmt
         | R::decorated => Word(3, "a statement"),
@@ -118,6 +122,10 @@ pub(super) fn describe(rule: Rule) -> Expect {
         R::kw_assert => Word(3, "a statement"),
         R::kw_return => Word(4, "`return`"),
         R::kw_try => Word(4, "`try`"),
+        R::kw_while => Word(4, "`while`"),
+        R::kw_del => Word(4, "`del`"),
+        R::kw_break => Word(4, "`break`"),
+        R::kw_continue => Word(4, "`continue`"),
         R::EOI => Word(9, "end of input"),
         R::call | R::attribute | R::subscription | R::aug_assign | R::op_start => Operator,
         r if is_infix(r) => Operator,
@@ -156,8 +164,7 @@ pub(super) const KEYWORDS: &[&str] = &[
 
 /// Keywords of statements ragtag does not have.
 pub(super) const UNSUPPORTED: &[&str] = &[
-    "while", "with", "class", "yield", "del", "global", "nonlocal", "break", "continue", "async",
-    "await",
+    "with", "class", "yield", "global", "nonlocal", "async", "await",
 ];
 
 /// Turns pest's error into a readable [`SyntaxError`], with the offset it occurred at.
@@ -296,8 +303,8 @@ pub(super) fn word_error(
     }
     if UNSUPPORTED.contains(&word) {
         return SyntaxError::new(format!("`{word}` is not supported"), span).hint(
-            "ragtag understands expressions, assignments, `import`, `def`, `if`, `for`, `try`, \
-             `return`, `raise`, `assert` and `pass`",
+            "ragtag understands expressions, assignments, `import`, `def`, `if`, `for`, `while`, \
+             `try`, `return`, `raise`, `assert`, `del`, `break`, `continue` and `pass`",
         );
     }
     let vague = words.iter().all(|x| matches!(x.1, "`,`" | "end of input"));

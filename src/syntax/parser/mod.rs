@@ -309,6 +309,7 @@ pub fn completeness(src: &str) -> Completeness {
                     StmtKind::Def { .. }
                         | StmtKind::If { .. }
                         | StmtKind::For { .. }
+                        | StmtKind::While { .. }
                         | StmtKind::Try { .. }
                 )
             });
