@@ -25,6 +25,23 @@ fn push_joined<'a>(out: &mut StringBuf, sep: &'a [u8], parts: impl Iterator<Item
     }));
 }
 
+/// Appends the parts as TensorFlow's segment join (the kernel behind reducing a ragged
+/// dimension) does: the separator goes before a part only once the text joined so far is not
+/// empty, so leading empty strings leave no separator behind (`['', 'a', 'b']` → `"a b"`, while
+/// `['a', '', 'b']` → `"a  b"`).
+fn push_segment_joined<'a>(
+    out: &mut StringBuf,
+    sep: &'a [u8],
+    parts: impl Iterator<Item = &'a [u8]>,
+) {
+    let mut started = false;
+    out.push_parts(parts.flat_map(move |p| {
+        let lead: &[u8] = if started { sep } else { &[] };
+        started |= !p.is_empty();
+        [lead, p]
+    }));
+}
+
 /// `tf.strings.join`: the elementwise concatenation of several string tensors, with
 /// `separator` between the pieces. Inputs broadcast (scalars stretch; ragged inputs line up
 /// row by row).
@@ -223,7 +240,7 @@ fn segment_join_dense(t: &Tensor, seg: &[usize], nseg: usize, sep: &[u8]) -> Res
     for s in 0..nseg {
         let members = &rows[starts[s]..starts[s + 1]];
         for j in 0..inner {
-            push_joined(
+            push_segment_joined(
                 &mut out,
                 sep,
                 members.iter().map(|&r| col.get(r * inner + j)),
