@@ -10,7 +10,7 @@ use crate::engine::error::{EngineError, ErrorClass, Result};
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
 use crate::engine::tensor::Tensor;
-use crate::{invalid_arg, type_error, value_error};
+use crate::{invalid_arg, value_error};
 
 /// `tf.gather(params, indices, axis=None, batch_dims=0)`.
 pub fn gather(
@@ -19,12 +19,7 @@ pub fn gather(
     axis: Option<i64>,
     batch_dims: i64,
 ) -> Result<Array> {
-    if !indices.dtype().is_int() {
-        return Err(type_error!(
-            "indices must be int32 or int64, not {}",
-            indices.dtype()
-        ));
-    }
+    super::check_int_ids(indices, "indices")?;
     let all_dense = matches!((params, indices), (Array::Dense(_), Array::Dense(_)));
     let class = if all_dense {
         ErrorClass::InvalidArgumentError
@@ -399,12 +394,7 @@ pub fn gather_nd(params: &Array, indices: &Array, batch_dims: i64) -> Result<Arr
             )
         });
     }
-    if !indices.dtype().is_int() {
-        return Err(type_error!(
-            "indices must be int32 or int64, not {}",
-            indices.dtype()
-        ));
-    }
+    super::check_int_ids(indices, "indices")?;
     match indices {
         Array::Dense(t) => gather_nd_dense_indices(params, t),
         Array::Ragged(r) => {
@@ -572,7 +562,7 @@ mod tests {
         let f = Array::Dense(Tensor::vector(Buffer::F32(vec![0.0])));
         assert_eq!(
             gather(&p, &f, None, 0).unwrap_err().class,
-            ErrorClass::TypeError
+            ErrorClass::InvalidArgumentError
         );
         let empty = gather(&p, &ids(&[0], vec![]), None, 0).unwrap();
         assert_eq!(empty.shape(), vec![Some(0), Some(2)]);

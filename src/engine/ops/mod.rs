@@ -22,11 +22,35 @@ pub mod strings;
 pub mod tile;
 
 use crate::engine::error::{EngineError, ErrorClass, Result};
+use crate::engine::ragged::Array;
 
 /// Refuses results of more than the memory budget allows (see [`crate::engine::budget`]),
 /// counting eight bytes an element.
 pub fn check_size(n: u128, what: &str) -> Result<()> {
     crate::engine::budget::check(what, n, 8)
+}
+
+/// Checks that `ids` (indices or segment ids, called `what`) are integers, failing as
+/// TensorFlow does with an InvalidArgumentError. An empty Python list converts to float32, as in
+/// TensorFlow, so `tf.gather(x, [])` lands here too; the hint says how to pass no indices.
+pub fn check_int_ids(ids: &Array, what: &str) -> Result<()> {
+    let dtype = ids.dtype();
+    if dtype.is_int() {
+        return Ok(());
+    }
+    let err = EngineError::new(
+        ErrorClass::InvalidArgumentError,
+        format!("{what} must be int32 or int64, not {dtype}"),
+    );
+    Err(
+        if ids.flat_values().size() == 0 && dtype == crate::engine::dtype::DType::Float32 {
+            err.with_hint(format!(
+            "an empty list `[]` is a float32 tensor, as in TensorFlow: pass tf.constant([], tf.int32) for no {what}"
+        ))
+        } else {
+            err
+        },
+    )
 }
 
 /// Resolves a Python-style axis (negative counts from the end) against `rank`, or fails with

@@ -118,6 +118,7 @@ pub fn segment_op(data: &Tensor, ids: &Tensor, op: SegOp) -> Result<Array> {
             ids.shape()
         ));
     }
+    super::check_int_ids(&Array::Dense(ids.clone()), "segment_ids")?;
     let v = ids
         .to_i64_vec()
         .ok_or_else(|| invalid_arg!("segment_ids must be integers"))?;
@@ -203,6 +204,7 @@ pub fn unsorted_segment_op(
         (_, Array::Dense(t)) => (data.clone(), t.clone()),
     };
     let k = ids.rank();
+    super::check_int_ids(&Array::Dense(ids.clone()), "segment_ids")?;
     let v = ids
         .to_i64_vec()
         .ok_or_else(|| invalid_arg!("segment_ids must be integers"))?;

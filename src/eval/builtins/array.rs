@@ -239,8 +239,10 @@ fn tf_reverse(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .map_err(|e| a.err_at("axis", e))
 }
 
+/// Indices converted as TensorFlow converts them: a list of ints is int32, and an empty list is
+/// float32, which the op then refuses (as TensorFlow does).
 fn index_array(a: &Args, name: &str) -> Result<Arc<Array>> {
-    a.array(name, Some(DType::Int32))
+    a.array(name, None)
 }
 
 fn tf_gather(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

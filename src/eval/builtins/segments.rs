@@ -212,7 +212,7 @@ fn sorted(a: &Args, op: SegOp) -> Result<Value> {
             op.name()
         )));
     };
-    let ids = a.array("segment_ids", Some(DType::Int32))?;
+    let ids = a.array("segment_ids", None)?;
     let Array::Dense(ids) = &*ids else {
         return Err(
             Error::new(ErrorClass::TypeError, "segment_ids must be a dense vector")
@@ -226,7 +226,7 @@ fn sorted(a: &Args, op: SegOp) -> Result<Value> {
 
 fn unsorted(a: &Args, op: SegOp) -> Result<Value> {
     let data = a.array("data", None)?;
-    let ids = a.array("segment_ids", Some(DType::Int32))?;
+    let ids = a.array("segment_ids", None)?;
     let n = a.int("num_segments")?;
     segment::unsorted_segment_op(&data, &ids, n, op)
         .map(Value::from_array)
