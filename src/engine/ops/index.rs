@@ -32,7 +32,7 @@ fn is_full(k: &Key) -> bool {
 }
 
 /// Replaces `...` with full slices so that the keys cover `rank` dimensions.
-fn expand_ellipsis(keys: &[Key], rank: usize) -> Result<Vec<Key>> {
+fn expand_ellipsis(keys: &[Key], rank: usize, ragged: bool) -> Result<Vec<Key>> {
     let n_ell = keys.iter().filter(|k| **k == Key::Ellipsis).count();
     if n_ell > 1 {
         return Err(index_error!(
@@ -44,9 +44,15 @@ fn expand_ellipsis(keys: &[Key], rank: usize) -> Result<Vec<Key>> {
         .filter(|k| matches!(k, Key::Index(_) | Key::Slice(..)))
         .count();
     if consuming > rank {
-        return Err(index_error!(
-            "too many indices: the tensor has rank {rank}, but {consuming} were given"
-        ));
+        let message =
+            format!("too many indices: the tensor has rank {rank}, but {consuming} were given");
+        // TensorFlow's ragged indexing refuses too many indices around an ellipsis itself
+        // (IndexError); everything else reaches its strided slice (InvalidArgumentError).
+        return Err(if n_ell > 0 && ragged {
+            index_error!("{message}")
+        } else {
+            invalid_arg!("{message}")
+        });
     }
     let mut out = budget::vec("indexing", keys.len() + rank)?;
     for k in keys {
@@ -61,7 +67,7 @@ fn expand_ellipsis(keys: &[Key], rank: usize) -> Result<Vec<Key>> {
 
 /// `a[keys]`.
 pub fn getitem(a: &Array, keys: &[Key]) -> Result<Array> {
-    let keys = expand_ellipsis(keys, a.rank())?;
+    let keys = expand_ellipsis(keys, a.rank(), matches!(a, Array::Ragged(_)))?;
     match a {
         Array::Dense(t) => dense_getitem(t, &keys).map(Array::Dense),
         Array::Ragged(r) => ragged_getitem(r, &keys),
@@ -70,7 +76,7 @@ pub fn getitem(a: &Array, keys: &[Key]) -> Result<Array> {
 
 /// NumPy basic indexing of a dense tensor.
 pub fn dense_getitem(t: &Tensor, keys: &[Key]) -> Result<Tensor> {
-    let keys = expand_ellipsis(keys, t.rank())?;
+    let keys = expand_ellipsis(keys, t.rank(), false)?;
     let shape = t.shape();
     let rank = shape.len();
     let mut strides = budget::filled("indexing", 1usize, rank)?;
