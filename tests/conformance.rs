@@ -205,3 +205,24 @@ fn tensorflow_unit_test_cases() {
         passed + failed
     );
 }
+
+/// The differential test: seeded random programs over every op family
+/// (tools/random_programs.py), with TensorFlow's answers; differences are listed with their
+/// reason in tests/tf_random/known_differences.txt, at most 5% of the programs.
+#[test]
+fn random_programs_agree_with_tensorflow() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tf_random");
+    let known = known_ids(&format!("{dir}/known_differences.txt"), true);
+    let (passed, failed, problems) = replay(dir, &known, true);
+    eprintln!("random programs: {passed} passed, {failed} known differences");
+    assert!(
+        problems.is_empty(),
+        "random programs that differ from TensorFlow:\n{}",
+        problems.join("\n")
+    );
+    assert!(
+        failed * 20 <= passed + failed,
+        "{failed} known differences out of {}: more than 5%",
+        passed + failed
+    );
+}
