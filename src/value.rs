@@ -54,6 +54,8 @@ pub enum Value {
     Exception(Arc<EngineError>),
     /// An opaque marker object (`fluid.CPUPlace()`).
     Opaque(Arc<str>),
+    /// A `tf.RaggedTensorSpec` or `tf.TensorSpec`.
+    Spec(Arc<TypeSpec>),
     /// A NumPy array (`x.numpy()`, `np.array(…)`).
     NdArray(Arc<NdArray>),
 }
@@ -120,6 +122,21 @@ pub enum ClosureBody {
     Block(Vec<Stmt>),
 }
 
+/// What a `tf.RaggedTensorSpec` or `tf.TensorSpec` describes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeSpec {
+    /// A RaggedTensorSpec (else a TensorSpec).
+    pub ragged: bool,
+    /// The shape, None for an unknown rank; None sizes are unknown (or ragged).
+    pub shape: Option<Vec<Option<usize>>>,
+    /// The dtype of the values.
+    pub dtype: DType,
+    /// How many dimensions are ragged partitions (0 for a TensorSpec).
+    pub ragged_rank: usize,
+    /// The dtype of the row partitions.
+    pub row_splits_dtype: DType,
+}
+
 impl Value {
     /// A short name of the value's kind, as Python's `type()` would say.
     pub fn type_name(&self) -> &'static str {
@@ -147,6 +164,8 @@ impl Value {
             Value::ErrorClass(_) => "type",
             Value::Exception(_) => "Exception",
             Value::Opaque(_) => "object",
+            Value::Spec(s) if s.ragged => "RaggedTensorSpec",
+            Value::Spec(_) => "TensorSpec",
             Value::NdArray(_) => "ndarray",
         }
     }

@@ -725,6 +725,15 @@ impl<'s> Interp<'s> {
                 err
             });
         }
+        // A class that is also a callable builtin (`tf.RaggedTensorSpec`) has its static
+        // methods under its path (`tf.RaggedTensorSpec.from_value`).
+        if let Value::Builtin(b) = &o {
+            if let Some(f) = registry().get(&format!("{}.{name}", b.name)) {
+                if f.kind == Kind::Function {
+                    return Ok(Value::Builtin(f));
+                }
+            }
+        }
         if let Value::Exception(x) = &o {
             if matches!(name, "message" | "args") {
                 return Ok(Value::str(&x.message));

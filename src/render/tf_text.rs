@@ -307,6 +307,30 @@ pub fn repr_of(v: &Value) -> String {
         Value::ErrorClass(c) => format!("<class '{}'>", c.name()),
         Value::Exception(e) => format!("{}({})", e.class.name(), py_str(&e.message)),
         Value::Opaque(o) => o.to_string(),
+        Value::Spec(s) => {
+            let shape = match &s.shape {
+                Some(dims) => format!("[{}]", shape_dims(dims)),
+                None => "None".into(),
+            };
+            if s.ragged {
+                format!(
+                    "RaggedTensorSpec(TensorShape({shape}), tf.{}, {}, tf.{})",
+                    s.dtype.name(),
+                    s.ragged_rank,
+                    s.row_splits_dtype.name()
+                )
+            } else {
+                let dims = match &s.shape {
+                    Some(dims) if dims.len() == 1 => format!("({},)", shape_dims(dims)),
+                    Some(dims) => format!("({})", shape_dims(dims)),
+                    None => "None".into(),
+                };
+                format!(
+                    "TensorSpec(shape={dims}, dtype=tf.{}, name=None)",
+                    s.dtype.name()
+                )
+            }
+        }
     }
 }
 

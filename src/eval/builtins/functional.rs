@@ -142,13 +142,31 @@ fn default_spec(elems: &Array) -> Spec {
 fn signature(a: &Args, elems: &[Array]) -> Result<Vec<Spec>> {
     let sig = a.get("fn_output_signature").or_else(|| a.get("dtype"));
     let one = |v: &Value| -> Result<Spec> {
+        if let Value::Spec(spec) = v {
+            // A RaggedTensorSpec describes one result: its rank and ragged rank are a row's.
+            return match (&spec.shape, spec.ragged) {
+                (_, false) => Ok(Spec::Dense(spec.dtype)),
+                (Some(dims), true) => Ok(Spec::Ragged {
+                    dtype: spec.dtype,
+                    rank: dims.len(),
+                    row_ragged_rank: spec.ragged_rank,
+                }),
+                (None, true) => Err(Error::new(
+                    ErrorClass::ValueError,
+                    "fn_output_signature needs a RaggedTensorSpec with a shape of known rank",
+                )
+                .at(a.span("fn_output_signature"))),
+            };
+        }
         convert::to_dtype(v).map(Spec::Dense).map_err(|_| {
             Error::new(
                 ErrorClass::TypeError,
-                format!("fn_output_signature must be a dtype such as tf.int32, not a {}", v.type_name()),
+                format!(
+                    "fn_output_signature must be a dtype, a tf.TensorSpec or a tf.RaggedTensorSpec, not a {}",
+                    v.type_name()
+                ),
             )
             .at(a.span("fn_output_signature"))
-            .with_hint("TensorSpec and RaggedTensorSpec signatures are not supported; leave it out to get results shaped like the rows of elems")
         })
     };
     match sig {

@@ -24,6 +24,7 @@ mod segments;
 mod sparse;
 mod sparse_extra;
 mod sparse_ops;
+mod spec;
 mod strings;
 mod strings_extra;
 mod tensor;
@@ -196,6 +197,7 @@ pub fn registry() -> &'static Registry {
             strings::BUILTINS,
             sparse::BUILTINS,
             sparse_ops::BUILTINS,
+            spec::BUILTINS,
             sparse_extra::BUILTINS,
             strings_extra::BUILTINS,
             lod::BUILTINS,
@@ -360,6 +362,8 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         Value::List(_) | Value::Literal(_) => "list",
         Value::Dict(_) => "dict",
         Value::NdArray(_) => "np.ndarray",
+        Value::Spec(s) if s.ragged => "tf.RaggedTensorSpec",
+        Value::Spec(_) => "tf.TensorSpec",
         _ => return None,
     })
 }
