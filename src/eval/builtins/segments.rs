@@ -13,8 +13,8 @@ use crate::value::Value;
 
 /// Range and segment builtins.
 pub static BUILTINS: &[Builtin] = &[
-    Builtin::function("tf.ragged.range", "(starts, limits=None, deltas=1, dtype=None)", ragged_range)
-        .doc("A ragged tensor whose row i counts from starts[i] up to (not including) limits[i] in steps of deltas[i]; with one argument, rows count from 0 up to it. Each argument may be a scalar shared by every row or a vector. The dtype is the widest of the arguments' (int32 for Python ints).")
+    Builtin::function("tf.ragged.range", "(starts, limits=None, deltas=1, dtype=None, name=None, row_splits_dtype=tf.int64)", ragged_range)
+        .doc("A ragged tensor whose row i counts from starts[i] up to (not including) limits[i] in steps of deltas[i]; with one argument, rows count from 0 up to it. Each argument may be a scalar shared by every row or a vector. The dtype is the widest of the arguments' (int32 for Python ints); `row_splits_dtype` (int64 or int32) is the row partition's.")
         .examples(&["tf.ragged.range([7, 0, 2, 3])", "tf.ragged.range([0, 5], [3, 8], 2)"]),
     Builtin::function("tf.ragged.row_splits_to_segment_ids", "(splits, out_type=None)", splits_to_ids)
         .doc("The row of each value for the given row_splits (the value_rowids encoding): value j belongs to row i when splits[i] <= j < splits[i+1]. int64 unless `out_type` or the splits' dtype says otherwise.")
@@ -111,8 +111,16 @@ fn ragged_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Tensor::new(t.shape().to_vec(), data).map_err(|e| Error::from(e).at(a.call))
     };
     let (s, l, d) = (cast(&ts[0])?, cast(&ts[1])?, cast(&ts[2])?);
+    let splits_dtype = a.dtype("row_splits_dtype")?.unwrap_or(DType::Int64);
+    if !matches!(splits_dtype, DType::Int32 | DType::Int64) {
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            format!("row_splits_dtype must be int32 or int64, not {splits_dtype}"),
+        )
+        .at(a.span("row_splits_dtype")));
+    }
     range::ragged_range(&s, &l, &d)
-        .map(Value::ragged)
+        .map(|r| Value::ragged(r.with_row_splits_dtype(splits_dtype)))
         .map_err(|e| Error::from(e).at(a.call))
 }
 
