@@ -18,6 +18,12 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("len", "(obj)", len)
         .doc("The number of items: rows of a tensor, items of a list, characters of a str.")
         .examples(&["len(tf.ragged.constant([[1, 2], [3]]))"]),
+    Builtin::function("ord", "(c)", ord)
+        .doc("The Unicode code point of a one-character str.")
+        .examples(&["ord('a')"]),
+    Builtin::function("chr", "(i)", chr)
+        .doc("The one-character str of a Unicode code point.")
+        .examples(&["chr(97)"]),
     Builtin::function("abs", "(x)", abs)
         .doc("The absolute value, elementwise for tensors (`tf.math.abs`).")
         .examples(&["abs(tf.ragged.constant([[-1, 2], [-3]]))"]),
@@ -128,6 +134,45 @@ fn print(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let text: Vec<String> = a.rest().iter().map(|(v, _)| str_of(v)).collect();
     it.print(&format!("{}{}", text.join(&sep), end));
     Ok(Value::None)
+}
+
+fn ord(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    match a.value("c") {
+        Value::Str(s) if s.chars().count() == 1 => {
+            Ok(Value::Int(s.chars().next().map_or(0, |c| c as i64)))
+        }
+        Value::Str(s) => Err(Error::new(
+            ErrorClass::TypeError,
+            format!(
+                "ord() expected a character, but string of length {} found",
+                s.chars().count()
+            ),
+        )
+        .at(a.span("c"))),
+        other => Err(Error::new(
+            ErrorClass::TypeError,
+            format!(
+                "ord() expected string of length 1, but {} found",
+                other.type_name()
+            ),
+        )
+        .at(a.span("c"))),
+    }
+}
+
+fn chr(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let i = a.int("i")?;
+    u32::try_from(i)
+        .ok()
+        .and_then(char::from_u32)
+        .map(|c| Value::str(c.to_string()))
+        .ok_or_else(|| {
+            Error::new(
+                ErrorClass::ValueError,
+                format!("chr() arg not in range(0x110000): {i}"),
+            )
+            .at(a.span("i"))
+        })
 }
 
 fn len(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

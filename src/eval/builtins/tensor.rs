@@ -701,8 +701,14 @@ fn tf_fill(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn filled(a: &Args, one: i64) -> Result<Value> {
     let dims = dims_arg(a, "shape")?;
     let dtype = a.dtype("dtype")?.unwrap_or(DType::Float32);
-    let s = crate::engine::ops::cast::cast_scalar(&Scalar::I64(one), dtype)
-        .map_err(|e| a.err_at("dtype", e))?;
+    // Zeros are each dtype's default (`''` for strings, as in TensorFlow); a string one is a
+    // TypeError there and here.
+    let s = if one == 0 {
+        Scalar::default_of(dtype)
+    } else {
+        crate::engine::ops::cast::cast_scalar(&Scalar::I64(one), dtype)
+            .map_err(|e| a.err_at("dtype", e))?
+    };
     Tensor::filled(a.builtin().name, dims, &s)
         .map(Value::tensor)
         .map_err(|e| a.err_at("shape", e))
