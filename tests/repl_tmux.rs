@@ -175,7 +175,8 @@ fn repl_in_a_terminal() {
     tmux.send(&["Enter"]);
     prompts += 1;
     tmux.wait_prompt(prompts);
-    tmux.type_text("print(y)");
+    // `y` is a Python list; a tensor made from it prints in TensorFlow's form.
+    tmux.type_text("print(tf.constant(y))");
     tmux.send(&["Enter"]);
     prompts += 1;
     tmux.wait_for("y printed", 30, |s| {
@@ -195,7 +196,7 @@ fn repl_in_a_terminal() {
     tmux.send(&["Enter"]);
     prompts += 1;
     tmux.wait_for("names intact", 30, |s| {
-        s.contains("tf.Tensor([1 2], shape=(2,), dtype=int32) <tf.RaggedTensor [[1, 2], [3]]>")
+        s.contains("[1, 2] <tf.RaggedTensor [[1, 2], [3]]>")
     });
     tmux.wait_prompt(prompts);
     tmux.type_text("z");
