@@ -9,4 +9,18 @@ mod sexpr;
 pub use parser::{
     completeness, parse, parse_expr, parse_interruptible, Completeness, ParseError, SyntaxError,
 };
+/// Python's reserved words: none of them is a name. The parser, the completer and the
+/// highlighter all read this list.
+pub const KEYWORDS: &[&str] = &[
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
+];
+
+/// The keywords of Python statements ragtag does not have: a SyntaxError names them.
+pub const UNSUPPORTED_KEYWORDS: &[&str] = &[
+    "with", "class", "yield", "global", "nonlocal", "async", "await",
+];
+
 pub use sexpr::{expr_to_sexpr, program_to_sexpr};

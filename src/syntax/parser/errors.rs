@@ -154,18 +154,7 @@ pub(super) fn describe_token(token: &str) -> Option<(u8, &'static str)> {
     })
 }
 
-/// Python's reserved words.
-pub(super) const KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
-    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
-    "with", "yield",
-];
-
-/// Keywords of statements ragtag does not have.
-pub(super) const UNSUPPORTED: &[&str] = &[
-    "with", "class", "yield", "global", "nonlocal", "async", "await",
-];
+use crate::syntax::{KEYWORDS, UNSUPPORTED_KEYWORDS as UNSUPPORTED};
 
 /// Turns pest's error into a readable [`SyntaxError`], with the offset it occurred at.
 pub(super) fn grammar_error(e: pest::error::Error<Rule>, text: &str) -> (usize, SyntaxError) {
