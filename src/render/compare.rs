@@ -9,7 +9,7 @@ use super::grid::{head_tail, Block, Cell, Column as Kind, Display, Grid};
 use super::tf_text::repr_of;
 use super::{describe, Options};
 use crate::engine::{Array, Sparse};
-use crate::eval::convert::to_array;
+use crate::value::convert::to_array;
 use crate::value::Value;
 
 /// One column: how to read its rows.

@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value as J};
 
 use crate::engine::literal::{Leaf, Nested};
 use crate::engine::{Array, Buffer, Scalar, Tensor};
-use crate::eval::convert::array_to_nested;
+use crate::value::convert::array_to_nested;
 use crate::value::Value;
 
 /// A float as JSON: NaN and infinities become strings.

@@ -69,7 +69,7 @@ pub fn view(v: &Value, opts: &Options) -> Display {
 /// A list display of numbers or strings: the table of the tensor it would become, labelled
 /// as a list; its Python form when it makes no tensor (`['a', 1]`).
 fn list_view(v: &Value, opts: &Options) -> Display {
-    match crate::eval::convert::to_array(v, None) {
+    match crate::value::convert::to_array(v, None) {
         Ok(a) => {
             let mut d = array(&a, opts);
             for b in &mut d.blocks {

@@ -1,12 +1,13 @@
 //! Values of the language: Python scalars and containers, tensors of every kind, functions.
 
-use std::fmt;
 use std::sync::Arc;
 
 use crate::engine::literal::{Leaf, Nested};
 use crate::engine::{Array, DType, EngineError, ErrorClass, Lod, Ragged, Scalar, Sparse, Tensor};
 use crate::eval::builtins::Builtin;
 use crate::syntax::ast::{Expr, Param, Stmt};
+
+pub mod convert;
 
 /// A value a name can hold or an expression can produce.
 #[derive(Debug, Clone)]
@@ -340,11 +341,5 @@ pub fn nested_to_value(n: &Nested) -> Value {
         Nested::Leaf(Leaf::Float(f)) => Value::Float(*f),
         Nested::Leaf(Leaf::Str(s)) => Value::str(String::from_utf8_lossy(s)),
         Nested::Leaf(Leaf::Typed(s)) => scalar_to_value(s.clone()),
-    }
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::render::tf_text::str_of(self))
     }
 }
