@@ -346,4 +346,4 @@ pub fn repr_of(v: &Value) -> String {
 /// guide shows (TensorFlow's own); the rest are checked on values built directly.
 
 #[cfg(test)]
-mod seed_prints;
+mod tests;
