@@ -1070,3 +1070,40 @@ fn large_data_literals_parse_like_small_ones() {
     );
     assert!(parse(&idx).is_ok());
 }
+
+// ---------------------------------------------------------------- error kinds
+
+#[test]
+fn every_error_kind_example_raises_that_kind() {
+    for kind in SyntaxErrorKind::ALL {
+        let e = err(kind.example());
+        assert_eq!(
+            e.kind,
+            kind,
+            "{:?} gave {:?}: {}",
+            kind.example(),
+            e.kind,
+            e
+        );
+        assert!(!kind.summary().is_empty() && !kind.summary().ends_with('.'));
+        assert!(matches!(
+            kind.class_name(),
+            "SyntaxError" | "IndentationError" | "TabError"
+        ));
+    }
+}
+
+#[test]
+fn error_kinds_are_listed_once() {
+    let mut seen = std::collections::HashSet::new();
+    for kind in SyntaxErrorKind::ALL {
+        assert!(seen.insert(kind), "{kind:?} is listed twice");
+    }
+    // Python's classes for the indentation errors.
+    assert_eq!(
+        SyntaxErrorKind::UnexpectedIndent.class_name(),
+        "IndentationError"
+    );
+    assert_eq!(SyntaxErrorKind::InconsistentTabs.class_name(), "TabError");
+    assert_eq!(SyntaxErrorKind::UnclosedBracket.class_name(), "SyntaxError");
+}
