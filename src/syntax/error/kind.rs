@@ -106,6 +106,10 @@ pub enum SyntaxErrorKind {
     /// `x = \u{1}\u{2}` written with the raw control characters.
     #[error("invalid control character")]
     ControlCharacter,
+    /// A bytes literal whose bytes are not UTF-8 text, which a ragtag string cannot hold:
+    /// `b'\xff'`.
+    #[error("bytes literal that is not UTF-8")]
+    NonUtf8Bytes,
 }
 
 /// 101 nested brackets: one more than the pre-pass allows.
@@ -133,7 +137,7 @@ static DEEP_BLOCKS: LazyLock<String> = LazyLock::new(|| {
 
 impl SyntaxErrorKind {
     /// Every kind, in the order of the catalogue.
-    pub const ALL: [SyntaxErrorKind; 30] = [
+    pub const ALL: [SyntaxErrorKind; 31] = [
         Self::UnterminatedString,
         Self::UnterminatedTripleQuotedString,
         Self::UnclosedBracket,
@@ -164,6 +168,7 @@ impl SyntaxErrorKind {
         Self::FString,
         Self::InvalidEscape,
         Self::ControlCharacter,
+        Self::NonUtf8Bytes,
     ];
 
     /// The Python exception class of this error: `SyntaxError`, or for the indentation
@@ -215,6 +220,7 @@ impl SyntaxErrorKind {
             K::FString => "f'{x}'",
             K::InvalidEscape => "s = '\\x4'",
             K::ControlCharacter => "x = \u{1}\u{2}",
+            K::NonUtf8Bytes => "b'\\xff'",
         }
     }
 
@@ -261,6 +267,7 @@ impl SyntaxErrorKind {
             K::FString => "an f-string is used",
             K::InvalidEscape => "a `\\x`, `\\u` or `\\U` escape is malformed",
             K::ControlCharacter => "the source holds the control characters U+0001 or U+0002",
+            K::NonUtf8Bytes => "a bytes literal holds bytes that are not UTF-8 text",
         }
     }
 }

@@ -1107,3 +1107,31 @@ fn error_kinds_are_listed_once() {
     assert_eq!(SyntaxErrorKind::InconsistentTabs.class_name(), "TabError");
     assert_eq!(SyntaxErrorKind::UnclosedBracket.class_name(), "SyntaxError");
 }
+
+#[test]
+fn bytes_literal_escapes_are_bytes() {
+    use super::convert::{string_literal, unescape};
+    // `\xNN` and octal escapes are one byte each in a bytes literal, a character in a string.
+    assert_eq!(unescape(r"\xff", true), Ok(vec![0xFF]));
+    assert_eq!(unescape(r"\xff", false), Ok("ÿ".as_bytes().to_vec()));
+    assert_eq!(
+        unescape(r"a\x00\377\777", true),
+        Ok(vec![b'a', 0, 0xFF, 0xFF])
+    );
+    assert_eq!(unescape(r"\377", false), Ok("ÿ".as_bytes().to_vec()));
+    // `\u` and `\U` are not escapes in bytes (Python keeps them as written).
+    assert_eq!(unescape(r"\u00e9", true), Ok(br"\u00e9".to_vec()));
+    assert_eq!(unescape(r"\u00e9", false), Ok("é".as_bytes().to_vec()));
+    assert!(unescape(r"\x4", true).is_err());
+    // Escaped UTF-8 sequences make the text they encode; a lone high byte is an error.
+    let span = Span::new(0, 0);
+    assert_eq!(string_literal(r"b'\xc3\xa9'", span), Ok("é".to_owned()));
+    assert_eq!(string_literal(r"B'\x41\102'", span), Ok("AB".to_owned()));
+    assert_eq!(string_literal(r"'\xc3\xa9'", span), Ok("Ã©".to_owned()));
+    assert_eq!(string_literal(r"rb'\xff'", span), Ok(r"\xff".to_owned()));
+    let e = err(r"x = b'\xff'");
+    assert_eq!(e.kind, SyntaxErrorKind::NonUtf8Bytes);
+    assert_eq!(e.message, "bytes literal is not valid UTF-8");
+    assert_eq!(e.span, Span::new(4, 11));
+    assert_eq!(sx(r"b'\xe6\x97\xa5'"), "\"日\"");
+}

@@ -69,34 +69,56 @@ pub(crate) fn string_literal(text: &str, span: Span) -> Result1<String> {
     if prefix.contains('r') {
         return Ok(body);
     }
-    unescape(&body).map_err(|m| SyntaxError::new(SyntaxErrorKind::InvalidEscape, m, span))
+    let bytes = prefix.contains('b');
+    let value = unescape(&body, bytes)
+        .map_err(|m| SyntaxError::new(SyntaxErrorKind::InvalidEscape, m, span))?;
+    // Only a bytes literal's escapes (`b'\xff'`) can make bytes that are not UTF-8.
+    String::from_utf8(value).map_err(|_| {
+        SyntaxError::new(
+            SyntaxErrorKind::NonUtf8Bytes,
+            "bytes literal is not valid UTF-8",
+            span,
+        )
+        .hint(
+            "ragtag's strings hold UTF-8 text: escape whole UTF-8 sequences (`b'\\xc3\\xbf'` \
+             for `ÿ`)",
+        )
+    })
 }
 
-/// Resolves backslash escapes the way Python does (unknown escapes are kept as written).
-pub(crate) fn unescape(body: &str) -> Result<String, String> {
-    let mut out = String::with_capacity(body.len());
+/// Resolves backslash escapes the way Python does (unknown escapes are kept as written),
+/// giving the UTF-8 bytes of the value. In a string, `\xNN`, `\uNNNN`, `\UNNNNNNNN` and
+/// octal escapes name characters. In a bytes literal (`bytes`), `\xNN` and octal escapes
+/// are one byte each (an octal value past `\377` keeps its low 8 bits, as in Python) and
+/// `\u`, `\U` are not escapes.
+pub(crate) fn unescape(body: &str, bytes: bool) -> Result<Vec<u8>, String> {
+    #[allow(clippy::disallowed_methods)] // the size of an existing value: the literal's text
+    let mut out = Vec::with_capacity(body.len());
+    let push = |out: &mut Vec<u8>, c: char| {
+        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+    };
     let mut chars = body.chars().peekable();
     while let Some(c) = chars.next() {
         if c != '\\' {
-            out.push(c);
+            push(&mut out, c);
             continue;
         }
         let Some(e) = chars.next() else {
-            out.push('\\');
+            out.push(b'\\');
             break;
         };
         match e {
             '\n' => {}
-            '\\' => out.push('\\'),
-            '\'' => out.push('\''),
-            '"' => out.push('"'),
-            'a' => out.push('\x07'),
-            'b' => out.push('\x08'),
-            'f' => out.push('\x0C'),
-            'n' => out.push('\n'),
-            'r' => out.push('\r'),
-            't' => out.push('\t'),
-            'v' => out.push('\x0B'),
+            '\\' => out.push(b'\\'),
+            '\'' => out.push(b'\''),
+            '"' => out.push(b'"'),
+            'a' => out.push(0x07),
+            'b' => out.push(0x08),
+            'f' => out.push(0x0C),
+            'n' => out.push(b'\n'),
+            'r' => out.push(b'\r'),
+            't' => out.push(b'\t'),
+            'v' => out.push(0x0B),
             '0'..='7' => {
                 let mut value = e.to_digit(8).unwrap_or(0);
                 for _ in 0..2 {
@@ -108,9 +130,12 @@ pub(crate) fn unescape(body: &str) -> Result<String, String> {
                         None => break,
                     }
                 }
-                out.push(char::from_u32(value).unwrap_or('\u{FFFD}'));
+                match bytes {
+                    true => out.push((value & 0xFF) as u8),
+                    false => push(&mut out, char::from_u32(value).unwrap_or('\u{FFFD}')),
+                }
             }
-            'x' | 'u' | 'U' => {
+            'x' | 'u' | 'U' if e == 'x' || !bytes => {
                 let len = match e {
                     'x' => 2,
                     'u' => 4,
@@ -124,14 +149,16 @@ pub(crate) fn unescape(body: &str) -> Result<String, String> {
                 } else {
                     None
                 };
-                match value.and_then(char::from_u32) {
-                    Some(ch) => out.push(ch),
-                    None => return Err(format!("invalid `\\{e}` escape in string literal")),
+                match (value, value.and_then(char::from_u32)) {
+                    // Two hex digits: at most 0xFF, one byte.
+                    (Some(v), _) if bytes => out.push((v & 0xFF) as u8),
+                    (_, Some(ch)) => push(&mut out, ch),
+                    _ => return Err(format!("invalid `\\{e}` escape in string literal")),
                 }
             }
             other => {
-                out.push('\\');
-                out.push(other);
+                out.push(b'\\');
+                push(&mut out, other);
             }
         }
     }

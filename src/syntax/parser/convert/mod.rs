@@ -14,6 +14,8 @@ mod operators;
 mod stmt;
 
 use literals::strings;
+#[cfg(test)]
+pub(super) use literals::unescape;
 pub(super) use literals::{float_literal, int_literal, string_literal};
 pub(super) use operators::binop;
 use stmt::target_list;
