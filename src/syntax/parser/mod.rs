@@ -40,6 +40,8 @@ use grammar::{RagtagParser, Rule};
 
 mod convert;
 mod data_blocks;
+#[cfg(test)]
+mod error_tests;
 mod errors;
 mod prepass;
 #[cfg(test)]
