@@ -1,7 +1,5 @@
 //! The parser's errors: [`SyntaxError`] (what, where, which kind) and [`ParseError`]
-//! (a syntax error or an interruption). The kinds and their examples are in [`kind`].
-
-use std::fmt;
+//! (a syntax error or an interruption). The kinds, with their examples, are [`SyntaxErrorKind`].
 
 use super::ast::Span;
 
@@ -9,8 +7,10 @@ mod kind;
 
 pub use kind::SyntaxErrorKind;
 
-/// A syntax error: what is wrong, where, and whether more input could fix it.
-#[derive(Debug, Clone, PartialEq)]
+/// A syntax error: what is wrong, where, and whether more input could fix it. It displays
+/// as its message.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
 pub struct SyntaxError {
     /// Which of the parser's errors this is (the message says it in words).
     pub kind: SyntaxErrorKind,
@@ -49,39 +49,16 @@ impl SyntaxError {
     }
 }
 
-impl fmt::Display for SyntaxError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for SyntaxError {}
-
 /// Why [`parse_interruptible`](super::parse_interruptible) gave no program.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ParseError {
     /// The input does not parse.
-    Syntax(SyntaxError),
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
     /// The cancel flag was set (Ctrl-C) before parsing finished.
+    #[error("interrupted")]
     Interrupted,
 }
-
-impl From<SyntaxError> for ParseError {
-    fn from(e: SyntaxError) -> Self {
-        ParseError::Syntax(e)
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseError::Syntax(e) => e.fmt(f),
-            ParseError::Interrupted => f.write_str("interrupted"),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 /// A syntax error is a `SyntaxError` with its span; an interruption a `KeyboardInterrupt`,
 /// worded like the evaluator's.

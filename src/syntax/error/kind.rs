@@ -5,110 +5,79 @@ use std::sync::LazyLock;
 
 /// Which syntax error a [`SyntaxError`](super::SyntaxError) is. The message text stays in
 /// the error; the kind names the rule that was broken. Every variant's `example` raises it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SyntaxErrorKind {
     /// A `'…'` or `"…"` string not closed on its line: `s = 'abc`.
-    #[error("unterminated string literal")]
     UnterminatedString,
     /// A `'''…'''` or `"""…"""` string still open at the end of the input: `s = '''abc`.
-    #[error("unterminated triple-quoted string literal")]
     UnterminatedTripleQuotedString,
     /// A bracket still open at the end of the input: `print(1, 2`.
-    #[error("unclosed bracket")]
     UnclosedBracket,
     /// A closing bracket with no open one: `x = 1)`.
-    #[error("unmatched closing bracket")]
     UnmatchedCloser,
     /// A closing bracket of the wrong shape: `x = (1, 2]`.
-    #[error("mismatched closing bracket")]
     MismatchedCloser,
     /// More than 100 brackets open at once: `x = ((((…1…))))` with 101 `(`.
-    #[error("too many nested brackets")]
     TooManyBrackets,
     /// An expression too deep to convert: more than 100 nested `lambda`s or `else`
     /// branches, or brackets and operator chains together past the tree's depth limit:
     /// `f = lambda: lambda: …` with 101 `lambda`s.
-    #[error("expression nested too deeply")]
     NestedTooDeeply,
     /// One chain of more than 200 operators or trailers: `x = 1+1+…+1` with 201 `+`.
-    #[error("expression too long")]
     ExpressionTooLong,
     /// A line indented deeper than the block it is in: `x = 1` then `  y = 2`.
-    #[error("unexpected indent")]
     UnexpectedIndent,
     /// A block header with no indented body: `if True:` then `x = 1` unindented.
-    #[error("expected an indented block")]
     ExpectedIndentedBlock,
     /// A dedent to a column no enclosing block starts at: `if True:`, `    x = 1`, `  y = 2`.
-    #[error("unindent does not match")]
     UnindentMismatch,
     /// Indentation that tabs and spaces make ambiguous: `if True:`, a tab and `x = 1`,
     /// then eight spaces and `y = 2`.
-    #[error("inconsistent tabs and spaces")]
     InconsistentTabs,
     /// More than 100 nested blocks: 101 `if True:` lines, each indented one more level.
-    #[error("too many levels of indentation")]
     TooDeeplyIndented,
     /// Something other than what must come next: `for x in: pass` (an iterable is missing).
-    #[error("expected a token")]
     ExpectedToken,
     /// A token that cannot continue the statement, where nothing in particular was
     /// expected: `x = 1 2`.
-    #[error("unexpected token")]
     UnexpectedToken,
     /// The input stops where more was required, past anything that could be named: a
     /// decorator with no definition after it, `@property`.
-    #[error("unexpected end of input")]
     UnexpectedEndOfInput,
     /// `else`, `elif`, `except` or `finally` with no `if` or `try` before it: `else: pass`.
-    #[error("misplaced clause")]
     MisplacedClause,
     /// A Python statement ragtag does not have (`with`, `class`, `yield`, `global`,
     /// `nonlocal`, `async`, `await`): `with open('f') as f: pass`.
-    #[error("unsupported statement")]
     UnsupportedStatement,
     /// `del` of something that is neither a name nor a subscript: `del 1`.
-    #[error("cannot delete")]
     CannotDelete,
     /// An augmented assignment such as `+=`: `x += 1`.
-    #[error("augmented assignment")]
     AugmentedAssignment,
     /// An assignment to something that is not a name or a tuple or list of names: `1 = x`.
-    #[error("cannot assign")]
     CannotAssign,
     /// A parameter name used twice: `def f(a, a): pass`.
-    #[error("duplicate parameter")]
     DuplicateParameter,
     /// A parameter without a default after one with a default: `def f(a=1, b): pass`.
-    #[error("parameter without a default after one with a default")]
     NonDefaultAfterDefault,
     /// `not …` as the operand of a tighter operator, unparenthesised: `1 + not x`.
-    #[error("`not` needs parentheses")]
     BareNot,
     /// A keyword argument given twice: `print(sep='a', sep='b')`.
-    #[error("keyword argument repeated")]
     RepeatedKeywordArgument,
     /// A positional argument after a keyword argument: `print(sep='a', 1)`.
-    #[error("positional argument after keyword argument")]
     PositionalAfterKeyword,
     /// A number literal that does not fit: an integer outside 64 bits,
     /// `x = 99999999999999999999`.
-    #[error("number literal out of range")]
     InvalidNumber,
     /// An f-string: `f'{x}'`.
-    #[error("f-string")]
     FString,
     /// A `\x`, `\u` or `\U` escape with too few hex digits or naming no character:
     /// `s = '\x4'`.
-    #[error("invalid escape")]
     InvalidEscape,
     /// The bytes U+0001 and U+0002 (which ragtag uses internally) in the source:
     /// `x = \u{1}\u{2}` written with the raw control characters.
-    #[error("invalid control character")]
     ControlCharacter,
     /// A bytes literal whose bytes are not UTF-8 text, which a ragtag string cannot hold:
     /// `b'\xff'`.
-    #[error("bytes literal that is not UTF-8")]
     NonUtf8Bytes,
 }
 
