@@ -1,5 +1,6 @@
 //! The parser's errors: [`SyntaxError`] (what, where, which kind) and [`ParseError`]
-//! (a syntax error or an interruption). The kinds, with their examples, are [`SyntaxErrorKind`].
+//! (a syntax error or an interruption). The kinds, with their examples, are
+//! [`SyntaxErrorKind`].
 
 use super::ast::Span;
 

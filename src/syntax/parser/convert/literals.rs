@@ -12,6 +12,7 @@ pub(crate) fn strings(pair: Pair<'_, Rule>) -> Result1<ExprKind> {
     Ok(ExprKind::Str(s))
 }
 
+/// A float literal (`1.5`, `1_000.`, `.5e-3`); the grammar admits only readable ones.
 pub(crate) fn float_literal(text: &str, span: Span) -> Result1<ExprKind> {
     let digits = text.replace('_', "");
     let value = digits.parse().map_err(|_| {
@@ -24,6 +25,7 @@ pub(crate) fn float_literal(text: &str, span: Span) -> Result1<ExprKind> {
     Ok(ExprKind::Float(value))
 }
 
+/// An integer literal in any base (`42`, `0x_ff`, `0o17`, `0b1`), which must fit 64 bits.
 pub(crate) fn int_literal(text: &str, span: Span) -> Result1<i64> {
     let digits = text.replace('_', "");
     let lower = digits.to_ascii_lowercase();

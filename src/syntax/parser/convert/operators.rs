@@ -4,9 +4,6 @@
 
 use super::*;
 
-// ------------------------------------------------------------------------------------------
-// Expressions.
-
 /// Operator precedence, lowest first (Python's).
 pub(crate) static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
     use Assoc::{Left, Right};

@@ -5,16 +5,21 @@ use std::collections::HashSet;
 
 use super::*;
 
+/// A statement node.
 pub(crate) fn stmt(kind: StmtKind, span: Span) -> Stmt {
     Stmt { kind, span }
 }
 
+/// `a.b.c` as written, without the spaces pest allows around the dots.
 pub(crate) fn dotted_name(pair: Pair<'_, Rule>) -> String {
     pair.into_inner()
         .map(|p| p.as_str())
         .collect::<Vec<_>>()
         .join(".")
 }
+
+// ------------------------------------------------------------------------------------------
+// Targets.
 
 /// Reinterprets an expression left of `=` as an assignment target.
 pub(crate) fn to_target(e: Expr) -> Result1<Target> {
@@ -47,9 +52,6 @@ pub(crate) fn to_target(e: Expr) -> Result1<Target> {
     )
     .hint("only names and tuples or lists of names can be assigned to"))
 }
-
-// ------------------------------------------------------------------------------------------
-// Targets.
 
 /// `a`, `a, b`, `(a, (b, c))`, `[a, b]`.
 pub(crate) fn target_list(pair: Pair<'_, Rule>) -> Result1<Target> {
