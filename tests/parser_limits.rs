@@ -12,7 +12,7 @@ use ragtag::engine::ErrorClass;
 use ragtag::syntax::ast::{ExprKind, StmtKind};
 use ragtag::syntax::{
     completeness, parse, parse_interruptible, program_to_sexpr, Completeness, ParseError,
-    SyntaxError,
+    SyntaxError, SyntaxErrorKind,
 };
 
 /// A 2 MiB stack: smaller than the 8 MiB of a main thread, as small as a worker's.
@@ -423,4 +423,14 @@ fn a_comment_inside_a_large_literal_is_skipped() {
         panic!("a list")
     };
     assert_eq!(rows.len(), 2);
+}
+
+#[test]
+fn every_error_kinds_example_fails_with_that_kind_on_a_small_stack() {
+    on_small_stack(|| {
+        for kind in SyntaxErrorKind::ALL {
+            let e = exercise(kind.example()).expect_err(kind.example());
+            assert_eq!(e.kind, kind, "{:?}: {}", kind.example(), e.message);
+        }
+    });
 }

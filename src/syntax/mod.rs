@@ -3,12 +3,12 @@
 // `Index::Slice` holds three optional expressions; boxing them is not worth the churn.
 #[allow(clippy::large_enum_variant)]
 pub mod ast;
+mod error;
 mod parser;
 mod sexpr;
 
-pub use parser::{
-    completeness, parse, parse_expr, parse_interruptible, Completeness, ParseError, SyntaxError,
-};
+pub use error::{ParseError, SyntaxError, SyntaxErrorKind};
+pub use parser::{completeness, parse, parse_expr, parse_interruptible, Completeness};
 /// Python's reserved words: none of them is a name. The parser, the completer and the
 /// highlighter all read this list.
 pub const KEYWORDS: &[&str] = &[

@@ -166,11 +166,17 @@ pub(super) fn grammar_error(e: pest::error::Error<Rule>, text: &str) -> (usize, 
         // Pest stops itself before its recursion exhausts the thread's stack. The pre-pass's
         // limits keep that from happening on an ordinary stack; on a small one it still can.
         let e = match message.as_str() {
-            "stack limit reached" | "call limit reached" => {
-                SyntaxError::new("input nested too deeply to parse", point(text, at))
-                    .hint("split it into several statements")
-            }
-            _ => SyntaxError::new(message.clone(), point(text, at)),
+            "stack limit reached" | "call limit reached" => SyntaxError::new(
+                SyntaxErrorKind::NestedTooDeeply,
+                "input nested too deeply to parse",
+                point(text, at),
+            )
+            .hint("split it into several statements"),
+            _ => SyntaxError::new(
+                SyntaxErrorKind::UnexpectedToken,
+                message.clone(),
+                point(text, at),
+            ),
         };
         return (at, e);
     }
@@ -286,12 +292,22 @@ pub(super) fn word_error(
         } else {
             "an `if …:`"
         };
-        return SyntaxError::new(format!("unexpected `{word}`"), span).hint(format!(
+        return SyntaxError::new(
+            SyntaxErrorKind::MisplacedClause,
+            format!("unexpected `{word}`"),
+            span,
+        )
+        .hint(format!(
             "`{word}` must follow {opener} block at the same indentation"
         ));
     }
     if UNSUPPORTED.contains(&word) {
-        return SyntaxError::new(format!("`{word}` is not supported"), span).hint(
+        return SyntaxError::new(
+            SyntaxErrorKind::UnsupportedStatement,
+            format!("`{word}` is not supported"),
+            span,
+        )
+        .hint(
             "ragtag understands expressions, assignments, `import`, `def`, `if`, `for`, `while`, \
              `try`, `return`, `raise`, `assert`, `del`, `break`, `continue` and `pass`",
         );
@@ -306,14 +322,27 @@ pub(super) fn word_error(
     let unexpected = list.is_empty() || (after_operand && vague && !at_end);
     if !unexpected {
         return match at_end {
-            true => SyntaxError::new(format!("expected {}", join_or(&list)), span),
-            false => SyntaxError::new(format!("expected {}, found {found}", join_or(&list)), span),
+            true => SyntaxError::new(
+                SyntaxErrorKind::ExpectedToken,
+                format!("expected {}", join_or(&list)),
+                span,
+            ),
+            false => SyntaxError::new(
+                SyntaxErrorKind::ExpectedToken,
+                format!("expected {}, found {found}", join_or(&list)),
+                span,
+            ),
         };
     }
     if at_end {
-        return SyntaxError::new("unexpected end of input", span);
+        return SyntaxError::new(
+            SyntaxErrorKind::UnexpectedEndOfInput,
+            "unexpected end of input",
+            span,
+        );
     }
     let err = SyntaxError::new(
+        SyntaxErrorKind::UnexpectedToken,
         format!("unexpected {}", found.trim_start_matches("a ")),
         span,
     );

@@ -13,7 +13,7 @@
 //! the text before the pre-pass's first error; the conversion bounds each expression tree
 //! (see `convert::MAX_DEPTH`). `examples/parse_limits.rs` times adversarial inputs.
 
-use std::fmt;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::LazyLock;
 
@@ -39,52 +39,18 @@ mod grammar {
 use grammar::{RagtagParser, Rule};
 
 mod convert;
+mod data_blocks;
+#[cfg(test)]
+mod error_tests;
 mod errors;
-mod literals;
 mod prepass;
 #[cfg(test)]
 mod tests;
 
+use super::error::{ParseError, SyntaxError, SyntaxErrorKind};
 use convert::*;
 use errors::*;
 use prepass::*;
-
-/// A syntax error: what is wrong, where, and whether more input could fix it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SyntaxError {
-    /// A human-readable description, e.g. "expected an expression".
-    pub message: String,
-    /// Where the problem is (byte offsets into the source).
-    pub span: Span,
-    /// An optional suggestion.
-    pub hint: Option<String>,
-    /// True when the error is at the end of the input, so that more input could complete it.
-    pub incomplete: bool,
-}
-
-impl SyntaxError {
-    fn new(message: impl Into<String>, span: Span) -> Self {
-        SyntaxError {
-            message: message.into(),
-            span,
-            hint: None,
-            incomplete: false,
-        }
-    }
-
-    fn hint(mut self, hint: impl Into<String>) -> Self {
-        self.hint = Some(hint.into());
-        self
-    }
-}
-
-impl fmt::Display for SyntaxError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for SyntaxError {}
 
 /// Whether a REPL entry is ready to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,50 +63,9 @@ pub enum Completeness {
     Invalid,
 }
 
-/// Why [`parse_interruptible`] gave no program.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ParseError {
-    /// The input does not parse.
-    Syntax(SyntaxError),
-    /// The cancel flag was set (Ctrl-C) before parsing finished.
-    Interrupted,
-}
-
-impl From<SyntaxError> for ParseError {
-    fn from(e: SyntaxError) -> Self {
-        ParseError::Syntax(e)
-    }
-}
-
 impl From<Interrupted> for ParseError {
     fn from(_: Interrupted) -> Self {
         ParseError::Interrupted
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseError::Syntax(e) => e.fmt(f),
-            ParseError::Interrupted => f.write_str("interrupted"),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
-
-/// A syntax error is a `SyntaxError` with its span; an interruption a `KeyboardInterrupt`,
-/// worded like the evaluator's.
-impl From<ParseError> for crate::diagnostic::Error {
-    fn from(e: ParseError) -> Self {
-        match e {
-            ParseError::Syntax(e) => e.into(),
-            ParseError::Interrupted => crate::diagnostic::Error::new(
-                crate::engine::ErrorClass::KeyboardInterrupt,
-                "interrupted",
-            )
-            .with_hint("every name still holds the value it had before this input"),
-        }
     }
 }
 
@@ -222,23 +147,22 @@ fn convert_program(
     cancel: &AtomicBool,
 ) -> Result<Program, ParseError> {
     let mut text = grammar_text(cleaned).to_owned();
-    let hidden = literals::hide(&mut text);
+    let hidden = data_blocks::hide(&mut text);
     check_cancel(cancel)?;
     // Blocks are expanded from the text they were found in: comments already blanked (byte
     // for byte, so spans still point into `src`).
-    literals::with_hidden(grammar_text(cleaned), hidden, || {
-        let pairs = run(Rule::program, &text, cleaned);
-        check_cancel(cancel)?;
-        let mut pairs = settle(src, cleaned, pairs)?;
-        let mut body = Vec::new();
-        for pair in pairs.next().into_iter().flat_map(|p| p.into_inner()) {
-            if pair.as_rule() == Rule::statement {
-                check_cancel(cancel)?;
-                body.extend(statement(pair)?);
-            }
+    let converter = Converter::new(grammar_text(cleaned), hidden);
+    let pairs = run(Rule::program, &text, cleaned);
+    check_cancel(cancel)?;
+    let mut pairs = settle(src, cleaned, pairs)?;
+    let mut body = Vec::new();
+    for pair in pairs.next().into_iter().flat_map(|p| p.into_inner()) {
+        if pair.as_rule() == Rule::statement {
+            check_cancel(cancel)?;
+            body.extend(converter.statement(pair)?);
         }
-        Ok(Program { body })
-    })
+    }
+    Ok(Program { body })
 }
 
 /// Parses a single expression (a bare `a, b` is a tuple); surrounding blank space is allowed.
@@ -260,8 +184,12 @@ fn parse_expr_here(src: &str) -> Result<Expr, SyntaxError> {
         .find(|p| p.as_rule() == Rule::expr_line)
         .and_then(|p| p.into_inner().next());
     match line {
-        Some(list) => testlist(list),
-        None => Err(SyntaxError::new("expected an expression", Span::new(0, 0))),
+        Some(list) => Converter::new(grammar_text(&cleaned), HashMap::new()).testlist(list),
+        None => Err(SyntaxError::new(
+            SyntaxErrorKind::ExpectedToken,
+            "expected an expression",
+            Span::new(0, 0),
+        )),
     }
 }
 

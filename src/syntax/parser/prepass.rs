@@ -92,28 +92,36 @@ pub(super) fn clean(
                 }
                 Err(true) => {
                     open = true;
-                    let mut e = SyntaxError::new(
+                    let e = SyntaxError::new(
+                        SyntaxErrorKind::UnterminatedTripleQuotedString,
                         "unterminated triple-quoted string literal",
                         Span::new(i, i + 3),
-                    );
-                    e.incomplete = true;
+                    )
+                    .incomplete();
                     error = Some((i, e));
                     break;
                 }
                 Err(false) => {
-                    let e = SyntaxError::new("unterminated string literal", Span::new(i, i + 1))
-                        .hint("close the string on the same line, or use a triple-quoted string");
+                    let e = SyntaxError::new(
+                        SyntaxErrorKind::UnterminatedString,
+                        "unterminated string literal",
+                        Span::new(i, i + 1),
+                    )
+                    .hint("close the string on the same line, or use a triple-quoted string");
                     error = Some((i, e));
                     break;
                 }
             },
             b'(' | b'[' | b'{' => {
                 if stack.len() + open_keywords >= MAX_NESTING {
-                    let message = match stack.len() >= MAX_NESTING {
-                        true => "too many nested brackets",
-                        false => "expression nested too deeply",
+                    let (kind, message) = match stack.len() >= MAX_NESTING {
+                        true => (SyntaxErrorKind::TooManyBrackets, "too many nested brackets"),
+                        false => (
+                            SyntaxErrorKind::NestedTooDeeply,
+                            "expression nested too deeply",
+                        ),
                     };
-                    error = Some((i, SyntaxError::new(message, Span::new(i, i + 1))));
+                    error = Some((i, SyntaxError::new(kind, message, Span::new(i, i + 1))));
                     break;
                 }
                 stack.push(i);
@@ -139,6 +147,7 @@ pub(super) fn clean(
                 if matches!(&b[start..i], b"lambda" | b"else") {
                     if stack.len() + open_keywords >= MAX_NESTING {
                         let e = SyntaxError::new(
+                            SyntaxErrorKind::NestedTooDeeply,
                             "expression nested too deeply",
                             Span::new(start, start),
                         );
@@ -156,6 +165,7 @@ pub(super) fn clean(
             c @ (b')' | b']' | b'}') => match stack.pop() {
                 None => {
                     let e = SyntaxError::new(
+                        SyntaxErrorKind::UnmatchedCloser,
                         format!("unexpected `{}`", c as char),
                         Span::new(i, i + 1),
                     )
@@ -165,6 +175,7 @@ pub(super) fn clean(
                 }
                 Some(o) if closer(b[o]) != c => {
                     let e = SyntaxError::new(
+                        SyntaxErrorKind::MismatchedCloser,
                         format!(
                             "expected `{}` to close `{}`, found `{}`",
                             closer(b[o]) as char,
@@ -218,15 +229,16 @@ pub(super) fn clean(
     if error.is_none() {
         if let Some(&o) = stack.last() {
             open = true;
-            let mut e = SyntaxError::new(
+            let e = SyntaxError::new(
+                SyntaxErrorKind::UnclosedBracket,
                 format!(
                     "expected `{}` to close `{}`",
                     closer(b[o]) as char,
                     b[o] as char
                 ),
                 Span::new(o, o + 1),
-            );
-            e.incomplete = true;
+            )
+            .incomplete();
             error = Some((n, e));
         }
     }
@@ -319,33 +331,43 @@ pub(super) fn check_indentation(
         if let Some(after_colon) = pending.take() {
             if indent.len() > top.len() && indent.starts_with(top) {
                 if stack.len() > MAX_INDENT {
-                    let e = SyntaxError::new("too many levels of indentation", point(text, first))
-                        .hint("move the inner blocks into a function");
+                    let e = SyntaxError::new(
+                        SyntaxErrorKind::TooDeeplyIndented,
+                        "too many levels of indentation",
+                        point(text, first),
+                    )
+                    .hint("move the inner blocks into a function");
                     return Some((after_colon, e));
                 }
                 stack.push(indent);
             } else {
-                let e = SyntaxError::new("expected an indented block", point(text, first))
-                    .hint("indent the body of the block under its header");
+                let e = SyntaxError::new(
+                    SyntaxErrorKind::ExpectedIndentedBlock,
+                    "expected an indented block",
+                    point(text, first),
+                )
+                .hint("indent the body of the block under its header");
                 return Some((after_colon, e));
             }
         } else if indent != top {
-            let message = if indent.starts_with(top) {
-                "unexpected indent"
+            let problem = if indent.starts_with(top) {
+                Some((SyntaxErrorKind::UnexpectedIndent, "unexpected indent"))
             } else if !top.starts_with(indent) {
-                "inconsistent use of tabs and spaces in indentation"
+                Some((
+                    SyntaxErrorKind::InconsistentTabs,
+                    "inconsistent use of tabs and spaces in indentation",
+                ))
             } else {
                 while stack.last().is_some_and(|t| t.len() > indent.len()) {
                     stack.pop();
                 }
-                if stack.last() == Some(&indent) {
-                    ""
-                } else {
-                    "unindent does not match any outer indentation level"
-                }
+                (stack.last() != Some(&indent)).then_some((
+                    SyntaxErrorKind::UnindentMismatch,
+                    "unindent does not match any outer indentation level",
+                ))
             };
-            if !message.is_empty() {
-                return Some((s, SyntaxError::new(message, point(text, first))));
+            if let Some((kind, message)) = problem {
+                return Some((s, SyntaxError::new(kind, message, point(text, first))));
             }
         }
         if is_block_header(content) {
@@ -353,9 +375,13 @@ pub(super) fn check_indentation(
         }
     }
     pending.map(|at| {
-        let mut e = SyntaxError::new("expected an indented block", point(text, text.len()))
-            .hint("indent the body of the block under its header");
-        e.incomplete = true;
+        let e = SyntaxError::new(
+            SyntaxErrorKind::ExpectedIndentedBlock,
+            "expected an indented block",
+            point(text, text.len()),
+        )
+        .hint("indent the body of the block under its header")
+        .incomplete();
         (at, e)
     })
 }

@@ -1,9 +1,9 @@
 //! Large data literals bypass the grammar. A pasted list of numbers and strings (say,
 //! 100,000 rows of data) is recognised by a small scanner, hidden from pest behind marker bytes
 //! and spaces of the same length (so every span stays a byte range of the
-//! source), and converted straight to the AST. The tree is the one `literal_block` gives.
+//! source), and converted straight to the AST by [`literal_block`], which also converts the
+//! grammar's own `literal_block` tokens (smaller blocks), so both give the same tree.
 
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 use super::*;
@@ -16,11 +16,6 @@ const MIN_BYTES: usize = 256;
 /// from one to the other in a single search rather than a step per byte.
 pub(super) const MARKER: u8 = 0x01;
 const END_MARKER: u8 = 0x02;
-
-thread_local! {
-    /// The source being converted and its hidden blocks (start → end).
-    static HIDDEN: RefCell<Option<(String, HashMap<usize, usize>)>> = const { RefCell::new(None) };
-}
 
 /// Replaces every large literal block of `text` (outside strings, in operand position) by
 /// the marker and spaces; returns where they were.
@@ -73,39 +68,6 @@ pub(super) fn hide(text: &mut String) -> HashMap<usize, usize> {
         *text = String::from_utf8(bytes).expect("blocks are replaced whole, by ASCII");
     }
     found
-}
-
-/// Runs `f` with the hidden blocks of `src` available to [`expand`].
-pub(super) fn with_hidden<T>(src: &str, blocks: HashMap<usize, usize>, f: impl FnOnce() -> T) -> T {
-    if blocks.is_empty() {
-        return f();
-    }
-    HIDDEN.with(|h| *h.borrow_mut() = Some((src.to_string(), blocks)));
-    let out = f();
-    HIDDEN.with(|h| *h.borrow_mut() = None);
-    out
-}
-
-/// The expression of the hidden block starting at `start`.
-pub(super) fn expand(start: usize) -> Result1<Expr> {
-    HIDDEN.with(|h| {
-        let h = h.borrow();
-        match h
-            .as_ref()
-            .and_then(|(src, blocks)| Some((src, *blocks.get(&start)?)))
-        {
-            Some((src, end)) => literal_block(&src[start..end], start),
-            // The marker bytes were in the user's own text, not put there by `hide`.
-            None => Err(SyntaxError::new(
-                "invalid control character in the input",
-                Span {
-                    start,
-                    end: start + 1,
-                },
-            )
-            .hint("remove the control characters (U+0001, U+0002) from the code")),
-        }
-    })
 }
 
 fn skip_space(b: &[u8], i: &mut usize) {
@@ -229,4 +191,125 @@ fn skip_string(b: &[u8], i: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// A `literal_block` token: nested lists of numbers and strings, scanned directly (the
+/// grammar has already checked its form). Gives the same tree as `list_display` would.
+pub(super) fn literal_block(text: &str, base: usize) -> Result1<Expr> {
+    let mut scan = LiteralScan {
+        b: text.as_bytes(),
+        text,
+        base,
+        i: 0,
+    };
+    scan.list()
+}
+
+struct LiteralScan<'a> {
+    b: &'a [u8],
+    text: &'a str,
+    base: usize,
+    i: usize,
+}
+
+impl LiteralScan<'_> {
+    fn skip_space(&mut self) {
+        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t' | 0x0C | b',') {
+            self.i += 1;
+        }
+    }
+    fn span(&self, start: usize) -> Span {
+        Span::new(self.base + start, self.base + self.i)
+    }
+    fn list(&mut self) -> Result1<Expr> {
+        let start = self.i;
+        self.i += 1; // '['
+        let mut items = Vec::new();
+        loop {
+            self.skip_space();
+            match self.b.get(self.i) {
+                None | Some(b']') => break,
+                Some(b'[') => items.push(self.list()?),
+                Some(b'-') => {
+                    let minus = self.i;
+                    self.i += 1;
+                    let operand = self.number()?;
+                    items.push(boxed(
+                        ExprKind::Unary(UnaryOp::Neg, Box::new(operand)),
+                        self.span(minus),
+                    ));
+                }
+                Some(c) if c.is_ascii_digit() || *c == b'.' => items.push(self.number()?),
+                Some(_) => items.push(self.string()?),
+            }
+        }
+        self.i += 1; // ']'
+        Ok(boxed(ExprKind::List(items), self.span(start)))
+    }
+    fn number(&mut self) -> Result1<Expr> {
+        let start = self.i;
+        while let Some(&c) = self.b.get(self.i) {
+            let exp_sign = matches!(c, b'+' | b'-')
+                && matches!(self.b[self.i - 1], b'e' | b'E')
+                && !self.text[start..self.i].starts_with("0x")
+                && !self.text[start..self.i].starts_with("0X");
+            if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || exp_sign {
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+        let t = &self.text[start..self.i];
+        let span = self.span(start);
+        let hex = t.len() > 1 && matches!(&t[..2], "0x" | "0X");
+        let kind = if !hex && t.contains(['.', 'e', 'E']) {
+            match t.parse::<f64>() {
+                Ok(v) if !t.contains('_') => ExprKind::Float(v),
+                _ => float_literal(t, span)?,
+            }
+        } else {
+            match t.parse::<i64>() {
+                Ok(v) if !t.starts_with('0') || t == "0" => ExprKind::Int(v),
+                _ => ExprKind::Int(int_literal(t, span)?),
+            }
+        };
+        Ok(boxed(kind, span))
+    }
+    fn string(&mut self) -> Result1<Expr> {
+        let start = self.i;
+        let unterminated = |s: &Self| {
+            SyntaxError::new(
+                SyntaxErrorKind::UnterminatedString,
+                "unterminated string literal",
+                s.span(start),
+            )
+        };
+        // An optional prefix, then a quoted body (single or triple quotes).
+        while self.b.get(self.i).is_some_and(u8::is_ascii_alphabetic) {
+            self.i += 1;
+        }
+        let Some(&q) = self.b.get(self.i) else {
+            return Err(unterminated(self));
+        };
+        let triple = self.b[self.i..].starts_with(&[q, q, q]);
+        self.i += if triple { 3 } else { 1 };
+        loop {
+            match self.b.get(self.i) {
+                None => {
+                    self.i = self.b.len();
+                    return Err(unterminated(self));
+                }
+                Some(b'\\') => self.i += 2,
+                Some(&c) if c == q && (!triple || self.b[self.i..].starts_with(&[q, q, q])) => {
+                    self.i += if triple { 3 } else { 1 };
+                    break;
+                }
+                Some(_) => self.i += 1,
+            }
+        }
+        self.i = self.i.min(self.b.len());
+        let span = self.span(start);
+        let value = string_literal(&self.text[start..self.i], span)?;
+        Ok(boxed(ExprKind::Str(value), span))
+    }
 }

@@ -1,0 +1,268 @@
+//! Expressions other than operator chains to the AST: conditionals, lambdas, tuples,
+//! calls, attributes, subscripts and slices, and the displays (`(…)`, `[…]`, `{…}`).
+
+use std::collections::HashSet;
+
+use super::*;
+
+impl Converter<'_> {
+    /// Python's `test`: a lambda, or an operator expression with an optional `if … else …`.
+    pub(crate) fn expr(&self, pair: Pair<'_, Rule>) -> Result1<Expr> {
+        let _depth = self.enter(1, &pair)?;
+        let span = span_of(&pair);
+        let mut it = children(pair);
+        let first = it.next().expect("an expression");
+        if first.as_rule() == Rule::lambda_expr {
+            return self.lambda(first);
+        }
+        let then = self.or_test(first)?;
+        match (it.next(), it.next()) {
+            (Some(cond), Some(orelse)) => {
+                let cond = Box::new(self.or_test(cond)?);
+                let orelse = Box::new(self.expr(orelse)?);
+                Ok(boxed(
+                    ExprKind::IfElse {
+                        cond,
+                        then: Box::new(then),
+                        orelse,
+                    },
+                    span,
+                ))
+            }
+            _ => Ok(then),
+        }
+    }
+
+    pub(crate) fn lambda(&self, pair: Pair<'_, Rule>) -> Result1<Expr> {
+        let span = span_of(&pair);
+        let mut params = Vec::new();
+        let mut body = None;
+        for p in children(pair) {
+            match p.as_rule() {
+                Rule::params => params = self.param_list(p)?,
+                _ => body = Some(self.expr(p)?),
+            }
+        }
+        Ok(boxed(
+            ExprKind::Lambda(params, Box::new(body.expect("lambda body"))),
+            span,
+        ))
+    }
+
+    /// `a` or `a, b` (a tuple); a trailing comma makes a tuple too.
+    pub(crate) fn testlist(&self, pair: Pair<'_, Rule>) -> Result1<Expr> {
+        let span = span_of(&pair);
+        let (mut items, comma) = self.expr_items(pair)?;
+        if items.len() == 1 && !comma {
+            return Ok(items.pop().expect("one expression"));
+        }
+        Ok(boxed(ExprKind::Tuple(items), span))
+    }
+
+    /// The expressions among a pair's children, and whether a trailing comma was seen.
+    pub(crate) fn expr_items(&self, pair: Pair<'_, Rule>) -> Result1<(Vec<Expr>, bool)> {
+        let mut items = Vec::new();
+        let mut comma = false;
+        for p in pair.into_inner() {
+            if p.as_rule() == Rule::trailing_comma {
+                comma = true;
+            } else {
+                items.push(self.expr(p)?);
+            }
+        }
+        Ok((items, comma))
+    }
+
+    /// An atom followed by calls, attribute accesses and subscripts.
+    pub(crate) fn primary(&self, pair: Pair<'_, Rule>) -> Result1<Expr> {
+        check_chain(&pair)?;
+        let mut it = pair.clone().into_inner();
+        let first = it.next().expect("an atom");
+        match it.peek() {
+            None => self.atom(first),
+            Some(_) => {
+                // Each trailer adds a level to the tree.
+                let _depth = self.enter(it.len(), &pair)?;
+                self.trailers(self.atom(first)?, it)
+            }
+        }
+    }
+
+    /// Applies calls, attribute accesses and subscripts to `e`, left to right.
+    pub(crate) fn trailers(&self, mut e: Expr, it: Pairs<'_>) -> Result1<Expr> {
+        for t in it {
+            let span = Span::new(e.span.start, span_of(&t).end);
+            let kind = match t.as_rule() {
+                Rule::call => ExprKind::Call(Box::new(e), self.call_args(t)?),
+                Rule::attribute => {
+                    let name = t
+                        .into_inner()
+                        .next()
+                        .expect("attribute name")
+                        .as_str()
+                        .to_owned();
+                    ExprKind::Attr(Box::new(e), name)
+                }
+                _ => {
+                    let items = t
+                        .into_inner()
+                        .map(|p| self.index_item(p))
+                        .collect::<Result1<Vec<_>>>()?;
+                    ExprKind::Subscript(Box::new(e), items)
+                }
+            };
+            e = boxed(kind, span);
+        }
+        Ok(e)
+    }
+
+    pub(crate) fn call_args(&self, pair: Pair<'_, Rule>) -> Result1<Vec<Arg>> {
+        let mut args: Vec<Arg> = Vec::new();
+        // Keyword names seen so far: one lookup per argument keeps a long call linear.
+        let mut keywords = HashSet::new();
+        for p in pair.into_inner() {
+            let span = span_of(&p);
+            let arg = match p.as_rule() {
+                Rule::star_arg => {
+                    let value = self.expr(p.into_inner().next().expect("starred value"))?;
+                    Arg {
+                        name: None,
+                        value,
+                        star: true,
+                    }
+                }
+                Rule::kwarg => {
+                    let mut it = p.into_inner();
+                    let name = it.next().expect("keyword").as_str().to_owned();
+                    if !keywords.insert(name.clone()) {
+                        return Err(SyntaxError::new(
+                            SyntaxErrorKind::RepeatedKeywordArgument,
+                            format!("keyword argument repeated: `{name}`"),
+                            span,
+                        ));
+                    }
+                    Arg {
+                        name: Some(name),
+                        value: self.expr(it.next().expect("keyword value"))?,
+                        star: false,
+                    }
+                }
+                _ => {
+                    if !keywords.is_empty() {
+                        return Err(SyntaxError::new(
+                            SyntaxErrorKind::PositionalAfterKeyword,
+                            "positional argument follows keyword argument",
+                            span,
+                        ));
+                    }
+                    Arg {
+                        name: None,
+                        value: self.expr(p)?,
+                        star: false,
+                    }
+                }
+            };
+            args.push(arg);
+        }
+        Ok(args)
+    }
+
+    /// One part of a subscript: an expression or a slice `start:stop:step`.
+    pub(crate) fn index_item(&self, pair: Pair<'_, Rule>) -> Result1<Index> {
+        let span = span_of(&pair);
+        let (mut start, mut stop, mut step) = (None, None, None);
+        let mut slice = false;
+        for p in pair.into_inner() {
+            if p.as_rule() == Rule::expr {
+                start = Some(self.expr(p)?);
+                continue;
+            }
+            slice = true;
+            for part in p.into_inner() {
+                let value = part.as_rule();
+                let e = part.into_inner().next().map(|p| self.expr(p)).transpose()?;
+                if value == Rule::slice_stop {
+                    stop = e;
+                } else {
+                    step = e;
+                }
+            }
+        }
+        match (slice, start) {
+            (false, Some(e)) => Ok(Index::Expr(e)),
+            (_, start) => Ok(Index::Slice {
+                start,
+                stop,
+                step,
+                span,
+            }),
+        }
+    }
+
+    pub(crate) fn atom(&self, pair: Pair<'_, Rule>) -> Result1<Expr> {
+        let span = span_of(&pair);
+        let kind = match pair.as_rule() {
+            Rule::paren => return self.paren(pair, span),
+            Rule::literal_block => return data_blocks::literal_block(pair.as_str(), span.start),
+            Rule::literal_ref => return self.expand(span.start),
+            Rule::list_display => self.list_display(pair)?,
+            Rule::dict_display => self.dict_display(pair)?,
+            Rule::strings => strings(pair)?,
+            Rule::ellipsis => ExprKind::Ellipsis,
+            Rule::float => float_literal(pair.as_str(), span)?,
+            Rule::int => ExprKind::Int(int_literal(pair.as_str(), span)?),
+            Rule::const_true => ExprKind::Bool(true),
+            Rule::const_false => ExprKind::Bool(false),
+            Rule::const_none => ExprKind::None,
+            _ => ExprKind::Name(pair.as_str().to_owned()),
+        };
+        Ok(boxed(kind, span))
+    }
+
+    /// `()`, `(a,)`, `(a, b)`: tuples; `(a)` is `a` (its span widened to the parentheses).
+    pub(crate) fn paren(&self, pair: Pair<'_, Rule>, span: Span) -> Result1<Expr> {
+        let (mut items, comma) = self.expr_items(pair)?;
+        if items.len() == 1 && !comma {
+            let mut inner = items.pop().expect("one expression");
+            inner.span = span;
+            return Ok(inner);
+        }
+        Ok(boxed(ExprKind::Tuple(items), span))
+    }
+
+    pub(crate) fn dict_display(&self, pair: Pair<'_, Rule>) -> Result1<ExprKind> {
+        let mut entries = Vec::new();
+        for item in pair.into_inner() {
+            let mut kv = item.into_inner();
+            let k = self.expr(kv.next().expect("key"))?;
+            let v = self.expr(kv.next().expect("value"))?;
+            entries.push((k, v));
+        }
+        Ok(ExprKind::Dict(entries))
+    }
+
+    /// `[a, b]` or `[elt for target in iter if cond …]`.
+    pub(crate) fn list_display(&self, pair: Pair<'_, Rule>) -> Result1<ExprKind> {
+        let mut items = Vec::new();
+        for p in pair.into_inner() {
+            if p.as_rule() != Rule::comp_for {
+                items.push(self.expr(p)?);
+                continue;
+            }
+            let mut it = children(p);
+            let target = target_list(it.next().expect("comprehension target"))?;
+            let iter = Box::new(self.or_test(it.next().expect("comprehension iterable"))?);
+            let conds = it
+                .map(|c| self.or_test(children(c).next().expect("condition")))
+                .collect::<Result1<Vec<_>>>()?;
+            let elt = Box::new(items.pop().expect("comprehension element"));
+            return Ok(ExprKind::ListComp {
+                elt,
+                target,
+                iter,
+                conds,
+            });
+        }
+        Ok(ExprKind::List(items))
+    }
+}

@@ -1,0 +1,402 @@
+//! Statements to the AST: simple and compound statements, blocks, parameters, and the
+//! targets of assignments and `for` loops.
+
+use std::collections::HashSet;
+
+use super::*;
+
+/// A statement node.
+pub(crate) fn stmt(kind: StmtKind, span: Span) -> Stmt {
+    Stmt { kind, span }
+}
+
+/// `a.b.c` as written, without the spaces pest allows around the dots.
+pub(crate) fn dotted_name(pair: Pair<'_, Rule>) -> String {
+    pair.into_inner()
+        .map(|p| p.as_str())
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+// ------------------------------------------------------------------------------------------
+// Targets.
+
+/// Reinterprets an expression left of `=` as an assignment target.
+pub(crate) fn to_target(e: Expr) -> Result1<Target> {
+    let what = match e.kind {
+        ExprKind::Name(n) => return Ok(Target::Name(n, e.span)),
+        ExprKind::Tuple(items) | ExprKind::List(items) => {
+            let items = items
+                .into_iter()
+                .map(to_target)
+                .collect::<Result1<Vec<_>>>()?;
+            return Ok(Target::Tuple(items, e.span));
+        }
+        ExprKind::Subscript(..) => "a subscript",
+        ExprKind::Attr(..) => "an attribute",
+        ExprKind::Call(..) => "a function call",
+        ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Str(_)
+        | ExprKind::Bool(_)
+        | ExprKind::None
+        | ExprKind::Ellipsis => "a literal",
+        ExprKind::Lambda(..) => "a lambda",
+        ExprKind::Binary(op, ..) if op.is_comparison() => "a comparison",
+        _ => "an expression",
+    };
+    Err(SyntaxError::new(
+        SyntaxErrorKind::CannotAssign,
+        format!("cannot assign to {what}"),
+        e.span,
+    )
+    .hint("only names and tuples or lists of names can be assigned to"))
+}
+
+/// `a`, `a, b`, `(a, (b, c))`, `[a, b]`.
+pub(crate) fn target_list(pair: Pair<'_, Rule>) -> Result1<Target> {
+    let span = span_of(&pair);
+    let (mut items, comma) = target_items(pair)?;
+    if items.len() == 1 && !comma {
+        return Ok(items.pop().expect("one target"));
+    }
+    Ok(Target::Tuple(items, span))
+}
+
+pub(crate) fn target_items(pair: Pair<'_, Rule>) -> Result1<(Vec<Target>, bool)> {
+    let mut items = Vec::new();
+    let mut comma = false;
+    for p in pair.into_inner() {
+        let span = span_of(&p);
+        match p.as_rule() {
+            Rule::name => items.push(Target::Name(p.as_str().to_owned(), span)),
+            Rule::trailing_comma => comma = true,
+            Rule::target_paren => {
+                items.push(match p.into_inner().next() {
+                    None => Target::Tuple(Vec::new(), span),
+                    Some(list) => match target_list(list)? {
+                        Target::Name(n, _) => Target::Name(n, span),
+                        Target::Tuple(t, _) => Target::Tuple(t, span),
+                    },
+                });
+            }
+            _ => {
+                let inner = match p.into_inner().next() {
+                    None => Vec::new(),
+                    Some(list) => target_items(list)?.0,
+                };
+                items.push(Target::Tuple(inner, span));
+            }
+        }
+    }
+    Ok((items, comma))
+}
+
+impl Converter<'_> {
+    /// One logical line: a compound statement or `;`-separated simple ones.
+    pub(crate) fn statement(&self, pair: Pair<'_, Rule>) -> Result1<Vec<Stmt>> {
+        let mut out = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::if_stmt => out.push(self.if_stmt(p)?),
+                Rule::for_stmt => out.push(self.for_stmt(p)?),
+                Rule::while_stmt => out.push(self.while_stmt(p)?),
+                Rule::try_stmt => out.push(self.try_stmt(p)?),
+                Rule::def_stmt => out.push(self.def_stmt(p, None)?),
+                Rule::decorated => out.push(self.decorated(p)?),
+                _ => self.small_stmt(p, &mut out)?,
+            }
+        }
+        Ok(out)
+    }
+
+    /// A block (nested statements) or an inline body (simple statements).
+    pub(crate) fn suite(&self, pair: Pair<'_, Rule>) -> Result1<Vec<Stmt>> {
+        let mut out = Vec::new();
+        for p in pair.into_inner() {
+            if p.as_rule() == Rule::statement {
+                out.extend(self.statement(p)?);
+            } else {
+                self.small_stmt(p, &mut out)?;
+            }
+        }
+        Ok(out)
+    }
+
+    pub(crate) fn small_stmt(&self, pair: Pair<'_, Rule>, out: &mut Vec<Stmt>) -> Result1<()> {
+        let span = span_of(&pair);
+        let kind = match pair.as_rule() {
+            Rule::pass_stmt => StmtKind::Pass,
+            Rule::break_stmt => StmtKind::Break,
+            Rule::continue_stmt => StmtKind::Continue,
+            Rule::del_stmt => {
+                let list =
+                    self.testlist(children(pair).next().expect("the grammar requires targets"))?;
+                let items = match list {
+                    Expr {
+                        kind: ExprKind::Tuple(items),
+                        ..
+                    } => items,
+                    other => vec![other],
+                };
+                for e in &items {
+                    if !matches!(e.kind, ExprKind::Name(_) | ExprKind::Subscript(..)) {
+                        return Err(SyntaxError::new(
+                            SyntaxErrorKind::CannotDelete,
+                            "cannot delete this expression",
+                            e.span,
+                        )
+                        .hint("`del` takes names or subscripts (`del x`, `del items[0]`)"));
+                    }
+                }
+                StmtKind::Del(items)
+            }
+            Rule::return_stmt => StmtKind::Return(
+                children(pair)
+                    .next()
+                    .map(|p| self.testlist(p))
+                    .transpose()?,
+            ),
+            Rule::raise_stmt => {
+                let mut it = children(pair).map(|p| self.expr(p));
+                let value = it.next().transpose()?;
+                it.next().transpose()?; // `from cause`
+                StmtKind::Raise(value)
+            }
+            Rule::assert_stmt => {
+                let mut it = children(pair).map(|p| self.expr(p));
+                let test = it.next().transpose()?.expect("the grammar requires a test");
+                let msg = it.next().transpose()?;
+                StmtKind::Assert { test, msg }
+            }
+            Rule::import_stmt => {
+                for item in children(pair) {
+                    let mut it = children(item);
+                    let module = it.next().map(dotted_name).unwrap_or_default();
+                    let alias = it.next().map(|n| n.as_str().to_owned());
+                    out.push(stmt(StmtKind::Import { module, alias }, span));
+                }
+                return Ok(());
+            }
+            Rule::from_import => {
+                let mut it = children(pair);
+                let base = it.next().map(dotted_name).unwrap_or_default();
+                for item in it {
+                    let mut names = children(item);
+                    let name = names.next().map_or("", |n| n.as_str());
+                    // `from a import b` binds `b`.
+                    let alias = Some(names.next().map_or(name, |n| n.as_str()).to_owned());
+                    out.push(stmt(
+                        StmtKind::Import {
+                            module: format!("{base}.{name}"),
+                            alias,
+                        },
+                        span,
+                    ));
+                }
+                return Ok(());
+            }
+            Rule::expr_stmt => self.expr_stmt(pair)?,
+            other => unreachable!("not a statement: {other:?}"),
+        };
+        out.push(stmt(kind, span));
+        Ok(())
+    }
+
+    /// An expression statement or a (chained / unpacking) assignment.
+    pub(crate) fn expr_stmt(&self, pair: Pair<'_, Rule>) -> Result1<StmtKind> {
+        let mut parts = Vec::new();
+        for p in pair.into_inner() {
+            if p.as_rule() == Rule::aug_assign {
+                let op = p.as_str();
+                let bare = &op[..op.len() - 1];
+                return Err(SyntaxError::new(
+                    SyntaxErrorKind::AugmentedAssignment,
+                    format!("augmented assignment (`{op}`) is not supported"),
+                    span_of(&p),
+                )
+                .hint(format!("write `x = x {bare} …` instead")));
+            }
+            parts.push(self.testlist(p)?);
+        }
+        let value = parts.pop().ok_or_else(|| {
+            SyntaxError::new(
+                SyntaxErrorKind::ExpectedToken,
+                "expected an expression",
+                Span::default(),
+            )
+        })?;
+        if parts.is_empty() {
+            return Ok(StmtKind::Expr(value));
+        }
+        let targets = parts
+            .into_iter()
+            .map(to_target)
+            .collect::<Result1<Vec<_>>>()?;
+        Ok(StmtKind::Assign { targets, value })
+    }
+
+    pub(crate) fn if_stmt(&self, pair: Pair<'_, Rule>) -> Result1<Stmt> {
+        let end = span_of(&pair).end;
+        let mut clauses = Vec::new();
+        let mut orelse = Vec::new();
+        for clause in pair.into_inner() {
+            let start = clause.as_span().start();
+            let is_else = clause.as_rule() == Rule::else_clause;
+            let mut it = children(clause);
+            if is_else {
+                orelse = it
+                    .next()
+                    .map(|p| self.suite(p))
+                    .transpose()?
+                    .unwrap_or_default();
+            } else {
+                let cond = self.expr(it.next().expect("condition"))?;
+                let body = self.suite(it.next().expect("body"))?;
+                clauses.push((start, cond, body));
+            }
+        }
+        // Fold `elif`s from the last one up: each becomes the `orelse` of the one before.
+        let mut clauses = clauses.into_iter().rev().peekable();
+        loop {
+            let (start, cond, body) = clauses.next().expect("an if clause");
+            let s = stmt(StmtKind::If { cond, body, orelse }, Span::new(start, end));
+            if clauses.peek().is_none() {
+                return Ok(s);
+            }
+            orelse = vec![s];
+        }
+    }
+
+    pub(crate) fn for_stmt(&self, pair: Pair<'_, Rule>) -> Result1<Stmt> {
+        let span = span_of(&pair);
+        let mut it = children(pair);
+        let target = target_list(it.next().expect("target"))?;
+        let iter = self.testlist(it.next().expect("iterable"))?;
+        let body = self.suite(it.next().expect("body"))?;
+        Ok(stmt(StmtKind::For { target, iter, body }, span))
+    }
+
+    pub(crate) fn while_stmt(&self, pair: Pair<'_, Rule>) -> Result1<Stmt> {
+        let span = span_of(&pair);
+        let mut it = children(pair);
+        let cond = self.expr(it.next().expect("condition"))?;
+        let body = self.suite(it.next().expect("body"))?;
+        Ok(stmt(StmtKind::While { cond, body }, span))
+    }
+
+    pub(crate) fn try_stmt(&self, pair: Pair<'_, Rule>) -> Result1<Stmt> {
+        let span = span_of(&pair);
+        let (mut body, mut handlers, mut finally) = (Vec::new(), Vec::new(), Vec::new());
+        for clause in pair.into_inner() {
+            match clause.as_rule() {
+                Rule::try_clause => body = self.suite(children(clause).next().expect("body"))?,
+                Rule::finally_clause => {
+                    finally = self.suite(children(clause).next().expect("body"))?
+                }
+                _ => handlers.push(self.handler(clause)?),
+            }
+        }
+        Ok(stmt(
+            StmtKind::Try {
+                body,
+                handlers,
+                finally,
+            },
+            span,
+        ))
+    }
+
+    /// `except [classes] [as name]: body`; its span is the header up to the `:`.
+    pub(crate) fn handler(&self, clause: Pair<'_, Rule>) -> Result1<Handler> {
+        let start = clause.as_span().start();
+        let text = clause.as_str();
+        let (mut classes, mut name, mut body) = (Vec::new(), None, Vec::new());
+        let mut header_end = start + text.len();
+        for p in children(clause) {
+            match p.as_rule() {
+                Rule::expr => {
+                    let e = self.expr(p)?;
+                    classes = match e.kind {
+                        ExprKind::Tuple(items) => items,
+                        _ => vec![e],
+                    };
+                }
+                Rule::name => name = Some(p.as_str().to_owned()),
+                _ => {
+                    header_end = p.as_span().start();
+                    body = self.suite(p)?;
+                }
+            }
+        }
+        let header = text[..header_end - start].trim_end();
+        Ok(Handler {
+            classes,
+            name,
+            body,
+            span: Span::new(start, start + header.len()),
+        })
+    }
+
+    pub(crate) fn def_stmt(&self, pair: Pair<'_, Rule>, start: Option<usize>) -> Result1<Stmt> {
+        let mut span = span_of(&pair);
+        if let Some(start) = start {
+            span.start = start;
+        }
+        let mut it = children(pair);
+        let name = it.next().expect("name").as_str().to_owned();
+        let mut params = Vec::new();
+        let mut body = Vec::new();
+        for p in it {
+            match p.as_rule() {
+                Rule::params => params = self.param_list(p)?,
+                _ => body = self.suite(p)?,
+            }
+        }
+        Ok(stmt(StmtKind::Def { name, params, body }, span))
+    }
+
+    /// Decorators are parsed (so errors in them are reported) and then dropped.
+    pub(crate) fn decorated(&self, pair: Pair<'_, Rule>) -> Result1<Stmt> {
+        let start = pair.as_span().start();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::decorator => {
+                    self.expr(p.into_inner().next().expect("decorator expression"))?;
+                }
+                _ => return self.def_stmt(p, Some(start)),
+            }
+        }
+        unreachable!("a decorated definition ends with `def`")
+    }
+
+    pub(crate) fn param_list(&self, pair: Pair<'_, Rule>) -> Result1<Vec<Param>> {
+        let mut params: Vec<Param> = Vec::new();
+        // Names seen so far, and whether one had a default: a long list stays linear.
+        let mut names = HashSet::new();
+        let mut defaults = false;
+        for p in pair.into_inner() {
+            let span = span_of(&p);
+            let mut it = p.into_inner();
+            let name = it.next().expect("parameter name").as_str().to_owned();
+            let default = it.next().map(|p| self.expr(p)).transpose()?;
+            if !names.insert(name.clone()) {
+                return Err(SyntaxError::new(
+                    SyntaxErrorKind::DuplicateParameter,
+                    format!("duplicate parameter `{name}`"),
+                    span,
+                ));
+            }
+            defaults |= default.is_some();
+            if default.is_none() && defaults {
+                return Err(SyntaxError::new(
+                    SyntaxErrorKind::NonDefaultAfterDefault,
+                    "a parameter without a default follows one with a default",
+                    span,
+                ));
+            }
+            params.push(Param { name, default });
+        }
+        Ok(params)
+    }
+}
