@@ -14,6 +14,7 @@ mod bitwise;
 mod convert;
 mod display;
 mod functional;
+mod help;
 mod lod;
 mod math;
 mod numpy;
