@@ -11,6 +11,7 @@ use crate::value::Value;
 
 mod array;
 mod bitwise;
+mod common;
 mod convert;
 mod display;
 mod functional;

@@ -1,13 +1,12 @@
 //! The accessors of every row-partition encoding: values, row_splits, row_lengths,
 //! value_rowids, row_starts/limits and their nested forms, nrows and bounding_shape.
 
-use std::sync::Arc;
-
-use super::{me, out_type_arg, ragged_self};
+use super::{out_type_arg, ragged_self};
 use crate::diagnostic::{Error, Result};
 use crate::engine::partition::{index_scalar, index_tensor};
 use crate::engine::{Array, DType, ErrorClass, Ragged, RowPartition, Scalar, Tensor};
 use crate::eval::args::Args;
+use crate::eval::builtins::common::axis_arg;
 use crate::eval::Interp;
 use crate::value::Value;
 
@@ -52,18 +51,6 @@ pub(super) fn ragged_rank(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::Int(ragged_self(a)?.ragged_rank() as i64))
 }
 
-pub(super) fn shape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::Shape(Arc::new(me(a)?.shape())))
-}
-
-pub(super) fn dtype(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::DType(me(a)?.dtype()))
-}
-
-pub(super) fn ndim(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::Int(me(a)?.rank() as i64))
-}
-
 pub(super) fn uniform_row_length(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(match ragged_self(a)?.outer().uniform_row_length() {
         Some(u) => Value::tensor(Tensor::scalar(Scalar::I64(u))),
@@ -74,21 +61,10 @@ pub(super) fn uniform_row_length(_: &mut Interp<'_>, a: &Args) -> Result<Value> 
 pub(super) fn row_lengths(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let r = ragged_self(a)?;
     let axis = a.opt_int("axis")?.unwrap_or(1);
-    let rank = r.rank() as i64;
-    let axis = if axis < 0 { axis + rank } else { axis };
+    let axis = axis_arg(a, "axis", axis, r.rank(), ErrorClass::ValueError)? as i64;
     let dtype = r.row_splits_dtype();
     if axis == 0 {
         return Ok(Value::tensor(index_scalar(r.nrows() as i64, dtype)));
-    }
-    if axis < 1 || axis >= rank {
-        return Err(Error::new(
-            ErrorClass::ValueError,
-            format!(
-                "axis must be between 0 and the rank minus one ({}), got {axis}",
-                rank - 1
-            ),
-        )
-        .at(a.span("axis")));
     }
     if axis > r.ragged_rank() as i64 {
         // A uniform inner dimension: every row has its size, shaped like the dimensions

@@ -5,6 +5,7 @@ use super::{me, ragged_self, splits_dtype_arg};
 use crate::diagnostic::{Error, Result};
 use crate::engine::{Array, ErrorClass, Scalar, Tensor};
 use crate::eval::args::Args;
+use crate::eval::builtins::common::axis_arg;
 use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
@@ -140,17 +141,29 @@ pub(super) fn with_flat_values(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 pub(super) fn merge_dims(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let r = ragged_self(a)?;
-    let rank = r.rank() as i64;
-    let norm = |x: i64| if x < 0 { x + rank } else { x };
-    let (o, i) = (norm(a.int("outer_axis")?), norm(a.int("inner_axis")?));
-    if !(0 <= o && o <= i && i < rank) {
+    let rank = r.rank();
+    let o = axis_arg(
+        a,
+        "outer_axis",
+        a.int("outer_axis")?,
+        rank,
+        ErrorClass::ValueError,
+    )?;
+    let i = axis_arg(
+        a,
+        "inner_axis",
+        a.int("inner_axis")?,
+        rank,
+        ErrorClass::ValueError,
+    )?;
+    if o > i {
         return Err(Error::new(
             ErrorClass::ValueError,
             "need 0 <= outer_axis <= inner_axis < rank",
         )
         .at(a.call));
     }
-    let merged = crate::engine::ops::shape::merge_dims(&Array::Ragged(r), o as usize, i as usize)
+    let merged = crate::engine::ops::shape::merge_dims(&Array::Ragged(r), o, i)
         .map_err(|e| Error::from(e).at(a.call))?;
     Ok(Value::from_array(merged))
 }

@@ -7,6 +7,7 @@ use crate::diagnostic::{Error, Result};
 use crate::engine::literal;
 use crate::engine::{Array, DType, ErrorClass, Ragged, RowPartition, Scalar};
 use crate::eval::args::Args;
+use crate::eval::builtins::common::opt_ints;
 use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
@@ -282,10 +283,7 @@ pub(super) fn from_nested_row_lengths(_: &mut Interp<'_>, a: &Args) -> Result<Va
 }
 
 pub(super) fn from_nested_value_rowids(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let nrows = match a.get("nested_nrows") {
-        None => None,
-        Some(_) => Some(a.ints("nested_nrows")?),
-    };
+    let nrows = opt_ints(a, "nested_nrows")?;
     from_nested(a, "nested_value_rowids", |l, n, k| {
         if l.len() != n {
             return Err(crate::value_error!(

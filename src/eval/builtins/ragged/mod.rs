@@ -11,9 +11,9 @@ mod from_tensor;
 use std::sync::Arc;
 
 use self::accessors::{
-    bounding_shape, dtype, flat_values, ndim, nested_row_lengths, nested_row_splits,
-    nested_value_rowids, nrows, ragged_rank, row_lengths, row_limits, row_splits, row_starts,
-    shape, uniform_row_length, value_rowids, values,
+    bounding_shape, flat_values, nested_row_lengths, nested_row_splits, nested_value_rowids, nrows,
+    ragged_rank, row_lengths, row_limits, row_splits, row_starts, uniform_row_length, value_rowids,
+    values,
 };
 use self::conversions::{
     merge_dims, to_list, to_tensor, with_flat_values, with_row_splits_dtype, with_values,
@@ -25,6 +25,7 @@ use self::factories::{
     from_value_rowids,
 };
 use self::from_tensor::from_tensor;
+use super::common::{dtype_prop, ndim_prop, shape_prop};
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::engine::{Array, DType, ErrorClass, Ragged};
@@ -92,13 +93,13 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::property("tf.RaggedTensor.ragged_rank", ragged_rank)
         .doc("How many dimensions are partitioned (the number of row partitions).")
         .examples(&["tf.ragged.constant([[[1, 2], [3]], [], [[4]]]).ragged_rank"]),
-    Builtin::property("tf.RaggedTensor.shape", shape)
+    Builtin::property("tf.RaggedTensor.shape", shape_prop)
         .doc("The static shape: ragged dimensions are None.")
         .examples(&["tf.ragged.constant([[3, 1, 4], [], [5, 9]]).shape"]),
-    Builtin::property("tf.RaggedTensor.dtype", dtype)
+    Builtin::property("tf.RaggedTensor.dtype", dtype_prop)
         .doc("The element type.")
         .examples(&["tf.ragged.constant([[3, 1, 4], [], [5, 9]]).dtype"]),
-    Builtin::property("tf.RaggedTensor.ndim", ndim)
+    Builtin::property("tf.RaggedTensor.ndim", ndim_prop)
         .doc("The rank.")
         .examples(&["tf.ragged.constant([[[1, 2], [3]], [], [[4]]]).ndim"]),
     Builtin::property("tf.RaggedTensor.uniform_row_length", uniform_row_length)

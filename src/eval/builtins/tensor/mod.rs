@@ -9,9 +9,9 @@ mod shape;
 use self::cast::{astype, cast, constant, convert_to_tensor};
 use self::factories::{filled, like, one_hot, tf_fill, tf_range};
 use self::shape::{
-    dtype_prop, ndim, shape_as_list, shape_rank, tensor_shape, tf_rank, tf_reshape, tf_shape,
-    tf_shape_n, tf_size, tolist,
+    shape_as_list, shape_rank, tf_rank, tf_reshape, tf_shape, tf_shape_n, tf_size, tolist,
 };
+use super::common::{binary_table, dtype_prop, ndim_prop, reduction_axes, shape_prop, unary_table};
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::engine::ops::kernels::{BinaryOp, UnaryOp};
@@ -21,39 +21,6 @@ use crate::engine::ErrorClass;
 use crate::eval::args::Args;
 use crate::eval::operators::map_unary;
 use crate::value::Value;
-
-/// The list an example of a unary function applies to: `[[1.0, 4.0], [9.0]]` unless given.
-macro_rules! example_input {
-    () => {
-        "[[1.0, 4.0], [9.0]]"
-    };
-    ($input:literal) => {
-        $input
-    };
-}
-
-macro_rules! unary_math {
-    ($($name:literal => $op:ident $([$input:literal])?, $doc:literal;)*) => {
-        &[$(
-            Builtin::function($name, "(x)", |_, a| unary(a, UnaryOp::$op)).doc($doc)
-                .examples(&[concat!(
-                    $name,
-                    "(tf.ragged.constant(",
-                    example_input!($($input)?),
-                    "))"
-                )]),
-        )*]
-    };
-}
-
-macro_rules! binary_math {
-    ($($name:literal => $op:ident, $doc:literal;)*) => {
-        &[$(
-            Builtin::function($name, "(x, y)", |_, a| binary(a, BinaryOp::$op)).doc($doc)
-                .examples(&[concat!($name, "(tf.ragged.constant([[1, 2], [3]]), 2)")]),
-        )*]
-    };
-}
 
 /// `tf.<name>` (also `tf.math.<name>`), with an example reducing the rows of `$input`.
 macro_rules! reductions {
@@ -81,19 +48,19 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("tf.convert_to_tensor", "(value, dtype=None)", convert_to_tensor)
         .doc("A tensor from a value: lists become dense tensors (ragged ones when rows differ); tensors pass through.")
         .examples(&["tf.convert_to_tensor([1, 2])"]),
-    Builtin::property("tf.Tensor.shape", tensor_shape)
+    Builtin::property("tf.Tensor.shape", shape_prop)
         .doc("The static shape as a TensorShape.")
         .examples(&["tf.constant([[1, 2, 3], [4, 5, 6]]).shape"]),
     Builtin::property("tf.Tensor.dtype", dtype_prop)
         .doc("The element type.")
         .examples(&["tf.constant([1.5]).dtype"]),
-    Builtin::property("tf.Tensor.ndim", ndim)
+    Builtin::property("tf.Tensor.ndim", ndim_prop)
         .doc("The rank (number of dimensions).")
         .examples(&["tf.constant([[1, 2]]).ndim"]),
     Builtin::method("tf.Tensor.tolist", "(self)", tolist)
         .doc("The values as nested Python lists.")
         .examples(&["tf.constant([[1, 2]]).tolist()"]),
-    Builtin::method("tf.Tensor.get_shape", "(self)", tensor_shape)
+    Builtin::method("tf.Tensor.get_shape", "(self)", shape_prop)
         .doc("The static shape (same as `.shape`).")
         .examples(&["tf.constant([[1, 2]]).get_shape()"]),
     Builtin::method("tf.TensorShape.as_list", "(self)", shape_as_list)
@@ -141,7 +108,8 @@ pub static BUILTINS: &[Builtin] = &[
 ];
 
 /// Elementwise math.
-pub static MATH: &[Builtin] = unary_math! {
+pub static MATH: &[Builtin] = unary_table! {
+    default "[[1.0, 4.0], [9.0]]";
     "tf.math.square" => Square, "The square of every element.";
     "tf.math.sqrt" => Sqrt, "The square root of every element (floats only).";
     "tf.math.exp" => Exp, "e raised to every element (floats only).";
@@ -162,7 +130,8 @@ pub static MATH: &[Builtin] = unary_math! {
 };
 
 /// Elementwise binary math with broadcasting.
-pub static BINARY: &[Builtin] = binary_math! {
+pub static BINARY: &[Builtin] = binary_table! {
+    example "tf.ragged.constant([[1, 2], [3]]), 2";
     "tf.math.add" => Add, "x + y, elementwise with broadcasting (strings concatenate).";
     "tf.math.subtract" => Sub, "x - y, elementwise with broadcasting.";
     "tf.math.multiply" => Mul, "x * y, elementwise with broadcasting.";
@@ -249,11 +218,7 @@ pub(super) fn binary(a: &Args, op: BinaryOp) -> Result<Value> {
 
 fn reduce_fn(a: &Args, op: ReduceOp) -> Result<Value> {
     let x = a.array("input_tensor", None)?;
-    let axes = match a.get("axis") {
-        None => None,
-        Some(_) => Some(a.ints("axis")?),
-    };
-    let keepdims = a.flag("keepdims", false)?;
+    let (axes, keepdims) = reduction_axes(a)?;
     reduce::reduce(&x, axes.as_deref(), op, keepdims)
         .map(Value::from_array)
         .map_err(|e| a.err_at("axis", e))

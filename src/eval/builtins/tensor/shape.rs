@@ -1,4 +1,4 @@
-//! Shapes: the `shape`, `dtype` and `ndim` properties, `TensorShape` methods, the
+//! Shapes: `tolist`, `TensorShape` methods, the
 //! dynamic `tf.shape`, `tf.rank` and `tf.size`, and `tf.reshape`.
 
 use std::sync::Arc;
@@ -12,18 +12,6 @@ use crate::value::Value;
 
 fn self_array(a: &Args) -> Result<Arc<Array>> {
     a.array("self", None)
-}
-
-pub(super) fn tensor_shape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::Shape(Arc::new(self_array(a)?.shape())))
-}
-
-pub(super) fn dtype_prop(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::DType(self_array(a)?.dtype()))
-}
-
-pub(super) fn ndim(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::Int(self_array(a)?.rank() as i64))
 }
 
 pub(super) fn tolist(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
