@@ -77,6 +77,17 @@ pub(super) fn axis_arg(
     crate::engine::ops::positive_axis(axis, rank, class, name).map_err(|e| a.err_at(name, e))
 }
 
+/// A list as Python prints it in messages: `[2, 3]` (items by their `Display`).
+pub(super) fn list_str<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    let items: Vec<String> = items.into_iter().map(|x| x.to_string()).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// A list of lists of ints as Python prints it: `[[1, 2], [3]]`.
+pub(super) fn nested_list_str(lists: &[Vec<i64>]) -> String {
+    list_str(lists.iter().map(|l| list_str(l)))
+}
+
 /// The `shape` property of a dense or ragged tensor (ragged dimensions are None).
 pub(super) fn shape_prop(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::Shape(Arc::new(a.array("self", None)?.shape())))
@@ -91,3 +102,7 @@ pub(super) fn dtype_prop(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 pub(super) fn ndim_prop(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::Int(a.array("self", None)?.rank() as i64))
 }
+
+#[cfg(test)]
+#[path = "common_tests.rs"]
+mod tests;

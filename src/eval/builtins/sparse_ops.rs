@@ -1,7 +1,7 @@
 //! Ops on sparse tensors: concat, reorder, retain, fill_empty_rows, add, reductions, slice,
 //! reshape, transpose and map_values — TensorFlow 2 names plus the TF1 spellings.
 
-use super::common::{opt_ints, reduction_axes};
+use super::common::{list_str, opt_ints, reduction_axes};
 use std::sync::Arc;
 
 use super::sparse::{bool_tensor, default_arg, dense_arg, not_sparse, sparse_arg, sparse_value};
@@ -149,9 +149,9 @@ fn retain(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             return Err(Error::new(
                 ErrorClass::ValueError,
                 format!(
-                    "to_retain must be a vector of bools, not a {} tensor of shape {:?}",
+                    "to_retain must be a vector of bools, not a {} tensor of shape {}",
                     flags.dtype(),
-                    flags.shape()
+                    list_str(flags.shape())
                 ),
             )
             .at(a.span("to_retain")))

@@ -19,10 +19,7 @@ pub(super) fn flat_values(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 pub(super) fn row_splits(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let r = ragged_self(a)?;
-    Ok(Value::tensor(
-        r.outer().index_tensor(r.outer().row_splits().to_vec()),
-    ))
+    outer_vector(a, |p| p.row_splits().to_vec())
 }
 
 fn each_partition(a: &Args, f: impl Fn(&RowPartition) -> Vec<i64>) -> Result<Value> {

@@ -5,7 +5,7 @@ use super::{me, ragged_self, splits_dtype_arg};
 use crate::diagnostic::{Error, Result};
 use crate::engine::{Array, ErrorClass, Scalar, Tensor};
 use crate::eval::args::Args;
-use crate::eval::builtins::common::axis_arg;
+use crate::eval::builtins::common::{axis_arg, list_str};
 use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
@@ -79,7 +79,9 @@ pub(super) fn to_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             return Err(Error::new(
                 ErrorClass::InvalidArgumentError,
                 format!(
-                    "default_value has shape {dshape:?}, which does not broadcast to the inner shape {inner:?}"
+                    "default_value has shape {}, which does not broadcast to the inner shape {}",
+                    list_str(&dshape),
+                    list_str(inner)
                 ),
             )
             .at(a.span("default_value")));

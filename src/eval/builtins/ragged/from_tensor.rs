@@ -6,6 +6,7 @@ use crate::diagnostic::{Error, Result};
 use crate::engine::literal;
 use crate::engine::{budget, Array, DType, ErrorClass, Ragged, RowPartition, Tensor};
 use crate::eval::args::Args;
+use crate::eval::builtins::common::list_str;
 use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
@@ -99,12 +100,9 @@ pub(super) fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             return Err(Error::new(
                 ErrorClass::ValueError,
                 format!(
-                    "padding must have shape {:?} (the tensor's shape after dimension {rr}), not {:?}",
-                    &t.shape()[rr + 1..],
-                    pad.shape()
-                        .iter()
-                        .map(|d| d.map_or(-1, |d| d as i64))
-                        .collect::<Vec<_>>()
+                    "padding must have shape {} (the tensor's shape after dimension {rr}), not {}",
+                    list_str(&t.shape()[rr + 1..]),
+                    list_str(pad.shape().iter().map(|d| d.map_or(-1, |d| d as i64)))
                 ),
             )
             .at(a.span("padding")));

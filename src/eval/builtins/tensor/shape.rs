@@ -1,6 +1,7 @@
 //! Shapes: `tolist`, `TensorShape` methods, the
 //! dynamic `tf.shape`, `tf.rank` and `tf.size`, and `tf.reshape`.
 
+use crate::eval::builtins::common::list_str;
 use std::sync::Arc;
 
 use crate::diagnostic::{Error, Result};
@@ -161,10 +162,10 @@ pub(super) fn tf_reshape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Error::new(
             ErrorClass::InvalidArgumentError,
             format!(
-                "cannot reshape a tensor of {} values (shape {:?}) into shape {:?}",
+                "cannot reshape a tensor of {} values (shape {}) into shape {}",
                 t.size(),
-                t.shape(),
-                shape
+                list_str(t.shape()),
+                list_str(&shape)
             ),
         )
         .at(a.span("shape"))
