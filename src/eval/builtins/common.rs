@@ -85,7 +85,7 @@ pub(super) fn list_str<T: std::fmt::Display>(items: impl IntoIterator<Item = T>)
 
 /// A list of lists of ints as Python prints it: `[[1, 2], [3]]`.
 pub(super) fn nested_list_str(lists: &[Vec<i64>]) -> String {
-    list_str(lists.iter().map(|l| list_str(l)))
+    list_str(lists.iter().map(list_str))
 }
 
 /// The `shape` property of a dense or ragged tensor (ragged dimensions are None).

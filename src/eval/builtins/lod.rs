@@ -209,7 +209,7 @@ fn list_block(v: &Value, lens: &[Vec<i64>]) -> Result<Tensor, EngineError> {
             };
             Err(crate::value_error!(
                 "recursive_seq_lens {} do not match the data:{as_seqs}{as_rows}",
-                nested_list_str(&lens)
+                nested_list_str(lens)
             )
             .with_hint(
                 "a list of sequences must have exactly the lengths recursive_seq_lens lists",
