@@ -144,20 +144,10 @@ pub(super) fn with_flat_values(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 pub(super) fn merge_dims(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let r = ragged_self(a)?;
     let rank = r.rank();
-    let o = axis_arg(
-        a,
-        "outer_axis",
-        a.int("outer_axis")?,
-        rank,
-        ErrorClass::ValueError,
-    )?;
-    let i = axis_arg(
-        a,
-        "inner_axis",
-        a.int("inner_axis")?,
-        rank,
-        ErrorClass::ValueError,
-    )?;
+    let axis = |name: &str| -> Result<usize> {
+        axis_arg(a, name, a.int(name)?, rank, ErrorClass::ValueError)
+    };
+    let (o, i) = (axis("outer_axis")?, axis("inner_axis")?);
     if o > i {
         return Err(Error::new(
             ErrorClass::ValueError,

@@ -108,32 +108,32 @@ fn build(
         .map_err(|e| a.err_at(part_arg, e))
 }
 
-pub(super) fn from_row_splits(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+/// A factory from one row-partitioning vector `name` over `values` (checked to be a
+/// tensor of rank at least 1): `make` builds the partition from the vector and the number
+/// of values.
+fn from_partition_vector(
+    a: &Args,
+    name: &str,
+    make: impl Fn(Vec<i64>, usize) -> crate::engine::Result<RowPartition>,
+) -> Result<Value> {
     let values = values_arg(a, "values")?;
     rank_check(a, "values", &values)?;
-    vector_check(a, "row_splits")?;
-    let splits = a.ints("row_splits")?;
+    vector_check(a, name)?;
+    let vector = a.ints(name)?;
     let n = values.nrows();
-    build(
-        a,
-        values,
-        RowPartition::from_row_splits(splits, Some(n)),
-        "row_splits",
-    )
+    build(a, values, make(vector, n), name)
+}
+
+pub(super) fn from_row_splits(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    from_partition_vector(a, "row_splits", |splits, n| {
+        RowPartition::from_row_splits(splits, Some(n))
+    })
 }
 
 pub(super) fn from_row_lengths(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let values = values_arg(a, "values")?;
-    rank_check(a, "values", &values)?;
-    vector_check(a, "row_lengths")?;
-    let lengths = a.ints("row_lengths")?;
-    let n = values.nrows();
-    build(
-        a,
-        values,
-        RowPartition::from_row_lengths(&lengths, Some(n)),
-        "row_lengths",
-    )
+    from_partition_vector(a, "row_lengths", |lengths, n| {
+        RowPartition::from_row_lengths(&lengths, Some(n))
+    })
 }
 
 pub(super) fn from_value_rowids(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -162,31 +162,15 @@ pub(super) fn from_value_rowids(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 pub(super) fn from_row_starts(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let values = values_arg(a, "values")?;
-    rank_check(a, "values", &values)?;
-    vector_check(a, "row_starts")?;
-    let starts = a.ints("row_starts")?;
-    let n = values.nrows();
-    build(
-        a,
-        values,
-        RowPartition::from_row_starts(&starts, n),
-        "row_starts",
-    )
+    from_partition_vector(a, "row_starts", |starts, n| {
+        RowPartition::from_row_starts(&starts, n)
+    })
 }
 
 pub(super) fn from_row_limits(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let values = values_arg(a, "values")?;
-    rank_check(a, "values", &values)?;
-    vector_check(a, "row_limits")?;
-    let limits = a.ints("row_limits")?;
-    let n = values.nrows();
-    build(
-        a,
-        values,
-        RowPartition::from_row_limits(&limits, n),
-        "row_limits",
-    )
+    from_partition_vector(a, "row_limits", |limits, n| {
+        RowPartition::from_row_limits(&limits, n)
+    })
 }
 
 pub(super) fn from_uniform_row_length(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
