@@ -15,7 +15,7 @@ mod common;
 mod convert;
 mod display;
 mod functional;
-mod help;
+pub mod help;
 mod lod;
 mod math;
 mod numpy;
