@@ -1,6 +1,7 @@
 //! Array operations on dense and ragged tensors: concat, stack, tile, reverse, gather,
 //! embedding lookup, masks, `where`, expand_dims and squeeze.
 
+use super::common::{axis_arg, opt_ints};
 use std::sync::Arc;
 
 use super::Builtin;
@@ -337,8 +338,7 @@ fn boolean_mask(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     let axis = match a.opt_int("axis")? {
         None => 0,
-        Some(ax) => crate::engine::ops::positive_axis(ax, t.rank(), ErrorClass::ValueError, "axis")
-            .map_err(|e| a.err_at("axis", e))?,
+        Some(ax) => axis_arg(a, "axis", ax, t.rank(), ErrorClass::ValueError)?,
     };
     mask::boolean_mask_dense(t, mt, axis)
         .map(Value::tensor)
@@ -366,31 +366,19 @@ fn ragged_boolean_mask(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn tf_where(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let c = a.array("condition", Some(DType::Bool))?;
-    match (a.get("x"), a.get("y")) {
-        (None, None) => mask::where_coords(&c)
-            .map(Value::tensor)
-            .map_err(|e| a.err_at("condition", e)),
-        (Some(xv), Some(yv)) => {
-            let hint = match (xv, yv) {
-                (Value::Array(t), _) | (_, Value::Array(t)) => Some(t.dtype()),
-                _ => None,
-            };
-            let x = a.array("x", hint)?;
-            let y = a.array("y", Some(x.dtype()))?;
-            mask::where_select(&c, &x, &y)
-                .map(Value::from_array)
-                .map_err(|e| Error::from(e).at(a.call))
-        }
-        _ => Err(Error::new(
-            ErrorClass::ValueError,
-            "x and y must both be given or both be None",
-        )
-        .at(a.call)),
-    }
+    where_with(a, mask::where_select)
 }
 
 fn where_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    where_with(a, mask::where_v1)
+}
+
+/// `where(condition)` gives the coordinates of the true elements; `where(condition, x, y)`
+/// chooses between `x` and `y` with `select` (TensorFlow 2's broadcasting form or 1's).
+fn where_with(
+    a: &Args,
+    select: fn(&Array, &Array, &Array) -> std::result::Result<Array, EngineError>,
+) -> Result<Value> {
     let c = a.array("condition", Some(DType::Bool))?;
     match (a.get("x"), a.get("y")) {
         (None, None) => mask::where_coords(&c)
@@ -403,7 +391,7 @@ fn where_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             };
             let x = a.array("x", hint)?;
             let y = a.array("y", Some(x.dtype()))?;
-            mask::where_v1(&c, &x, &y)
+            select(&c, &x, &y)
                 .map(Value::from_array)
                 .map_err(|e| Error::from(e).at(a.call))
         }
@@ -425,10 +413,7 @@ fn expand_dims(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn squeeze(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = a.array("input", None)?;
-    let axes = match a.get("axis") {
-        None => None,
-        Some(_) => Some(a.ints("axis")?),
-    };
+    let axes = opt_ints(a, "axis")?;
     reshape::squeeze(&x, axes.as_deref())
         .map(Value::from_array)
         .map_err(|e| a.err_at("axis", e))

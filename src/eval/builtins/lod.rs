@@ -4,6 +4,7 @@
 //! tensor and the evaluator rebinds the receiver's name to it (see [`updates_receiver`]);
 //! the call itself evaluates to None, as in Paddle.
 
+use super::common::{list_str, nested_list_str};
 use std::sync::Arc;
 
 use super::Builtin;
@@ -195,16 +196,20 @@ fn list_block(v: &Value, lens: &[Vec<i64>]) -> Result<Tensor, EngineError> {
         Some(t) if rows_fit(&t) => Ok(t),
         rows => {
             let as_seqs = if nested_ok {
-                format!(" read as sequences, its lengths are {got:?}")
+                format!(
+                    " read as sequences, its lengths are {}",
+                    nested_list_str(&got)
+                )
             } else {
                 String::new()
             };
             let as_rows = match rows {
-                Some(t) => format!("; read as rows, it has shape {:?}", t.shape()),
+                Some(t) => format!("; read as rows, it has shape {}", list_str(t.shape())),
                 None => String::new(),
             };
             Err(crate::value_error!(
-                "recursive_seq_lens {lens:?} do not match the data:{as_seqs}{as_rows}"
+                "recursive_seq_lens {} do not match the data:{as_seqs}{as_rows}",
+                nested_list_str(lens)
             )
             .with_hint(
                 "a list of sequences must have exactly the lengths recursive_seq_lens lists",

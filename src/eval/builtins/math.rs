@@ -2,7 +2,7 @@
 //! binary ops (`xdivy`, `divide_no_nan`, …) and `tf.add_n`. Each works elementwise on dense
 //! and ragged tensors (ragged ones keep their row partitions).
 
-use super::tensor::{binary, unary};
+use super::common::{binary_table, reduction_axes, unary_table};
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use std::sync::Arc;
@@ -16,38 +16,9 @@ use crate::eval::operators::map_flat;
 use crate::eval::{convert, Interp};
 use crate::value::Value;
 
-/// `tf.math.<name>(x)` with an example on `$input` (a ragged float list unless given).
-macro_rules! unary_fns {
-    ($($name:literal => $op:ident $([$input:literal])?, $doc:literal;)*) => {
-        &[$(
-            Builtin::function($name, "(x)", |_, a| unary(a, UnaryOp::$op)).doc($doc)
-                .examples(&[concat!(
-                    $name,
-                    "(tf.ragged.constant(",
-                    unary_fns!(@input $($input)?),
-                    "))"
-                )]),
-        )*]
-    };
-    (@input) => { "[[0.5, 0.25], [], [0.75]]" };
-    (@input $input:literal) => { $input };
-}
-
-/// `<name>(x, y)` with broadcasting and an example on two ragged float tensors.
-macro_rules! binary_fns {
-    ($($name:literal => $op:ident, $doc:literal;)*) => {
-        &[$(
-            Builtin::function($name, "(x, y)", |_, a| binary(a, BinaryOp::$op)).doc($doc)
-                .examples(&[concat!(
-                    $name,
-                    "(tf.ragged.constant([[2.0, 0.0], [3.0]]), tf.ragged.constant([[4.0, 5.0], [0.0]]))"
-                )]),
-        )*]
-    };
-}
-
 /// Unary functions of floats (`tf.math.X`, also reachable as `tf.X`).
-pub static UNARY: &[Builtin] = unary_fns! {
+pub static UNARY: &[Builtin] = unary_table! {
+    default "[[0.5, 0.25], [], [0.75]]";
     "tf.math.acos" => Acos, "The arc cosine of every element (floats only; nan outside [-1, 1]).";
     "tf.math.acosh" => Acosh ["[[1.0, 2.5], [], [3.0]]"], "The inverse hyperbolic cosine of every element (floats only).";
     "tf.math.asin" => Asin, "The arc sine of every element (floats only).";
@@ -76,7 +47,8 @@ pub static UNARY: &[Builtin] = unary_fns! {
 };
 
 /// Binary functions with broadcasting.
-pub static BINARY: &[Builtin] = binary_fns! {
+pub static BINARY: &[Builtin] = binary_table! {
+    example "tf.ragged.constant([[2.0, 0.0], [3.0]]), tf.ragged.constant([[4.0, 5.0], [0.0]])";
     "tf.math.atan2" => Atan2, "The arc tangent of the first argument over the second, in the right quadrant (TensorFlow names them y and x), elementwise (floats only).";
     "tf.math.squared_difference" => SquaredDifference, "(x - y) ** 2, elementwise.";
     "tf.math.xdivy" => Xdivy, "x / y, elementwise, but 0 where x is 0 (floats only).";
@@ -333,11 +305,8 @@ fn dense_reduction_args(a: &Args) -> Result<(Arc<Array>, Option<Vec<i64>>, bool)
         .at(a.span("input_tensor"))
         .with_hint("reduce the flat values (rt.flat_values), or pad first with rt.to_tensor()"));
     }
-    let axes = match a.get("axis") {
-        None | Some(Value::None) => None,
-        Some(_) => Some(a.ints("axis")?),
-    };
-    Ok((x, axes, a.flag("keepdims", false)?))
+    let (axes, keepdims) = reduction_axes(a)?;
+    Ok((x, axes, keepdims))
 }
 
 fn euclidean_norm(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

@@ -11,9 +11,11 @@ use crate::value::Value;
 
 mod array;
 mod bitwise;
+mod common;
 mod convert;
 mod display;
 mod functional;
+pub mod help;
 mod lod;
 mod math;
 mod numpy;

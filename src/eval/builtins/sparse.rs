@@ -2,6 +2,7 @@
 //! ragged tensors (`tf.sparse.to_dense`, `tf.sparse_to_dense`, `rt.to_sparse()`, …).
 //! The ops that rearrange or combine entries live in `sparse_ops.rs`.
 
+use super::common::list_str;
 use std::sync::Arc;
 
 use super::Builtin;
@@ -144,8 +145,8 @@ fn sparse_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         return Err(Error::new(
             ErrorClass::ValueError,
             format!(
-                "values must be a vector (one value per index), but has shape {:?}",
-                values.shape()
+                "values must be a vector (one value per index), but has shape {}",
+                list_str(values.shape())
             ),
         )
         .at(a.span("values")));
@@ -162,9 +163,9 @@ fn sparse_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         return Err(Error::new(
             ErrorClass::ValueError,
             format!(
-                "indices must have shape [{}, {rank}] (one row of {rank} coordinates per value for a rank-{rank} dense_shape), but has shape {:?}",
+                "indices must have shape [{}, {rank}] (one row of {rank} coordinates per value for a rank-{rank} dense_shape), but has shape {}",
                 values.size(),
-                idx.shape()
+                list_str(idx.shape())
             ),
         )
         .at(a.span("indices")));
@@ -339,9 +340,9 @@ fn set_shape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         return Err(Error::new(
             ErrorClass::ValueError,
             format!(
-                "shape [{}] is not compatible with the dense shape {:?}",
+                "shape [{}] is not compatible with the dense shape {}",
                 text.join(", "),
-                have
+                list_str(have)
             ),
         )
         .at(a.span("shape")));

@@ -1,6 +1,7 @@
 //! More sparse ops: softmax, element-wise maximum and minimum, reset_shape, expand_dims and
 //! split.
 
+use super::common::opt_ints;
 use super::sparse::{sparse_arg, sparse_value};
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
@@ -65,10 +66,7 @@ fn minimum(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn reset_shape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let s = sparse_arg(a, "sp_input")?;
-    let shape = match a.get("new_shape") {
-        None | Some(Value::None) => None,
-        Some(_) => Some(a.ints("new_shape")?),
-    };
+    let shape = opt_ints(a, "new_shape")?;
     s.reset_shape(shape.as_deref())
         .map(sparse_value)
         .map_err(|e| a.err_at("new_shape", e))

@@ -1,6 +1,7 @@
 //! Ops on sparse tensors: concat, reorder, retain, fill_empty_rows, add, reductions, slice,
 //! reshape, transpose and map_values — TensorFlow 2 names plus the TF1 spellings.
 
+use super::common::{list_str, opt_ints, reduction_axes};
 use std::sync::Arc;
 
 use super::sparse::{bool_tensor, default_arg, dense_arg, not_sparse, sparse_arg, sparse_value};
@@ -148,9 +149,9 @@ fn retain(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             return Err(Error::new(
                 ErrorClass::ValueError,
                 format!(
-                    "to_retain must be a vector of bools, not a {} tensor of shape {:?}",
+                    "to_retain must be a vector of bools, not a {} tensor of shape {}",
                     flags.dtype(),
-                    flags.shape()
+                    list_str(flags.shape())
                 ),
             )
             .at(a.span("to_retain")))
@@ -219,11 +220,7 @@ fn add_with(a: &Args, threshold_arg: &str) -> Result<Value> {
 
 fn reduce(a: &Args, op: SparseReduce) -> Result<Value> {
     let s = sparse_arg(a, "sp_input")?;
-    let axes = match a.get("axis") {
-        None => None,
-        Some(_) => Some(a.ints("axis")?),
-    };
-    let keepdims = a.flag("keepdims", false)?;
+    let (axes, keepdims) = reduction_axes(a)?;
     let sparse_out = a.flag("output_is_sparse", false)?;
     Ok(
         match s
@@ -260,10 +257,7 @@ fn reshape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn transpose(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let s = sparse_arg(a, "sp_input")?;
-    let perm = match a.get("perm") {
-        None => None,
-        Some(_) => Some(a.ints("perm")?),
-    };
+    let perm = opt_ints(a, "perm")?;
     s.transpose(perm.as_deref())
         .map(sparse_value)
         .map_err(|e| a.err_at("perm", e))

@@ -1,6 +1,7 @@
 //! String ops under `tf.strings.`: lengths, substrings, case, splitting, joining, hashing
 //! and number conversion, on dense and ragged string tensors.
 
+use super::common::reduction_axes;
 use std::sync::Arc;
 
 use super::Builtin;
@@ -202,11 +203,7 @@ fn join(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn reduce_join(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = string_arg(a, "inputs")?;
-    let axes = match a.get("axis") {
-        None => None,
-        Some(_) => Some(a.ints("axis")?),
-    };
-    let keepdims = a.flag("keepdims", false)?;
+    let (axes, keepdims) = reduction_axes(a)?;
     let sep = str_arg(a, "separator", "")?;
     let r = ops::reduce_join(&x, axes.as_deref(), keepdims, sep.as_bytes());
     done(a, if axes.is_some() { "axis" } else { "inputs" }, r)

@@ -258,14 +258,19 @@ fn decode_spec(a: &Args, encoding_arg: &str, control: bool) -> Result<DecodeSpec
     })
 }
 
+/// The result of a `_with_offsets` op (values and offsets as a tuple) or of its plain form.
+fn with_offsets(values: Array, offsets: Option<Array>) -> Value {
+    match offsets {
+        Some(o) => Value::tuple(vec![Value::from_array(values), Value::from_array(o)]),
+        None => Value::from_array(values),
+    }
+}
+
 fn decode(a: &Args, offsets: bool) -> Result<Value> {
     let x = strings_or(a, "input", ErrorClass::InvalidArgumentError)?;
     let spec = decode_spec(a, "input_encoding", true)?;
     let (cps, offs) = ops::unicode_decode(&x, &spec, offsets).map_err(|e| a.err_at("input", e))?;
-    Ok(match offs {
-        Some(o) => Value::tuple(vec![Value::from_array(cps), Value::from_array(o)]),
-        None => Value::from_array(cps),
-    })
+    Ok(with_offsets(cps, offs))
 }
 
 fn unicode_decode(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -280,10 +285,7 @@ fn split(a: &Args, offsets: bool) -> Result<Value> {
     let x = strings_or(a, "input", ErrorClass::InvalidArgumentError)?;
     let spec = decode_spec(a, "input_encoding", false)?;
     let (chars, offs) = ops::unicode_split(&x, &spec, offsets).map_err(|e| a.err_at("input", e))?;
-    Ok(match offs {
-        Some(o) => Value::tuple(vec![Value::from_array(chars), Value::from_array(o)]),
-        None => Value::from_array(chars),
-    })
+    Ok(with_offsets(chars, offs))
 }
 
 fn unicode_split(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -331,7 +333,7 @@ fn wants_sparse(a: &Args) -> Result<bool> {
         "RaggedTensor" => Ok(false),
         other => Err(Error::new(
             ErrorClass::ValueError,
-            format!("result_type must be 'RaggedTensor' or 'SparseTensor', not {other:?}"),
+            format!("result_type must be 'RaggedTensor' or 'SparseTensor', not '{other}'"),
         )
         .at(a.span("result_type"))),
     }
