@@ -1,6 +1,11 @@
 //! Syntax colouring of the input line: a small scanner sorts the text into token classes
 //! (strings, numbers, keywords, module names, comments, meta-commands) and wraps each in an
-//! ANSI colour. Only colour codes are added, so the line keeps its display width.
+//! ANSI colour. Only colour codes are added, so the line keeps its display width. Keywords
+//! are Python's reserved words ([`KEYWORDS`], all of them: an unsupported one is still not a
+//! name) and modules are the roots evaluation resolves ([`root_module`]).
+
+use ragtag::eval::root_module;
+use ragtag::syntax::KEYWORDS;
 
 /// What a piece of the input is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,13 +25,6 @@ pub enum Class {
     /// A `:command` at the start of the input.
     Command,
 }
-
-const KEYWORDS: &[&str] = &[
-    "and", "as", "assert", "def", "elif", "else", "except", "False", "finally", "for", "if",
-    "import", "in", "is", "lambda", "None", "not", "or", "pass", "raise", "return", "True", "try",
-];
-
-const MODULES: &[&str] = &["tf", "tensorflow", "np", "numpy", "fluid", "paddle", "math"];
 
 fn colour(class: Class) -> Option<&'static str> {
     Some(match class {
@@ -117,7 +115,7 @@ pub fn classify(line: &str) -> Vec<(Class, std::ops::Range<usize>)> {
             let after_dot = i > 0 && b[i - 1] == b'.';
             if !after_dot && KEYWORDS.contains(&word) {
                 push(&mut out, &mut plain_start, Class::Keyword, i..end);
-            } else if !after_dot && MODULES.contains(&word) {
+            } else if !after_dot && root_module(word).is_some() {
                 push(&mut out, &mut plain_start, Class::Module, i..end);
             }
             i = end;
@@ -221,6 +219,15 @@ mod tests {
             ]
         );
         assert_eq!(classes(":help tf.ragged"), [(Class::Command, ":help")]);
+        assert_eq!(
+            classes("while numpy: del x; yield"),
+            [
+                (Class::Keyword, "while"),
+                (Class::Module, "numpy"),
+                (Class::Keyword, "del"),
+                (Class::Keyword, "yield"),
+            ]
+        );
         assert_eq!(classes("rt.tf.in"), []);
         assert_eq!(classes("'unclosed"), [(Class::Str, "'unclosed")]);
         assert_eq!(classes("'a\\'b' + 日本"), [(Class::Str, "'a\\'b'")]);

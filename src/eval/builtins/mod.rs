@@ -291,36 +291,9 @@ impl Registry {
     }
 }
 
-/// Named constants reachable by path: dtypes, `tf.newaxis`, math constants.
+/// Named constants reachable by path: dtypes, `tf.newaxis`, math constants, `tf.errors.*`.
 pub fn constant(path: &str) -> Option<Value> {
-    let rest = ["tf.dtypes.", "tf.", "np.", "numpy."]
-        .iter()
-        .find_map(|p| path.strip_prefix(p));
-    if let Some(d) = rest
-        .filter(|r| {
-            matches!(
-                *r,
-                "bool" | "int32" | "int64" | "float32" | "float64" | "string" | "str_" | "bool_"
-            )
-        })
-        .and_then(|r| crate::engine::DType::parse(r.trim_end_matches('_')))
-    {
-        return Some(Value::DType(d));
-    }
-    Some(match path {
-        "tf.newaxis" | "np.newaxis" => Value::None,
-        "math.pi" | "np.pi" => Value::Float(std::f64::consts::PI),
-        "math.e" | "np.e" => Value::Float(std::f64::consts::E),
-        "math.inf" | "np.inf" => Value::Float(f64::INFINITY),
-        "math.nan" | "np.nan" => Value::Float(f64::NAN),
-        "tf.string" => Value::DType(crate::engine::DType::String),
-        _ => {
-            if let Some(rest) = path.strip_prefix("tf.errors.") {
-                return crate::engine::ErrorClass::from_name(rest).map(Value::ErrorClass);
-            }
-            return None;
-        }
-    })
+    named_constant(path)
 }
 
 /// `module.name`: a builtin, a constant, or a deeper module.
@@ -336,11 +309,8 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
     if let Some(b) = registry().resolve(&path) {
         return Some(Value::Builtin(b));
     }
-    if path == "paddle.fluid" {
-        return Some(Value::Module(std::sync::Arc::from("fluid")));
-    }
-    if path == "tf.errors" {
-        return Some(Value::Module(std::sync::Arc::from("tf.errors")));
+    if let Some(m) = namespace(&path) {
+        return Some(Value::Module(std::sync::Arc::from(m)));
     }
     registry()
         .is_module(&path)
@@ -407,4 +377,159 @@ pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, crate::engine::En
         }
     }
     Ok(Value::str(out))
+}
+
+// ---------------------------------------------------------------------------------------
+// The names each namespace holds besides its builtins. Evaluation reads them through
+// `constant` and `module_attr`; the completer and the highlighter read them through the
+// functions below, so what completes is what evaluates.
+
+/// The value of a named constant.
+#[derive(Debug, Clone, Copy)]
+enum Named {
+    DType(crate::engine::DType),
+    /// `tf.newaxis` / `np.newaxis`, which is Python's `None`.
+    NewAxis,
+    Float(f64),
+}
+
+/// The dtypes under their TensorFlow names (`tf.int32`, `tf.dtypes.string`).
+const TF_DTYPES: [(&str, Named); 6] = {
+    use crate::engine::DType as D;
+    [
+        ("bool", Named::DType(D::Bool)),
+        ("int32", Named::DType(D::Int32)),
+        ("int64", Named::DType(D::Int64)),
+        ("float32", Named::DType(D::Float32)),
+        ("float64", Named::DType(D::Float64)),
+        ("string", Named::DType(D::String)),
+    ]
+};
+
+/// Python's `math` constants, which NumPy has too.
+const MATH: [(&str, Named); 4] = [
+    ("pi", Named::Float(std::f64::consts::PI)),
+    ("e", Named::Float(std::f64::consts::E)),
+    ("inf", Named::Float(f64::INFINITY)),
+    ("nan", Named::Float(f64::NAN)),
+];
+
+/// The constants each module holds, spelled as TensorFlow, NumPy and Python's `math` spell
+/// them. Either library's dtype spelling also works under the other (`tf.str_`,
+/// `np.string`, see [`named_constant`]) as a lenient alias the completer does not offer.
+const NAMED_CONSTANTS: &[(&str, &[(&str, Named)])] = {
+    use crate::engine::DType as D;
+    &[
+        (
+            "tf",
+            &[
+                TF_DTYPES[0],
+                TF_DTYPES[1],
+                TF_DTYPES[2],
+                TF_DTYPES[3],
+                TF_DTYPES[4],
+                TF_DTYPES[5],
+                ("newaxis", Named::NewAxis),
+            ],
+        ),
+        ("tf.dtypes", &TF_DTYPES),
+        (
+            "np",
+            &[
+                ("bool_", Named::DType(D::Bool)),
+                ("int32", Named::DType(D::Int32)),
+                ("int64", Named::DType(D::Int64)),
+                ("float32", Named::DType(D::Float32)),
+                ("float64", Named::DType(D::Float64)),
+                ("str_", Named::DType(D::String)),
+                ("newaxis", Named::NewAxis),
+                MATH[0],
+                MATH[1],
+                MATH[2],
+                MATH[3],
+            ],
+        ),
+        ("math", &MATH),
+    ]
+};
+
+/// Namespaces that hold no builtin under their own path, and the module each one is:
+/// `paddle.fluid` is `fluid`; `tf.errors` holds the exception classes.
+const NAMESPACES: &[(&str, &str)] = &[("paddle.fluid", "fluid"), ("tf.errors", "tf.errors")];
+
+/// The constant at `path`: a row of [`NAMED_CONSTANTS`], a dtype under either library's
+/// spelling, or an exception class under `tf.errors`.
+fn named_constant(path: &str) -> Option<Value> {
+    let (module, name) = path.rsplit_once('.')?;
+    let value = |n: Named| match n {
+        Named::DType(d) => Value::DType(d),
+        Named::NewAxis => Value::None,
+        Named::Float(x) => Value::Float(x),
+    };
+    if let Some(&(_, n)) = NAMED_CONSTANTS
+        .iter()
+        .filter(|(m, _)| *m == module)
+        .flat_map(|(_, names)| names.iter())
+        .find(|(n, _)| *n == name)
+    {
+        return Some(value(n));
+    }
+    let dtype_module = matches!(module, "tf" | "tf.dtypes" | "np" | "numpy");
+    let dtype_name = matches!(
+        name,
+        "bool" | "int32" | "int64" | "float32" | "float64" | "string" | "str_" | "bool_"
+    );
+    if dtype_module && dtype_name {
+        return crate::engine::DType::parse(name.trim_end_matches('_')).map(Value::DType);
+    }
+    if module == "tf.errors" {
+        return crate::engine::ErrorClass::from_name(name).map(Value::ErrorClass);
+    }
+    None
+}
+
+/// The module a namespace path without builtins names (`paddle.fluid` → `fluid`).
+fn namespace(path: &str) -> Option<&'static str> {
+    NAMESPACES
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map(|&(_, module)| module)
+}
+
+/// The module roots a session starts with, by their own names (`tf`, `np`, `fluid`,
+/// `paddle`, `math`): the first part of every namespace that holds builtins or constants,
+/// kept when [`super::root_module`] resolves it to itself (so `tensorflow` is not listed).
+pub fn root_names() -> BTreeSet<&'static str> {
+    let reg = registry();
+    let paths = reg
+        .modules
+        .iter()
+        .map(|m| m.as_str())
+        .chain(NAMED_CONSTANTS.iter().map(|(m, _)| *m))
+        .chain(NAMESPACES.iter().map(|(p, _)| *p));
+    paths
+        .filter_map(|p| {
+            let first = p.split('.').next().unwrap_or(p);
+            super::root_module(first).filter(|r| *r == first)
+        })
+        .collect()
+}
+
+/// The names directly under `module` that are not builtins: its constants, the exception
+/// classes under `tf.errors`, and namespaces without builtins of their own (`paddle.fluid`).
+pub fn attribute_names(module: &str) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = NAMED_CONSTANTS
+        .iter()
+        .filter(|(m, _)| *m == module)
+        .flat_map(|(_, names)| names.iter().map(|&(n, _)| n))
+        .collect();
+    out.extend(NAMESPACES.iter().filter_map(|(p, _)| {
+        p.strip_prefix(module)
+            .and_then(|r| r.strip_prefix('.'))
+            .filter(|r| !r.contains('.'))
+    }));
+    if module == "tf.errors" {
+        out.extend(crate::engine::ErrorClass::ALL.iter().map(|c| c.name()));
+    }
+    out
 }
