@@ -384,74 +384,43 @@ pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, crate::engine::En
 // `constant` and `module_attr`; the completer and the highlighter read them through the
 // functions below, so what completes is what evaluates.
 
-/// The value of a named constant.
-#[derive(Debug, Clone, Copy)]
-enum Named {
-    DType(crate::engine::DType),
-    /// `tf.newaxis` / `np.newaxis`, which is Python's `None`.
-    NewAxis,
-    Float(f64),
-}
-
-/// The dtypes under their TensorFlow names (`tf.int32`, `tf.dtypes.string`).
-const TF_DTYPES: [(&str, Named); 6] = {
-    use crate::engine::DType as D;
-    [
-        ("bool", Named::DType(D::Bool)),
-        ("int32", Named::DType(D::Int32)),
-        ("int64", Named::DType(D::Int64)),
-        ("float32", Named::DType(D::Float32)),
-        ("float64", Named::DType(D::Float64)),
-        ("string", Named::DType(D::String)),
-    ]
-};
-
-/// Python's `math` constants, which NumPy has too.
-const MATH: [(&str, Named); 4] = [
-    ("pi", Named::Float(std::f64::consts::PI)),
-    ("e", Named::Float(std::f64::consts::E)),
-    ("inf", Named::Float(f64::INFINITY)),
-    ("nan", Named::Float(f64::NAN)),
+/// The constants each module holds, spelled as TensorFlow, NumPy and Python's `math` spell
+/// them; [`constant_value`] gives their values. Either library's dtype spelling also works
+/// under the other (`tf.str_`, `np.string`, see [`named_constant`]) as a lenient alias the
+/// completer does not offer.
+const NAMED_CONSTANTS: &[(&str, &[&str])] = &[
+    (
+        "tf",
+        &[
+            "bool", "int32", "int64", "float32", "float64", "string", "newaxis",
+        ],
+    ),
+    (
+        "tf.dtypes",
+        &["bool", "int32", "int64", "float32", "float64", "string"],
+    ),
+    (
+        "np",
+        &[
+            "bool_", "int32", "int64", "float32", "float64", "str_", "newaxis", "pi", "e", "inf",
+            "nan",
+        ],
+    ),
+    ("math", &["pi", "e", "inf", "nan"]),
 ];
 
-/// The constants each module holds, spelled as TensorFlow, NumPy and Python's `math` spell
-/// them. Either library's dtype spelling also works under the other (`tf.str_`,
-/// `np.string`, see [`named_constant`]) as a lenient alias the completer does not offer.
-const NAMED_CONSTANTS: &[(&str, &[(&str, Named)])] = {
-    use crate::engine::DType as D;
-    &[
-        (
-            "tf",
-            &[
-                TF_DTYPES[0],
-                TF_DTYPES[1],
-                TF_DTYPES[2],
-                TF_DTYPES[3],
-                TF_DTYPES[4],
-                TF_DTYPES[5],
-                ("newaxis", Named::NewAxis),
-            ],
-        ),
-        ("tf.dtypes", &TF_DTYPES),
-        (
-            "np",
-            &[
-                ("bool_", Named::DType(D::Bool)),
-                ("int32", Named::DType(D::Int32)),
-                ("int64", Named::DType(D::Int64)),
-                ("float32", Named::DType(D::Float32)),
-                ("float64", Named::DType(D::Float64)),
-                ("str_", Named::DType(D::String)),
-                ("newaxis", Named::NewAxis),
-                MATH[0],
-                MATH[1],
-                MATH[2],
-                MATH[3],
-            ],
-        ),
-        ("math", &MATH),
-    ]
-};
+/// The value of the constant `name` in whichever module holds it: a dtype (`str_` is
+/// `string`), `newaxis` (Python's `None`) or a float.
+fn constant_value(name: &str) -> Option<Value> {
+    Some(match name {
+        "newaxis" => Value::None,
+        "pi" => Value::Float(std::f64::consts::PI),
+        "e" => Value::Float(std::f64::consts::E),
+        "inf" => Value::Float(f64::INFINITY),
+        "nan" => Value::Float(f64::NAN),
+        _ => return crate::engine::DType::parse(name.trim_end_matches('_')).map(Value::DType),
+    })
+}
 
 /// Namespaces that hold no builtin under their own path, and the module each one is:
 /// `paddle.fluid` is `fluid`; `tf.errors` holds the exception classes.
@@ -461,18 +430,8 @@ const NAMESPACES: &[(&str, &str)] = &[("paddle.fluid", "fluid"), ("tf.errors", "
 /// spelling, or an exception class under `tf.errors`.
 fn named_constant(path: &str) -> Option<Value> {
     let (module, name) = path.rsplit_once('.')?;
-    let value = |n: Named| match n {
-        Named::DType(d) => Value::DType(d),
-        Named::NewAxis => Value::None,
-        Named::Float(x) => Value::Float(x),
-    };
-    if let Some(&(_, n)) = NAMED_CONSTANTS
-        .iter()
-        .filter(|(m, _)| *m == module)
-        .flat_map(|(_, names)| names.iter())
-        .find(|(n, _)| *n == name)
-    {
-        return Some(value(n));
+    if constants_of(module).any(|n| n == name) {
+        return constant_value(name);
     }
     let dtype_module = matches!(module, "tf" | "tf.dtypes" | "np" | "numpy");
     let dtype_name = matches!(
@@ -480,12 +439,20 @@ fn named_constant(path: &str) -> Option<Value> {
         "bool" | "int32" | "int64" | "float32" | "float64" | "string" | "str_" | "bool_"
     );
     if dtype_module && dtype_name {
-        return crate::engine::DType::parse(name.trim_end_matches('_')).map(Value::DType);
+        return constant_value(name);
     }
     if module == "tf.errors" {
         return crate::engine::ErrorClass::from_name(name).map(Value::ErrorClass);
     }
     None
+}
+
+/// The rows of [`NAMED_CONSTANTS`] for `module`.
+fn constants_of(module: &str) -> impl Iterator<Item = &'static str> + '_ {
+    NAMED_CONSTANTS
+        .iter()
+        .filter(move |(m, _)| *m == module)
+        .flat_map(|(_, names)| names.iter().copied())
 }
 
 /// The module a namespace path without builtins names (`paddle.fluid` → `fluid`).
@@ -518,11 +485,7 @@ pub fn root_names() -> BTreeSet<&'static str> {
 /// The names directly under `module` that are not builtins: its constants, the exception
 /// classes under `tf.errors`, and namespaces without builtins of their own (`paddle.fluid`).
 pub fn attribute_names(module: &str) -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = NAMED_CONSTANTS
-        .iter()
-        .filter(|(m, _)| *m == module)
-        .flat_map(|(_, names)| names.iter().map(|&(n, _)| n))
-        .collect();
+    let mut out: Vec<&'static str> = constants_of(module).collect();
     out.extend(NAMESPACES.iter().filter_map(|(p, _)| {
         p.strip_prefix(module)
             .and_then(|r| r.strip_prefix('.'))
