@@ -5,8 +5,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use jupyter_protocol::{JupyterMessage, JupyterMessageContent};
 use ragtag::Session;
 use tokio::sync::oneshot;
+
+use super::replies::lost;
 
 type Job = Box<dyn FnOnce(&mut Session) + Send>;
 
@@ -53,6 +56,16 @@ impl Executor {
         });
         self.jobs.send(job).ok()?;
         rx.await.ok()
+    }
+
+    /// The reply made on the session by `f`, or an error reply if the evaluation thread lost
+    /// the job.
+    pub(super) async fn reply<R: Into<JupyterMessageContent> + Send + 'static>(
+        &self,
+        msg: &JupyterMessage,
+        f: impl FnOnce(&mut Session) -> R + Send + 'static,
+    ) -> JupyterMessageContent {
+        self.run(f).await.map_or_else(|| lost(msg), Into::into)
     }
 
     pub(super) fn interrupt(&self) {

@@ -15,7 +15,7 @@ use tokio::sync::mpsc;
 use super::decode::Incoming;
 use super::executor::Executor;
 use super::handlers;
-use super::replies::{guarded, internal_error, lost, malformed, unsupported};
+use super::replies::{guarded, internal_error, malformed, unsupported};
 use super::transport::{Requests, Router};
 use super::Publisher;
 
@@ -149,30 +149,26 @@ impl Shell {
                 let code = req.code.clone();
                 // On the evaluation thread, whose stack is sized for deeply nested code.
                 executor
-                    .run(move |_| handlers::is_complete(&code))
+                    .reply(msg, move |_| handlers::is_complete(&code))
                     .await
-                    .map_or_else(|| lost(msg), Into::into)
             }
             JupyterMessageContent::CompleteRequest(req) => {
                 let (code, cursor) = (req.code.clone(), req.cursor_pos);
                 executor
-                    .run(move |s| handlers::complete(s, &code, cursor))
+                    .reply(msg, move |s| handlers::complete(s, &code, cursor))
                     .await
-                    .map_or_else(|| lost(msg), Into::into)
             }
             JupyterMessageContent::InspectRequest(req) => {
                 let (code, cursor) = (req.code.clone(), req.cursor_pos);
                 executor
-                    .run(move |s| handlers::inspect(s, &code, cursor))
+                    .reply(msg, move |s| handlers::inspect(s, &code, cursor))
                     .await
-                    .map_or_else(|| lost(msg), Into::into)
             }
             JupyterMessageContent::HistoryRequest(req) => {
                 let req = req.clone();
                 executor
-                    .run(move |s| handlers::history(s, &req))
+                    .reply(msg, move |s| handlers::history(s, &req))
                     .await
-                    .map_or_else(|| lost(msg), Into::into)
             }
             JupyterMessageContent::CommInfoRequest(_) => CommInfoReply::default().into(),
             JupyterMessageContent::ShutdownRequest(req) => {
