@@ -309,6 +309,13 @@ impl Kernel {
     }
 }
 
+/// The content of an execute_request running `code`, stored in history, that does not stop
+/// the requests after it when it fails.
+pub fn execute_content(code: &str) -> Value {
+    json!({"code": code, "silent": false, "store_history": true,
+           "user_expressions": {}, "allow_stdin": false, "stop_on_error": false})
+}
+
 /// A ZeroMQ message of `frames`.
 pub fn zmq_message(frames: Vec<Vec<u8>>) -> ZmqMessage {
     ZmqMessage::try_from(
