@@ -2,6 +2,7 @@
 //! `idle` status. Control never waits for evaluation; shell hands cells, completion and
 //! inspection to the evaluation thread and aborts the rest of a failed "Run All".
 
+use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -16,7 +17,7 @@ use super::decode::Incoming;
 use super::executor::Executor;
 use super::handlers;
 use super::replies::{guarded, internal_error, malformed, unsupported};
-use super::transport::{Requests, Router};
+use super::transport::{Replies, Requests, Router};
 use super::Publisher;
 
 /// What handling a request produced: the reply, if any, and whether the kernel should stop.
@@ -51,6 +52,25 @@ fn answer_control(incoming: &Incoming, cancel: &AtomicBool) -> Answer {
     }
 }
 
+/// Answers one request between a `busy` and an `idle` status: the reply `answer` makes (an
+/// error reply should it panic) goes out on `replies`. True when the kernel should stop.
+async fn serve_one(
+    out: &Publisher,
+    replies: &mut Replies,
+    msg: &JupyterMessage,
+    answer: impl Future<Output = Answer>,
+) -> bool {
+    out.send(Status::busy(), msg);
+    let (reply, stop) = guarded(answer)
+        .await
+        .unwrap_or_else(|panic| (Some(internal_error(msg, &panic)), false));
+    if let Some(reply) = reply {
+        replies.send(JupyterMessage::new(reply, Some(msg))).await;
+    }
+    out.send(Status::idle(), msg);
+    stop
+}
+
 /// Answers requests on the control socket, one at a time, each between `busy` and `idle`.
 pub(super) async fn control_loop(
     control: Router,
@@ -61,16 +81,8 @@ pub(super) async fn control_loop(
     let (mut requests, mut control) = control.split();
     loop {
         let incoming = requests.recv().await;
-        let msg = incoming.message();
-        out.send(Status::busy(), msg);
-        let (reply, stop) = guarded(async { answer_control(&incoming, &cancel) })
-            .await
-            .unwrap_or_else(|panic| (Some(internal_error(msg, &panic)), false));
-        if let Some(reply) = reply {
-            control.send(JupyterMessage::new(reply, Some(msg))).await;
-        }
-        out.send(Status::idle(), msg);
-        if stop {
+        let answer = async { answer_control(&incoming, &cancel) };
+        if serve_one(&out, &mut control, incoming.message(), answer).await {
             let _ = exit.send(());
             return;
         }
@@ -203,19 +215,11 @@ pub(super) async fn shell_loop(
         abort_before: None,
     };
     while let Some((arrived, incoming)) = incoming.recv().await {
-        let msg = incoming.message();
-        out.send(Status::busy(), msg);
         if shell.abort_before.is_some_and(|t| arrived >= t) {
             shell.abort_before = None;
         }
-        let (reply, stop) = guarded(shell.answer(&incoming))
-            .await
-            .unwrap_or_else(|panic| (Some(internal_error(msg, &panic)), false));
-        if let Some(reply) = reply {
-            replies.send(JupyterMessage::new(reply, Some(msg))).await;
-        }
-        out.send(Status::idle(), msg);
-        if stop {
+        let answer = shell.answer(&incoming);
+        if serve_one(&out, &mut replies, incoming.message(), answer).await {
             let _ = exit.send(());
             return;
         }
