@@ -5,43 +5,12 @@
 use std::collections::BTreeSet;
 
 use crate::command::COMMANDS;
-use crate::eval::builtins::{class_of, registry, Builtin, Kind};
+use crate::eval::builtins::{attribute_names, class_of, module_attr, registry, root_names};
+use crate::eval::builtins::{Builtin, Kind};
 use crate::eval::root_module;
 use crate::session::Session;
+use crate::syntax::{KEYWORDS, UNSUPPORTED_KEYWORDS};
 use crate::value::Value;
-
-/// Python keywords worth completing at the start of a name.
-const KEYWORDS: &[&str] = &[
-    "and", "assert", "break", "continue", "def", "del", "else", "except", "False", "finally",
-    "for", "if", "import", "in", "is", "lambda", "None", "not", "or", "pass", "raise", "return",
-    "True", "try", "while",
-];
-
-/// Names every session starts with (module roots).
-const ROOTS: &[&str] = &["tf", "np", "fluid", "paddle", "math"];
-
-/// Constants reachable under a module (not in the builtin table, which holds functions).
-const CONSTANTS: &[(&str, &[&str])] = &[
-    (
-        "tf",
-        &[
-            "bool", "int32", "int64", "float32", "float64", "string", "newaxis", "errors",
-        ],
-    ),
-    (
-        "tf.dtypes",
-        &["bool", "int32", "int64", "float32", "float64", "string"],
-    ),
-    (
-        "np",
-        &[
-            "bool_", "int32", "int64", "float32", "float64", "str_", "newaxis", "pi", "e", "inf",
-            "nan",
-        ],
-    ),
-    ("math", &["pi", "e", "inf", "nan"]),
-    ("paddle", &["fluid"]),
-];
 
 /// The completions of `line` at byte offset `cursor`: the offset where the replaced text
 /// starts, and the candidates (each replaces `line[start..cursor]`), sorted. Functions and
@@ -198,30 +167,28 @@ fn complete_command(before: &str) -> (usize, Vec<String>) {
     }
 }
 
-/// The module a dotted path names, resolving user names bound to modules (`import numpy as
-/// xp`) and the `tensorflow`/`numpy` spellings; tries `tf.` in front as name lookup does.
+/// The module a dotted path names, resolved as evaluation resolves it: a user name bound to
+/// a module (`import numpy as xp`) or a root (`tensorflow` is `tf`), then each part through
+/// [`module_attr`]. A path that starts elsewhere tries `tf.` in front, as name lookup does.
 fn module_of(session: &Session, path: &str) -> Option<String> {
-    let (first, rest) = path
-        .split_once('.')
-        .map_or((path, None), |(f, r)| (f, Some(r)));
-    let root = match session.get(first) {
+    let mut parts = path.split('.');
+    let first = parts.next()?;
+    let mut module = match session.get(first) {
         Some(Value::Module(m)) => m.to_string(),
         Some(_) => return None,
         // `ragged.constant` reaches `tf.ragged.constant`: is_module tries `tf.` in front.
-        None => root_module(first).unwrap_or(first).to_string(),
+        None => match root_module(first) {
+            Some(root) => root.to_string(),
+            None => return registry().is_module(path),
+        },
     };
-    let full = match rest {
-        Some(r) => format!("{root}.{r}"),
-        None => root,
-    };
-    let r = registry();
-    if ROOTS.contains(&full.as_str())
-        || full == "tf.errors"
-        || CONSTANTS.iter().any(|(m, _)| *m == full)
-    {
-        return Some(full);
+    for part in parts {
+        match module_attr(&module, part)? {
+            Value::Module(m) => module = m.to_string(),
+            _ => return None,
+        }
     }
-    r.is_module(&full)
+    Some(module)
 }
 
 /// Completions after `path.`.
@@ -265,25 +232,12 @@ fn attribute_candidates(session: &Session, path: &str, partial: &str) -> BTreeSe
             None => out.insert(format!("{rest}(")),
         };
     }
-    for (m, names) in CONSTANTS {
-        if *m == module {
-            out.extend(
-                names
-                    .iter()
-                    .filter(|n| n.starts_with(partial))
-                    .map(|n| n.to_string()),
-            );
-        }
-    }
-    if module == "tf.errors" {
-        out.extend(
-            crate::engine::ErrorClass::ALL
-                .iter()
-                .map(|c| c.name())
-                .filter(|n| n.starts_with(partial))
-                .map(String::from),
-        );
-    }
+    out.extend(
+        attribute_names(&module)
+            .into_iter()
+            .filter(|n| n.starts_with(partial))
+            .map(String::from),
+    );
     out
 }
 
@@ -309,15 +263,15 @@ fn name_candidates(session: &Session, word: &str) -> BTreeSet<String> {
         }
     }
     out.extend(
-        ROOTS
-            .iter()
+        root_names()
+            .into_iter()
             .filter(|r| r.starts_with(word))
-            .map(|r| r.to_string()),
+            .map(String::from),
     );
     out.extend(
         KEYWORDS
             .iter()
-            .filter(|k| k.starts_with(word))
+            .filter(|k| k.starts_with(word) && !UNSUPPORTED_KEYWORDS.contains(k))
             .map(|k| k.to_string()),
     );
     for b in &registry().all {
@@ -423,6 +377,16 @@ mod tests {
         contains("ragged.con", &["constant("]);
         contains("tf.errors.Inv", &["InvalidArgumentError"]);
         check("tf.nosuchmodule.", 16, &[]);
+        // Every root evaluation knows, and the namespaces without builtins of their own.
+        for root in ["tf", "np", "fluid", "paddle", "math"] {
+            contains(&root[..1], &[root]);
+        }
+        contains("paddle.", &["fluid", "CPUPlace("]);
+        contains("paddle.fluid.", &["LoDTensor(", "create_lod_tensor("]);
+        contains("math.", &["pi", "e", "inf", "nan"]);
+        contains("np.", &["str_", "bool_", "pi", "newaxis"]);
+        contains("tf.dtypes.", &["string", "int64"]);
+        contains("tf.", &["errors", "string", "bool"]);
     }
 
     #[test]
@@ -445,6 +409,13 @@ mod tests {
         contains("pri", &["print("]);
         contains("t", &["t", "tf", "tuple(", "try"]);
         contains("T", &["True"]);
+        contains("wh", &["while"]);
+        contains("de", &["def", "del"]);
+        contains("br", &["break"]);
+        contains("con", &["continue"]);
+        // Keywords ragtag does not run are not offered.
+        check("wit", 0, &[]);
+        check("yiel", 0, &[]);
         check("", 0, &[]);
     }
 

@@ -1,17 +1,9 @@
-//! Completion and inspection for the kernel: builtin paths, namespaces, the user's names, the
-//! methods of a name's class and meta-commands — all from the one builtin table.
+//! Completion and inspection for the kernel. Completion is the library's (the REPL's too),
+//! with Jupyter's code-point cursor converted to bytes and back; inspection shows the help
+//! of the builtin or the description of the name under the cursor.
 
-use std::collections::BTreeSet;
-
-use ragtag::command::COMMANDS;
 use ragtag::eval::builtins::{class_of, python::lookup_help, registry, Builtin};
 use ragtag::Session;
-
-/// Python keywords the language accepts, offered like names.
-const KEYWORDS: &[&str] = &[
-    "and", "assert", "def", "else", "elif", "except", "False", "for", "if", "import", "in", "is",
-    "lambda", "None", "not", "or", "pass", "raise", "return", "True", "try",
-];
 
 /// The byte offset of code point `cursor` in `code` (clamped to the end).
 pub fn byte_offset(code: &str, cursor: usize) -> usize {
@@ -39,68 +31,14 @@ fn token_start(code: &str, end: usize) -> usize {
         .map_or(end, |(i, _)| i)
 }
 
-/// Completions of the word before `cursor` (a code-point offset): the matches, and the
-/// code-point range they replace.
+/// The library completer ([`ragtag::complete::complete`], which the REPL calls too) on a
+/// whole cell, in Jupyter's units: `cursor` counts code points into the cell (messaging
+/// spec 5.2+), and so do the returned `cursor_start` and `cursor_end` of the range the
+/// matches replace. A cursor past the end (a frontend's stale position) completes at the end.
 pub fn complete(session: &Session, code: &str, cursor: usize) -> (Vec<String>, usize, usize) {
     let end = byte_offset(code, cursor);
-    // A cursor past the end (a frontend's stale position) completes at the end.
-    let cursor = char_pos(code, end);
-    let line_start = code[..end].rfind('\n').map_or(0, |i| i + 1);
-    let line = &code[line_start..end];
-    // A meta-command at the start of a line.
-    if line.starts_with(':') && !line.contains(char::is_whitespace) {
-        let matches = COMMANDS
-            .iter()
-            .map(|(c, _)| c.to_string())
-            .filter(|c| c.starts_with(line))
-            .collect();
-        return (matches, char_pos(code, line_start), cursor);
-    }
-    let start = token_start(code, end);
-    let word = &code[start..end];
-    let mut found = BTreeSet::new();
-    let reg = registry();
-    for path in reg.function_paths().chain(reg.modules()) {
-        if path.starts_with(word) {
-            found.insert(path.to_string());
-        }
-        // `ragged.constant` reaches `tf.ragged.constant`.
-        if let Some(rest) = path.strip_prefix("tf.") {
-            if !word.is_empty() && rest.starts_with(word) && !word.starts_with("tf.") {
-                found.insert(rest.to_string());
-            }
-        }
-    }
-    for (name, value) in session.vars() {
-        if name.starts_with(word) {
-            found.insert(name.to_string());
-        }
-        // `digits.row_` completes the methods of the name's class.
-        if let (Some(member), Some(class)) = (
-            word.strip_prefix(name).and_then(|r| r.strip_prefix('.')),
-            class_of(value),
-        ) {
-            let prefix = format!("{class}.");
-            for b in &reg.all {
-                if let Some(m) = b.name.strip_prefix(&prefix) {
-                    if m.starts_with(member) && !m.contains('.') {
-                        found.insert(format!("{name}.{m}"));
-                    }
-                }
-            }
-        }
-    }
-    if !word.contains('.') {
-        for k in KEYWORDS {
-            if k.starts_with(word) && !word.is_empty() {
-                found.insert(k.to_string());
-            }
-        }
-    }
-    // Whole paths sort after shorter ones so `tf.` offers its namespaces first.
-    let mut matches: Vec<String> = found.into_iter().filter(|m| m != word).collect();
-    matches.sort_by(|a, b| (a.matches('.').count(), a).cmp(&(b.matches('.').count(), b)));
-    (matches, char_pos(code, start), cursor)
+    let (start, matches) = ragtag::complete::complete(session, code, end);
+    (matches, char_pos(code, start), char_pos(code, end))
 }
 
 /// What the name under (or just before) `cursor` is: a builtin's help, or a user name's
@@ -152,26 +90,19 @@ mod tests {
     }
 
     #[test]
-    fn completes_paths_names_and_methods() {
+    fn completes_in_code_points_through_the_library() {
         let s = session();
         let (m, start, end) = complete(&s, "x = tf.ragged.con", 17);
-        assert!(m.contains(&"tf.ragged.constant".to_string()), "{m:?}");
-        assert_eq!((start, end), (4, 17));
-        let (m, _, _) = complete(&s, "dig", 3);
-        assert_eq!(m, vec!["digits".to_string()]);
-        let (m, _, _) = complete(&s, "digits.row_l", 12);
-        assert!(m.contains(&"digits.row_lengths".to_string()), "{m:?}");
-        let (m, start, _) = complete(&s, ":fo", 3);
-        assert_eq!((m, start), (vec![":format".to_string()], 0));
-    }
-
-    #[test]
-    fn cursor_positions_are_code_points() {
-        let s = session();
-        let code = "é = dig";
-        let (m, start, end) = complete(&s, code, 7);
-        assert_eq!(m, vec!["digits".to_string()]);
-        assert_eq!((start, end), (4, 7));
+        assert_eq!(m, vec!["constant(".to_string()]);
+        assert_eq!((start, end), (14, 17));
+        // Each `é` is two bytes but one code point.
+        let code = "é = 'é'\ndigits.row_len";
+        let (m, start, end) = complete(&s, code, 22);
+        assert_eq!(m, vec!["row_lengths(".to_string()]);
+        assert_eq!((start, end), (15, 22));
+        // A stale cursor past the end completes at the end.
+        let (m, start, end) = complete(&s, "é dig", 99);
+        assert_eq!((m, start, end), (vec!["digits".to_string()], 2, 5));
     }
 
     #[test]

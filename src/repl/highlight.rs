@@ -1,6 +1,11 @@
 //! Syntax colouring of the input line: a small scanner sorts the text into token classes
 //! (strings, numbers, keywords, module names, comments, meta-commands) and wraps each in an
-//! ANSI colour. Only colour codes are added, so the line keeps its display width.
+//! ANSI colour. Only colour codes are added, so the line keeps its display width. Keywords
+//! are Python's reserved words ([`KEYWORDS`], all of them: an unsupported one is still not a
+//! name) and modules are the roots evaluation resolves ([`root_module`]).
+
+use ragtag::eval::root_module;
+use ragtag::syntax::KEYWORDS;
 
 /// What a piece of the input is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,13 +25,6 @@ pub enum Class {
     /// A `:command` at the start of the input.
     Command,
 }
-
-const KEYWORDS: &[&str] = &[
-    "and", "as", "assert", "def", "elif", "else", "except", "False", "finally", "for", "if",
-    "import", "in", "is", "lambda", "None", "not", "or", "pass", "raise", "return", "True", "try",
-];
-
-const MODULES: &[&str] = &["tf", "tensorflow", "np", "numpy", "fluid", "paddle", "math"];
 
 fn colour(class: Class) -> Option<&'static str> {
     Some(match class {
@@ -117,7 +115,7 @@ pub fn classify(line: &str) -> Vec<(Class, std::ops::Range<usize>)> {
             let after_dot = i > 0 && b[i - 1] == b'.';
             if !after_dot && KEYWORDS.contains(&word) {
                 push(&mut out, &mut plain_start, Class::Keyword, i..end);
-            } else if !after_dot && MODULES.contains(&word) {
+            } else if !after_dot && root_module(word).is_some() {
                 push(&mut out, &mut plain_start, Class::Module, i..end);
             }
             i = end;
@@ -200,30 +198,46 @@ mod tests {
 
     #[test]
     fn token_classes() {
-        assert_eq!(
-            classes("x = tf.constant([1, 2.5e-3], dtype='int32')  # note"),
-            [
-                (Class::Module, "tf"),
-                (Class::Number, "1"),
-                (Class::Number, "2.5e-3"),
-                (Class::Str, "'int32'"),
-                (Class::Comment, "# note"),
-            ]
-        );
-        assert_eq!(
-            classes("lambda x1: x1 if True else b'no'"),
-            [
-                (Class::Keyword, "lambda"),
-                (Class::Keyword, "if"),
-                (Class::Keyword, "True"),
-                (Class::Keyword, "else"),
-                (Class::Str, "b'no'"),
-            ]
-        );
-        assert_eq!(classes(":help tf.ragged"), [(Class::Command, ":help")]);
-        assert_eq!(classes("rt.tf.in"), []);
-        assert_eq!(classes("'unclosed"), [(Class::Str, "'unclosed")]);
-        assert_eq!(classes("'a\\'b' + 日本"), [(Class::Str, "'a\\'b'")]);
+        use Class::{Command, Comment, Keyword, Module, Number, Str};
+        let cases: &[(&str, &[(Class, &str)])] = &[
+            (
+                "x = tf.constant([1, 2.5e-3], dtype='int32')  # note",
+                &[
+                    (Module, "tf"),
+                    (Number, "1"),
+                    (Number, "2.5e-3"),
+                    (Str, "'int32'"),
+                    (Comment, "# note"),
+                ],
+            ),
+            (
+                "lambda x1: x1 if True else b'no'",
+                &[
+                    (Keyword, "lambda"),
+                    (Keyword, "if"),
+                    (Keyword, "True"),
+                    (Keyword, "else"),
+                    (Str, "b'no'"),
+                ],
+            ),
+            // Every reserved word, supported or not, and every root spelling.
+            (
+                "while numpy: del x; yield",
+                &[
+                    (Keyword, "while"),
+                    (Module, "numpy"),
+                    (Keyword, "del"),
+                    (Keyword, "yield"),
+                ],
+            ),
+            (":help tf.ragged", &[(Command, ":help")]),
+            ("rt.tf.in", &[]),
+            ("'unclosed", &[(Str, "'unclosed")]),
+            ("'a\\'b' + 日本", &[(Str, "'a\\'b'")]),
+        ];
+        for (line, want) in cases {
+            assert_eq!(classes(line), *want, "{line:?}");
+        }
     }
 
     #[test]

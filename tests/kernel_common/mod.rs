@@ -1,5 +1,9 @@
-//! What the kernel tests share: a connection file on free loopback ports, and a child
-//! process that is killed when the test ends, however it ends.
+//! What the kernel tests share: a connection file on free loopback ports, a child process
+//! that is killed when the test ends, however it ends, and a Jupyter client ([`client`]).
+
+// Each test crate that includes this module uses a different part of the client.
+#[allow(dead_code)]
+pub mod client;
 
 use std::net::TcpListener;
 use std::path::PathBuf;

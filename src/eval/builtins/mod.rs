@@ -293,36 +293,9 @@ impl Registry {
     }
 }
 
-/// Named constants reachable by path: dtypes, `tf.newaxis`, math constants.
+/// Named constants reachable by path: dtypes, `tf.newaxis`, math constants, `tf.errors.*`.
 pub fn constant(path: &str) -> Option<Value> {
-    let rest = ["tf.dtypes.", "tf.", "np.", "numpy."]
-        .iter()
-        .find_map(|p| path.strip_prefix(p));
-    if let Some(d) = rest
-        .filter(|r| {
-            matches!(
-                *r,
-                "bool" | "int32" | "int64" | "float32" | "float64" | "string" | "str_" | "bool_"
-            )
-        })
-        .and_then(|r| crate::engine::DType::parse(r.trim_end_matches('_')))
-    {
-        return Some(Value::DType(d));
-    }
-    Some(match path {
-        "tf.newaxis" | "np.newaxis" => Value::None,
-        "math.pi" | "np.pi" => Value::Float(std::f64::consts::PI),
-        "math.e" | "np.e" => Value::Float(std::f64::consts::E),
-        "math.inf" | "np.inf" => Value::Float(f64::INFINITY),
-        "math.nan" | "np.nan" => Value::Float(f64::NAN),
-        "tf.string" => Value::DType(crate::engine::DType::String),
-        _ => {
-            if let Some(rest) = path.strip_prefix("tf.errors.") {
-                return crate::engine::ErrorClass::from_name(rest).map(Value::ErrorClass);
-            }
-            return None;
-        }
-    })
+    named_constant(path)
 }
 
 /// `module.name`: a builtin, a constant, or a deeper module.
@@ -338,11 +311,8 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
     if let Some(b) = registry().resolve(&path) {
         return Some(Value::Builtin(b));
     }
-    if path == "paddle.fluid" {
-        return Some(Value::Module(std::sync::Arc::from("fluid")));
-    }
-    if path == "tf.errors" {
-        return Some(Value::Module(std::sync::Arc::from("tf.errors")));
+    if let Some(m) = namespace(&path) {
+        return Some(Value::Module(std::sync::Arc::from(m)));
     }
     registry()
         .is_module(&path)
@@ -409,4 +379,122 @@ pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, crate::engine::En
         }
     }
     Ok(Value::str(out))
+}
+
+// ---------------------------------------------------------------------------------------
+// The names each namespace holds besides its builtins. Evaluation reads them through
+// `constant` and `module_attr`; the completer and the highlighter read them through the
+// functions below, so what completes is what evaluates.
+
+/// The constants each module holds, spelled as TensorFlow, NumPy and Python's `math` spell
+/// them; [`constant_value`] gives their values. Either library's dtype spelling also works
+/// under the other (`tf.str_`, `np.string`, see [`named_constant`]) as a lenient alias the
+/// completer does not offer.
+const NAMED_CONSTANTS: &[(&str, &[&str])] = &[
+    (
+        "tf",
+        &[
+            "bool", "int32", "int64", "float32", "float64", "string", "newaxis",
+        ],
+    ),
+    (
+        "tf.dtypes",
+        &["bool", "int32", "int64", "float32", "float64", "string"],
+    ),
+    (
+        "np",
+        &[
+            "bool_", "int32", "int64", "float32", "float64", "str_", "newaxis", "pi", "e", "inf",
+            "nan",
+        ],
+    ),
+    ("math", &["pi", "e", "inf", "nan"]),
+];
+
+/// The value of the constant `name` in whichever module holds it: a dtype (`str_` is
+/// `string`), `newaxis` (Python's `None`) or a float.
+fn constant_value(name: &str) -> Option<Value> {
+    Some(match name {
+        "newaxis" => Value::None,
+        "pi" => Value::Float(std::f64::consts::PI),
+        "e" => Value::Float(std::f64::consts::E),
+        "inf" => Value::Float(f64::INFINITY),
+        "nan" => Value::Float(f64::NAN),
+        _ => return crate::engine::DType::parse(name.trim_end_matches('_')).map(Value::DType),
+    })
+}
+
+/// Namespaces that hold no builtin under their own path, and the module each one is:
+/// `paddle.fluid` is `fluid`; `tf.errors` holds the exception classes.
+const NAMESPACES: &[(&str, &str)] = &[("paddle.fluid", "fluid"), ("tf.errors", "tf.errors")];
+
+/// The constant at `path`: a row of [`NAMED_CONSTANTS`], a dtype under either library's
+/// spelling, or an exception class under `tf.errors`.
+fn named_constant(path: &str) -> Option<Value> {
+    let (module, name) = path.rsplit_once('.')?;
+    if constants_of(module).any(|n| n == name) {
+        return constant_value(name);
+    }
+    let dtype_module = matches!(module, "tf" | "tf.dtypes" | "np" | "numpy");
+    let dtype_name = matches!(
+        name,
+        "bool" | "int32" | "int64" | "float32" | "float64" | "string" | "str_" | "bool_"
+    );
+    if dtype_module && dtype_name {
+        return constant_value(name);
+    }
+    if module == "tf.errors" {
+        return crate::engine::ErrorClass::from_name(name).map(Value::ErrorClass);
+    }
+    None
+}
+
+/// The rows of [`NAMED_CONSTANTS`] for `module`.
+fn constants_of(module: &str) -> impl Iterator<Item = &'static str> + '_ {
+    NAMED_CONSTANTS
+        .iter()
+        .filter(move |(m, _)| *m == module)
+        .flat_map(|(_, names)| names.iter().copied())
+}
+
+/// The module a namespace path without builtins names (`paddle.fluid` → `fluid`).
+fn namespace(path: &str) -> Option<&'static str> {
+    NAMESPACES
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map(|&(_, module)| module)
+}
+
+/// The module roots a session starts with, by their own names (`tf`, `np`, `fluid`,
+/// `paddle`, `math`): the first part of every namespace that holds builtins or constants,
+/// kept when [`super::root_module`] resolves it to itself (so `tensorflow` is not listed).
+pub fn root_names() -> BTreeSet<&'static str> {
+    let reg = registry();
+    let paths = reg
+        .modules
+        .iter()
+        .map(|m| m.as_str())
+        .chain(NAMED_CONSTANTS.iter().map(|(m, _)| *m))
+        .chain(NAMESPACES.iter().map(|(p, _)| *p));
+    paths
+        .filter_map(|p| {
+            let first = p.split('.').next().unwrap_or(p);
+            super::root_module(first).filter(|r| *r == first)
+        })
+        .collect()
+}
+
+/// The names directly under `module` that are not builtins: its constants, the exception
+/// classes under `tf.errors`, and namespaces without builtins of their own (`paddle.fluid`).
+pub fn attribute_names(module: &str) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = constants_of(module).collect();
+    out.extend(NAMESPACES.iter().filter_map(|(p, _)| {
+        p.strip_prefix(module)
+            .and_then(|r| r.strip_prefix('.'))
+            .filter(|r| !r.contains('.'))
+    }));
+    if module == "tf.errors" {
+        out.extend(crate::engine::ErrorClass::ALL.iter().map(|c| c.name()));
+    }
+    out
 }

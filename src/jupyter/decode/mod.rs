@@ -1,10 +1,13 @@
 //! From a correctly signed message's frames to a request the kernel can answer: the header,
 //! metadata and content are parsed here, the fields the messaging spec makes optional get
 //! their defaults, and anything that still does not make a request becomes [`Incoming::Malformed`]
-//! — which the kernel answers with an error reply instead of dropping. Replayed signatures are
-//! remembered here too ([`Digests`]), as jupyter_client's `Session.digest_history` does.
+//! — which the kernel answers with an error reply instead of dropping. The fields each request
+//! type needs are in [`content`]; replayed signatures are remembered in [`digests`].
 
-use std::collections::{HashSet, VecDeque};
+mod content;
+mod digests;
+
+pub use digests::{Digests, DIGEST_HISTORY};
 
 use jupyter_protocol::{Header, JupyterMessage, JupyterMessageContent, UnknownMessage};
 use jupyter_zmq_client::RawMessage;
@@ -33,66 +36,8 @@ impl Incoming {
     }
 }
 
-/// How many signatures are remembered to recognise replays: jupyter_client's default
-/// `digest_history_size`. At 32 bytes each, in a set and a queue, that stays below about
-/// 7 MB however long the kernel runs.
-pub const DIGEST_HISTORY: usize = 1 << 16;
-
-/// The signatures of the last [`DIGEST_HISTORY`] accepted messages. A signature covers the
-/// header, whose msg_id is unique, so seeing one twice means the message was captured and
-/// sent again.
-pub struct Digests {
-    seen: HashSet<[u8; 32]>,
-    order: VecDeque<[u8; 32]>,
-    capacity: usize,
-}
-
-impl Digests {
-    pub fn new(capacity: usize) -> Digests {
-        Digests {
-            seen: HashSet::new(),
-            order: VecDeque::new(),
-            capacity: capacity.max(1),
-        }
-    }
-
-    /// Records `signature` (the hex frame of a verified message); false if it was already
-    /// seen — a replay. When full, the oldest signature is forgotten.
-    pub fn insert(&mut self, signature: &[u8]) -> bool {
-        let Some(digest) = decode_hex(signature) else {
-            // Cannot happen after verification (HMAC-SHA256 is 64 hex digits); accept rather
-            // than drop a message the key vouches for.
-            return true;
-        };
-        if self.seen.contains(&digest) {
-            return false;
-        }
-        // Forget the oldest first, so neither collection ever outgrows its capacity.
-        if self.order.len() >= self.capacity {
-            if let Some(old) = self.order.pop_front() {
-                self.seen.remove(&old);
-            }
-        }
-        self.seen.insert(digest);
-        self.order.push_back(digest);
-        true
-    }
-}
-
-fn decode_hex(text: &[u8]) -> Option<[u8; 32]> {
-    if text.len() != 64 {
-        return None;
-    }
-    let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
-    let mut out = [0u8; 32];
-    for (i, pair) in text.chunks(2).enumerate() {
-        out[i] = digit(pair[0])? << 4 | digit(pair[1])?;
-    }
-    Some(out)
-}
-
 /// A short description of a JSON value's kind, for error messages.
-fn kind(v: &Value) -> String {
+pub(super) fn kind(v: &Value) -> String {
     match v {
         Value::Null => "null".into(),
         Value::Bool(b) => format!("the boolean {b}"),
@@ -126,153 +71,7 @@ fn lenient_header(header: Option<&Map<String, Value>>) -> Header {
     })
 }
 
-/// What kind of value a content field holds.
-#[derive(Clone, Copy)]
-enum Kind {
-    Str,
-    Bool,
-    /// A non-negative integer (a cursor position, a detail level).
-    Count,
-    /// An integer that fits an i32 (history numbers may be negative).
-    Int,
-    /// An object whose values are strings (user_expressions).
-    StrMap,
-}
-
-/// A content field's default when it is missing or null.
-enum Fallback {
-    /// The request makes no sense without it.
-    Required,
-    /// Left out (the typed request has an optional field).
-    Absent,
-    To(Value),
-    /// `store_history`: true unless the request is silent.
-    NotSilent,
-    /// `cursor_pos`: the end of `code`, as jupyter_client's `complete` and `inspect` assume.
-    EndOfCode,
-}
-
-/// The content fields of each request the kernel reads, with their kinds and defaults, after
-/// the messaging spec (5.3) and what ipykernel assumes when a field is left out.
-fn schema(msg_type: &str, content: &Map<String, Value>) -> Vec<(&'static str, Kind, Fallback)> {
-    use Fallback::*;
-    use Kind::*;
-    match msg_type {
-        "execute_request" => vec![
-            ("code", Str, Required),
-            ("silent", Bool, To(Value::from(false))),
-            ("store_history", Bool, NotSilent),
-            ("user_expressions", StrMap, To(Value::Object(Map::new()))),
-            ("allow_stdin", Bool, To(Value::from(false))),
-            ("stop_on_error", Bool, To(Value::from(true))),
-        ],
-        "complete_request" => vec![("code", Str, Required), ("cursor_pos", Count, EndOfCode)],
-        "inspect_request" => vec![
-            ("code", Str, Required),
-            ("cursor_pos", Count, EndOfCode),
-            ("detail_level", Count, To(Value::from(0))),
-        ],
-        "is_complete_request" => vec![("code", Str, Required)],
-        "history_request" => {
-            let mut fields = vec![
-                ("hist_access_type", Str, Required),
-                ("output", Bool, To(Value::from(false))),
-                ("raw", Bool, To(Value::from(true))),
-            ];
-            // Only the fields of the access type asked for: the others may hold anything.
-            match content.get("hist_access_type").and_then(Value::as_str) {
-                Some("range") => fields.extend([
-                    ("session", Int, Absent),
-                    // IPython's `get_range` starts at the first cell and runs to the end
-                    // (a stop of 0 here).
-                    ("start", Int, To(Value::from(1))),
-                    ("stop", Int, To(Value::from(0))),
-                ]),
-                // IPython's `get_tail` returns the last 10 cells by default.
-                Some("tail") => fields.push(("n", Int, To(Value::from(10)))),
-                Some("search") => fields.extend([
-                    ("pattern", Str, To(Value::from("*"))),
-                    ("unique", Bool, To(Value::from(false))),
-                    // No limit.
-                    ("n", Int, To(Value::from(i32::MAX))),
-                ]),
-                _ => {}
-            }
-            fields
-        }
-        "shutdown_request" => vec![("restart", Bool, To(Value::from(false)))],
-        "comm_info_request" => vec![("target_name", Str, Absent)],
-        _ => Vec::new(),
-    }
-}
-
-/// Checks the content of a `msg_type` message against [`schema`] and fills in defaults.
-fn complete_content(msg_type: &str, content: &mut Map<String, Value>) -> Result<(), String> {
-    for (field, kind, default) in schema(msg_type, content) {
-        let given = content.get(field).filter(|v| !v.is_null());
-        let Some(value) = given else {
-            let value = match default {
-                Fallback::Required => {
-                    return Err(format!("{msg_type} content has no `{field}`"));
-                }
-                Fallback::Absent => {
-                    content.remove(field);
-                    continue;
-                }
-                Fallback::To(v) => v,
-                Fallback::NotSilent => {
-                    let silent = content.get("silent").and_then(Value::as_bool);
-                    Value::Bool(!silent.unwrap_or(false))
-                }
-                Fallback::EndOfCode => {
-                    let code = content.get("code").and_then(Value::as_str).unwrap_or("");
-                    Value::from(code.chars().count())
-                }
-            };
-            content.insert(field.into(), value);
-            continue;
-        };
-        let fits = match kind {
-            Kind::Str => value.is_string(),
-            Kind::Bool => value.is_boolean(),
-            Kind::Count => value.as_u64().is_some_and(|n| usize::try_from(n).is_ok()),
-            Kind::Int => value.as_i64().is_some_and(|n| i32::try_from(n).is_ok()),
-            Kind::StrMap => value
-                .as_object()
-                .is_some_and(|m| m.values().all(Value::is_string)),
-        };
-        if !fits {
-            let wanted = match kind {
-                Kind::Str => "a string",
-                Kind::Bool => "a boolean",
-                Kind::Count => "a non-negative integer",
-                Kind::Int => "an integer between -2147483648 and 2147483647",
-                Kind::StrMap => "an object of strings",
-            };
-            return Err(format!(
-                "{msg_type} content `{field}` must be {wanted}, not {}",
-                kind_of_field(value)
-            ));
-        }
-    }
-    if msg_type == "history_request" {
-        let access = content.get("hist_access_type").and_then(Value::as_str);
-        if !matches!(access, Some("range" | "tail" | "search")) {
-            return Err(format!(
-                "history_request content `hist_access_type` must be \"range\", \"tail\" or \
-                 \"search\", not {}",
-                content
-                    .get("hist_access_type")
-                    .map_or("nothing".into(), |v| {
-                        v.as_str().map_or_else(|| kind(v), |s| format!("{s:?}"))
-                    })
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn kind_of_field(v: &Value) -> String {
+pub(super) fn kind_of_field(v: &Value) -> String {
     match v {
         Value::String(s) if s.chars().count() <= 40 => format!("the string {s:?}"),
         _ => kind(v),
@@ -357,7 +156,7 @@ pub fn decode(raw: RawMessage) -> Incoming {
         }
         Err(e) => return malformed(Value::Null, format!("{msg_type} content is not JSON ({e})")),
     };
-    if let Err(problem) = complete_content(&msg_type, &mut content) {
+    if let Err(problem) = content::complete_content(&msg_type, &mut content) {
         return malformed(Value::Object(content), problem);
     }
     let typed =
@@ -584,37 +383,5 @@ mod tests {
         assert!(
             matches!(content, JupyterMessageContent::UnknownMessage(m) if m.msg_type == "frobnicate_request")
         );
-    }
-
-    #[test]
-    fn digests_catch_replays_and_stay_bounded() {
-        let sig = |i: u32| format!("{i:064x}").into_bytes();
-        let mut d = Digests::new(4);
-        assert!(d.insert(&sig(1)));
-        assert!(!d.insert(&sig(1)), "a replay");
-        for i in 2..=6 {
-            assert!(d.insert(&sig(i)));
-        }
-        assert_eq!(d.order.len(), 4);
-        // The oldest were forgotten; the last four are still recognised.
-        assert!(d.insert(&sig(1)));
-        assert!(!d.insert(&sig(6)));
-        assert_eq!(d.order.len(), 4);
-        assert_eq!(d.seen.len(), 4);
-        assert!(
-            d.order.capacity() < 8,
-            "the queue never outgrows its capacity"
-        );
-        // At the kernel's size: three times as many messages as it remembers.
-        let mut d = Digests::new(DIGEST_HISTORY);
-        for i in 0..3 * DIGEST_HISTORY as u32 {
-            assert!(d.insert(&sig(i)));
-        }
-        assert_eq!(
-            (d.order.len(), d.seen.len()),
-            (DIGEST_HISTORY, DIGEST_HISTORY)
-        );
-        assert!(d.order.capacity() <= DIGEST_HISTORY);
-        assert!(!d.insert(&sig(3 * DIGEST_HISTORY as u32 - 1)));
     }
 }
