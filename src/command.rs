@@ -1,8 +1,9 @@
 //! Meta-commands (`:help`, `:vars`, `:format json` …), shared by the REPL and the kernel.
 
 use crate::diagnostic::Error;
-use crate::engine::{budget, ErrorClass};
+use crate::engine::budget;
 use crate::eval::builtins::python::{help_index, help_text, lookup_help};
+use crate::eval::exceptions::ExceptionClass as ErrorClass;
 use crate::eval::Sink;
 use crate::render::{describe, explain, html, table, Format};
 use crate::session::Session;

@@ -277,7 +277,7 @@ fn attribute_candidates(session: &Session, path: &str, partial: &str) -> BTreeSe
     }
     if module == "tf.errors" {
         out.extend(
-            crate::engine::ErrorClass::ALL
+            crate::eval::exceptions::ExceptionClass::ALL
                 .iter()
                 .map(|c| c.name())
                 .filter(|n| n.starts_with(partial))

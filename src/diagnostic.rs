@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use crate::engine::{EngineError, ErrorClass};
+use crate::engine::EngineError;
+use crate::eval::exceptions::{Exception, ExceptionClass};
 use crate::syntax::ast::Span;
 use crate::syntax::SyntaxError;
 
@@ -11,7 +12,7 @@ use crate::syntax::SyntaxError;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Error {
     /// The exception class.
-    pub class: ErrorClass,
+    pub class: ExceptionClass,
     /// The message.
     pub message: String,
     /// How to fix it.
@@ -20,6 +21,8 @@ pub struct Error {
     pub span: Option<Span>,
     /// The label shown under the span.
     pub label: Option<String>,
+    /// More spans to point at, each with its label (the operands of a failing operator).
+    pub labels: Vec<(Span, String)>,
     /// Which source (cell) the span is in; `None` means the current one.
     pub source: Option<usize>,
 }
@@ -29,13 +32,14 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     /// An error of `class` with `message` and no span yet.
-    pub fn new(class: ErrorClass, message: impl Into<String>) -> Self {
+    pub fn new(class: impl Into<ExceptionClass>, message: impl Into<String>) -> Self {
         Error {
-            class,
+            class: class.into(),
             message: message.into(),
             hint: None,
             span: None,
             label: None,
+            labels: Vec::new(),
             source: None,
         }
     }
@@ -54,6 +58,11 @@ impl Error {
         }
         self
     }
+    /// Adds a secondary span with its label.
+    pub fn with_label(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.labels.push((span, label.into()));
+        self
+    }
     /// Adds a hint.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
@@ -66,9 +75,9 @@ impl Error {
         }
         self
     }
-    /// The form Python's `str(exception)` gives: the message alone.
-    pub fn to_engine(&self) -> EngineError {
-        EngineError {
+    /// The exception value `except … as e` binds: class, message and hint, no span.
+    pub fn to_exception(&self) -> Exception {
+        Exception {
             class: self.class,
             message: self.message.clone(),
             hint: self.hint.clone(),
@@ -78,12 +87,19 @@ impl Error {
 
 impl From<EngineError> for Error {
     fn from(e: EngineError) -> Self {
+        Error::from(Exception::from(e))
+    }
+}
+
+impl From<Exception> for Error {
+    fn from(e: Exception) -> Self {
         Error {
             class: e.class,
             message: e.message,
             hint: e.hint,
             span: None,
             label: None,
+            labels: Vec::new(),
             source: None,
         }
     }
@@ -92,11 +108,12 @@ impl From<EngineError> for Error {
 impl From<SyntaxError> for Error {
     fn from(e: SyntaxError) -> Self {
         Error {
-            class: ErrorClass::SyntaxError,
+            class: ExceptionClass::SyntaxError,
             message: e.message,
             hint: e.hint,
             span: Some(e.span),
             label: None,
+            labels: Vec::new(),
             source: None,
         }
     }
@@ -196,11 +213,22 @@ impl miette::Diagnostic for Report {
                 trimmed.len() - start,
             ))));
         }
-        Some(Box::new(std::iter::once(miette::LabeledSpan::new(
-            Some(label),
-            start,
-            end - start,
-        ))))
+        let clamp = move |span: Span| {
+            let start = span.start.min(len);
+            (start, span.end.clamp(start, len) - start)
+        };
+        let secondary = self.error.labels.iter().map(move |(span, text)| {
+            let (start, len) = clamp(*span);
+            miette::LabeledSpan::new(Some(text.clone()), start, len)
+        });
+        // Labelled operands say all there is to say: the whole expression needs no label.
+        if self.error.label.is_none() && !self.error.labels.is_empty() {
+            return Some(Box::new(secondary));
+        }
+        Some(Box::new(
+            std::iter::once(miette::LabeledSpan::new(Some(label), start, end - start))
+                .chain(secondary),
+        ))
     }
 }
 
@@ -231,6 +259,14 @@ pub fn render(error: &Error, name: &str, text: &str, style: Style, width: usize)
             end: cut.end,
         });
         source.primary = cut.column.map(|c| (cut.start, c - 1));
+        if cut.text != text {
+            // Secondary spans point into the uncut text: fold their labels into the primary.
+            let labels = std::mem::take(&mut error.labels);
+            if error.label.is_none() && !labels.is_empty() {
+                let texts: Vec<&str> = labels.iter().map(|(_, l)| l.as_str()).collect();
+                error.label = Some(texts.join(" vs "));
+            }
+        }
         source.text = cut.text;
     }
     let report = Report {
@@ -424,7 +460,7 @@ mod tests {
     fn an_error_at_a_far_column_renders() {
         let src = format!("1+{}q", " ".repeat(65_536));
         let at = src.len() - 1;
-        let err = Error::new(ErrorClass::NameError, "name 'q' is not defined").at(Span {
+        let err = Error::new(ExceptionClass::NameError, "name 'q' is not defined").at(Span {
             start: at,
             end: at + 1,
         });

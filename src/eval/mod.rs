@@ -4,6 +4,7 @@
 pub mod args;
 pub mod builtins;
 pub mod convert;
+pub mod exceptions;
 pub mod operators;
 mod subscript;
 pub mod suggest;
@@ -16,9 +17,10 @@ use args::{Args, CallArg};
 use builtins::{registry, Builtin, Kind};
 
 use crate::diagnostic::{Error, Result};
-use crate::engine::{EngineError, ErrorClass};
+use crate::engine::EngineError;
 use crate::syntax::ast::*;
 use crate::value::{Closure, ClosureBody, Value};
+use exceptions::{Exception, ExceptionClass};
 
 /// Where evaluation sends what a program shows.
 pub trait Sink: Send {
@@ -246,12 +248,15 @@ impl<'s> Interp<'s> {
             }
             StmtKind::Raise(e) => {
                 let err = match e {
-                    None => Error::new(ErrorClass::RuntimeError, "No active exception to reraise"),
+                    None => Error::new(
+                        ExceptionClass::RuntimeError,
+                        "No active exception to reraise",
+                    ),
                     Some(e) => match self.eval(e)? {
                         Value::Exception(x) => Error::from((*x).clone()),
                         Value::ErrorClass(c) => Error::new(c, ""),
                         other => Error::new(
-                            ErrorClass::TypeError,
+                            ExceptionClass::TypeError,
                             format!(
                                 "exceptions must derive from BaseException, not {}",
                                 other.type_name()
@@ -272,7 +277,7 @@ impl<'s> Interp<'s> {
                         Some(m) => crate::render::tf_text::str_of(&self.eval(m)?),
                         None => String::new(),
                     };
-                    return Err(Error::new(ErrorClass::AssertionError, message)
+                    return Err(Error::new(ExceptionClass::AssertionError, message)
                         .at(test.span)
                         .with_hint("the asserted condition is false"));
                 }
@@ -303,7 +308,7 @@ impl<'s> Interp<'s> {
                 let result = self.exec_block(body);
                 let result = match result {
                     Err(err)
-                        if err.class != ErrorClass::KeyboardInterrupt
+                        if err.class != ExceptionClass::KeyboardInterrupt
                             || self.catches_interrupt(handlers) =>
                     {
                         self.handle(err, handlers)
@@ -340,12 +345,11 @@ impl<'s> Interp<'s> {
                     other => vec![other],
                 };
                 for class in classes {
-                    let name = match &class {
-                        Value::ErrorClass(k) => k.name().to_string(),
-                        Value::Module(m) => m.to_string(),
+                    let class = match &class {
+                        Value::ErrorClass(k) => *k,
                         other => {
                             return Err(Error::new(
-                                ErrorClass::TypeError,
+                                ExceptionClass::TypeError,
                                 format!(
                                     "catching classes that do not inherit from BaseException is not allowed (got a {})",
                                     other.type_name()
@@ -354,12 +358,12 @@ impl<'s> Interp<'s> {
                             .at(c.span))
                         }
                     };
-                    matched |= ErrorClass::catches(&name, err.class);
+                    matched |= class.catches(err.class);
                 }
             }
             if matched {
                 if let Some(name) = &h.name {
-                    self.set(name, Value::Exception(Arc::new(err.to_engine())));
+                    self.set(name, Value::Exception(Arc::new(err.to_exception())));
                 }
                 return self.exec_block(&h.body);
             }
@@ -409,7 +413,7 @@ impl<'s> Interp<'s> {
                         return Ok(());
                     }
                     return Err(Error::new(
-                        ErrorClass::NameError,
+                        ExceptionClass::NameError,
                         format!("name '{n}' is not defined"),
                     )
                     .at(e.span));
@@ -422,7 +426,7 @@ impl<'s> Interp<'s> {
                         Ok(())
                     }
                     None => Err(Error::new(
-                        ErrorClass::NameError,
+                        ExceptionClass::NameError,
                         format!("name '{n}' is not defined"),
                     )
                     .at(e.span)),
@@ -431,7 +435,7 @@ impl<'s> Interp<'s> {
             ExprKind::Subscript(obj, index) => {
                 let ExprKind::Name(n) = &obj.kind else {
                     return Err(Error::new(
-                        ErrorClass::UnimplementedError,
+                        ExceptionClass::UnimplementedError,
                         "`del` of an item works on a named list or dict (`del items[0]`)",
                     )
                     .at(e.span)
@@ -452,9 +456,9 @@ impl<'s> Interp<'s> {
                 }
                 Ok(())
             }
-            _ => {
-                Err(Error::new(ErrorClass::SyntaxError, "cannot delete this expression").at(e.span))
-            }
+            _ => Err(
+                Error::new(ExceptionClass::SyntaxError, "cannot delete this expression").at(e.span),
+            ),
         }
     }
 
@@ -476,7 +480,7 @@ impl<'s> Interp<'s> {
                             items.len()
                         )
                     };
-                    return Err(Error::new(ErrorClass::ValueError, msg).at(*span));
+                    return Err(Error::new(ExceptionClass::ValueError, msg).at(*span));
                 }
                 for (t, item) in ts.iter().zip(items) {
                     self.assign(t, item)?;
@@ -497,14 +501,8 @@ impl<'s> Interp<'s> {
         if let Some(root) = root_module(name) {
             return Ok(Value::Module(Arc::from(root)));
         }
-        if let Some(c) = ErrorClass::from_name(name).filter(|c| c.name() == name) {
+        if let Some(c) = ExceptionClass::from_name(name).filter(|c| c.name() == name) {
             return Ok(Value::ErrorClass(c));
-        }
-        if matches!(
-            name,
-            "Exception" | "BaseException" | "LookupError" | "ArithmeticError" | "ImportError"
-        ) {
-            return Ok(Value::Module(Arc::from(name)));
         }
         if let Some(v) = builtins::constant(name) {
             return Ok(v);
@@ -525,7 +523,7 @@ impl<'s> Interp<'s> {
         );
         candidates.extend(["tf", "np", "fluid"]);
         let mut err = Error::new(
-            ErrorClass::NameError,
+            ExceptionClass::NameError,
             format!("name '{name}' is not defined"),
         )
         .at_labeled(span, "not defined");
@@ -587,7 +585,7 @@ impl<'s> Interp<'s> {
                     let key = self.eval(k)?;
                     if matches!(key, Value::List(_) | Value::Literal(_) | Value::Dict(_)) {
                         return Err(Error::new(
-                            ErrorClass::TypeError,
+                            ExceptionClass::TypeError,
                             format!("unhashable type: '{}'", key.type_name()),
                         )
                         .at(k.span));
@@ -715,7 +713,7 @@ impl<'s> Interp<'s> {
                     .filter(|p| !p.is_empty() && !p.contains('.'))
                     .collect();
                 let mut err = Error::new(
-                    ErrorClass::AttributeError,
+                    ExceptionClass::AttributeError,
                     format!("module '{m}' has no attribute '{name}'"),
                 )
                 .at_labeled(span, "unknown name");
@@ -768,7 +766,7 @@ impl<'s> Interp<'s> {
             })
             .unwrap_or_default();
         let mut err = Error::new(
-            ErrorClass::AttributeError,
+            ExceptionClass::AttributeError,
             format!("'{}' object has no attribute '{name}'", o.type_name()),
         )
         .at_labeled(span, "unknown attribute");
@@ -826,11 +824,11 @@ impl<'s> Interp<'s> {
                     Some(v) => crate::render::tf_text::str_of(v),
                     None => String::new(),
                 };
-                Ok(Value::Exception(Arc::new(EngineError::new(*class, msg))))
+                Ok(Value::Exception(Arc::new(Exception::new(*class, msg))))
             }
             Value::DType(d) => {
                 let a = args.into_iter().next().ok_or_else(|| {
-                    Error::new(ErrorClass::TypeError, "a dtype call needs one value").at(span)
+                    Error::new(ExceptionClass::TypeError, "a dtype call needs one value").at(span)
                 })?;
                 let x =
                     convert::to_array(&a.value, Some(*d)).map_err(|e| Error::from(e).at(a.span))?;
@@ -839,7 +837,7 @@ impl<'s> Interp<'s> {
                     .map_err(|e| Error::from(e).at(span))
             }
             other => Err(Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!("'{}' object is not callable", other.type_name()),
             )
             .at(span)),
@@ -865,7 +863,7 @@ impl<'s> Interp<'s> {
     ) -> Result<Value> {
         if self.frames.len() >= MAX_DEPTH {
             return Err(Error::new(
-                ErrorClass::RecursionError,
+                ExceptionClass::RecursionError,
                 format!("maximum recursion depth exceeded ({MAX_DEPTH} nested calls)"),
             )
             .at(span)
@@ -882,7 +880,7 @@ impl<'s> Interp<'s> {
                 None => {
                     if pos >= c.params.len() {
                         return Err(Error::new(
-                            ErrorClass::TypeError,
+                            ExceptionClass::TypeError,
                             format!(
                                 "{}() takes {} positional arguments but more were given",
                                 c.name,
@@ -897,7 +895,7 @@ impl<'s> Interp<'s> {
                 Some(n) => {
                     let Some(i) = c.params.iter().position(|p| &p.name == n) else {
                         return Err(Error::new(
-                            ErrorClass::TypeError,
+                            ExceptionClass::TypeError,
                             format!("{}() got an unexpected keyword argument '{n}'", c.name),
                         )
                         .at(a.span));
@@ -911,7 +909,7 @@ impl<'s> Interp<'s> {
                 Some(v) => v,
                 None => {
                     return Err(Error::new(
-                        ErrorClass::TypeError,
+                        ExceptionClass::TypeError,
                         format!("{}() missing required argument '{}'", c.name, p.name),
                     )
                     .at(span))
@@ -956,7 +954,7 @@ impl<'s> Interp<'s> {
 /// `break` or `continue` that no loop encloses.
 fn outside_loop(span: Span) -> Error {
     Error::new(
-        ErrorClass::SyntaxError,
+        ExceptionClass::SyntaxError,
         "'break' or 'continue' outside loop",
     )
     .at(span)
@@ -987,7 +985,7 @@ fn import(module: &str) -> Result<Value> {
     let not_found = |depth: usize| {
         let name = written[..(depth + extra + 1).min(written.len())].join(".");
         Error::new(
-            ErrorClass::ModuleNotFoundError,
+            ExceptionClass::ModuleNotFoundError,
             format!("No module named '{name}'"),
         )
         .with_hint("ragtag provides tensorflow (tf), numpy (np), paddle / paddle.fluid and math")
@@ -1006,13 +1004,12 @@ fn import(module: &str) -> Result<Value> {
     Ok(v)
 }
 
-/// Labels both operands of a failing binary operator with their shapes.
+/// Labels both operands of a failing binary operator with their descriptions (kind,
+/// dtype and shape); the error's span is the whole expression.
 fn binary_error(err: EngineError, span: Span, l: &Expr, r: &Expr, a: &Value, b: &Value) -> Error {
     let describe = |v: &Value| crate::render::describe(v);
-    let mut e = Error::from(err);
-    if e.span.is_none() {
-        e = e.at_labeled(span, format!("{} vs {}", describe(a), describe(b)));
-        let _ = (l, r);
-    }
-    e
+    Error::from(err)
+        .at(span)
+        .with_label(l.span, describe(a))
+        .with_label(r.span, describe(b))
 }

@@ -316,7 +316,8 @@ pub fn constant(path: &str) -> Option<Value> {
         "tf.string" => Value::DType(crate::engine::DType::String),
         _ => {
             if let Some(rest) = path.strip_prefix("tf.errors.") {
-                return crate::engine::ErrorClass::from_name(rest).map(Value::ErrorClass);
+                return crate::eval::exceptions::ExceptionClass::from_name(rest)
+                    .map(Value::ErrorClass);
             }
             return None;
         }

@@ -461,6 +461,9 @@ fn dict(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn type_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    if let Value::Exception(e) = a.value("object") {
+        return Ok(Value::ErrorClass(e.class));
+    }
     Ok(Value::str(format!(
         "<class '{}'>",
         a.value("object").type_name()
@@ -482,6 +485,9 @@ fn isinstance(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
     };
     Ok(Value::Bool(classes.iter().any(|c| {
+        if let (Value::Exception(e), Value::ErrorClass(k)) = (a.value("obj"), c) {
+            return k.catches(e.class);
+        }
         let n = name_of(c);
         n == obj || (n == "Tensor" && obj == "Tensor")
     })))
@@ -494,10 +500,11 @@ fn help(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Some(Value::Str(s)) => match lookup_help(s) {
             Some(b) => help_text(b),
             None => {
-                return Err(
-                    Error::new(ErrorClass::NameError, format!("no builtin named '{s}'"))
-                        .at(a.span("obj")),
+                return Err(Error::new(
+                    crate::eval::exceptions::ExceptionClass::NameError,
+                    format!("no builtin named '{s}'"),
                 )
+                .at(a.span("obj")))
             }
         },
         Some(v) => value_help(v),
