@@ -57,7 +57,8 @@ impl<'s> Interp<'s> {
         }
     }
 
-    pub(super) fn call_builtin(
+    /// Binds `args` to a builtin's signature and calls it.
+    fn call_builtin(
         &mut self,
         b: &'static Builtin,
         args: Vec<CallArg>,

@@ -163,14 +163,7 @@ impl<'s> Interp<'s> {
 
 /// Labels both operands of a failing binary operator with their descriptions (kind,
 /// dtype and shape); the error's span is the whole expression.
-pub(super) fn binary_error(
-    err: EngineError,
-    span: Span,
-    l: &Expr,
-    r: &Expr,
-    a: &Value,
-    b: &Value,
-) -> Error {
+fn binary_error(err: EngineError, span: Span, l: &Expr, r: &Expr, a: &Value, b: &Value) -> Error {
     let describe = |v: &Value| crate::render::describe(v);
     Error::from(err)
         .at(span)

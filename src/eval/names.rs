@@ -11,6 +11,7 @@ use crate::syntax::ast::*;
 use crate::value::{Closure, ClosureBody, Value};
 
 impl<'s> Interp<'s> {
+    /// A closure over the innermost frame, with its defaults evaluated now, as in Python.
     pub(super) fn make_closure(
         &mut self,
         name: &str,
@@ -40,6 +41,7 @@ impl<'s> Interp<'s> {
         })))
     }
 
+    /// Binds a name in the innermost frame, or globally at top level.
     pub(super) fn set(&mut self, name: &str, v: Value) {
         match self.frames.last_mut() {
             Some(f) => {
@@ -107,6 +109,7 @@ impl<'s> Interp<'s> {
         }
     }
 
+    /// Binds an assignment target, unpacking tuples of names.
     pub(super) fn assign(&mut self, target: &Target, v: Value) -> Result<()> {
         match target {
             Target::Name(n, _) => {

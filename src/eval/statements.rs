@@ -11,6 +11,7 @@ use crate::syntax::ast::*;
 use crate::value::{ClosureBody, Value};
 
 impl<'s> Interp<'s> {
+    /// Runs statements in order until one breaks, continues or returns.
     pub(super) fn exec_block(&mut self, body: &[Stmt]) -> Result<Flow> {
         for stmt in body {
             self.check_cancel()?;
@@ -22,6 +23,7 @@ impl<'s> Interp<'s> {
         Ok(Flow::Normal)
     }
 
+    /// Runs one statement.
     pub(super) fn exec(&mut self, stmt: &Stmt) -> Result<Flow> {
         crate::guard::check_stack().map_err(|e| Error::from(e).at(stmt.span))?;
         match &stmt.kind {
@@ -171,15 +173,20 @@ impl<'s> Interp<'s> {
         Ok(Flow::Normal)
     }
 
-    pub(super) fn catches_interrupt(&self, handlers: &[Handler]) -> bool {
-        handlers.iter().any(|h| {
-            h.classes.iter().any(|c| {
-                matches!(&c.kind, ExprKind::Name(n) if n == "KeyboardInterrupt" || n == "BaseException")
-            })
-        })
+    /// Whether a handler names a class that catches KeyboardInterrupt. Read from the
+    /// source, not evaluated: an interrupted run evaluates nothing more unless a handler
+    /// asks for the interrupt (a bare `except:` does not, so Ctrl-C still stops a loop).
+    fn catches_interrupt(&self, handlers: &[Handler]) -> bool {
+        let names_it = |c: &Expr| match &c.kind {
+            ExprKind::Name(n) => ExceptionClass::from_name(n)
+                .is_some_and(|k| k.name() == n && k.catches(ExceptionClass::KeyboardInterrupt)),
+            _ => false,
+        };
+        handlers.iter().any(|h| h.classes.iter().any(names_it))
     }
 
-    pub(super) fn handle(&mut self, err: Error, handlers: &[Handler]) -> Result<Flow> {
+    /// Runs the first handler whose classes catch `err`; `err` again when none does.
+    fn handle(&mut self, err: Error, handlers: &[Handler]) -> Result<Flow> {
         for h in handlers {
             let mut matched = h.classes.is_empty();
             for c in &h.classes {
@@ -227,7 +234,7 @@ pub(super) fn outside_loop(span: Span) -> Error {
 
 /// The value `import module` gives: a module ragtag provides, or a name inside one
 /// (`from tensorflow.ragged import constant`); ModuleNotFoundError otherwise.
-pub(super) fn import(module: &str) -> Result<Value> {
+fn import(module: &str) -> Result<Value> {
     let canonical = match module {
         "tensorflow" => "tf".to_string(),
         "numpy" => "np".to_string(),
