@@ -19,9 +19,8 @@ pub struct Error {
     pub hint: Option<String>,
     /// The offending source range, when known.
     pub span: Option<Span>,
-    /// The label shown under the span.
-    pub label: Option<String>,
-    /// More spans to point at, each with its label (the operands of a failing operator).
+    /// The labels drawn under the source, each on its own span (a failing operator labels
+    /// both operands); with none, the span is marked `here`.
     pub labels: Vec<(Span, String)>,
     /// Which source (cell) the span is in; `None` means the current one.
     pub source: Option<usize>,
@@ -38,7 +37,6 @@ impl Error {
             message: message.into(),
             hint: None,
             span: None,
-            label: None,
             labels: Vec::new(),
             source: None,
         }
@@ -54,11 +52,11 @@ impl Error {
     pub fn at_labeled(mut self, span: Span, label: impl Into<String>) -> Self {
         if self.span.is_none() {
             self.span = Some(span);
-            self.label = Some(label.into());
+            self.labels.push((span, label.into()));
         }
         self
     }
-    /// Adds a secondary span with its label.
+    /// Adds a label on `span` (inside the error's span or near it).
     pub fn with_label(mut self, span: Span, label: impl Into<String>) -> Self {
         self.labels.push((span, label.into()));
         self
@@ -98,7 +96,6 @@ impl From<Exception> for Error {
             message: e.message,
             hint: e.hint,
             span: None,
-            label: None,
             labels: Vec::new(),
             source: None,
         }
@@ -112,7 +109,6 @@ impl From<SyntaxError> for Error {
             message: e.message,
             hint: e.hint,
             span: Some(e.span),
-            label: None,
             labels: Vec::new(),
             source: None,
         }
@@ -195,40 +191,38 @@ impl miette::Diagnostic for Report {
         let span = self.error.span?;
         let text = &self.source.text;
         let len = text.len();
-        let mut start = span.start.min(len);
-        let end = span.end.clamp(start, len);
-        let mut label = self.error.label.clone().unwrap_or_else(|| "here".into());
-        // miette draws nothing for an empty span at the very end of the source (where an
-        // incomplete input's error sits): point at the last character instead.
-        if start == len && len > 0 {
-            let trimmed = text.trim_end();
-            let last = trimmed.chars().next_back().map_or(0, char::len_utf8);
-            start = trimmed.len() - last;
-            if self.error.label.is_none() {
-                label = "input ends after this".into();
+        let trimmed = text.trim_end();
+        // Where a span is drawn, and whether it was moved to the last character: miette draws
+        // nothing for an empty span at the very end of the source (where an incomplete
+        // input's error sits).
+        let place = move |span: Span| {
+            let start = span.start.min(len);
+            if start == len && len > 0 {
+                let last = trimmed.chars().next_back().map_or(0, char::len_utf8);
+                let start = trimmed.len() - last;
+                return (start, trimmed.len() - start, true);
             }
+            (start, span.end.clamp(start, len) - start, false)
+        };
+        if self.error.labels.is_empty() {
+            let (start, len, at_end) = place(span);
+            let label = if at_end {
+                "input ends after this"
+            } else {
+                "here"
+            };
             return Some(Box::new(std::iter::once(miette::LabeledSpan::new(
-                Some(label),
+                Some(label.to_string()),
                 start,
-                trimmed.len() - start,
+                len,
             ))));
         }
-        let clamp = move |span: Span| {
-            let start = span.start.min(len);
-            (start, span.end.clamp(start, len) - start)
-        };
-        let secondary = self.error.labels.iter().map(move |(span, text)| {
-            let (start, len) = clamp(*span);
-            miette::LabeledSpan::new(Some(text.clone()), start, len)
-        });
-        // Labelled operands say all there is to say: the whole expression needs no label.
-        if self.error.label.is_none() && !self.error.labels.is_empty() {
-            return Some(Box::new(secondary));
-        }
-        Some(Box::new(
-            std::iter::once(miette::LabeledSpan::new(Some(label), start, end - start))
-                .chain(secondary),
-        ))
+        Some(Box::new(self.error.labels.iter().map(
+            move |(span, text)| {
+                let (start, len, _) = place(*span);
+                miette::LabeledSpan::new(Some(text.clone()), start, len)
+            },
+        )))
     }
 }
 
@@ -259,13 +253,17 @@ pub fn render(error: &Error, name: &str, text: &str, style: Style, width: usize)
             end: cut.end,
         });
         source.primary = cut.column.map(|c| (cut.start, c - 1));
-        if cut.text != text {
-            // Secondary spans point into the uncut text: fold their labels into the primary.
-            let labels = std::mem::take(&mut error.labels);
-            if error.label.is_none() && !labels.is_empty() {
-                let texts: Vec<&str> = labels.iter().map(|(_, l)| l.as_str()).collect();
-                error.label = Some(texts.join(" vs "));
-            }
+        if cut.text != text && !error.labels.is_empty() {
+            // The labels' spans point into the uncut text: draw their words under the span.
+            let texts: Vec<&str> = error.labels.iter().map(|(_, l)| l.as_str()).collect();
+            let joined = texts.join(" vs ");
+            error.labels = vec![(
+                Span {
+                    start: cut.start,
+                    end: cut.end,
+                },
+                joined,
+            )];
         }
         source.text = cut.text;
     }
