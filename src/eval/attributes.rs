@@ -36,9 +36,7 @@ impl<'s> Interp<'s> {
                     format!("module '{m}' has no attribute '{name}'"),
                 )
                 .at_labeled(span, "unknown name");
-                if let Some(s) = suggest::closest(name, names) {
-                    err = err.with_hint(format!("did you mean `{m}.{s}`?"));
-                }
+                suggest::did_you_mean(&mut err, name, names, |s| format!("{m}.{s}"));
                 err
             });
         }
@@ -89,9 +87,7 @@ impl<'s> Interp<'s> {
             format!("'{}' object has no attribute '{name}'", o.type_name()),
         )
         .at_labeled(span, "unknown attribute");
-        if let Some(s) = suggest::closest(name, members.iter().copied()) {
-            err = err.with_hint(format!("did you mean `.{s}`?"));
-        }
+        suggest::did_you_mean(&mut err, name, members, |s| format!(".{s}"));
         Err(err)
     }
 

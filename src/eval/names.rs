@@ -175,24 +175,21 @@ impl<'s> Interp<'s> {
             format!("name '{name}' is not defined"),
         )
         .at_labeled(span, "not defined");
-        if let Some(s) = suggest::closest(name, candidates) {
-            err = err.with_hint(format!("did you mean `{s}`?"));
-        } else if let Some(b) = registry()
-            .all
-            .iter()
-            .find(|b| b.kind == Kind::Function && b.short_name() == name)
-        {
-            err = err.with_hint(format!("it lives in a module: `{}`", b.name));
-        } else {
-            // A misspelt module function (`reduce_summ`): suggest its full path.
-            let functions = registry()
-                .all
-                .iter()
-                .filter(|b| b.kind == Kind::Function && b.name.contains('.'));
-            if let Some(short) = suggest::closest(name, functions.clone().map(|b| b.short_name())) {
-                if let Some(b) = functions.clone().find(|b| b.short_name() == short) {
-                    err = err.with_hint(format!("did you mean `{}`?", b.name));
-                }
+        if !suggest::did_you_mean(&mut err, name, candidates, str::to_string) {
+            let functions = registry().all.iter().filter(|b| b.kind == Kind::Function);
+            if let Some(b) = functions.clone().find(|b| b.short_name() == name) {
+                err = err.with_hint(format!("it lives in a module: `{}`", b.name));
+            } else {
+                // A misspelt module function (`reduce_summ`): suggest its full path.
+                let in_modules = functions.filter(|b| b.name.contains('.'));
+                let full = |short: &str| {
+                    in_modules
+                        .clone()
+                        .find(|b| b.short_name() == short)
+                        .map_or_else(|| short.to_string(), |b| b.name.to_string())
+                };
+                let shorts = in_modules.clone().map(|b| b.short_name());
+                suggest::did_you_mean(&mut err, name, shorts, full);
             }
         }
         Err(err)
