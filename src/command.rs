@@ -21,7 +21,7 @@ pub enum Outcome {
 pub const COMMANDS: &[(&str, &str)] = &[
     (
         ":help",
-        ":help [name]   the builtins, or one builtin's signature, meaning and examples",
+        ":help [name|errors]   the builtins, one builtin's signature, meaning and examples, or the error classes",
     ),
     (
         ":vars",
@@ -79,6 +79,8 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
             s.push('\n');
             s.push_str(&help_index());
             s
+        } else if rest == "errors" {
+            crate::eval::exceptions::catalogue()
         } else {
             match lookup_help(rest) {
                 Some(b) => help_text(b),
