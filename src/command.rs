@@ -1,8 +1,9 @@
 //! Meta-commands (`:help`, `:vars`, `:format json` …), shared by the REPL and the kernel.
 
 use crate::diagnostic::Error;
-use crate::engine::{budget, ErrorClass};
+use crate::engine::budget;
 use crate::eval::builtins::python::{help_index, help_text, lookup_help};
+use crate::eval::exceptions::ExceptionClass as ErrorClass;
 use crate::eval::Sink;
 use crate::render::{describe, explain, html, table, Format};
 use crate::session::Session;
@@ -20,7 +21,7 @@ pub enum Outcome {
 pub const COMMANDS: &[(&str, &str)] = &[
     (
         ":help",
-        ":help [name]   the builtins, or one builtin's signature, meaning and examples",
+        ":help [name|errors]   the builtins, one builtin's signature, meaning and examples, or the error classes",
     ),
     (
         ":vars",
@@ -78,6 +79,8 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
             s.push('\n');
             s.push_str(&help_index());
             s
+        } else if rest == "errors" {
+            crate::eval::exceptions::catalogue()
         } else {
             match lookup_help(rest) {
                 Some(b) => help_text(b),

@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use crate::engine::{EngineError, ErrorClass};
+use crate::engine::EngineError;
+use crate::eval::exceptions::{Exception, ExceptionClass};
 use crate::syntax::ast::Span;
 use crate::syntax::SyntaxError;
 
@@ -11,15 +12,16 @@ use crate::syntax::SyntaxError;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Error {
     /// The exception class.
-    pub class: ErrorClass,
+    pub class: ExceptionClass,
     /// The message.
     pub message: String,
     /// How to fix it.
     pub hint: Option<String>,
     /// The offending source range, when known.
     pub span: Option<Span>,
-    /// The label shown under the span.
-    pub label: Option<String>,
+    /// The labels drawn under the source, each on its own span (a failing operator labels
+    /// both operands); with none, the span is marked `here`.
+    pub labels: Vec<(Span, String)>,
     /// Which source (cell) the span is in; `None` means the current one.
     pub source: Option<usize>,
 }
@@ -29,13 +31,13 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     /// An error of `class` with `message` and no span yet.
-    pub fn new(class: ErrorClass, message: impl Into<String>) -> Self {
+    pub fn new(class: impl Into<ExceptionClass>, message: impl Into<String>) -> Self {
         Error {
-            class,
+            class: class.into(),
             message: message.into(),
             hint: None,
             span: None,
-            label: None,
+            labels: Vec::new(),
             source: None,
         }
     }
@@ -50,8 +52,13 @@ impl Error {
     pub fn at_labeled(mut self, span: Span, label: impl Into<String>) -> Self {
         if self.span.is_none() {
             self.span = Some(span);
-            self.label = Some(label.into());
+            self.labels.push((span, label.into()));
         }
+        self
+    }
+    /// Adds a label on `span` (inside the error's span or near it).
+    pub fn with_label(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.labels.push((span, label.into()));
         self
     }
     /// Adds a hint.
@@ -66,9 +73,9 @@ impl Error {
         }
         self
     }
-    /// The form Python's `str(exception)` gives: the message alone.
-    pub fn to_engine(&self) -> EngineError {
-        EngineError {
+    /// The exception value `except … as e` binds: class, message and hint, no span.
+    pub fn to_exception(&self) -> Exception {
+        Exception {
             class: self.class,
             message: self.message.clone(),
             hint: self.hint.clone(),
@@ -78,26 +85,49 @@ impl Error {
 
 impl From<EngineError> for Error {
     fn from(e: EngineError) -> Self {
+        Error::from(Exception::from(e))
+    }
+}
+
+impl From<Exception> for Error {
+    fn from(e: Exception) -> Self {
         Error {
             class: e.class,
             message: e.message,
             hint: e.hint,
             span: None,
-            label: None,
+            labels: Vec::new(),
             source: None,
         }
     }
 }
 
+/// A syntax error keeps the class Python gives its kind (`IndentationError`, `TabError`
+/// or `SyntaxError`).
 impl From<SyntaxError> for Error {
     fn from(e: SyntaxError) -> Self {
         Error {
-            class: ErrorClass::SyntaxError,
+            class: ExceptionClass::from_name(e.kind.class_name())
+                .unwrap_or(ExceptionClass::SyntaxError),
             message: e.message,
             hint: e.hint,
             span: Some(e.span),
-            label: None,
+            labels: Vec::new(),
             source: None,
+        }
+    }
+}
+
+/// A syntax error is a `SyntaxError` with its span; an interruption a `KeyboardInterrupt`,
+/// worded like the evaluator's.
+impl From<crate::syntax::ParseError> for Error {
+    fn from(e: crate::syntax::ParseError) -> Self {
+        match e {
+            crate::syntax::ParseError::Syntax(e) => e.into(),
+            crate::syntax::ParseError::Interrupted => {
+                Error::new(crate::engine::ErrorClass::KeyboardInterrupt, "interrupted")
+                    .with_hint("every name still holds the value it had before this input")
+            }
         }
     }
 }
@@ -178,29 +208,38 @@ impl miette::Diagnostic for Report {
         let span = self.error.span?;
         let text = &self.source.text;
         let len = text.len();
-        let mut start = span.start.min(len);
-        let end = span.end.clamp(start, len);
-        let mut label = self.error.label.clone().unwrap_or_else(|| "here".into());
-        // miette draws nothing for an empty span at the very end of the source (where an
-        // incomplete input's error sits): point at the last character instead.
-        if start == len && len > 0 {
-            let trimmed = text.trim_end();
-            let last = trimmed.chars().next_back().map_or(0, char::len_utf8);
-            start = trimmed.len() - last;
-            if self.error.label.is_none() {
-                label = "input ends after this".into();
+        let trimmed = text.trim_end();
+        // Where a span is drawn, and whether it was moved to the last character: miette draws
+        // nothing for an empty span at the very end of the source (where an incomplete
+        // input's error sits).
+        let place = move |span: Span| {
+            let start = span.start.min(len);
+            if start == len && len > 0 {
+                let last = trimmed.chars().next_back().map_or(0, char::len_utf8);
+                let start = trimmed.len() - last;
+                return (start, trimmed.len() - start, true);
             }
+            (start, span.end.clamp(start, len) - start, false)
+        };
+        if self.error.labels.is_empty() {
+            let (start, len, at_end) = place(span);
+            let label = if at_end {
+                "input ends after this"
+            } else {
+                "here"
+            };
             return Some(Box::new(std::iter::once(miette::LabeledSpan::new(
-                Some(label),
+                Some(label.to_string()),
                 start,
-                trimmed.len() - start,
+                len,
             ))));
         }
-        Some(Box::new(std::iter::once(miette::LabeledSpan::new(
-            Some(label),
-            start,
-            end - start,
-        ))))
+        Some(Box::new(self.error.labels.iter().map(
+            move |(span, text)| {
+                let (start, len, _) = place(*span);
+                miette::LabeledSpan::new(Some(text.clone()), start, len)
+            },
+        )))
     }
 }
 
@@ -231,6 +270,18 @@ pub fn render(error: &Error, name: &str, text: &str, style: Style, width: usize)
             end: cut.end,
         });
         source.primary = cut.column.map(|c| (cut.start, c - 1));
+        if cut.text != text && !error.labels.is_empty() {
+            // The labels' spans point into the uncut text: draw their words under the span.
+            let texts: Vec<&str> = error.labels.iter().map(|(_, l)| l.as_str()).collect();
+            let joined = texts.join(" vs ");
+            error.labels = vec![(
+                Span {
+                    start: cut.start,
+                    end: cut.end,
+                },
+                joined,
+            )];
+        }
         source.text = cut.text;
     }
     let report = Report {
@@ -424,7 +475,7 @@ mod tests {
     fn an_error_at_a_far_column_renders() {
         let src = format!("1+{}q", " ".repeat(65_536));
         let at = src.len() - 1;
-        let err = Error::new(ErrorClass::NameError, "name 'q' is not defined").at(Span {
+        let err = Error::new(ExceptionClass::NameError, "name 'q' is not defined").at(Span {
             start: at,
             end: at + 1,
         });

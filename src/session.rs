@@ -181,7 +181,7 @@ impl Session {
                     syntax::ast::StmtKind::Expr(e) => e.clone(),
                     _ => {
                         return Err(Error::new(
-                            crate::engine::ErrorClass::SyntaxError,
+                            crate::eval::exceptions::ExceptionClass::SyntaxError,
                             "expected an expression",
                         )
                         .at(stmt.span))
@@ -189,7 +189,7 @@ impl Session {
                 },
                 _ => {
                     return Err(Error::new(
-                        crate::engine::ErrorClass::SyntaxError,
+                        crate::eval::exceptions::ExceptionClass::SyntaxError,
                         "expected one expression",
                     ))
                 }
@@ -236,7 +236,7 @@ fn internal_error(src: &str, crash: &guard::Crash) -> Error {
         quoted.push_str(" …");
     }
     Error::new(
-        crate::engine::ErrorClass::InternalError,
+        crate::eval::exceptions::ExceptionClass::InternalError,
         format!("ragtag failed on `{quoted}`: {}", crash.message),
     )
     .with_hint(

@@ -8,7 +8,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use ragtag::engine::ErrorClass;
+use ragtag::eval::exceptions::ExceptionClass as ErrorClass;
 use ragtag::session::Collect;
 use ragtag::Session;
 

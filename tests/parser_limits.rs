@@ -8,7 +8,7 @@
 use std::sync::atomic::AtomicBool;
 
 use ragtag::diagnostic::Error;
-use ragtag::engine::ErrorClass;
+use ragtag::eval::exceptions::ExceptionClass as ErrorClass;
 use ragtag::syntax::ast::{ExprKind, StmtKind};
 use ragtag::syntax::{
     completeness, parse, parse_interruptible, program_to_sexpr, Completeness, ParseError,

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use libfuzzer_sys::fuzz_target;
-use ragtag::engine::ErrorClass;
+use ragtag::eval::exceptions::ExceptionClass as ErrorClass;
 use ragtag::render::Format;
 use ragtag::session::{Collect, Output};
 use ragtag::Session;

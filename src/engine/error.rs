@@ -1,8 +1,10 @@
-//! Engine errors: the TensorFlow exception class a user expects, and a clear message.
+//! Engine errors: the kind of failure (named after the Python class it maps to), and a
+//! clear message.
 
 use std::fmt;
 
-/// The Python/TensorFlow exception classes ragtag raises.
+/// The engine's error kinds, named after the Python class each maps to (the evaluator's
+/// `ExceptionClass` holds the full Python and TensorFlow hierarchy users catch).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorClass {
     /// `ValueError`: a bad value for an argument (mixed literal types, bad partitions).
@@ -13,12 +15,6 @@ pub enum ErrorClass {
     IndexError,
     /// `TypeError`: a value of the wrong kind or dtype.
     TypeError,
-    /// `NameError`: an unknown name.
-    NameError,
-    /// `AttributeError`: an unknown attribute or method.
-    AttributeError,
-    /// `SyntaxError`: input that does not parse.
-    SyntaxError,
     /// `ZeroDivisionError`: Python scalar division by zero.
     ZeroDivisionError,
     /// `OverflowError`: a Python int result past 64 bits (ragtag's ints are int64).
@@ -29,99 +25,39 @@ pub enum ErrorClass {
     ResourceExhaustedError,
     /// `tf.errors.UnimplementedError`: a case ragtag does not implement.
     UnimplementedError,
-    /// `KeyError`: a missing dictionary key.
-    KeyError,
-    /// `AssertionError`: a failed `assert` statement.
-    AssertionError,
-    /// `RuntimeError`: anything else.
-    RuntimeError,
-    /// `RecursionError`: calls or expressions nested past the recursion limit.
+    /// `RecursionError`: evaluation nested past the stack guard (`crate::guard`), which
+    /// conversions and operators check as they recurse.
     RecursionError,
-    /// `tf.errors.InternalError`: a bug in ragtag (a panic caught at the evaluation guard).
-    InternalError,
-    /// `ModuleNotFoundError`: an `import` of a module ragtag does not provide.
-    ModuleNotFoundError,
 }
 
 impl ErrorClass {
-    /// Every class, for name lookup.
-    pub const ALL: [ErrorClass; 18] = [
+    /// Every kind.
+    pub const ALL: [ErrorClass; 10] = [
         ErrorClass::ValueError,
         ErrorClass::InvalidArgumentError,
         ErrorClass::IndexError,
         ErrorClass::TypeError,
-        ErrorClass::NameError,
-        ErrorClass::AttributeError,
-        ErrorClass::SyntaxError,
         ErrorClass::ZeroDivisionError,
         ErrorClass::OverflowError,
         ErrorClass::KeyboardInterrupt,
         ErrorClass::ResourceExhaustedError,
         ErrorClass::UnimplementedError,
-        ErrorClass::KeyError,
-        ErrorClass::AssertionError,
-        ErrorClass::RuntimeError,
         ErrorClass::RecursionError,
-        ErrorClass::InternalError,
-        ErrorClass::ModuleNotFoundError,
     ];
 
-    /// The class name as Python prints it.
+    /// The name of the Python class this kind maps to.
     pub fn name(self) -> &'static str {
         match self {
             ErrorClass::ValueError => "ValueError",
             ErrorClass::InvalidArgumentError => "InvalidArgumentError",
             ErrorClass::IndexError => "IndexError",
             ErrorClass::TypeError => "TypeError",
-            ErrorClass::NameError => "NameError",
-            ErrorClass::AttributeError => "AttributeError",
-            ErrorClass::SyntaxError => "SyntaxError",
             ErrorClass::ZeroDivisionError => "ZeroDivisionError",
             ErrorClass::OverflowError => "OverflowError",
             ErrorClass::KeyboardInterrupt => "KeyboardInterrupt",
             ErrorClass::ResourceExhaustedError => "ResourceExhaustedError",
             ErrorClass::UnimplementedError => "UnimplementedError",
-            ErrorClass::KeyError => "KeyError",
-            ErrorClass::AssertionError => "AssertionError",
-            ErrorClass::RuntimeError => "RuntimeError",
             ErrorClass::RecursionError => "RecursionError",
-            ErrorClass::InternalError => "InternalError",
-            ErrorClass::ModuleNotFoundError => "ModuleNotFoundError",
-        }
-    }
-
-    /// Looks a class up by its name, with or without `tf.errors.`.
-    pub fn from_name(name: &str) -> Option<ErrorClass> {
-        let short = name.rsplit('.').next().unwrap_or(name);
-        ErrorClass::ALL.into_iter().find(|c| c.name() == short)
-    }
-
-    /// Whether an `except self:` clause catches an error of class `raised`
-    /// (Python's hierarchy: `Exception` catches all but KeyboardInterrupt;
-    /// TensorFlow's `InvalidArgumentError` is also a `ValueError`-free `OpError`).
-    pub fn catches(name: &str, raised: ErrorClass) -> bool {
-        let short = name.rsplit('.').next().unwrap_or(name);
-        match short {
-            "BaseException" => true,
-            "Exception" => raised != ErrorClass::KeyboardInterrupt,
-            "OpError" => matches!(
-                raised,
-                ErrorClass::InvalidArgumentError
-                    | ErrorClass::ResourceExhaustedError
-                    | ErrorClass::UnimplementedError
-                    | ErrorClass::InternalError
-            ),
-            "RuntimeError" => matches!(
-                raised,
-                ErrorClass::RuntimeError | ErrorClass::RecursionError
-            ),
-            "LookupError" => matches!(raised, ErrorClass::IndexError | ErrorClass::KeyError),
-            "ImportError" => raised == ErrorClass::ModuleNotFoundError,
-            "ArithmeticError" => matches!(
-                raised,
-                ErrorClass::ZeroDivisionError | ErrorClass::OverflowError
-            ),
-            _ => ErrorClass::from_name(short) == Some(raised),
         }
     }
 }

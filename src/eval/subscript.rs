@@ -223,7 +223,11 @@ fn python_subscript(
             .find(|(key, _)| super::operators::python_eq(key, &k))
             .map(|(_, v)| v.clone())
             .ok_or_else(|| {
-                Error::new(ErrorClass::KeyError, crate::render::tf_text::repr_of(&k)).at(e.span)
+                Error::new(
+                    crate::eval::exceptions::ExceptionClass::KeyError,
+                    crate::render::tf_text::repr_of(&k),
+                )
+                .at(e.span)
             });
     }
     let items: Vec<Value> = iterate(obj).map_err(|e| Error::from(e).at(span))?;
@@ -333,9 +337,11 @@ pub fn delete_item(
             .iter()
             .position(|(key, _)| super::operators::python_eq(key, &k))
         else {
-            return Err(
-                Error::new(ErrorClass::KeyError, crate::render::tf_text::repr_of(&k)).at(e.span),
-            );
+            return Err(Error::new(
+                crate::eval::exceptions::ExceptionClass::KeyError,
+                crate::render::tf_text::repr_of(&k),
+            )
+            .at(e.span));
         };
         let mut out = items.to_vec();
         out.remove(pos);

@@ -42,6 +42,21 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, c)| c)
 }
 
+/// Adds "did you mean …?" to `err` when one of `candidates` is close to `name`; `show`
+/// writes the suggestion as the user would type it (`tf.{s}`, `.{s}`). Whether it did.
+pub fn did_you_mean<'a>(
+    err: &mut crate::diagnostic::Error,
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    show: impl FnOnce(&str) -> String,
+) -> bool {
+    let Some(s) = closest(name, candidates) else {
+        return false;
+    };
+    err.hint = Some(format!("did you mean `{}`?", show(s)));
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -60,18 +60,3 @@ pub enum ParseError {
     #[error("interrupted")]
     Interrupted,
 }
-
-/// A syntax error is a `SyntaxError` with its span; an interruption a `KeyboardInterrupt`,
-/// worded like the evaluator's.
-impl From<ParseError> for crate::diagnostic::Error {
-    fn from(e: ParseError) -> Self {
-        match e {
-            ParseError::Syntax(e) => e.into(),
-            ParseError::Interrupted => crate::diagnostic::Error::new(
-                crate::engine::ErrorClass::KeyboardInterrupt,
-                "interrupted",
-            )
-            .with_hint("every name still holds the value it had before this input"),
-        }
-    }
-}

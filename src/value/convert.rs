@@ -222,8 +222,8 @@ pub fn to_scalar(v: &Value, dtype: Option<DType>) -> Result<Scalar, EngineError>
         Array::Dense(t) if t.size() == 1 => t.clone(),
         _ => {
             return Err(value_error!(
-                "expected a single value, got shape {:?}",
-                a.shape()
+                "expected a single value, got shape {}",
+                crate::engine::ops::shape_str(&a.shape())
             ))
         }
     };
@@ -245,8 +245,8 @@ pub fn to_int(v: &Value) -> Result<i64, EngineError> {
                 Ok(t.data().get(0).as_i64().expect("int"))
             }
             _ => Err(type_error!(
-                "expected an int, got a tensor of shape {:?}",
-                a.shape()
+                "expected an int, got a tensor of shape {}",
+                crate::engine::ops::shape_str(&a.shape())
             )),
         },
         other => Err(type_error!("expected an int, got a {}", other.type_name())),
@@ -263,8 +263,8 @@ pub fn to_f64(v: &Value) -> Result<f64, EngineError> {
                 Ok(t.data().get(0).as_f64().expect("number"))
             }
             _ => Err(type_error!(
-                "expected a number, got a tensor of shape {:?}",
-                a.shape()
+                "expected a number, got a tensor of shape {}",
+                crate::engine::ops::shape_str(&a.shape())
             )),
         },
         other => to_int(other).map(|i| i as f64),
@@ -294,9 +294,9 @@ pub fn to_ints(v: &Value) -> Result<Vec<i64>, EngineError> {
                     t.shape()
                 )),
                 _ => Err(type_error!(
-                    "expected a list of ints, got a {} tensor of shape {:?}",
+                    "expected a list of ints, got a {} tensor of shape {}",
                     a.dtype(),
-                    a.shape()
+                    crate::engine::ops::shape_str(&a.shape())
                 )),
             }
         }

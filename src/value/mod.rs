@@ -5,6 +5,7 @@ use std::sync::Arc;
 use crate::engine::literal::{Leaf, Nested};
 use crate::engine::{Array, DType, EngineError, ErrorClass, Lod, Ragged, Scalar, Sparse, Tensor};
 use crate::eval::builtins::Builtin;
+use crate::eval::exceptions::{Exception, ExceptionClass};
 use crate::syntax::ast::{Expr, Param, Stmt};
 
 pub mod convert;
@@ -50,9 +51,9 @@ pub enum Value {
     /// A module or namespace such as `tf.ragged`.
     Module(Arc<str>),
     /// An exception class such as `ValueError`.
-    ErrorClass(ErrorClass),
+    ErrorClass(ExceptionClass),
     /// A caught exception (`except … as e`).
-    Exception(Arc<EngineError>),
+    Exception(Arc<Exception>),
     /// An opaque marker object (`fluid.CPUPlace()`).
     Opaque(Arc<str>),
     /// A `tf.RaggedTensorSpec` or `tf.TensorSpec`.

@@ -4,7 +4,6 @@
 
 use super::{registry, Builtin, Kind};
 use crate::diagnostic::{Error, Result};
-use crate::engine::ErrorClass;
 use crate::eval::args::Args;
 use crate::eval::Interp;
 use crate::value::Value;
@@ -17,10 +16,11 @@ pub(super) fn help(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Some(Value::Str(s)) => match lookup_help(s) {
             Some(b) => help_text(b),
             None => {
-                return Err(
-                    Error::new(ErrorClass::NameError, format!("no builtin named '{s}'"))
-                        .at(a.span("obj")),
+                return Err(Error::new(
+                    crate::eval::exceptions::ExceptionClass::NameError,
+                    format!("no builtin named '{s}'"),
                 )
+                .at(a.span("obj")))
             }
         },
         Some(v) => value_help(v),

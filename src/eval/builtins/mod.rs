@@ -444,7 +444,9 @@ fn named_constant(path: &str) -> Option<Value> {
         return constant_value(name);
     }
     if module == "tf.errors" {
-        return crate::engine::ErrorClass::from_name(name).map(Value::ErrorClass);
+        return crate::eval::exceptions::ExceptionClass::from_name(name)
+            .filter(|c| c.is_tf())
+            .map(Value::ErrorClass);
     }
     None
 }
@@ -494,7 +496,12 @@ pub fn attribute_names(module: &str) -> Vec<&'static str> {
             .filter(|r| !r.contains('.'))
     }));
     if module == "tf.errors" {
-        out.extend(crate::engine::ErrorClass::ALL.iter().map(|c| c.name()));
+        out.extend(
+            crate::eval::exceptions::ExceptionClass::ALL
+                .iter()
+                .filter(|c| c.is_tf())
+                .map(|c| c.name()),
+        );
     }
     out
 }

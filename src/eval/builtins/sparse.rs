@@ -230,7 +230,7 @@ fn sparse_to_dense(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     // TensorFlow's kernel checks these shapes, so a bad one is an InvalidArgumentError.
     let as_invalid = |mut e: Error| {
         if e.class == ErrorClass::ValueError {
-            e.class = ErrorClass::InvalidArgumentError;
+            e.class = ErrorClass::InvalidArgumentError.into();
         }
         e
     };

@@ -286,6 +286,9 @@ fn repr(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn type_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    if let Value::Exception(e) = a.value("object") {
+        return Ok(Value::ErrorClass(e.class));
+    }
     Ok(Value::str(format!(
         "<class '{}'>",
         a.value("object").type_name()
@@ -307,6 +310,9 @@ fn isinstance(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
     };
     Ok(Value::Bool(classes.iter().any(|c| {
+        if let (Value::Exception(e), Value::ErrorClass(k)) = (a.value("obj"), c) {
+            return k.catches(e.class);
+        }
         let n = name_of(c);
         n == obj || (n == "Tensor" && obj == "Tensor")
     })))

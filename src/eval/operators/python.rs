@@ -1,252 +1,14 @@
-//! Operators on values: Python semantics between Python scalars, TensorFlow semantics as
-//! soon as a tensor is involved.
+//! Python semantics between Python values: numbers, strings, lists, tuples and dicts
+//! (`==`, ordering, `in`, arithmetic, repetition and `%` formatting).
 
 use std::sync::Arc;
 
-use super::convert;
-use crate::engine::ops::broadcast;
-use crate::engine::ops::kernels::{self, BinaryOp as K, UnaryOp as U};
-use crate::engine::{budget, Array, EngineError, ErrorClass, Sparse, Tensor};
-use crate::syntax::ast::{BinOp, UnaryOp};
+use crate::engine::{budget, EngineError, ErrorClass};
+use crate::syntax::ast::BinOp;
 use crate::value::Value;
 use crate::{type_error, value_error};
 
-fn kernel_op(op: BinOp) -> Option<K> {
-    Some(match op {
-        BinOp::Add => K::Add,
-        BinOp::Sub => K::Sub,
-        BinOp::Mul => K::Mul,
-        BinOp::Div => K::Div,
-        BinOp::FloorDiv => K::FloorDiv,
-        BinOp::Mod => K::Mod,
-        BinOp::Pow => K::Pow,
-        BinOp::BitAnd => K::And,
-        BinOp::BitOr => K::Or,
-        BinOp::BitXor => K::Xor,
-        BinOp::Eq => K::Eq,
-        BinOp::Ne => K::Ne,
-        BinOp::Lt => K::Lt,
-        BinOp::Le => K::Le,
-        BinOp::Gt => K::Gt,
-        BinOp::Ge => K::Ge,
-        _ => return None,
-    })
-}
-
-/// True for values that take part in tensor arithmetic.
-fn is_tensor(v: &Value) -> bool {
-    matches!(v, Value::Array(_) | Value::Sparse(_) | Value::Lod(_))
-}
-
-/// The dtype a tensor operand imposes on the other (Python) operand.
-fn typed_dtype(v: &Value) -> Option<crate::engine::DType> {
-    match v {
-        Value::Array(a) => Some(a.dtype()),
-        Value::Sparse(s) => Some(s.dtype()),
-        Value::Lod(l) => Some(l.data().dtype()),
-        _ => None,
-    }
-}
-
-/// `a op b`.
-pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
-    match op {
-        BinOp::Is => return Ok(Value::Bool(identical(a, b))),
-        BinOp::IsNot => return Ok(Value::Bool(!identical(a, b))),
-        BinOp::In => return contains(b, a).map(Value::Bool),
-        BinOp::NotIn => return contains(b, a).map(|c| Value::Bool(!c)),
-        _ => {}
-    }
-    // A Python list becomes a tensor only where a tensor operand receives it.
-    let tensorish = is_tensor(a) || is_tensor(b);
-    if tensorish && !matches!(op, BinOp::MatMul) {
-        return tensor_binary(op, a, b);
-    }
-    if matches!(a, Value::NdArray(_)) || matches!(b, Value::NdArray(_)) {
-        return numpy_binary(op, a, b);
-    }
-    python_binary(op, a, b)
-}
-
-/// Elementwise tensor arithmetic with broadcasting.
-pub fn tensor_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
-    let k = kernel_op(op).ok_or_else(|| type_error!("operator {op} is not defined for tensors"))?;
-    if let Value::Sparse(s) = a {
-        return sparse_scalar(k, s, b, false);
-    }
-    if let Value::Sparse(s) = b {
-        return sparse_scalar(k, s, a, true);
-    }
-    let hint = typed_dtype(a).or_else(|| typed_dtype(b));
-    let x = numpy_as(a, hint)?;
-    let y = numpy_as(b, Some(x.dtype()))?;
-    broadcast::binary(k, &x, &y).map(Value::from_array)
-}
-
-/// A tensor operand; a NumPy array beside a tensor takes the tensor's numeric dtype, as
-/// TensorFlow converts it (`tf.constant([1]) + np.array([1.5])` is int32).
-fn numpy_as(v: &Value, hint: Option<crate::engine::DType>) -> Result<Arc<Array>, EngineError> {
-    let x = convert::to_array(v, hint)?;
-    match (v, hint, &*x) {
-        (Value::NdArray(_), Some(d), Array::Dense(t))
-            if d != t.dtype() && d.is_numeric() && t.dtype().is_numeric() =>
-        {
-            Ok(Arc::new(Array::Dense(Tensor::from_parts(
-                t.shape().to_vec(),
-                crate::engine::ops::cast::cast_buffer(t.data(), d)?,
-            ))))
-        }
-        _ => Ok(x),
-    }
-}
-
-/// An operand of NumPy arithmetic: its elements, and whether it is a Python scalar (a
-/// "weak" type that takes the array's dtype where it fits, as NumPy 2 does).
-fn numpy_operand(v: &Value) -> Result<(Tensor, bool), EngineError> {
-    use crate::engine::Scalar;
-    Ok(match v {
-        Value::NdArray(n) => match &**n {
-            crate::value::NdArray::Dense(t) => (t.clone(), false),
-            crate::value::NdArray::Object(..) => {
-                return Err(type_error!(
-                    "arithmetic on an object array (the rows of a RaggedTensor) is not supported"
-                )
-                .with_hint("compute on the RaggedTensor itself, then call .numpy()"))
-            }
-        },
-        Value::Bool(x) => (Tensor::scalar(Scalar::Bool(*x)), true),
-        Value::Int(x) => (Tensor::scalar(Scalar::I64(*x)), true),
-        Value::Float(x) => (Tensor::scalar(Scalar::F64(*x)), true),
-        Value::List(_) | Value::Literal(_) | Value::Tuple(_) => {
-            let n = convert::to_nested(v)?;
-            (
-                crate::engine::literal::constant(&n, None, crate::engine::literal::Flavor::NumPy)?,
-                false,
-            )
-        }
-        other => {
-            return Err(type_error!(
-                "unsupported operand type for a NumPy array: '{}'",
-                other.type_name()
-            ))
-        }
-    })
-}
-
-/// NumPy's result dtype for two operands (NEP 50: a Python scalar adapts to the array).
-fn numpy_result_dtype(
-    a: crate::engine::DType,
-    weak_a: bool,
-    b: crate::engine::DType,
-    weak_b: bool,
-) -> Result<crate::engine::DType, EngineError> {
-    use crate::engine::DType as D;
-    if a == D::String || b == D::String {
-        return Err(type_error!(
-            "NumPy arithmetic needs numbers, not strings (dtypes {a} and {b})"
-        ));
-    }
-    let rank = |d: D| match d {
-        D::Bool => 0,
-        _ if d.is_int() => 1,
-        _ => 2,
-    };
-    if weak_a != weak_b {
-        let (strong, weak) = if weak_a { (b, a) } else { (a, b) };
-        return Ok(if rank(weak) <= rank(strong) {
-            strong
-        } else if weak == D::Float64 {
-            D::Float64
-        } else {
-            D::Int64
-        });
-    }
-    if a == b {
-        return Ok(a);
-    }
-    Ok(match (rank(a), rank(b)) {
-        (0, _) => b,
-        (_, 0) => a,
-        (1, 1) | (2, 2) => {
-            if a.item_bytes() >= b.item_bytes() {
-                a
-            } else {
-                b
-            }
-        }
-        // An int with a float: float64 (int32 with float32 too, as NumPy does).
-        _ => D::Float64,
-    })
-}
-
-/// Elementwise NumPy arithmetic with NumPy's dtype rules; the result is a NumPy array.
-fn numpy_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
-    use crate::engine::DType as D;
-    let k = kernel_op(op)
-        .ok_or_else(|| type_error!("operator {op} is not defined for NumPy arrays"))?;
-    let (x, wx) = numpy_operand(a)?;
-    let (y, wy) = numpy_operand(b)?;
-    let mut d = numpy_result_dtype(x.dtype(), wx, y.dtype(), wy)?;
-    if matches!(op, BinOp::Div) && !d.is_float() {
-        d = D::Float64;
-    }
-    let cast = |t: Tensor| -> Result<Array, EngineError> {
-        if t.dtype() == d {
-            return Ok(Array::Dense(t));
-        }
-        Ok(Array::Dense(Tensor::from_parts(
-            t.shape().to_vec(),
-            crate::engine::ops::cast::cast_buffer(t.data(), d)?,
-        )))
-    };
-    // NumPy reports shapes that do not broadcast as a ValueError.
-    let out = broadcast::binary(k, &cast(x)?, &cast(y)?).map_err(|mut e| {
-        if e.class == ErrorClass::InvalidArgumentError {
-            e.class = ErrorClass::ValueError;
-        }
-        e
-    })?;
-    match out {
-        Array::Dense(t) => Ok(Value::NdArray(Arc::new(crate::value::NdArray::Dense(t)))),
-        Array::Ragged(_) => Err(type_error!("a NumPy array has no ragged dimensions")),
-    }
-}
-
-/// Sparse ⊕ scalar (or dense tensor, broadcast to the dense shape) acts on the stored
-/// values only, so it is defined only where implicit zeros stay zeros: `st * x`, `x * st`,
-/// `st / x`, `st // x`.
-fn sparse_scalar(k: K, s: &Sparse, other: &Value, swapped: bool) -> Result<Value, EngineError> {
-    let y = convert::to_array(other, Some(s.dtype()))?;
-    let Array::Dense(yt) = &*y else {
-        return Err(
-            type_error!("a SparseTensor combines only with a scalar or a dense tensor")
-                .with_hint("convert the ragged side with rt.to_sparse(), or both with to_dense(x)"),
-        );
-    };
-    let keeps_zeros = matches!(k, K::Mul) || (!swapped && matches!(k, K::Div | K::FloorDiv));
-    if !keeps_zeros {
-        return Err(type_error!(
-            "only st * x, x * st, st / x and st // x apply to a SparseTensor: they keep its implicit zeros zero"
-        )
-        .with_hint("use tf.sparse.add to add, or tf.sparse.to_dense(st) to compute densely"));
-    }
-    let vals = s.values().data();
-    let n = vals.len();
-    let other_vals = s.dense_at_indices(yt)?;
-    let out = if swapped {
-        kernels::binary(k, &other_vals, vals, n)?
-    } else {
-        kernels::binary(k, vals, &other_vals, n)?
-    };
-    let values = Tensor::vector(out);
-    Ok(Value::Sparse(Arc::new(Sparse::new(
-        s.indices().to_vec(),
-        values,
-        s.dense_shape().to_vec(),
-    )?)))
-}
-
-fn identical(a: &Value, b: &Value) -> bool {
+pub(super) fn identical(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::None, Value::None) => true,
         (Value::Bool(x), Value::Bool(y)) => x == y,
@@ -256,7 +18,7 @@ fn identical(a: &Value, b: &Value) -> bool {
     }
 }
 
-fn contains(container: &Value, item: &Value) -> Result<bool, EngineError> {
+pub(super) fn contains(container: &Value, item: &Value) -> Result<bool, EngineError> {
     match container {
         Value::List(items) | Value::Tuple(items) => {
             for x in items.iter() {
@@ -343,7 +105,7 @@ impl Num {
     }
 }
 
-fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
+pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
     let unsupported = || {
         type_error!(
             "unsupported operand type(s) for {op}: '{}' and '{}'",
@@ -369,7 +131,7 @@ fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> 
             return Ok(Value::str(budget::repeat_str("string repetition", x, n)?));
         }
         (BinOp::Mod, Value::Str(x), _) => {
-            return super::builtins::percent_format(x, b);
+            return crate::eval::builtins::percent_format(x, b);
         }
         (BinOp::Add, _, _) if is_list(a) || is_list(b) => {
             if !(is_list(a) && is_list(b)) {
@@ -568,7 +330,7 @@ fn zero_div(msg: &str) -> EngineError {
 }
 
 /// A Python int result past 64 bits: Python would grow the int, ragtag cannot.
-fn overflow() -> EngineError {
+pub(super) fn overflow() -> EngineError {
     EngineError::new(
         ErrorClass::OverflowError,
         "integer result does not fit in 64 bits",
@@ -590,82 +352,5 @@ pub fn as_items(v: &Value) -> Result<Vec<Value>, EngineError> {
             "'{}' object is not iterable",
             other.type_name()
         )),
-    }
-}
-
-/// `op a`.
-pub fn unary(op: UnaryOp, a: &Value) -> Result<Value, EngineError> {
-    match (op, a) {
-        (UnaryOp::Pos, Value::Int(_) | Value::Float(_)) => Ok(a.clone()),
-        (UnaryOp::Neg, Value::Int(i)) => Ok(Value::Int(i.checked_neg().ok_or_else(overflow)?)),
-        (UnaryOp::Neg, Value::Float(f)) => Ok(Value::Float(-f)),
-        (UnaryOp::Neg, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
-        (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
-        (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
-        (_, Value::NdArray(n)) => {
-            let crate::value::NdArray::Dense(t) = &**n else {
-                return Err(type_error!(
-                    "bad operand type for unary {}: an object array",
-                    op.symbol()
-                ));
-            };
-            if op == UnaryOp::Pos {
-                return Ok(a.clone());
-            }
-            let k = if op == UnaryOp::Neg {
-                U::Neg
-            } else {
-                U::LogicalNot
-            };
-            let out = Tensor::from_parts(t.shape().to_vec(), kernels::unary(k, t.data())?);
-            Ok(Value::NdArray(Arc::new(crate::value::NdArray::Dense(out))))
-        }
-        (_, v) if is_tensor(v) && op != UnaryOp::Pos => {
-            let k = if op == UnaryOp::Neg {
-                U::Neg
-            } else {
-                U::LogicalNot
-            };
-            map_unary(k, a)
-        }
-        _ => Err(type_error!(
-            "bad operand type for unary {}: '{}'",
-            op.symbol(),
-            a.type_name()
-        )),
-    }
-}
-
-/// Applies an elementwise unary kernel to a tensor of any kind (structure unchanged).
-pub fn map_unary(k: U, a: &Value) -> Result<Value, EngineError> {
-    if let Value::Sparse(s) = a {
-        let values = Tensor::vector(kernels::unary(k, s.values().data())?);
-        return Ok(Value::Sparse(Arc::new(Sparse::new(
-            s.indices().to_vec(),
-            values,
-            s.dense_shape().to_vec(),
-        )?)));
-    }
-    let x = convert::to_array(a, None)?;
-    map_flat(&x, |t| {
-        Ok(Tensor::from_parts(
-            t.shape().to_vec(),
-            kernels::unary(k, t.data())?,
-        ))
-    })
-    .map(Value::from_array)
-}
-
-/// Applies `f` to the flat values of a dense or ragged tensor, keeping its partitions.
-pub fn map_flat(
-    a: &Array,
-    f: impl FnOnce(&Tensor) -> Result<Tensor, EngineError>,
-) -> Result<Array, EngineError> {
-    match a {
-        Array::Dense(t) => f(t).map(Array::Dense),
-        Array::Ragged(r) => {
-            let fv = f(r.flat_values())?;
-            r.with_flat_values(fv).map(Array::Ragged)
-        }
     }
 }

@@ -1,0 +1,234 @@
+//! The layers of the pipeline depend in one direction only, and no module grows past 600
+//! lines. Both are read from the source text: every `crate::layer` path outside comments
+//! (in `use` lines and inline) is checked against the table below.
+//!
+//! From the bottom up: `engine` (arrays, ragged, sparse, ops) → `syntax` (parser, AST) →
+//! `value` (what a name holds; literal conversion) → `render` (tables, text, JSON, HTML) →
+//! `diagnostic` and `eval` (the interpreter and its builtins) → `session` → the front ends
+//! (`repl`, `jupyter`, `golden`, `command`, `complete`, `main`). `guard` (the evaluation
+//! thread and its stack checks) sits beside the engine and may be used from any layer.
+
+use std::path::{Path, PathBuf};
+
+/// Layers that a module under `layer` must not name (`crate::<name>`).
+fn forbidden(layer: &str) -> &'static [&'static str] {
+    const FRONT: &[&str] = &[
+        "session", "repl", "jupyter", "golden", "command", "complete",
+    ];
+    match layer {
+        "engine" => &[
+            "syntax",
+            "value",
+            "render",
+            "diagnostic",
+            "eval",
+            "guard",
+            "session",
+            "repl",
+            "jupyter",
+            "golden",
+            "command",
+            "complete",
+        ],
+        "guard" => &[
+            "syntax",
+            "value",
+            "render",
+            "diagnostic",
+            "eval",
+            "session",
+            "repl",
+            "jupyter",
+            "golden",
+            "command",
+            "complete",
+        ],
+        "syntax" => &[
+            "value",
+            "render",
+            "diagnostic",
+            "eval",
+            "guard",
+            "session",
+            "repl",
+            "jupyter",
+            "golden",
+            "command",
+            "complete",
+        ],
+        "value" => &[
+            "render",
+            "diagnostic",
+            "session",
+            "repl",
+            "jupyter",
+            "golden",
+            "command",
+            "complete",
+        ],
+        "render" => &[
+            "eval", "session", "repl", "jupyter", "golden", "command", "complete",
+        ],
+        "diagnostic" | "eval" => FRONT,
+        "session" => &["repl", "jupyter", "golden", "command", "complete"],
+        _ => &[],
+    }
+}
+
+/// The only names of eval that the value layer may use: the types of the functions and
+/// exception classes a value can hold. The value layer calls none of eval's code.
+const VALUE_MAY_NAME: &[&str] = &["crate::eval::builtins::Builtin", "crate::eval::exceptions"];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The layer a file under src/ belongs to: its first path component, without `.rs`.
+fn layer_of(path: &Path) -> String {
+    let rel = path.strip_prefix(root().join("src")).unwrap();
+    let first = rel
+        .components()
+        .next()
+        .unwrap()
+        .as_os_str()
+        .to_string_lossy();
+    first.trim_end_matches(".rs").to_string()
+}
+
+/// The code of a line: without a `//` comment (doc comments included).
+fn code(line: &str) -> &str {
+    match line.find("//") {
+        Some(i) => &line[..i],
+        None => line,
+    }
+}
+
+/// Every `crate::name…` path in `text`, with its line number.
+fn crate_paths(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let code = code(line);
+        let mut rest = code;
+        while let Some(i) = rest.find("crate::") {
+            let tail = &rest[i..];
+            let end = tail
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(tail.len());
+            out.push((n + 1, tail[..end].to_string()));
+            rest = &tail[7..];
+        }
+        // `use crate::{a, b}`: each name in the braces is a path too.
+        if let Some(i) = code.find("crate::{") {
+            let inner = &code[i + 8..];
+            for name in inner.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+                if !name.is_empty() && name.chars().next().unwrap().is_lowercase() {
+                    out.push((n + 1, format!("crate::{name}")));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn layers_depend_in_one_direction() {
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    let mut wrong = Vec::new();
+    for file in &files {
+        if is_test_file(file) {
+            continue; // tests drive a whole session whatever layer they check
+        }
+        let layer = layer_of(file);
+        let text = std::fs::read_to_string(file).unwrap();
+        for (line, path) in crate_paths(&text) {
+            let target = path["crate::".len()..].split("::").next().unwrap_or("");
+            if !forbidden(&layer).contains(&target) {
+                continue;
+            }
+            wrong.push(format!(
+                "{}:{line}: {layer} names {path}",
+                file.strip_prefix(root()).unwrap().display()
+            ));
+        }
+        if layer == "value" {
+            for (line, path) in crate_paths(&text) {
+                if path.starts_with("crate::eval")
+                    && !VALUE_MAY_NAME.iter().any(|p| path.starts_with(p))
+                {
+                    wrong.push(format!(
+                        "{}:{line}: value names {path}",
+                        file.strip_prefix(root()).unwrap().display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the pipeline's direction:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_checker_sees_the_forms_of_a_path() {
+    let text = "use crate::{engine::Array, render};\n// crate::eval in a comment\nlet x = crate::eval::convert::to_array(v); // crate::session\n";
+    let paths: Vec<String> = crate_paths(text).into_iter().map(|(_, p)| p).collect();
+    assert!(paths.contains(&"crate::render".to_string()), "{paths:?}");
+    assert!(paths.contains(&"crate::engine".to_string()), "{paths:?}");
+    assert!(
+        paths.contains(&"crate::eval::convert::to_array".to_string()),
+        "{paths:?}"
+    );
+    assert!(!paths.iter().any(|p| p.contains("session")), "{paths:?}");
+    assert!(forbidden("render").contains(&"eval"));
+    assert!(forbidden("engine").contains(&"value"));
+}
+
+/// Test modules may be long: a file named `tests.rs` or `*_tests.rs`.
+fn is_test_file(path: &Path) -> bool {
+    let name = path.file_name().unwrap().to_string_lossy();
+    name == "tests.rs" || name.ends_with("_tests.rs")
+}
+
+#[test]
+fn no_module_is_over_600_lines() {
+    let mut files = Vec::new();
+    for dir in ["src", "examples", "benches", "fuzz/fuzz_targets"] {
+        let dir = root().join(dir);
+        if dir.is_dir() {
+            rust_files(&dir, &mut files);
+        }
+    }
+    let mut long: Vec<String> = files
+        .iter()
+        .filter(|f| !is_test_file(f))
+        .filter_map(|f| {
+            let n = std::fs::read_to_string(f).unwrap().lines().count();
+            (n > 600).then(|| {
+                format!(
+                    "{} has {n} lines",
+                    f.strip_prefix(root()).unwrap().display()
+                )
+            })
+        })
+        .collect();
+    long.sort();
+    assert!(
+        long.is_empty(),
+        "split these by concern:\n{}",
+        long.join("\n")
+    );
+}
