@@ -80,7 +80,7 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
             s.push_str(&help_index());
             s
         } else if rest == "errors" {
-            crate::eval::exceptions::catalogue()
+            crate::eval::catalogue::text()
         } else {
             match lookup_help(rest) {
                 Some(b) => help_text(b),

@@ -60,6 +60,41 @@ impl ErrorClass {
             ErrorClass::RecursionError => "RecursionError",
         }
     }
+    /// A short ragtag program whose error has this kind (a test runs every one).
+    pub fn example(self) -> &'static str {
+        match self {
+            ErrorClass::ValueError => "tf.ragged.constant([['a'], [1]])",
+            ErrorClass::InvalidArgumentError => "tf.constant([1, 2]) + tf.constant([1, 2, 3])",
+            ErrorClass::IndexError => "tf.ragged.constant([[1], [2]])[5]",
+            ErrorClass::TypeError => "tf.cast(tf.constant(['a']), tf.int32)",
+            ErrorClass::ZeroDivisionError => "1 / 0",
+            ErrorClass::OverflowError => "2 ** 64",
+            ErrorClass::KeyboardInterrupt => "raise KeyboardInterrupt",
+            ErrorClass::ResourceExhaustedError => "tf.zeros([100000, 100000, 100000])",
+            ErrorClass::UnimplementedError => "del [1, 2][0]",
+            ErrorClass::RecursionError => "f = lambda n: f(n)\nf(1)",
+        }
+    }
+
+    /// When the engine reports this kind, in one line.
+    pub fn summary(self) -> &'static str {
+        match self {
+            ErrorClass::ValueError => {
+                "a bad value: mixed literal types, partitions that do not fit"
+            }
+            ErrorClass::InvalidArgumentError => {
+                "an op's inputs do not fit: shapes, dtypes, indices, sparse structure"
+            }
+            ErrorClass::IndexError => "a row or element index out of range",
+            ErrorClass::TypeError => "a dtype an op cannot take (a cast, a mask)",
+            ErrorClass::ZeroDivisionError => "Python number division by zero",
+            ErrorClass::OverflowError => "a Python int result past 64 bits",
+            ErrorClass::KeyboardInterrupt => "a long loop saw the interrupt flag",
+            ErrorClass::ResourceExhaustedError => "an allocation would pass the memory budget",
+            ErrorClass::UnimplementedError => "a case ragtag does not implement",
+            ErrorClass::RecursionError => "evaluation nested past the stack guard",
+        }
+    }
 }
 
 impl fmt::Display for ErrorClass {

@@ -7,6 +7,7 @@ pub mod args;
 mod attributes;
 pub mod builtins;
 mod calls;
+pub mod catalogue;
 pub mod convert;
 pub mod exceptions;
 mod expressions;
