@@ -1,0 +1,199 @@
+//! The per-segment accumulator shared by reductions (`tf.reduce_*`, ragged reductions) and
+//! segment ops (`tf.math.segment_*`, `unsorted_segment_*`): rows that share a segment id
+//! fold into one output row, integers in wrapping int64 and floats in float64, in order.
+//! Each caller keeps its own rules for empty segments and for the mean; the folding, the
+//! widening of the input and the layout of ragged segments are here once.
+
+use crate::engine::budget;
+use crate::engine::buffer::Buffer;
+use crate::engine::error::Result;
+use crate::engine::interrupt;
+use crate::engine::partition::RowPartition;
+
+/// How two values combine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fold {
+    /// Addition (also the first step of a mean, variance and `sqrt_n`).
+    Sum,
+    /// Multiplication.
+    Prod,
+    /// The larger; a NaN wins, as in TensorFlow.
+    Max,
+    /// The smaller; a NaN wins, as in TensorFlow.
+    Min,
+}
+
+/// An accumulator element: int64 wraps on overflow, float64 lets a NaN win max and min.
+pub(crate) trait Acc: Copy {
+    /// `self + x`.
+    fn sum(self, x: Self) -> Self;
+    /// `self * x`.
+    fn prod(self, x: Self) -> Self;
+    /// The larger of `self` (the accumulator) and `x`.
+    fn max_of(self, x: Self) -> Self;
+    /// The smaller of `self` (the accumulator) and `x`.
+    fn min_of(self, x: Self) -> Self;
+}
+
+impl Acc for i64 {
+    #[inline(always)]
+    fn sum(self, x: i64) -> i64 {
+        self.wrapping_add(x)
+    }
+    #[inline(always)]
+    fn prod(self, x: i64) -> i64 {
+        self.wrapping_mul(x)
+    }
+    #[inline(always)]
+    fn max_of(self, x: i64) -> i64 {
+        self.max(x)
+    }
+    #[inline(always)]
+    fn min_of(self, x: i64) -> i64 {
+        self.min(x)
+    }
+}
+
+impl Acc for f64 {
+    #[inline(always)]
+    fn sum(self, x: f64) -> f64 {
+        self + x
+    }
+    #[inline(always)]
+    fn prod(self, x: f64) -> f64 {
+        self * x
+    }
+    #[inline(always)]
+    fn max_of(self, x: f64) -> f64 {
+        if x > self || x.is_nan() {
+            x
+        } else {
+            self
+        }
+    }
+    #[inline(always)]
+    fn min_of(self, x: f64) -> f64 {
+        if x < self || x.is_nan() {
+            x
+        } else {
+            self
+        }
+    }
+}
+
+/// Rows of `v` (each `inner` long) folded by `fold` into `m` slots (`nseg * inner`), row `r`
+/// into segment `seg[r]`, every slot starting at `init`. An interrupt stops it between
+/// chunks of rows.
+pub(crate) fn accumulate<T: Acc>(
+    what: &str,
+    v: &[T],
+    seg: &[usize],
+    inner: usize,
+    m: usize,
+    fold: Fold,
+    init: T,
+) -> Result<Vec<T>> {
+    let mut acc = budget::filled(what, init, m)?;
+    for (r, &s) in seg.iter().enumerate() {
+        if r % interrupt::CHUNK == 0 {
+            interrupt::check()?;
+        }
+        for k in 0..inner {
+            let x = v[r * inner + k];
+            let slot = &mut acc[s * inner + k];
+            *slot = match fold {
+                Fold::Prod => slot.prod(x),
+                Fold::Max => slot.max_of(x),
+                Fold::Min => slot.min_of(x),
+                Fold::Sum => slot.sum(x),
+            };
+        }
+    }
+    Ok(acc)
+}
+
+/// The sum of squared distances from each slot's `mean`, per slot: the numerator of a
+/// variance, in a second pass over the same rows.
+pub(crate) fn squared_deviations(
+    what: &str,
+    v: &[f64],
+    seg: &[usize],
+    inner: usize,
+    mean: &[f64],
+) -> Result<Vec<f64>> {
+    let mut sq = budget::filled(what, 0.0, mean.len())?;
+    for (r, &s) in seg.iter().enumerate() {
+        if r % interrupt::CHUNK == 0 {
+            interrupt::check()?;
+        }
+        for k in 0..inner {
+            let d = v[r * inner + k] - mean[s * inner + k];
+            sq[s * inner + k] += d * d;
+        }
+    }
+    Ok(sq)
+}
+
+/// How many rows each of `nseg` segments holds.
+pub(crate) fn counts(what: &str, seg: &[usize], nseg: usize) -> Result<Vec<u64>> {
+    let mut counts = budget::filled(what, 0u64, nseg)?;
+    for &s in seg {
+        counts[s] += 1;
+    }
+    Ok(counts)
+}
+
+/// Integer data widened to int64 (None for any other dtype).
+pub(crate) fn widen_ints(data: &Buffer) -> Result<Option<Vec<i64>>> {
+    let v = match data {
+        Buffer::I32(v) => interrupt::map(v, i64::from),
+        Buffer::I64(v) => interrupt::map(v, |x| x),
+        _ => return Ok(None),
+    };
+    // `map` stops early when interrupted; its partial output is dropped here.
+    interrupt::check()?;
+    Ok(Some(v))
+}
+
+/// Numeric data widened to float64 (None for bool and string data).
+pub(crate) fn widen_floats(data: &Buffer) -> Result<Option<Vec<f64>>> {
+    let v = match data {
+        Buffer::I32(v) => interrupt::map(v, f64::from),
+        Buffer::I64(v) => interrupt::map(v, |x| x as f64),
+        Buffer::F32(v) => interrupt::map(v, f64::from),
+        Buffer::F64(v) => interrupt::map(v, |x| x),
+        _ => return Ok(None),
+    };
+    interrupt::check()?;
+    Ok(Some(v))
+}
+
+/// The layout of a segment combination of ragged rows, which combine position by position:
+/// the output partition (segment `s` as long as its longest member row of `outer`) and, for
+/// every value under `outer`, the output position it folds into.
+pub(crate) fn ragged_segments(
+    what: &str,
+    outer: &RowPartition,
+    seg: &[usize],
+    nseg: usize,
+) -> Result<(RowPartition, Vec<usize>)> {
+    let mut out_len = budget::filled(what, 0i64, nseg)?;
+    for (r, &s) in seg.iter().enumerate() {
+        if r % interrupt::CHUNK == 0 {
+            interrupt::check()?;
+        }
+        let (a0, b0) = outer.row_range(r);
+        out_len[s] = out_len[s].max((b0 - a0) as i64);
+    }
+    let part = RowPartition::from_row_lengths(&out_len, None)?;
+    let splits = part.row_splits();
+    let mut child = budget::vec(what, outer.nvals())?;
+    for (r, &s) in seg.iter().enumerate() {
+        if r % interrupt::CHUNK == 0 {
+            interrupt::check()?;
+        }
+        let (a0, b0) = outer.row_range(r);
+        child.extend((0..b0 - a0).map(|j| splits[s] as usize + j));
+    }
+    Ok((part, child))
+}

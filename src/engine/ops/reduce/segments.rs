@@ -1,0 +1,145 @@
+//! Reductions as segment reductions: rows that share a segment id combine (ragged rows
+//! position by position). Every axis reduction of a dense or ragged tensor ends here.
+
+use super::{check_dtype, ReduceOp};
+use crate::engine::budget;
+use crate::engine::buffer::Buffer;
+use crate::engine::dtype::DType;
+use crate::engine::error::Result;
+use crate::engine::interrupt;
+use crate::engine::ops::accumulate::{self, Fold};
+use crate::engine::ragged::{Array, Ragged};
+use crate::engine::tensor::Tensor;
+
+/// What the memory budget calls a reduction's allocations.
+const WHAT: &str = "a reduction";
+
+/// Combines the rows of `data` that share a segment id; ragged rows combine position by
+/// position, so the result row is as long as the longest row of its segment.
+pub fn segment_reduce(
+    data: &Array,
+    seg: &[usize],
+    nseg: usize,
+    op: ReduceOp,
+    int_mean_float: bool,
+) -> Result<Array> {
+    match data {
+        Array::Dense(t) => segment_reduce_dense(t, seg, nseg, op, int_mean_float).map(Array::Dense),
+        Array::Ragged(rt) => {
+            let (part, child) = accumulate::ragged_segments(WHAT, rt.outer(), seg, nseg)?;
+            let values = segment_reduce(&rt.values(), &child, part.nvals(), op, int_mean_float)?;
+            Ragged::from_partition(part, values).map(Array::Ragged)
+        }
+    }
+}
+
+/// How `op` folds values (a mean, variance and std start as a sum).
+fn fold_of(op: ReduceOp) -> Fold {
+    match op {
+        ReduceOp::Prod => Fold::Prod,
+        ReduceOp::Max => Fold::Max,
+        ReduceOp::Min => Fold::Min,
+        _ => Fold::Sum,
+    }
+}
+
+/// The dense core: rows of `t` (shape `[n, inner…]`) combine into `nseg` output rows.
+pub fn segment_reduce_dense(
+    t: &Tensor,
+    seg: &[usize],
+    nseg: usize,
+    op: ReduceOp,
+    int_mean_float: bool,
+) -> Result<Tensor> {
+    let dtype = t.dtype();
+    check_dtype(op, dtype)?;
+    let inner = t.row_size();
+    let mut shape = t.shape().to_vec();
+    if shape.is_empty() {
+        shape.push(1);
+    }
+    shape[0] = nseg;
+    let m = nseg * inner;
+    if let Buffer::Bool(v) = t.data() {
+        let all = op == ReduceOp::All;
+        let mut acc = budget::filled(WHAT, all, m)?;
+        for (r, &s) in seg.iter().enumerate() {
+            if r % interrupt::CHUNK == 0 {
+                interrupt::check()?;
+            }
+            for k in 0..inner {
+                let x = v[r * inner + k];
+                let slot = &mut acc[s * inner + k];
+                *slot = if all { *slot && x } else { *slot || x };
+            }
+        }
+        return Ok(Tensor::from_parts(shape, Buffer::Bool(acc)));
+    }
+    let counts = accumulate::counts(WHAT, seg, nseg)?;
+    let fold = fold_of(op);
+    if dtype.is_int() && !op.is_statistic()
+        || (op == ReduceOp::Mean && dtype.is_int() && !int_mean_float)
+    {
+        let v = accumulate::widen_ints(t.data())?.expect("integer data");
+        let (lo, hi) = if dtype == DType::Int32 {
+            (i32::MIN as i64, i32::MAX as i64)
+        } else {
+            (i64::MIN, i64::MAX)
+        };
+        let init = match fold {
+            Fold::Prod => 1,
+            Fold::Max => lo,
+            Fold::Min => hi,
+            Fold::Sum => 0,
+        };
+        let mut acc = accumulate::accumulate(WHAT, &v, seg, inner, m, fold, init)?;
+        if op == ReduceOp::Mean {
+            for (i, a) in acc.iter_mut().enumerate() {
+                let c = counts[i / inner.max(1)] as i64;
+                *a = if c == 0 { 0 } else { *a / c };
+            }
+        }
+        let data = if dtype == DType::Int32 {
+            Buffer::I32(acc.into_iter().map(|x| x as i32).collect())
+        } else {
+            Buffer::I64(acc)
+        };
+        return Ok(Tensor::from_parts(shape, data));
+    }
+    let v = accumulate::widen_floats(t.data())?.expect("numeric data");
+    // Ragged reductions are segment reductions in TensorFlow: an empty row's max and min are
+    // the dtype's lowest and largest finite values, where a dense one gives -inf and inf.
+    let (lo, hi) = match (int_mean_float, dtype) {
+        (false, _) => (f64::NEG_INFINITY, f64::INFINITY),
+        (true, DType::Float32) => (f64::from(f32::MIN), f64::from(f32::MAX)),
+        (true, _) => (f64::MIN, f64::MAX),
+    };
+    let init = match fold {
+        Fold::Prod => 1.0,
+        Fold::Max => lo,
+        Fold::Min => hi,
+        Fold::Sum => 0.0,
+    };
+    let mut acc = accumulate::accumulate(WHAT, &v, seg, inner, m, fold, init)?;
+    if op.is_statistic() {
+        let count = |i: usize| counts[i / inner.max(1)] as f64;
+        for (i, a) in acc.iter_mut().enumerate() {
+            *a /= count(i);
+        }
+        if matches!(op, ReduceOp::Variance | ReduceOp::Std) {
+            let sq = accumulate::squared_deviations(WHAT, &v, seg, inner, &acc)?;
+            for (i, a) in acc.iter_mut().enumerate() {
+                *a = sq[i] / count(i);
+                if op == ReduceOp::Std {
+                    *a = a.sqrt();
+                }
+            }
+        }
+    }
+    let data = match dtype {
+        DType::Float32 => Buffer::F32(acc.into_iter().map(|x| x as f32).collect()),
+        DType::Int32 | DType::Int64 | DType::Float64 => Buffer::F64(acc),
+        _ => unreachable!("checked"),
+    };
+    Ok(Tensor::from_parts(shape, data))
+}
