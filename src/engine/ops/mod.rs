@@ -106,17 +106,4 @@ fn resolve_axis(axis: i64, rank: usize, n: usize, class: ErrorClass, name: &str)
     }
 }
 
-/// A shape as TensorFlow prints it in messages: `[2, 3]`, with `None` for ragged dimensions.
-pub fn shape_str(shape: &[Option<usize>]) -> String {
-    let dims: Vec<String> = shape
-        .iter()
-        .map(|d| d.map_or("None".to_string(), |d| d.to_string()))
-        .collect();
-    format!("[{}]", dims.join(", "))
-}
-
-/// A dense shape in messages.
-pub fn dense_shape_str(shape: &[usize]) -> String {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    format!("[{}]", dims.join(", "))
-}
+pub use crate::engine::size::{dense_shape_str, shape_str};
