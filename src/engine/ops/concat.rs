@@ -3,7 +3,7 @@
 //! (uniform partitions); ragged results have ragged (non-uniform) partitions throughout,
 //! as TensorFlow rebuilds them from row splits.
 
-use super::{positive_axis, shape_str};
+use super::{insertion_axis, positive_axis, shape_str};
 use crate::engine::buffer::Buffer;
 use crate::engine::error::{ErrorClass, Result};
 use crate::engine::partition::RowPartition;
@@ -147,7 +147,7 @@ fn interleave(what: &str, parts: &[&Tensor], outer: usize, blocks: &[usize]) -> 
 pub fn stack_dense(parts: &[&Tensor], axis: i64) -> Result<Tensor> {
     let first = parts[0];
     let rank = first.rank();
-    let axis = positive_axis(axis, rank + 1, ErrorClass::ValueError, "axis")?;
+    let axis = insertion_axis(axis, rank, ErrorClass::ValueError, "axis")?;
     check_dtypes(parts.iter().map(|p| p.dtype()))?;
     for (i, p) in parts.iter().enumerate().skip(1) {
         if p.shape() != first.shape() {
@@ -189,7 +189,11 @@ fn join(parts: &[Array], axis: i64, stack: bool) -> Result<Array> {
         }
     }
     let out_ndims = ndims + stack as usize;
-    let axis = positive_axis(axis, out_ndims, ErrorClass::ValueError, "axis")?;
+    let axis = if stack {
+        insertion_axis(axis, ndims, ErrorClass::ValueError, "axis")?
+    } else {
+        positive_axis(axis, ndims, ErrorClass::ValueError, "axis")?
+    };
     check_dtypes(parts.iter().map(|p| p.dtype()))?;
     let dense = dense_parts(parts);
     if stack && ndims == 1 && axis == 0 {

@@ -6,8 +6,9 @@ use std::cmp::Ordering;
 use super::Sparse;
 use crate::engine::budget;
 use crate::engine::buffer::Buffer;
-use crate::engine::error::Result;
+use crate::engine::error::{ErrorClass, Result};
 use crate::engine::interrupt;
+use crate::engine::ops::{insertion_axis, positive_axis};
 use crate::engine::tensor::Tensor;
 use crate::invalid_arg;
 
@@ -242,15 +243,9 @@ impl Sparse {
     /// `tf.sparse.expand_dims`: a new dimension of size 1 at `axis` (in
     /// `[-rank - 1, rank]`; negative counts from the end).
     pub fn expand_dims(&self, axis: i64) -> Result<Sparse> {
-        let r = self.rank() as i64;
-        if axis < -r - 1 || axis > r {
-            return Err(invalid_arg!(
-                "axis {axis} is out of range for expanding a rank-{r} SparseTensor: it must be in [{}, {r}]",
-                -r - 1
-            ));
-        }
-        let at = if axis < 0 { axis + r + 1 } else { axis } as usize;
-        let mut indices = budget::vec("tf.sparse.expand_dims", self.nnz() * (r as usize + 1))?;
+        let r = self.rank();
+        let at = insertion_axis(axis, r, ErrorClass::InvalidArgumentError, "axis")?;
+        let mut indices = budget::vec("tf.sparse.expand_dims", self.nnz() * (r + 1))?;
         for i in 0..self.nnz() {
             if i % interrupt::CHUNK == 0 {
                 interrupt::check()?;
@@ -268,14 +263,7 @@ impl Sparse {
     /// `tf.sparse.split`: `num_split` pieces along `axis`; when the dimension does not
     /// divide evenly, the first pieces are one larger.
     pub fn split(&self, num_split: i64, axis: i64) -> Result<Vec<Sparse>> {
-        let r = self.rank() as i64;
-        if axis < -r || axis >= r {
-            return Err(invalid_arg!(
-                "axis {axis} is out of range for a rank-{r} SparseTensor: it must be in [{}, {r})",
-                -r
-            ));
-        }
-        let ax = if axis < 0 { axis + r } else { axis } as usize;
+        let ax = positive_axis(axis, self.rank(), ErrorClass::InvalidArgumentError, "axis")?;
         let dim = self.dense_shape[ax];
         if num_split < 1 || num_split > dim {
             return Err(invalid_arg!(

@@ -4,7 +4,7 @@
 use super::{dense_strides, Sparse};
 use crate::engine::budget;
 use crate::engine::buffer::Buffer;
-use crate::engine::error::Result;
+use crate::engine::error::{ErrorClass, Result};
 use crate::engine::tensor::Tensor;
 use crate::{invalid_arg, type_error};
 
@@ -193,14 +193,9 @@ impl Sparse {
         match axes {
             None => reduced.iter_mut().for_each(|x| *x = true),
             Some(axes) => {
-                for &ax in axes {
-                    if ax < -(r as i64) || ax >= r as i64 {
-                        return Err(invalid_arg!(
-                            "axis {ax} is out of range for a sparse tensor of rank {r}: it must be in [{}, {r})",
-                            -(r as i64)
-                        ));
-                    }
-                    reduced[if ax < 0 { ax + r as i64 } else { ax } as usize] = true;
+                let class = ErrorClass::InvalidArgumentError;
+                for k in crate::engine::ops::positive_axes(axes, r, class)? {
+                    reduced[k] = true;
                 }
             }
         }

@@ -3,23 +3,11 @@
 
 use super::Sparse;
 use crate::engine::buffer::{Buffer, Scalar};
-use crate::engine::error::Result;
+use crate::engine::error::{ErrorClass, Result};
+use crate::engine::ops::positive_axis;
 use crate::engine::tensor::Tensor;
 use crate::engine::{budget, size};
 use crate::{invalid_arg, type_error, value_error};
-
-/// Resolves a possibly negative axis against a rank (InvalidArgumentError when outside).
-fn axis_of(axis: i64, rank: usize, what: &str) -> Result<usize> {
-    let r = rank as i64;
-    if axis < -r || axis >= r {
-        return Err(invalid_arg!(
-            "{what} {axis} is out of range for rank {rank}: it must be in [{}, {})",
-            -r,
-            r
-        ));
-    }
-    Ok(if axis < 0 { axis + r } else { axis } as usize)
-}
 
 impl Sparse {
     /// `tf.sparse.concat`: the inputs side by side along `axis`; the other dimensions must
@@ -36,7 +24,7 @@ impl Sparse {
             return Ok((*first).clone());
         }
         let rank = first.rank();
-        let axis = axis_of(axis, rank, "axis")?;
+        let axis = positive_axis(axis, rank, ErrorClass::InvalidArgumentError, "axis")?;
         let mut shape = first.dense_shape.clone();
         shape[axis] = 0;
         for (k, s) in inputs.iter().enumerate() {
