@@ -340,7 +340,10 @@ fn items_shaped(items: &[&Nested], dtype: Option<DType>, shape: &[usize]) -> Res
         return Tensor::filled("tf.ragged.constant", shape.to_vec(), &s);
     }
     Err(type_error!(
-        "the literal has {have} elements, but the shape {shape:?} needs {want}"
+        "the literal has {} elements, but the shape {} needs {}",
+        have,
+        crate::engine::size::dense_shape_str(&shape),
+        want
     ))
 }
 

@@ -62,17 +62,20 @@ impl Lod {
         for (k, level) in self.lod.iter().enumerate() {
             if level.len() < 2 {
                 return Err(value_error!(
-                    "lod level {k} is {level:?}: a level needs at least one sequence, so two offsets (Paddle has no empty levels)"
-                ));
+                    "lod level {} is {}: a level needs at least one sequence, so two offsets (Paddle has no empty levels)", k, crate::engine::size::dense_shape_str(&level)));
             }
             if level[0] != 0 {
                 return Err(value_error!(
-                    "lod level {k} is {level:?}: offsets must start at 0"
+                    "lod level {} is {}: offsets must start at 0",
+                    k,
+                    crate::engine::size::dense_shape_str(&level)
                 ));
             }
             if let Some(i) = level.windows(2).position(|w| w[1] < w[0]) {
                 return Err(value_error!(
-                    "lod level {k} is {level:?}: offsets never decrease, but {} follows {}",
+                    "lod level {} is {}: offsets never decrease, but {} follows {}",
+                    k,
+                    crate::engine::size::dense_shape_str(&level),
                     level[i + 1],
                     level[i]
                 ));
@@ -85,14 +88,17 @@ impl Lod {
                 ),
                 None => (
                     rows,
-                    format!("the data has {rows} rows (shape {:?})", self.data.shape()),
+                    format!(
+                        "the data has {} rows (shape {})",
+                        rows,
+                        crate::engine::size::dense_shape_str(&self.data.shape())
+                    ),
                 ),
             };
             if end != next {
                 let lens: Vec<i64> = level.windows(2).map(|w| w[1] - w[0]).collect();
                 return Err(value_error!(
-                    "the lod does not match the data: level {k} (offsets {level:?}, lengths {lens:?}) ends at {end}, but {what}"
-                )
+                    "the lod does not match the data: level {} (offsets {}, lengths {}) ends at {}, but {}", k, crate::engine::size::dense_shape_str(&level), crate::engine::size::dense_shape_str(&lens), end, what)
                 .with_hint("the last level's lengths must add up to the number of data rows, and each level's to the number of sequences in the next"));
             }
         }

@@ -25,8 +25,8 @@ impl Tensor {
     pub fn new(shape: Vec<usize>, data: Buffer) -> Result<Tensor> {
         if super::size::numel(&shape)? != data.len() {
             return Err(invalid_arg!(
-                "a tensor of shape {:?} needs {} values, not {}",
-                shape,
+                "a tensor of shape {} needs {} values, not {}",
+                crate::engine::size::dense_shape_str(&shape),
                 numel(&shape),
                 data.len()
             ));
@@ -102,8 +102,8 @@ impl Tensor {
     pub fn reshaped(&self, shape: Vec<usize>) -> Result<Tensor> {
         if super::size::numel(&shape)? != self.size() {
             return Err(invalid_arg!(
-                "a tensor of shape {:?} needs {} values, not {}",
-                shape,
+                "a tensor of shape {} needs {} values, not {}",
+                crate::engine::size::dense_shape_str(&shape),
                 numel(&shape),
                 self.size()
             ));

@@ -41,11 +41,12 @@ pub fn embedding_lookup(
     for (i, s) in shards.iter().enumerate().skip(1) {
         if s.dtype() != first.dtype() || s.shape()[1..] != first.shape()[1..] {
             return Err(invalid_arg!(
-                "params[{i}] has dtype {} and shape {:?}, but params[0] has dtype {} and shape {:?}",
+                "params[{}] has dtype {} and shape {}, but params[0] has dtype {} and shape {}",
+                i,
                 s.dtype(),
-                s.shape(),
+                crate::engine::size::dense_shape_str(&s.shape()),
                 first.dtype(),
-                first.shape()
+                crate::engine::size::dense_shape_str(&first.shape())
             ));
         }
     }

@@ -347,9 +347,9 @@ pub fn where_v1(c: &Array, x: &Array, y: &Array) -> Result<Array> {
             )
         } else {
             invalid_arg!(
-                "condition must be a vector or have the shape of x, but has shape {:?} and x {:?}",
-                ct.shape(),
-                x.shape()
+                "condition must be a vector or have the shape of x, but has shape {} and x {}",
+                crate::engine::size::dense_shape_str(&ct.shape()),
+                crate::engine::size::shape_str(&x.shape())
             )
         });
     }

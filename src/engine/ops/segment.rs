@@ -113,8 +113,8 @@ impl SegOp {
 pub fn segment_op(data: &Tensor, ids: &Tensor, op: SegOp) -> Result<Array> {
     if ids.rank() != 1 {
         return Err(invalid_arg!(
-            "segment_ids should be a vector, but has shape {:?}",
-            ids.shape()
+            "segment_ids should be a vector, but has shape {}",
+            crate::engine::size::dense_shape_str(&ids.shape())
         ));
     }
     super::check_int_ids(&Array::Dense(ids.clone()), "segment_ids")?;
@@ -211,9 +211,9 @@ pub fn unsorted_segment_op(
         Array::Dense(t) => {
             if k > t.rank() || t.shape()[..k] != *ids.shape() {
                 return Err(invalid_arg!(
-                    "segment_ids has shape {:?}, which is not a prefix of data's shape {:?}",
-                    ids.shape(),
-                    t.shape()
+                    "segment_ids has shape {}, which is not a prefix of data's shape {}",
+                    crate::engine::size::dense_shape_str(&ids.shape()),
+                    crate::engine::size::dense_shape_str(&t.shape())
                 ));
             }
             let mut shape = vec![v.len()];

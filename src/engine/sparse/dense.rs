@@ -179,9 +179,7 @@ impl Sparse {
                 .all(|(&d, &n)| d == 1 || d as i64 == n);
         if !fits {
             return Err(invalid_arg!(
-                "a tensor of shape {ts:?} does not broadcast to the sparse tensor's dense_shape {:?}",
-                self.dense_shape
-            )
+                "a tensor of shape {} does not broadcast to the sparse tensor's dense_shape {}", crate::engine::size::dense_shape_str(&ts), crate::engine::size::dense_shape_str(&self.dense_shape))
             .with_hint("only the dense side broadcasts: its dimensions must be 1 or match, aligned from the right"));
         }
         if t.size() == 1 {
@@ -210,10 +208,7 @@ impl Sparse {
         let shape = self.shape_usize();
         if dense.shape() != shape.as_slice() {
             return Err(invalid_arg!(
-                "the sparse tensor has dense_shape {:?}, but the dense tensor has shape {:?}; they must match",
-                self.dense_shape,
-                dense.shape()
-            ));
+                "the sparse tensor has dense_shape {}, but the dense tensor has shape {}; they must match", crate::engine::size::dense_shape_str(&self.dense_shape), crate::engine::size::dense_shape_str(&dense.shape())));
         }
         if dense.dtype() != self.dtype() {
             return Err(type_error!(
@@ -270,14 +265,17 @@ pub fn sparse_to_dense(
         [n, d] => (*n, *d),
         s => {
             return Err(invalid_arg!(
-            "sparse_indices must be a scalar, a vector or an [n, rank] matrix, but has shape {s:?}"
+            "sparse_indices must be a scalar, a vector or an [n, rank] matrix, but has shape {}",
+            crate::engine::size::dense_shape_str(&s)
         ))
         }
     };
     if d != output_shape.len() {
         return Err(invalid_arg!(
-            "each index has {d} coordinate{}, but output_shape {output_shape:?} has rank {}",
+            "each index has {} coordinate{}, but output_shape {} has rank {}",
+            d,
             if d == 1 { "" } else { "s" },
+            crate::engine::size::dense_shape_str(&output_shape),
             output_shape.len()
         ));
     }
@@ -288,7 +286,9 @@ pub fn sparse_to_dense(
         [m] if *m == n => values.data().clone(),
         s => {
             return Err(invalid_arg!(
-                "sparse_values must be one value or one per index ({n}), but has shape {s:?}"
+                "sparse_values must be one value or one per index ({}), but has shape {}",
+                n,
+                crate::engine::size::dense_shape_str(&s)
             ))
         }
     };

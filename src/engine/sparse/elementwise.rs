@@ -154,9 +154,10 @@ impl Sparse {
         };
         if self.dense_shape != other.dense_shape {
             return Err(invalid_arg!(
-                "{name} needs operands of one shape, but got dense shapes {:?} and {:?}",
-                self.dense_shape,
-                other.dense_shape
+                "{} needs operands of one shape, but got dense shapes {} and {}",
+                name,
+                crate::engine::size::dense_shape_str(&self.dense_shape),
+                crate::engine::size::dense_shape_str(&other.dense_shape)
             ));
         }
         if self.dtype() != other.dtype() {
@@ -217,14 +218,18 @@ impl Sparse {
             Some(s) => {
                 if s.len() != r {
                     return Err(crate::value_error!(
-                        "new_shape {s:?} has rank {}, but the SparseTensor has rank {r}",
-                        s.len()
+                        "new_shape {} has rank {}, but the SparseTensor has rank {}",
+                        crate::engine::size::dense_shape_str(&s),
+                        s.len(),
+                        r
                     ));
                 }
                 if let Some(d) = (0..r).find(|&d| s[d] < self.dense_shape[d]) {
                     return Err(crate::value_error!(
-                        "new_shape {s:?} is smaller than the dense shape {:?} in dimension {d}",
-                        self.dense_shape
+                        "new_shape {} is smaller than the dense shape {} in dimension {}",
+                        crate::engine::size::dense_shape_str(&s),
+                        crate::engine::size::dense_shape_str(&self.dense_shape),
+                        d
                     )
                     .with_hint(
                         "reset_shape can only grow a shape; tf.sparse.slice cuts one down",

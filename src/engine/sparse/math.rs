@@ -118,9 +118,9 @@ impl Sparse {
     pub fn add(&self, other: &Sparse, threshold: f64) -> Result<Sparse> {
         if self.dense_shape != other.dense_shape {
             return Err(invalid_arg!(
-                "both operands must have one dense_shape, but they have {:?} and {:?}",
-                self.dense_shape,
-                other.dense_shape
+                "both operands must have one dense_shape, but they have {} and {}",
+                crate::engine::size::dense_shape_str(&self.dense_shape),
+                crate::engine::size::dense_shape_str(&other.dense_shape)
             ));
         }
         if self.dtype() != other.dtype() {

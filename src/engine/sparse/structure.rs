@@ -114,8 +114,11 @@ impl Sparse {
             let r = self.index(i)[0];
             if r < 0 || r as usize >= nrows {
                 return Err(invalid_arg!(
-                    "indices[{i}] has row {r}, but dense_shape {:?} has {nrows} rows",
-                    self.dense_shape
+                    "indices[{}] has row {}, but dense_shape {} has {} rows",
+                    i,
+                    r,
+                    crate::engine::size::dense_shape_str(&self.dense_shape),
+                    nrows
                 ));
             }
             count[r as usize] += 1;
@@ -213,8 +216,8 @@ impl Sparse {
             .try_fold(1i64, |a, &d| a.checked_mul(d))
             .ok_or_else(|| {
                 invalid_arg!(
-                    "dense_shape {:?} has too many elements to reshape",
-                    self.dense_shape
+                    "dense_shape {} has too many elements to reshape",
+                    crate::engine::size::dense_shape_str(&self.dense_shape)
                 )
             })?;
         let unknown: Vec<usize> = (0..new_shape.len())
@@ -222,35 +225,42 @@ impl Sparse {
             .collect();
         if unknown.len() > 1 {
             return Err(invalid_arg!(
-                "only one dimension of the new shape may be -1, but {new_shape:?} has {}",
+                "only one dimension of the new shape may be -1, but {} has {}",
+                crate::engine::size::dense_shape_str(&new_shape),
                 unknown.len()
             ));
         }
         if let Some(x) = new_shape.iter().find(|&&x| x < -1) {
             return Err(invalid_arg!(
-                "the new shape {new_shape:?} holds {x}; sizes must be non-negative (or -1)"
+                "the new shape {} holds {}; sizes must be non-negative (or -1)",
+                crate::engine::size::dense_shape_str(&new_shape),
+                x
             ));
         }
         let known = new_shape
             .iter()
             .filter(|&&x| x >= 0)
             .try_fold(1i64, |a, &d| a.checked_mul(d))
-            .ok_or_else(|| invalid_arg!("the new shape {new_shape:?} has too many elements"))?;
+            .ok_or_else(|| {
+                invalid_arg!(
+                    "the new shape {} has too many elements",
+                    crate::engine::size::dense_shape_str(&new_shape)
+                )
+            })?;
         let mut shape = new_shape.to_vec();
         if let Some(&u) = unknown.first() {
             if known == 0 || total % known != 0 {
                 return Err(invalid_arg!(
-                    "cannot reshape {} elements (dense_shape {:?}) into {new_shape:?}: -1 cannot be inferred",
+                    "cannot reshape {} elements (dense_shape {}) into {}: -1 cannot be inferred",
                     total,
-                    self.dense_shape
+                    crate::engine::size::dense_shape_str(&self.dense_shape),
+                    crate::engine::size::dense_shape_str(&new_shape)
                 ));
             }
             shape[u] = total / known;
         } else if known != total {
             return Err(invalid_arg!(
-                "cannot reshape a sparse tensor of {total} elements (dense_shape {:?}) into {new_shape:?} ({known} elements)",
-                self.dense_shape
-            ));
+                "cannot reshape a sparse tensor of {} elements (dense_shape {}) into {} ({} elements)", total, crate::engine::size::dense_shape_str(&self.dense_shape), crate::engine::size::dense_shape_str(&new_shape), known));
         }
         self.check_bounds()?;
         let r1 = shape.len();
@@ -286,7 +296,10 @@ impl Sparse {
                     });
                 if !ok {
                     return Err(invalid_arg!(
-                        "perm {p:?} is not a permutation of the {r} dimensions 0..{r}"
+                        "perm {} is not a permutation of the {} dimensions 0..{}",
+                        crate::engine::size::dense_shape_str(&p),
+                        r,
+                        r
                     ));
                 }
                 p.iter().map(|&x| x as usize).collect()

@@ -159,9 +159,9 @@ pub fn substr(input: &Array, pos: &Array, len: &Array, unit: CharUnit) -> Result
     if let (Array::Dense(p), Array::Dense(l)) = (pos, len) {
         if p.shape() != l.shape() {
             return Err(invalid_arg!(
-                "pos and len must have the same shape, but pos has shape {:?} and len {:?}",
-                p.shape(),
-                l.shape()
+                "pos and len must have the same shape, but pos has shape {} and len {}",
+                crate::engine::size::dense_shape_str(&p.shape()),
+                crate::engine::size::dense_shape_str(&l.shape())
             ));
         }
     }

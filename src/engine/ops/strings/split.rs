@@ -127,8 +127,8 @@ pub fn split_on_bytes(a: &Array, delimiters: &[u8], skip_empty: bool) -> Result<
         Array::Dense(t) if t.rank() == 1 => t,
         _ => {
             return Err(crate::invalid_arg!(
-                "input must be a vector of strings, but has shape {:?}",
-                a.shape()
+                "input must be a vector of strings, but has shape {}",
+                crate::engine::size::shape_str(&a.shape())
             )
             .with_hint("flatten it first, or use tf.strings.split, which takes any shape"))
         }

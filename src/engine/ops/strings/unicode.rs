@@ -37,7 +37,8 @@ impl Encoding {
             "US-ASCII" | "ASCII" => Ok(Encoding::Ascii),
             "ISO-8859-1" | "LATIN1" | "LATIN-1" => Ok(Encoding::Latin1),
             _ => Err(invalid_arg!(
-                "unknown or unsupported encoding {name:?}: ragtag knows 'UTF-8', 'UTF-16-BE', 'UTF-32-BE', and for decoding 'US-ASCII' and 'ISO-8859-1'"
+                "unknown or unsupported encoding '{}': ragtag knows 'UTF-8', 'UTF-16-BE', 'UTF-32-BE', and for decoding 'US-ASCII' and 'ISO-8859-1'",
+                name.escape_default()
             )),
         }
     }
@@ -47,8 +48,19 @@ impl Encoding {
         match Encoding::parse(name)? {
             e @ (Encoding::Utf8 | Encoding::Utf16Be | Encoding::Utf32Be) => Ok(e),
             _ => Err(invalid_arg!(
-                "output encoding must be 'UTF-8', 'UTF-16-BE' or 'UTF-32-BE', not {name:?}"
+                "output encoding must be 'UTF-8', 'UTF-16-BE' or 'UTF-32-BE', not '{}'",
+                name.escape_default()
             )),
+        }
+    }
+    /// The name TensorFlow gives the encoding (`'UTF-8'` …), as messages show it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Utf8 => "UTF-8",
+            Encoding::Utf16Be => "UTF-16-BE",
+            Encoding::Utf32Be => "UTF-32-BE",
+            Encoding::Ascii => "US-ASCII",
+            Encoding::Latin1 => "ISO-8859-1",
         }
     }
 }
@@ -72,7 +84,8 @@ impl OnError {
             "replace" => Ok(OnError::Replace),
             "ignore" => Ok(OnError::Ignore),
             _ => Err(invalid_arg!(
-                "errors must be 'strict', 'replace' or 'ignore', not {name:?}"
+                "errors must be 'strict', 'replace' or 'ignore', not '{}'",
+                name.escape_default()
             )),
         }
     }
@@ -206,9 +219,9 @@ fn decode_one(
     });
     match bad_at {
         Some(at) => Err(invalid_arg!(
-            "invalid {:?} input at byte {at} of {:?}",
-            spec.encoding,
-            String::from_utf8_lossy(s)
+            "invalid {} input at byte {at} of b'{}'",
+            spec.encoding.name(),
+            s.escape_ascii()
         )
         .with_hint("errors='replace' (the default) or errors='ignore' accepts it")),
         None => Ok(()),
