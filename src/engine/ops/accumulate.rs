@@ -9,6 +9,8 @@ use crate::engine::buffer::Buffer;
 use crate::engine::error::Result;
 use crate::engine::interrupt;
 use crate::engine::partition::RowPartition;
+use crate::engine::ragged::{Array, Ragged};
+use crate::engine::tensor::Tensor;
 
 /// How two values combine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,8 +25,13 @@ pub(crate) enum Fold {
     Min,
 }
 
-/// An accumulator element: int64 wraps on overflow, float64 lets a NaN win max and min.
+/// An accumulator element: int64 wraps on overflow, float64 lets a NaN win max and min, and
+/// bool reads max as `any` and min as `all`.
 pub(crate) trait Acc: Copy {
+    /// The start of a sum.
+    const ZERO: Self;
+    /// The start of a product.
+    const ONE: Self;
     /// `self + x`.
     fn sum(self, x: Self) -> Self;
     /// `self * x`.
@@ -36,6 +43,8 @@ pub(crate) trait Acc: Copy {
 }
 
 impl Acc for i64 {
+    const ZERO: i64 = 0;
+    const ONE: i64 = 1;
     #[inline(always)]
     fn sum(self, x: i64) -> i64 {
         self.wrapping_add(x)
@@ -55,6 +64,8 @@ impl Acc for i64 {
 }
 
 impl Acc for f64 {
+    const ZERO: f64 = 0.0;
+    const ONE: f64 = 1.0;
     #[inline(always)]
     fn sum(self, x: f64) -> f64 {
         self + x
@@ -77,6 +88,58 @@ impl Acc for f64 {
             x
         } else {
             self
+        }
+    }
+}
+
+impl Acc for bool {
+    const ZERO: bool = false;
+    const ONE: bool = true;
+    #[inline(always)]
+    fn sum(self, x: bool) -> bool {
+        self || x
+    }
+    #[inline(always)]
+    fn prod(self, x: bool) -> bool {
+        self && x
+    }
+    #[inline(always)]
+    fn max_of(self, x: bool) -> bool {
+        self || x
+    }
+    #[inline(always)]
+    fn min_of(self, x: bool) -> bool {
+        self && x
+    }
+}
+
+/// Where every slot of `fold` starts: the identity of sum and product, and for max and min
+/// the `lo` and `hi` the caller gives an empty segment.
+pub(crate) fn identity<T: Acc>(fold: Fold, lo: T, hi: T) -> T {
+    match fold {
+        Fold::Sum => T::ZERO,
+        Fold::Prod => T::ONE,
+        Fold::Max => lo,
+        Fold::Min => hi,
+    }
+}
+
+/// Combines the rows of `data` that share a segment id with `dense` (rows of a tensor into
+/// `nseg` rows); ragged rows combine position by position, so a segment's row is as long as
+/// its longest member and the values under it combine one level down.
+pub(crate) fn by_segments(
+    what: &str,
+    data: &Array,
+    seg: &[usize],
+    nseg: usize,
+    dense: &dyn Fn(&Tensor, &[usize], usize) -> Result<Tensor>,
+) -> Result<Array> {
+    match data {
+        Array::Dense(t) => dense(t, seg, nseg).map(Array::Dense),
+        Array::Ragged(rt) => {
+            let (part, child) = ragged_segments(what, rt.outer(), seg, nseg)?;
+            let values = by_segments(what, &rt.values(), &child, part.nvals(), dense)?;
+            Ragged::from_partition(part, values).map(Array::Ragged)
         }
     }
 }
@@ -171,7 +234,7 @@ pub(crate) fn widen_floats(data: &Buffer) -> Result<Option<Vec<f64>>> {
 /// The layout of a segment combination of ragged rows, which combine position by position:
 /// the output partition (segment `s` as long as its longest member row of `outer`) and, for
 /// every value under `outer`, the output position it folds into.
-pub(crate) fn ragged_segments(
+fn ragged_segments(
     what: &str,
     outer: &RowPartition,
     seg: &[usize],

@@ -119,6 +119,49 @@ fn weak32(s: &[u8], i: usize, a: u64, b: u64) -> (u64, u64) {
     (a.wrapping_add(z), b.wrapping_add(c))
 }
 
+/// The opening of a 64-byte round of `Fingerprint64`: `x` and `y` take in the words at
+/// `i + 8` and `i + 48` (the loop multiplies by `K1`, the last round by its own `mul`).
+#[inline(always)]
+fn mix_xy(s: &[u8], i: usize, x: u64, y: u64, v: (u64, u64), mul: u64) -> (u64, u64) {
+    let x = x
+        .wrapping_add(y)
+        .wrapping_add(v.0)
+        .wrapping_add(fetch64(s, i + 8))
+        .rotate_right(37)
+        .wrapping_mul(mul);
+    let y = y
+        .wrapping_add(v.1)
+        .wrapping_add(fetch64(s, i + 48))
+        .rotate_right(42)
+        .wrapping_mul(mul);
+    (x, y)
+}
+
+/// The close of a 64-byte round of `Fingerprint64`: the new `v` and `w` from the two halves
+/// of the 64 bytes at `i`.
+#[allow(clippy::too_many_arguments)] // the hash's state, named as in FarmHash
+#[inline(always)]
+fn mix_vw(
+    s: &[u8],
+    i: usize,
+    x: u64,
+    y: u64,
+    z: u64,
+    v: (u64, u64),
+    w: (u64, u64),
+    mul: u64,
+) -> ((u64, u64), (u64, u64)) {
+    (
+        weak32(s, i, v.1.wrapping_mul(mul), x.wrapping_add(w.0)),
+        weak32(
+            s,
+            i + 32,
+            z.wrapping_add(w.1),
+            y.wrapping_add(fetch64(s, i + 16)),
+        ),
+    )
+}
+
 /// `Fingerprint64(s)`.
 pub fn fingerprint64(s: &[u8]) -> u64 {
     let n = s.len();
@@ -142,27 +185,11 @@ pub fn fingerprint64(s: &[u8]) -> u64 {
     let last64 = end + ((n - 1) & 63) - 63;
     let mut i = 0;
     loop {
-        x = x
-            .wrapping_add(y)
-            .wrapping_add(v.0)
-            .wrapping_add(fetch64(s, i + 8))
-            .rotate_right(37)
-            .wrapping_mul(K1);
-        y = y
-            .wrapping_add(v.1)
-            .wrapping_add(fetch64(s, i + 48))
-            .rotate_right(42)
-            .wrapping_mul(K1);
+        (x, y) = mix_xy(s, i, x, y, v, K1);
         x ^= w.1;
         y = y.wrapping_add(v.0).wrapping_add(fetch64(s, i + 40));
         z = z.wrapping_add(w.0).rotate_right(33).wrapping_mul(K1);
-        v = weak32(s, i, v.1.wrapping_mul(K1), x.wrapping_add(w.0));
-        w = weak32(
-            s,
-            i + 32,
-            z.wrapping_add(w.1),
-            y.wrapping_add(fetch64(s, i + 16)),
-        );
+        (v, w) = mix_vw(s, i, x, y, z, v, w, K1);
         std::mem::swap(&mut z, &mut x);
         i += 64;
         if i == end {
@@ -174,29 +201,13 @@ pub fn fingerprint64(s: &[u8]) -> u64 {
     w.0 = w.0.wrapping_add(((n - 1) & 63) as u64);
     v.0 = v.0.wrapping_add(w.0);
     w.0 = w.0.wrapping_add(v.0);
-    x = x
-        .wrapping_add(y)
-        .wrapping_add(v.0)
-        .wrapping_add(fetch64(s, i + 8))
-        .rotate_right(37)
-        .wrapping_mul(mul);
-    y = y
-        .wrapping_add(v.1)
-        .wrapping_add(fetch64(s, i + 48))
-        .rotate_right(42)
-        .wrapping_mul(mul);
+    (x, y) = mix_xy(s, i, x, y, v, mul);
     x ^= w.1.wrapping_mul(9);
     y = y
         .wrapping_add(v.0.wrapping_mul(9))
         .wrapping_add(fetch64(s, i + 40));
     z = z.wrapping_add(w.0).rotate_right(33).wrapping_mul(mul);
-    v = weak32(s, i, v.1.wrapping_mul(mul), x.wrapping_add(w.0));
-    w = weak32(
-        s,
-        i + 32,
-        z.wrapping_add(w.1),
-        y.wrapping_add(fetch64(s, i + 16)),
-    );
+    (v, w) = mix_vw(s, i, x, y, z, v, w, mul);
     std::mem::swap(&mut z, &mut x);
     hash_len16(
         hash_len16(v.0, w.0, mul)

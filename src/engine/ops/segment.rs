@@ -7,7 +7,7 @@ use crate::engine::buffer::Buffer;
 use crate::engine::dtype::DType;
 use crate::engine::error::Result;
 use crate::engine::ops::accumulate::{self, Fold};
-use crate::engine::ragged::{Array, Ragged};
+use crate::engine::ragged::Array;
 use crate::engine::tensor::Tensor;
 use crate::{invalid_arg, value_error};
 
@@ -269,14 +269,9 @@ const WHAT: &str = "a segment reduction";
 /// Combines the rows of `data` that share a segment id (unsorted rules); ragged rows
 /// combine position by position.
 fn combine(data: &Array, seg: &[usize], nseg: usize, op: SegOp) -> Result<Array> {
-    match data {
-        Array::Dense(t) => combine_dense(t, seg, nseg, op, false).map(Array::Dense),
-        Array::Ragged(rt) => {
-            let (part, child) = accumulate::ragged_segments(WHAT, rt.outer(), seg, nseg)?;
-            let values = combine(&rt.values(), &child, part.nvals(), op)?;
-            Ragged::from_partition(part, values).map(Array::Ragged)
-        }
-    }
+    accumulate::by_segments(WHAT, data, seg, nseg, &|t, seg, nseg| {
+        combine_dense(t, seg, nseg, op, false)
+    })
 }
 
 /// How `op` folds values (a mean and `sqrt_n` start as a sum).
@@ -328,12 +323,7 @@ fn combine_dense(
         } else {
             (i64::MIN, i64::MAX)
         };
-        let init = match fold {
-            Fold::Prod => 1,
-            Fold::Max => lo,
-            Fold::Min => hi,
-            Fold::Sum => 0,
-        };
+        let init = accumulate::identity(fold, lo, hi);
         let mut acc = accumulate::accumulate(WHAT, &v, seg, inner, m, fold, init)?;
         for (i, a) in acc.iter_mut().enumerate() {
             let c = count(i);
@@ -356,12 +346,7 @@ fn combine_dense(
     } else {
         (f64::MIN, f64::MAX)
     };
-    let init = match fold {
-        Fold::Prod => 1.0,
-        Fold::Max => lo,
-        Fold::Min => hi,
-        Fold::Sum => 0.0,
-    };
+    let init = accumulate::identity(fold, lo, hi);
     let mut acc = accumulate::accumulate(WHAT, &v, seg, inner, m, fold, init)?;
     for (i, a) in acc.iter_mut().enumerate() {
         let c = count(i);

@@ -2,13 +2,11 @@
 //! position by position). Every axis reduction of a dense or ragged tensor ends here.
 
 use super::{check_dtype, ReduceOp};
-use crate::engine::budget;
 use crate::engine::buffer::Buffer;
 use crate::engine::dtype::DType;
 use crate::engine::error::Result;
-use crate::engine::interrupt;
 use crate::engine::ops::accumulate::{self, Fold};
-use crate::engine::ragged::{Array, Ragged};
+use crate::engine::ragged::Array;
 use crate::engine::tensor::Tensor;
 
 /// What the memory budget calls a reduction's allocations.
@@ -23,23 +21,19 @@ pub fn segment_reduce(
     op: ReduceOp,
     int_mean_float: bool,
 ) -> Result<Array> {
-    match data {
-        Array::Dense(t) => segment_reduce_dense(t, seg, nseg, op, int_mean_float).map(Array::Dense),
-        Array::Ragged(rt) => {
-            let (part, child) = accumulate::ragged_segments(WHAT, rt.outer(), seg, nseg)?;
-            let values = segment_reduce(&rt.values(), &child, part.nvals(), op, int_mean_float)?;
-            Ragged::from_partition(part, values).map(Array::Ragged)
-        }
-    }
+    accumulate::by_segments(WHAT, data, seg, nseg, &|t, seg, nseg| {
+        segment_reduce_dense(t, seg, nseg, op, int_mean_float)
+    })
 }
 
-/// How `op` folds values (a mean, variance and std start as a sum).
+/// How `op` folds values (a mean, variance and std start as a sum; any is a max of bools,
+/// all a min).
 fn fold_of(op: ReduceOp) -> Fold {
     match op {
         ReduceOp::Prod => Fold::Prod,
-        ReduceOp::Max => Fold::Max,
-        ReduceOp::Min => Fold::Min,
-        _ => Fold::Sum,
+        ReduceOp::Max | ReduceOp::Any => Fold::Max,
+        ReduceOp::Min | ReduceOp::All => Fold::Min,
+        ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Variance | ReduceOp::Std => Fold::Sum,
     }
 }
 
@@ -60,23 +54,14 @@ pub fn segment_reduce_dense(
     }
     shape[0] = nseg;
     let m = nseg * inner;
+    let fold = fold_of(op);
     if let Buffer::Bool(v) = t.data() {
-        let all = op == ReduceOp::All;
-        let mut acc = budget::filled(WHAT, all, m)?;
-        for (r, &s) in seg.iter().enumerate() {
-            if r % interrupt::CHUNK == 0 {
-                interrupt::check()?;
-            }
-            for k in 0..inner {
-                let x = v[r * inner + k];
-                let slot = &mut acc[s * inner + k];
-                *slot = if all { *slot && x } else { *slot || x };
-            }
-        }
+        // check_dtype let only any and all through: any starts false, all true.
+        let init = accumulate::identity(fold, false, true);
+        let acc = accumulate::accumulate(WHAT, v, seg, inner, m, fold, init)?;
         return Ok(Tensor::from_parts(shape, Buffer::Bool(acc)));
     }
     let counts = accumulate::counts(WHAT, seg, nseg)?;
-    let fold = fold_of(op);
     if dtype.is_int() && !op.is_statistic()
         || (op == ReduceOp::Mean && dtype.is_int() && !int_mean_float)
     {
@@ -86,12 +71,7 @@ pub fn segment_reduce_dense(
         } else {
             (i64::MIN, i64::MAX)
         };
-        let init = match fold {
-            Fold::Prod => 1,
-            Fold::Max => lo,
-            Fold::Min => hi,
-            Fold::Sum => 0,
-        };
+        let init = accumulate::identity(fold, lo, hi);
         let mut acc = accumulate::accumulate(WHAT, &v, seg, inner, m, fold, init)?;
         if op == ReduceOp::Mean {
             for (i, a) in acc.iter_mut().enumerate() {
@@ -114,12 +94,7 @@ pub fn segment_reduce_dense(
         (true, DType::Float32) => (f64::from(f32::MIN), f64::from(f32::MAX)),
         (true, _) => (f64::MIN, f64::MAX),
     };
-    let init = match fold {
-        Fold::Prod => 1.0,
-        Fold::Max => lo,
-        Fold::Min => hi,
-        Fold::Sum => 0.0,
-    };
+    let init = accumulate::identity(fold, lo, hi);
     let mut acc = accumulate::accumulate(WHAT, &v, seg, inner, m, fold, init)?;
     if op.is_statistic() {
         let count = |i: usize| counts[i / inner.max(1)] as f64;
