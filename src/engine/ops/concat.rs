@@ -14,11 +14,7 @@ use crate::{invalid_arg, value_error};
 
 /// `tf.concat(parts, axis)`: dense when every input is dense, ragged otherwise.
 pub fn concat(parts: &[Array], axis: i64) -> Result<Array> {
-    if parts.is_empty() {
-        return Err(value_error!(
-            "tf.concat needs at least one tensor, got an empty list"
-        ));
-    }
+    need_parts(parts, "tf.concat")?;
     match dense_parts(parts) {
         Some(ts) => concat_dense(&ts, axis).map(Array::Dense),
         None => join(parts, axis, false),
@@ -28,11 +24,7 @@ pub fn concat(parts: &[Array], axis: i64) -> Result<Array> {
 /// `tf.stack(parts, axis)`: dense when every input is dense (they must have one shape),
 /// otherwise the same as [`ragged_stack`].
 pub fn stack(parts: &[Array], axis: i64) -> Result<Array> {
-    if parts.is_empty() {
-        return Err(value_error!(
-            "tf.stack needs at least one tensor, got an empty list"
-        ));
-    }
+    need_parts(parts, "tf.stack")?;
     match dense_parts(parts) {
         Some(ts) => stack_dense(&ts, axis).map(Array::Dense),
         None => join(parts, axis, true),
@@ -42,12 +34,18 @@ pub fn stack(parts: &[Array], axis: i64) -> Result<Array> {
 /// `tf.ragged.stack(parts, axis)`: stacks tensors whose shapes may differ into a ragged
 /// result (a dense one only when stacking along the last axis of dense inputs).
 pub fn ragged_stack(parts: &[Array], axis: i64) -> Result<Array> {
+    need_parts(parts, "tf.ragged.stack")?;
+    join(parts, axis, true)
+}
+
+/// ValueError unless there is something to join (`op` names the caller).
+fn need_parts(parts: &[Array], op: &str) -> Result<()> {
     if parts.is_empty() {
         return Err(value_error!(
-            "tf.ragged.stack needs at least one tensor, got an empty list"
+            "{op} needs at least one tensor, got an empty list"
         ));
     }
-    join(parts, axis, true)
+    Ok(())
 }
 
 fn dense_parts(parts: &[Array]) -> Option<Vec<&Tensor>> {

@@ -31,23 +31,16 @@ where
     }
 }
 
-/// `f(x, y)`, or 0 where `x` is 0 (TensorFlow's `xdivy`, `xlogy`, `xlog1py`).
+/// `f(x, y)`, or 0 where the guarded operand is 0: `x` when `X` (TensorFlow's `xdivy`,
+/// `xlogy`, `xlog1py`), `y` otherwise (`divide_no_nan`, `multiply_no_nan`). `X` is a
+/// constant, so each kernel's loop tests one operand only.
 #[inline(always)]
-fn unless_x_zero<T: Copy + PartialEq + Default>(f: impl Fn(T, T) -> T) -> impl Fn(T, T) -> T {
+fn zero_where<const X: bool, T: Copy + PartialEq + Default>(
+    f: impl Fn(T, T) -> T,
+) -> impl Fn(T, T) -> T {
     move |p, q| {
-        if p == T::default() {
-            T::default()
-        } else {
-            f(p, q)
-        }
-    }
-}
-
-/// `f(x, y)`, or 0 where `y` is 0 (TensorFlow's `divide_no_nan`, `multiply_no_nan`).
-#[inline(always)]
-fn unless_y_zero<T: Copy + PartialEq + Default>(f: impl Fn(T, T) -> T) -> impl Fn(T, T) -> T {
-    move |p, q| {
-        if q == T::default() {
+        let guard = if X { p } else { q };
+        if guard == T::default() {
             T::default()
         } else {
             f(p, q)
@@ -226,11 +219,22 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
                 BinaryOp::TruncateDiv => apply($x, $y, n, |p: $t, q: $t| (p / q).trunc()),
                 BinaryOp::TruncateMod => apply($x, $y, n, |p: $t, q: $t| p % q),
                 BinaryOp::SquaredDifference => apply($x, $y, n, |p: $t, q: $t| (p - q) * (p - q)),
-                BinaryOp::Xdivy => apply($x, $y, n, unless_x_zero(|p: $t, q: $t| p / q)),
-                BinaryOp::Xlogy => apply($x, $y, n, unless_x_zero(|p: $t, q: $t| p * q.ln())),
-                BinaryOp::Xlog1py => apply($x, $y, n, unless_x_zero(|p: $t, q: $t| p * q.ln_1p())),
-                BinaryOp::DivNoNan => apply($x, $y, n, unless_y_zero(|p: $t, q: $t| p / q)),
-                BinaryOp::MulNoNan => apply($x, $y, n, unless_y_zero(|p: $t, q: $t| p * q)),
+                BinaryOp::Xdivy => apply($x, $y, n, zero_where::<true, _>(|p: $t, q: $t| p / q)),
+                BinaryOp::Xlogy => {
+                    apply($x, $y, n, zero_where::<true, _>(|p: $t, q: $t| p * q.ln()))
+                }
+                BinaryOp::Xlog1py => apply(
+                    $x,
+                    $y,
+                    n,
+                    zero_where::<true, _>(|p: $t, q: $t| p * q.ln_1p()),
+                ),
+                BinaryOp::DivNoNan => {
+                    apply($x, $y, n, zero_where::<false, _>(|p: $t, q: $t| p / q))
+                }
+                BinaryOp::MulNoNan => {
+                    apply($x, $y, n, zero_where::<false, _>(|p: $t, q: $t| p * q))
+                }
                 _ => {
                     return Err(invalid_arg!(
                         "{} is only defined for bool (and integer) tensors, not {}",

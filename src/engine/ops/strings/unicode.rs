@@ -260,13 +260,7 @@ pub fn decode(a: &Array, spec: &DecodeSpec, with_offsets: bool) -> Result<(Array
         })?;
         lengths.push((cps.len() - before) as i64);
     }
-    let values = shaped(a, &lengths, Tensor::vector(Buffer::I32(cps)))?;
-    let offsets = if with_offsets {
-        Some(shaped(a, &lengths, Tensor::vector(Buffer::I64(offs)))?)
-    } else {
-        None
-    };
-    Ok((values, offsets))
+    with_offsets_of(a, &lengths, Buffer::I32(cps), offs, with_offsets)
 }
 
 /// `tf.strings.unicode_split`: every string as a row of its characters (each encoded in the
@@ -306,9 +300,21 @@ pub fn split_chars(
         })?;
         lengths.push((chars.len() - before) as i64);
     }
-    let values = shaped(a, &lengths, Tensor::vector(Buffer::Str(chars)))?;
+    with_offsets_of(a, &lengths, Buffer::Str(chars), offs, with_offsets)
+}
+
+/// The decoded `values` as rows of `lengths` under `a`'s shape, and their byte offsets
+/// shaped the same way when `with_offsets`.
+fn with_offsets_of(
+    a: &Array,
+    lengths: &[i64],
+    values: Buffer,
+    offs: Vec<i64>,
+    with_offsets: bool,
+) -> Result<(Array, Option<Array>)> {
+    let values = shaped(a, lengths, Tensor::vector(values))?;
     let offsets = if with_offsets {
-        Some(shaped(a, &lengths, Tensor::vector(Buffer::I64(offs)))?)
+        Some(shaped(a, lengths, Tensor::vector(Buffer::I64(offs)))?)
     } else {
         None
     };
