@@ -9,6 +9,7 @@ use super::partition::RowPartition;
 use super::ragged::{Array, Ragged};
 use super::strings::StringBuf;
 use super::tensor::Tensor;
+use crate::engine::size::dense_shape_str;
 use crate::{type_error, value_error};
 
 /// A nested Python list of scalars, as typed by the user.
@@ -340,10 +341,8 @@ fn items_shaped(items: &[&Nested], dtype: Option<DType>, shape: &[usize]) -> Res
         return Tensor::filled("tf.ragged.constant", shape.to_vec(), &s);
     }
     Err(type_error!(
-        "the literal has {} elements, but the shape {} needs {}",
-        have,
-        crate::engine::size::dense_shape_str(&shape),
-        want
+        "the literal has {have} elements, but the shape {} needs {want}",
+        dense_shape_str(shape)
     ))
 }
 

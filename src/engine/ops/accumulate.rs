@@ -124,6 +124,9 @@ pub(crate) fn identity<T: Acc>(fold: Fold, lo: T, hi: T) -> T {
     }
 }
 
+/// Combines the rows of a dense tensor that share a segment id (`seg`) into `nseg` rows.
+pub(crate) type DenseCombine<'a> = dyn Fn(&Tensor, &[usize], usize) -> Result<Tensor> + 'a;
+
 /// Combines the rows of `data` that share a segment id with `dense` (rows of a tensor into
 /// `nseg` rows); ragged rows combine position by position, so a segment's row is as long as
 /// its longest member and the values under it combine one level down.
@@ -132,7 +135,7 @@ pub(crate) fn by_segments(
     data: &Array,
     seg: &[usize],
     nseg: usize,
-    dense: &dyn Fn(&Tensor, &[usize], usize) -> Result<Tensor>,
+    dense: &DenseCombine<'_>,
 ) -> Result<Array> {
     match data {
         Array::Dense(t) => dense(t, seg, nseg).map(Array::Dense),

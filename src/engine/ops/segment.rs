@@ -8,6 +8,7 @@ use crate::engine::dtype::DType;
 use crate::engine::error::Result;
 use crate::engine::ops::accumulate::{self, Fold};
 use crate::engine::ragged::Array;
+use crate::engine::size::dense_shape_str;
 use crate::engine::tensor::Tensor;
 use crate::{invalid_arg, value_error};
 
@@ -114,7 +115,7 @@ pub fn segment_op(data: &Tensor, ids: &Tensor, op: SegOp) -> Result<Array> {
     if ids.rank() != 1 {
         return Err(invalid_arg!(
             "segment_ids should be a vector, but has shape {}",
-            crate::engine::size::dense_shape_str(&ids.shape())
+            dense_shape_str(ids.shape())
         ));
     }
     super::check_int_ids(&Array::Dense(ids.clone()), "segment_ids")?;
@@ -212,8 +213,8 @@ pub fn unsorted_segment_op(
             if k > t.rank() || t.shape()[..k] != *ids.shape() {
                 return Err(invalid_arg!(
                     "segment_ids has shape {}, which is not a prefix of data's shape {}",
-                    crate::engine::size::dense_shape_str(&ids.shape()),
-                    crate::engine::size::dense_shape_str(&t.shape())
+                    dense_shape_str(ids.shape()),
+                    dense_shape_str(t.shape())
                 ));
             }
             let mut shape = vec![v.len()];

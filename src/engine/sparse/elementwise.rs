@@ -9,6 +9,7 @@ use crate::engine::buffer::Buffer;
 use crate::engine::error::{ErrorClass, Result};
 use crate::engine::interrupt;
 use crate::engine::ops::{insertion_axis, positive_axis};
+use crate::engine::size::dense_shape_str;
 use crate::engine::tensor::Tensor;
 use crate::invalid_arg;
 
@@ -154,10 +155,9 @@ impl Sparse {
         };
         if self.dense_shape != other.dense_shape {
             return Err(invalid_arg!(
-                "{} needs operands of one shape, but got dense shapes {} and {}",
-                name,
-                crate::engine::size::dense_shape_str(&self.dense_shape),
-                crate::engine::size::dense_shape_str(&other.dense_shape)
+                "{name} needs operands of one shape, but got dense shapes {} and {}",
+                dense_shape_str(&self.dense_shape),
+                dense_shape_str(&other.dense_shape)
             ));
         }
         if self.dtype() != other.dtype() {
@@ -218,18 +218,16 @@ impl Sparse {
             Some(s) => {
                 if s.len() != r {
                     return Err(crate::value_error!(
-                        "new_shape {} has rank {}, but the SparseTensor has rank {}",
-                        crate::engine::size::dense_shape_str(&s),
-                        s.len(),
-                        r
+                        "new_shape {} has rank {}, but the SparseTensor has rank {r}",
+                        dense_shape_str(s),
+                        s.len()
                     ));
                 }
                 if let Some(d) = (0..r).find(|&d| s[d] < self.dense_shape[d]) {
                     return Err(crate::value_error!(
-                        "new_shape {} is smaller than the dense shape {} in dimension {}",
-                        crate::engine::size::dense_shape_str(&s),
-                        crate::engine::size::dense_shape_str(&self.dense_shape),
-                        d
+                        "new_shape {} is smaller than the dense shape {} in dimension {d}",
+                        dense_shape_str(s),
+                        dense_shape_str(&self.dense_shape)
                     )
                     .with_hint(
                         "reset_shape can only grow a shape; tf.sparse.slice cuts one down",

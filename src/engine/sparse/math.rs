@@ -5,6 +5,7 @@ use super::{dense_strides, Sparse};
 use crate::engine::budget;
 use crate::engine::buffer::Buffer;
 use crate::engine::error::{ErrorClass, Result};
+use crate::engine::size::dense_shape_str;
 use crate::engine::tensor::Tensor;
 use crate::{invalid_arg, type_error};
 
@@ -119,8 +120,8 @@ impl Sparse {
         if self.dense_shape != other.dense_shape {
             return Err(invalid_arg!(
                 "both operands must have one dense_shape, but they have {} and {}",
-                crate::engine::size::dense_shape_str(&self.dense_shape),
-                crate::engine::size::dense_shape_str(&other.dense_shape)
+                dense_shape_str(&self.dense_shape),
+                dense_shape_str(&other.dense_shape)
             ));
         }
         if self.dtype() != other.dtype() {

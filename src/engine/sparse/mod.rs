@@ -21,6 +21,7 @@ use super::buffer::Buffer;
 use super::dtype::DType;
 use super::error::{EngineError, Result};
 use super::tensor::Tensor;
+use crate::engine::size::dense_shape_str;
 use crate::{invalid_arg, value_error};
 
 /// A `tf.SparseTensor`: `indices` is an int64 `[n, rank]` matrix, `values` a vector of `n`.
@@ -62,7 +63,7 @@ impl Sparse {
         if values.rank() != 1 {
             return Err(value_error!(
                 "values must be a vector (one value per index), but has shape {}",
-                crate::engine::size::dense_shape_str(&values.shape())
+                dense_shape_str(values.shape())
             ));
         }
         let nnz = values.size();
@@ -74,9 +75,8 @@ impl Sparse {
         }
         if let Some(d) = dense_shape.iter().find(|&&d| d < 0) {
             return Err(value_error!(
-                "dense_shape must be non-negative, but {} holds {}",
-                crate::engine::size::dense_shape_str(&dense_shape),
-                d
+                "dense_shape must be non-negative, but {} holds {d}",
+                dense_shape_str(&dense_shape)
             ));
         }
         Ok(Sparse {
@@ -150,7 +150,7 @@ impl Sparse {
             return Err(value_error!(
                 "new values must be a vector of {} (one per index), but have shape {}",
                 self.nnz(),
-                crate::engine::size::dense_shape_str(&values.shape())
+                dense_shape_str(values.shape())
             ));
         }
         Ok(Sparse::from_parts(
@@ -201,7 +201,10 @@ impl Sparse {
                 let x = self.index(i)[dim];
                 let n = self.dense_shape[dim];
                 invalid_arg!(
-                    "indices[{}] = {} is out of bounds: dense_shape is {}, so coordinate {} must satisfy 0 <= {} < {}", i, index_text(self.index(i)), crate::engine::size::dense_shape_str(&self.dense_shape), dim, x, n)
+                    "indices[{i}] = {} is out of bounds: dense_shape is {}, so coordinate {dim} must satisfy 0 <= {x} < {n}",
+                    index_text(self.index(i)),
+                    dense_shape_str(&self.dense_shape)
+                )
                 .with_hint("every index must lie inside dense_shape: enlarge dense_shape or drop the entry")
             }
             IndexProblem::OutOfOrder { i } => invalid_arg!(
@@ -267,7 +270,7 @@ pub(crate) fn dense_strides(shape: &[usize], item_bytes: usize) -> Result<(Vec<u
                 "the dense shape {} is too large to materialise: keep it sparse (slice it \
                  first with tf.sparse.slice, or reduce it with tf.sparse.reduce_sum), or raise the \
                  limit with --max-memory or `:set memory=`",
-                crate::engine::size::dense_shape_str(&shape)
+                dense_shape_str(shape)
             ))
         })?;
     let mut strides = crate::engine::budget::filled("a dense tensor", 1usize, shape.len())?;

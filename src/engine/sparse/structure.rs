@@ -5,6 +5,7 @@ use super::Sparse;
 use crate::engine::buffer::{Buffer, Scalar};
 use crate::engine::error::{ErrorClass, Result};
 use crate::engine::ops::positive_axis;
+use crate::engine::size::dense_shape_str;
 use crate::engine::tensor::Tensor;
 use crate::engine::{budget, size};
 use crate::{invalid_arg, type_error, value_error};
@@ -114,11 +115,8 @@ impl Sparse {
             let r = self.index(i)[0];
             if r < 0 || r as usize >= nrows {
                 return Err(invalid_arg!(
-                    "indices[{}] has row {}, but dense_shape {} has {} rows",
-                    i,
-                    r,
-                    crate::engine::size::dense_shape_str(&self.dense_shape),
-                    nrows
+                    "indices[{i}] has row {r}, but dense_shape {} has {nrows} rows",
+                    dense_shape_str(&self.dense_shape)
                 ));
             }
             count[r as usize] += 1;
@@ -217,7 +215,7 @@ impl Sparse {
             .ok_or_else(|| {
                 invalid_arg!(
                     "dense_shape {} has too many elements to reshape",
-                    crate::engine::size::dense_shape_str(&self.dense_shape)
+                    dense_shape_str(&self.dense_shape)
                 )
             })?;
         let unknown: Vec<usize> = (0..new_shape.len())
@@ -226,15 +224,14 @@ impl Sparse {
         if unknown.len() > 1 {
             return Err(invalid_arg!(
                 "only one dimension of the new shape may be -1, but {} has {}",
-                crate::engine::size::dense_shape_str(&new_shape),
+                dense_shape_str(new_shape),
                 unknown.len()
             ));
         }
         if let Some(x) = new_shape.iter().find(|&&x| x < -1) {
             return Err(invalid_arg!(
-                "the new shape {} holds {}; sizes must be non-negative (or -1)",
-                crate::engine::size::dense_shape_str(&new_shape),
-                x
+                "the new shape {} holds {x}; sizes must be non-negative (or -1)",
+                dense_shape_str(new_shape)
             ));
         }
         let known = new_shape
@@ -244,23 +241,25 @@ impl Sparse {
             .ok_or_else(|| {
                 invalid_arg!(
                     "the new shape {} has too many elements",
-                    crate::engine::size::dense_shape_str(&new_shape)
+                    dense_shape_str(new_shape)
                 )
             })?;
         let mut shape = new_shape.to_vec();
         if let Some(&u) = unknown.first() {
             if known == 0 || total % known != 0 {
                 return Err(invalid_arg!(
-                    "cannot reshape {} elements (dense_shape {}) into {}: -1 cannot be inferred",
-                    total,
-                    crate::engine::size::dense_shape_str(&self.dense_shape),
-                    crate::engine::size::dense_shape_str(&new_shape)
+                    "cannot reshape {total} elements (dense_shape {}) into {}: -1 cannot be inferred",
+                    dense_shape_str(&self.dense_shape),
+                    dense_shape_str(new_shape)
                 ));
             }
             shape[u] = total / known;
         } else if known != total {
             return Err(invalid_arg!(
-                "cannot reshape a sparse tensor of {} elements (dense_shape {}) into {} ({} elements)", total, crate::engine::size::dense_shape_str(&self.dense_shape), crate::engine::size::dense_shape_str(&new_shape), known));
+                "cannot reshape a sparse tensor of {total} elements (dense_shape {}) into {} ({known} elements)",
+                dense_shape_str(&self.dense_shape),
+                dense_shape_str(new_shape)
+            ));
         }
         self.check_bounds()?;
         let r1 = shape.len();
@@ -296,10 +295,8 @@ impl Sparse {
                     });
                 if !ok {
                     return Err(invalid_arg!(
-                        "perm {} is not a permutation of the {} dimensions 0..{}",
-                        crate::engine::size::dense_shape_str(&p),
-                        r,
-                        r
+                        "perm {} is not a permutation of the {r} dimensions 0..{r}",
+                        dense_shape_str(p)
                     ));
                 }
                 p.iter().map(|&x| x as usize).collect()

@@ -6,6 +6,7 @@ use crate::engine::budget;
 use crate::engine::error::{EngineError, ErrorClass, Result};
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
+use crate::engine::size::dense_shape_str;
 use crate::engine::tensor::Tensor;
 use crate::{invalid_arg, value_error};
 
@@ -90,7 +91,7 @@ fn gather_nd_dense_indices(params: &Array, indices: &Tensor) -> Result<Array> {
             let Some(i) = usize::try_from(i).ok().filter(|&i| i < extent) else {
                 return Err(invalid_arg!(
                     "indices[{t}] = {} does not index params: entry {j} must be in [0, {extent})",
-                    crate::engine::size::dense_shape_str(tuple)
+                    dense_shape_str(tuple)
                 ));
             };
             p += i;

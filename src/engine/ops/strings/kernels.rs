@@ -5,6 +5,7 @@ use super::{broadcast_all, int_values, map_values, same_shape, str_col};
 use crate::engine::buffer::Buffer;
 use crate::engine::error::Result;
 use crate::engine::ragged::Array;
+use crate::engine::size::dense_shape_str;
 use crate::engine::strings::StringBuf;
 use crate::engine::{budget, size};
 use crate::invalid_arg;
@@ -160,8 +161,8 @@ pub fn substr(input: &Array, pos: &Array, len: &Array, unit: CharUnit) -> Result
         if p.shape() != l.shape() {
             return Err(invalid_arg!(
                 "pos and len must have the same shape, but pos has shape {} and len {}",
-                crate::engine::size::dense_shape_str(&p.shape()),
-                crate::engine::size::dense_shape_str(&l.shape())
+                dense_shape_str(p.shape()),
+                dense_shape_str(l.shape())
             ));
         }
     }

@@ -8,6 +8,7 @@ use crate::engine::error::Result;
 use crate::engine::interrupt;
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
+use crate::engine::size::dense_shape_str;
 use crate::engine::strings::{StrWriter, StringBuf};
 use crate::engine::tensor::Tensor;
 use crate::{invalid_arg, value_error};
@@ -166,7 +167,7 @@ pub fn ngrams(a: &Array, spec: &NgramSpec) -> Result<Array> {
     if spec.widths.iter().any(|&w| w < 1) {
         return Err(value_error!(
             "every ngram_width must be at least 1, but got {}",
-            crate::engine::size::dense_shape_str(&spec.widths)
+            dense_shape_str(&spec.widths)
         ));
     }
     let t = a.flat_values();
@@ -196,7 +197,9 @@ pub fn ngrams(a: &Array, spec: &NgramSpec) -> Result<Array> {
         Array::Ragged(r) => {
             if t.rank() != 1 {
                 return Err(invalid_arg!(
-                    "tf.strings.ngrams needs the tokens in the innermost ragged dimension, but this ragged tensor has uniform inner dimensions {}", crate::engine::size::dense_shape_str(&t.shape()[1..])));
+                    "tf.strings.ngrams needs the tokens in the innermost ragged dimension, but this ragged tensor has uniform inner dimensions {}",
+                    dense_shape_str(&t.shape()[1..])
+                ));
             }
             let parts = r.partitions();
             let last = parts.len() - 1;
