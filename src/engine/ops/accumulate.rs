@@ -6,6 +6,7 @@
 
 use crate::engine::budget;
 use crate::engine::buffer::Buffer;
+use crate::engine::dtype::DType;
 use crate::engine::error::Result;
 use crate::engine::interrupt;
 use crate::engine::partition::RowPartition;
@@ -207,6 +208,46 @@ pub(crate) fn counts(what: &str, seg: &[usize], nseg: usize) -> Result<Vec<u64>>
         counts[s] += 1;
     }
     Ok(counts)
+}
+
+/// The lowest and largest values of integer `dtype`, in int64: where an empty segment's max
+/// and min start.
+pub(crate) fn int_bounds(dtype: DType) -> (i64, i64) {
+    if dtype == DType::Int32 {
+        (i64::from(i32::MIN), i64::from(i32::MAX))
+    } else {
+        (i64::MIN, i64::MAX)
+    }
+}
+
+/// The lowest and largest finite values of float `dtype` (float64 for integers, which
+/// accumulate as float64), in float64.
+pub(crate) fn finite_bounds(dtype: DType) -> (f64, f64) {
+    if dtype == DType::Float32 {
+        (f64::from(f32::MIN), f64::from(f32::MAX))
+    } else {
+        (f64::MIN, f64::MAX)
+    }
+}
+
+/// Int64 accumulators back in the input's integer `dtype` (int32 wraps, as TensorFlow's
+/// int32 arithmetic does).
+pub(crate) fn narrow_ints(acc: Vec<i64>, dtype: DType) -> Buffer {
+    if dtype == DType::Int32 {
+        Buffer::I32(acc.into_iter().map(|x| x as i32).collect())
+    } else {
+        Buffer::I64(acc)
+    }
+}
+
+/// Float64 accumulators as the result of input `dtype`: float32 stays float32, everything
+/// else (float64 and the float mean of integers) is float64.
+pub(crate) fn narrow_floats(acc: Vec<f64>, dtype: DType) -> Buffer {
+    if dtype == DType::Float32 {
+        Buffer::F32(acc.into_iter().map(|x| x as f32).collect())
+    } else {
+        Buffer::F64(acc)
+    }
 }
 
 /// Integer data widened to int64 (None for any other dtype).

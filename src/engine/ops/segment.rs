@@ -3,8 +3,6 @@
 //! position, so a segment's row is as long as its longest member).
 
 use crate::engine::budget;
-use crate::engine::buffer::Buffer;
-use crate::engine::dtype::DType;
 use crate::engine::error::Result;
 use crate::engine::ops::accumulate::{self, Fold};
 use crate::engine::ragged::Array;
@@ -319,11 +317,7 @@ fn combine_dense(
     let int_path = dtype.is_int() && (op != SegOp::Mean || sorted);
     if int_path {
         let v = accumulate::widen_ints(t.data())?.expect("integer data");
-        let (lo, hi) = if dtype == DType::Int32 {
-            (i64::from(i32::MIN), i64::from(i32::MAX))
-        } else {
-            (i64::MIN, i64::MAX)
-        };
+        let (lo, hi) = accumulate::int_bounds(dtype);
         let init = accumulate::identity(fold, lo, hi);
         let mut acc = accumulate::accumulate(WHAT, &v, seg, inner, m, fold, init)?;
         for (i, a) in acc.iter_mut().enumerate() {
@@ -334,19 +328,13 @@ fn combine_dense(
                 *a /= c as i64;
             }
         }
-        let data = if dtype == DType::Int32 {
-            Buffer::I32(acc.into_iter().map(|x| x as i32).collect())
-        } else {
-            Buffer::I64(acc)
-        };
-        return Ok(Tensor::from_parts(shape, data));
+        return Ok(Tensor::from_parts(
+            shape,
+            accumulate::narrow_ints(acc, dtype),
+        ));
     }
     let v = accumulate::widen_floats(t.data())?.expect("numeric data");
-    let (lo, hi) = if dtype == DType::Float32 {
-        (f64::from(f32::MIN), f64::from(f32::MAX))
-    } else {
-        (f64::MIN, f64::MAX)
-    };
+    let (lo, hi) = accumulate::finite_bounds(dtype);
     let init = accumulate::identity(fold, lo, hi);
     let mut acc = accumulate::accumulate(WHAT, &v, seg, inner, m, fold, init)?;
     for (i, a) in acc.iter_mut().enumerate() {
@@ -363,11 +351,10 @@ fn combine_dense(
             _ => {}
         }
     }
-    let data = match dtype {
-        DType::Float32 => Buffer::F32(acc.into_iter().map(|x| x as f32).collect()),
-        _ => Buffer::F64(acc),
-    };
-    Ok(Tensor::from_parts(shape, data))
+    Ok(Tensor::from_parts(
+        shape,
+        accumulate::narrow_floats(acc, dtype),
+    ))
 }
 
 #[cfg(test)]

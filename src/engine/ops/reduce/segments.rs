@@ -3,7 +3,6 @@
 
 use super::{check_dtype, ReduceOp};
 use crate::engine::buffer::Buffer;
-use crate::engine::dtype::DType;
 use crate::engine::error::Result;
 use crate::engine::ops::accumulate::{self, Fold};
 use crate::engine::ragged::Array;
@@ -66,11 +65,7 @@ pub fn segment_reduce_dense(
         || (op == ReduceOp::Mean && dtype.is_int() && !int_mean_float)
     {
         let v = accumulate::widen_ints(t.data())?.expect("integer data");
-        let (lo, hi) = if dtype == DType::Int32 {
-            (i32::MIN as i64, i32::MAX as i64)
-        } else {
-            (i64::MIN, i64::MAX)
-        };
+        let (lo, hi) = accumulate::int_bounds(dtype);
         let init = accumulate::identity(fold, lo, hi);
         let mut acc = accumulate::accumulate(WHAT, &v, seg, inner, m, fold, init)?;
         if op == ReduceOp::Mean {
@@ -79,20 +74,18 @@ pub fn segment_reduce_dense(
                 *a = if c == 0 { 0 } else { *a / c };
             }
         }
-        let data = if dtype == DType::Int32 {
-            Buffer::I32(acc.into_iter().map(|x| x as i32).collect())
-        } else {
-            Buffer::I64(acc)
-        };
-        return Ok(Tensor::from_parts(shape, data));
+        return Ok(Tensor::from_parts(
+            shape,
+            accumulate::narrow_ints(acc, dtype),
+        ));
     }
     let v = accumulate::widen_floats(t.data())?.expect("numeric data");
     // Ragged reductions are segment reductions in TensorFlow: an empty row's max and min are
     // the dtype's lowest and largest finite values, where a dense one gives -inf and inf.
-    let (lo, hi) = match (int_mean_float, dtype) {
-        (false, _) => (f64::NEG_INFINITY, f64::INFINITY),
-        (true, DType::Float32) => (f64::from(f32::MIN), f64::from(f32::MAX)),
-        (true, _) => (f64::MIN, f64::MAX),
+    let (lo, hi) = if int_mean_float {
+        accumulate::finite_bounds(dtype)
+    } else {
+        (f64::NEG_INFINITY, f64::INFINITY)
     };
     let init = accumulate::identity(fold, lo, hi);
     let mut acc = accumulate::accumulate(WHAT, &v, seg, inner, m, fold, init)?;
@@ -111,10 +104,8 @@ pub fn segment_reduce_dense(
             }
         }
     }
-    let data = match dtype {
-        DType::Float32 => Buffer::F32(acc.into_iter().map(|x| x as f32).collect()),
-        DType::Int32 | DType::Int64 | DType::Float64 => Buffer::F64(acc),
-        _ => unreachable!("checked"),
-    };
-    Ok(Tensor::from_parts(shape, data))
+    Ok(Tensor::from_parts(
+        shape,
+        accumulate::narrow_floats(acc, dtype),
+    ))
 }
