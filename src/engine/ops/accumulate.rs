@@ -179,6 +179,24 @@ pub(crate) fn accumulate<T: Acc>(
     Ok(acc)
 }
 
+/// All of `v` (converted by `to`) folded into one accumulator starting at `init`: the
+/// one-segment case of [`accumulate`] without its index arithmetic. The match is outside the
+/// loop, so each fold runs its own tight loop, a chunk at a time between interrupt checks.
+#[inline(always)]
+pub(crate) fn fold_all<T: Copy, A: Acc>(
+    v: &[T],
+    to: impl Fn(T) -> A,
+    fold: Fold,
+    init: A,
+) -> Result<A> {
+    match fold {
+        Fold::Sum => interrupt::fold(v, init, |s, x| s.sum(to(x))),
+        Fold::Prod => interrupt::fold(v, init, |s, x| s.prod(to(x))),
+        Fold::Max => interrupt::fold(v, init, |s, x| s.max_of(to(x))),
+        Fold::Min => interrupt::fold(v, init, |s, x| s.min_of(to(x))),
+    }
+}
+
 /// The sum of squared distances from each slot's `mean`, per slot: the numerator of a
 /// variance, in a second pass over the same rows.
 pub(crate) fn squared_deviations(

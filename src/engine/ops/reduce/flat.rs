@@ -7,6 +7,7 @@ use crate::engine::buffer::Buffer;
 use crate::engine::dtype::DType;
 use crate::engine::error::Result;
 use crate::engine::interrupt;
+use crate::engine::ops::accumulate;
 use crate::engine::ragged::Array;
 use crate::engine::tensor::Tensor;
 
@@ -27,92 +28,60 @@ pub(super) fn reduce_everything(
     Ok(Array::Dense(Tensor::from_parts(shape, data)))
 }
 
-/// One value from all of `data`, with the same arithmetic as [`super::segment_reduce_dense`] over a
-/// single segment: integers accumulate in wrapping int64, floats (and the ragged mean of
+/// One value from all of `data`, with the same arithmetic (the same accumulator) as
+/// [`super::segment_reduce_dense`] over a single segment: integers accumulate in wrapping int64, floats (and the ragged mean of
 /// integers) in float64, in order.
 pub(super) fn reduce_flat(data: &Buffer, op: ReduceOp, int_mean_float: bool) -> Result<Buffer> {
     let dtype = data.dtype();
     check_dtype(op, dtype)?;
+    let fold = op.fold();
     if let Buffer::Bool(v) = data {
-        let all = op == ReduceOp::All;
-        let r = interrupt::fold(v, all, |acc, x| if all { acc && x } else { acc || x })?;
+        // check_dtype let only any and all through: any starts false, all true.
+        let r = accumulate::fold_all(v, |x| x, fold, accumulate::identity(fold, false, true))?;
         return Ok(Buffer::Bool(vec![r]));
     }
     let int_path = dtype.is_int() && !op.is_statistic()
         || (op == ReduceOp::Mean && dtype.is_int() && !int_mean_float);
     if int_path {
         let r = match data {
-            Buffer::I32(v) => fold_ints(v, |x| x as i64, op, (i32::MIN as i64, i32::MAX as i64))?,
-            Buffer::I64(v) => fold_ints(v, |x| x, op, (i64::MIN, i64::MAX))?,
+            Buffer::I32(v) => fold_ints(v, i64::from, op, dtype)?,
+            Buffer::I64(v) => fold_ints(v, |x| x, op, dtype)?,
             _ => unreachable!("integer dtype"),
         };
-        return Ok(if dtype == DType::Int32 {
-            Buffer::I32(vec![r as i32])
-        } else {
-            Buffer::I64(vec![r])
-        });
+        return Ok(accumulate::narrow_ints(vec![r], dtype));
     }
     let r = match data {
-        Buffer::I32(v) => fold_floats(v, |x| x as f64, op)?,
+        Buffer::I32(v) => fold_floats(v, f64::from, op)?,
         Buffer::I64(v) => fold_floats(v, |x| x as f64, op)?,
-        Buffer::F32(v) => fold_floats(v, |x| x as f64, op)?,
+        Buffer::F32(v) => fold_floats(v, f64::from, op)?,
         Buffer::F64(v) => fold_floats(v, |x| x, op)?,
         _ => unreachable!("checked"),
     };
-    Ok(if dtype == DType::Float32 {
-        Buffer::F32(vec![r as f32])
-    } else {
-        Buffer::F64(vec![r])
-    })
+    Ok(accumulate::narrow_floats(vec![r], dtype))
 }
 
-/// [`reduce_flat`] over integers; `(lo, hi)` are the dtype's bounds, the empty max and min.
-fn fold_ints<T: Copy>(
-    v: &[T],
-    to: impl Fn(T) -> i64,
-    op: ReduceOp,
-    (lo, hi): (i64, i64),
-) -> Result<i64> {
+/// [`reduce_flat`] over integers, accumulated in int64; an empty max and min are the
+/// bounds of `dtype`.
+fn fold_ints<T: Copy>(v: &[T], to: impl Fn(T) -> i64, op: ReduceOp, dtype: DType) -> Result<i64> {
+    let fold = op.fold();
+    let (lo, hi) = accumulate::int_bounds(dtype);
+    let s = accumulate::fold_all(v, to, fold, accumulate::identity(fold, lo, hi))?;
     Ok(match op {
-        ReduceOp::Prod => interrupt::fold(v, 1i64, |s, x| s.wrapping_mul(to(x)))?,
-        ReduceOp::Max => interrupt::fold(v, lo, |s, x| s.max(to(x)))?,
-        ReduceOp::Min => interrupt::fold(v, hi, |s, x| s.min(to(x)))?,
-        ReduceOp::Mean => {
-            let s = interrupt::fold(v, 0i64, |s, x| s.wrapping_add(to(x)))?;
-            if v.is_empty() {
-                0
-            } else {
-                s / v.len() as i64
-            }
-        }
-        _ => interrupt::fold(v, 0i64, |s, x| s.wrapping_add(to(x)))?,
+        ReduceOp::Mean if v.is_empty() => 0,
+        ReduceOp::Mean => s / v.len() as i64,
+        _ => s,
     })
 }
 
-/// [`reduce_flat`] in float64.
+/// [`reduce_flat`] in float64; an empty max and min are -inf and inf.
 fn fold_floats<T: Copy>(v: &[T], to: impl Fn(T) -> f64, op: ReduceOp) -> Result<f64> {
     let n = v.len() as f64;
+    let fold = op.fold();
+    let init = accumulate::identity(fold, f64::NEG_INFINITY, f64::INFINITY);
     Ok(match op {
-        ReduceOp::Prod => interrupt::fold(v, 1.0, |s, x| s * to(x))?,
-        ReduceOp::Max => interrupt::fold(v, f64::NEG_INFINITY, |m, x| {
-            let x = to(x);
-            if x > m || x.is_nan() {
-                x
-            } else {
-                m
-            }
-        })?,
-        ReduceOp::Min => interrupt::fold(v, f64::INFINITY, |m, x| {
-            let x = to(x);
-            if x < m || x.is_nan() {
-                x
-            } else {
-                m
-            }
-        })?,
-        ReduceOp::Mean => interrupt::fold(v, 0.0, |s, x| s + to(x))? / n,
+        ReduceOp::Mean => accumulate::fold_all(v, &to, fold, init)? / n,
         ReduceOp::Variance | ReduceOp::Std => {
-            let mean = interrupt::fold(v, 0.0, |s, x| s + to(x))? / n;
+            let mean = accumulate::fold_all(v, &to, fold, init)? / n;
             let var = interrupt::fold(v, 0.0, |s, x| {
                 let d = to(x) - mean;
                 s + d * d
@@ -123,6 +92,6 @@ fn fold_floats<T: Copy>(v: &[T], to: impl Fn(T) -> f64, op: ReduceOp) -> Result<
                 var
             }
         }
-        _ => interrupt::fold(v, 0.0, |s, x| s + to(x))?,
+        _ => accumulate::fold_all(v, &to, fold, init)?,
     })
 }

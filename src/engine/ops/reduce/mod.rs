@@ -16,6 +16,7 @@ use crate::engine::budget;
 use crate::engine::dtype::DType;
 use crate::engine::error::{ErrorClass, Result};
 use crate::engine::interrupt;
+use crate::engine::ops::accumulate::Fold;
 use crate::engine::ragged::Array;
 use crate::engine::tensor::Tensor;
 use crate::invalid_arg;
@@ -65,6 +66,16 @@ impl ReduceOp {
     }
     pub(super) fn is_statistic(self) -> bool {
         matches!(self, ReduceOp::Mean | ReduceOp::Variance | ReduceOp::Std)
+    }
+    /// How the op folds values: a mean, variance and std start as a sum; any is a max of
+    /// bools, all a min.
+    pub(super) fn fold(self) -> Fold {
+        match self {
+            ReduceOp::Prod => Fold::Prod,
+            ReduceOp::Max | ReduceOp::Any => Fold::Max,
+            ReduceOp::Min | ReduceOp::All => Fold::Min,
+            ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Variance | ReduceOp::Std => Fold::Sum,
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 use super::{check_dtype, ReduceOp};
 use crate::engine::buffer::Buffer;
 use crate::engine::error::Result;
-use crate::engine::ops::accumulate::{self, Fold};
+use crate::engine::ops::accumulate;
 use crate::engine::ragged::Array;
 use crate::engine::tensor::Tensor;
 
@@ -25,17 +25,6 @@ pub fn segment_reduce(
     })
 }
 
-/// How `op` folds values (a mean, variance and std start as a sum; any is a max of bools,
-/// all a min).
-fn fold_of(op: ReduceOp) -> Fold {
-    match op {
-        ReduceOp::Prod => Fold::Prod,
-        ReduceOp::Max | ReduceOp::Any => Fold::Max,
-        ReduceOp::Min | ReduceOp::All => Fold::Min,
-        ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Variance | ReduceOp::Std => Fold::Sum,
-    }
-}
-
 /// The dense core: rows of `t` (shape `[n, inner…]`) combine into `nseg` output rows.
 pub fn segment_reduce_dense(
     t: &Tensor,
@@ -53,7 +42,7 @@ pub fn segment_reduce_dense(
     }
     shape[0] = nseg;
     let m = nseg * inner;
-    let fold = fold_of(op);
+    let fold = op.fold();
     if let Buffer::Bool(v) = t.data() {
         // check_dtype let only any and all through: any starts false, all true.
         let init = accumulate::identity(fold, false, true);
