@@ -110,7 +110,7 @@ pub fn infer_dtype(leaves: &[&Leaf], flavor: Flavor) -> Result<DType> {
 
 /// A float as Python's `repr` writes it (`0.5`, `1.0`, `1e+300`, `1e-05`, `nan`, `-inf`):
 /// Rust's shortest round-trip digits, with Python's exponent and special values.
-fn py_float(v: f64) -> String {
+pub fn py_float(v: f64) -> String {
     if v.is_nan() {
         return "nan".to_string();
     }
