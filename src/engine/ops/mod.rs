@@ -22,6 +22,9 @@ pub mod special;
 pub mod strings;
 pub mod tile;
 
+/// The shape formatters of messages, kept here for the callers that name them through `ops`.
+pub use crate::engine::size::{dense_shape_str, shape_str};
+
 use crate::engine::error::{EngineError, ErrorClass, Result};
 use crate::engine::ragged::Array;
 
@@ -105,5 +108,3 @@ fn resolve_axis(axis: i64, rank: usize, n: usize, class: ErrorClass, name: &str)
         }
     }
 }
-
-pub use crate::engine::size::{dense_shape_str, shape_str};
