@@ -4,7 +4,7 @@
 //! of the process being killed by the operating system or aborting on a failed allocation.
 //!
 //! One limit, process-wide ([`limit`], [`set_limit`]), checked at the point of allocation:
-//! [`vec`] reserves a `Vec<T>` of `n` items counting `size_of::<T>()` bytes each (an int32
+//! [`vec()`] reserves a `Vec<T>` of `n` items counting `size_of::<T>()` bytes each (an int32
 //! counts 4 bytes, a float64 8), [`filled`] and [`repeat`] fill one, [`grow`] checks growth of
 //! an existing vector, [`string`] and [`repeat_str`] count string bytes, and [`check`] /
 //! [`check_bytes`] vet a size before an iterator is collected. All of them reserve with

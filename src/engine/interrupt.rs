@@ -1,7 +1,7 @@
 //! Interrupts inside long operations. The evaluator checks the session's cancel flag between
 //! statements and calls; an operation over a hundred million elements checks it here, once
 //! per [`CHUNK`] elements, so Ctrl-C (or a notebook's Interrupt) stops it within
-//! milliseconds. The flag belongs to the evaluation thread ([`crate::guard::run`] starts one
+//! milliseconds. The flag belongs to the evaluation thread (the guard module's `run` starts one
 //! per input), so the engine needs no handle to the session.
 
 use std::cell::RefCell;

@@ -9,6 +9,7 @@ use super::partition::RowPartition;
 use super::ragged::{Array, Ragged};
 use super::strings::StringBuf;
 use super::tensor::Tensor;
+use crate::engine::size::dense_shape_str;
 use crate::{type_error, value_error};
 
 /// A nested Python list of scalars, as typed by the user.
@@ -107,6 +108,28 @@ pub fn infer_dtype(leaves: &[&Leaf], flavor: Flavor) -> Result<DType> {
     }
 }
 
+/// A float as Python's `repr` writes it (`0.5`, `1.0`, `1e+300`, `1e-05`, `nan`, `-inf`):
+/// Rust's shortest round-trip digits, with Python's exponent and special values.
+pub fn py_float(v: f64) -> String {
+    if v.is_nan() {
+        return "nan".to_string();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "inf" } else { "-inf" }.to_string();
+    }
+    let s = format!("{v:?}");
+    match s.split_once('e') {
+        Some((mantissa, exp)) => {
+            let (sign, digits) = match exp.strip_prefix('-') {
+                Some(d) => ('-', d),
+                None => ('+', exp),
+            };
+            format!("{mantissa}e{sign}{digits:0>2}")
+        }
+        None => s,
+    }
+}
+
 /// Converts one leaf to `dtype`, as `tf.constant(…, dtype=…)` would.
 pub fn leaf_to_scalar(leaf: &Leaf, dtype: DType) -> Result<Scalar> {
     let bad = |what: &str| type_error!("Cannot convert {what} to a tensor of dtype {dtype}");
@@ -120,13 +143,13 @@ pub fn leaf_to_scalar(leaf: &Leaf, dtype: DType) -> Result<Scalar> {
         (Leaf::Int(v), DType::Float64) => Scalar::F64(*v as f64),
         (Leaf::Float(v), DType::Float32) => Scalar::F32(*v as f32),
         (Leaf::Float(v), DType::Float64) => Scalar::F64(*v),
-        (Leaf::Float(v), _) if dtype.is_int() => return Err(bad(&format!("{v:?}"))),
+        (Leaf::Float(v), _) if dtype.is_int() => return Err(bad(&py_float(*v))),
         (Leaf::Str(s), DType::String) => Scalar::Str(s.clone()),
         (Leaf::Typed(s), _) => super::ops::cast::cast_scalar(s, dtype)?,
         (Leaf::Bool(b), _) => return Err(bad(if *b { "True" } else { "False" })),
         (Leaf::Str(s), _) => return Err(bad(&format!("'{}'", String::from_utf8_lossy(s)))),
         (Leaf::Int(v), _) => return Err(bad(&v.to_string())),
-        (Leaf::Float(v), _) => return Err(bad(&format!("{v:?}"))),
+        (Leaf::Float(v), _) => return Err(bad(&py_float(*v))),
     })
 }
 
@@ -340,7 +363,8 @@ fn items_shaped(items: &[&Nested], dtype: Option<DType>, shape: &[usize]) -> Res
         return Tensor::filled("tf.ragged.constant", shape.to_vec(), &s);
     }
     Err(type_error!(
-        "the literal has {have} elements, but the shape {shape:?} needs {want}"
+        "the literal has {have} elements, but the shape {} needs {want}",
+        dense_shape_str(shape)
     ))
 }
 
@@ -449,4 +473,26 @@ pub fn ragged_constant_with(
     flat_shape.extend(inner);
     let flat = items_shaped(&level, dtype, &flat_shape)?;
     Ragged::new(partitions, flat).map(Array::Ragged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::py_float;
+
+    #[test]
+    fn floats_print_as_python_does() {
+        for (v, want) in [
+            (0.5, "0.5"),
+            (1.0, "1.0"),
+            (1e300, "1e+300"),
+            (1e-5, "1e-05"),
+            (-2.5e-100, "-2.5e-100"),
+            (1e16, "1e+16"),
+            (1234.5, "1234.5"),
+            (f64::NAN, "nan"),
+            (f64::NEG_INFINITY, "-inf"),
+        ] {
+            assert_eq!(py_float(v), want);
+        }
+    }
 }

@@ -9,6 +9,7 @@ use super::partition::RowPartition;
 use super::ragged::Ragged;
 use super::tensor::Tensor;
 use crate::engine::budget;
+use crate::engine::size::dense_shape_str;
 use crate::value_error;
 
 /// A LoD tensor: `lod[k]` are offsets (like row_splits) into the next level, the last
@@ -61,18 +62,21 @@ impl Lod {
         let rows = self.rows() as i64;
         for (k, level) in self.lod.iter().enumerate() {
             if level.len() < 2 {
+                let level = dense_shape_str(level);
                 return Err(value_error!(
-                    "lod level {k} is {level:?}: a level needs at least one sequence, so two offsets (Paddle has no empty levels)"
+                    "lod level {k} is {level}: a level needs at least one sequence, so two offsets (Paddle has no empty levels)"
                 ));
             }
             if level[0] != 0 {
+                let level = dense_shape_str(level);
                 return Err(value_error!(
-                    "lod level {k} is {level:?}: offsets must start at 0"
+                    "lod level {k} is {level}: offsets must start at 0"
                 ));
             }
             if let Some(i) = level.windows(2).position(|w| w[1] < w[0]) {
                 return Err(value_error!(
-                    "lod level {k} is {level:?}: offsets never decrease, but {} follows {}",
+                    "lod level {k} is {}: offsets never decrease, but {} follows {}",
+                    dense_shape_str(level),
                     level[i + 1],
                     level[i]
                 ));
@@ -85,13 +89,17 @@ impl Lod {
                 ),
                 None => (
                     rows,
-                    format!("the data has {rows} rows (shape {:?})", self.data.shape()),
+                    format!(
+                        "the data has {rows} rows (shape {})",
+                        dense_shape_str(self.data.shape())
+                    ),
                 ),
             };
             if end != next {
                 let lens: Vec<i64> = level.windows(2).map(|w| w[1] - w[0]).collect();
+                let (level, lens) = (dense_shape_str(level), dense_shape_str(&lens));
                 return Err(value_error!(
-                    "the lod does not match the data: level {k} (offsets {level:?}, lengths {lens:?}) ends at {end}, but {what}"
+                    "the lod does not match the data: level {k} (offsets {level}, lengths {lens}) ends at {end}, but {what}"
                 )
                 .with_hint("the last level's lengths must add up to the number of data rows, and each level's to the number of sequences in the next"));
             }

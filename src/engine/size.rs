@@ -34,10 +34,40 @@ pub fn numel(shape: &[usize]) -> Result<usize> {
     })
 }
 
-/// `[2,3]`, as TensorFlow prints a shape in this message.
+/// `[2,3]`, as TensorFlow prints a shape in this message (without spaces).
 fn shape_text(shape: &[usize]) -> String {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    format!("[{}]", dims.join(","))
+    bracketed(shape.iter(), ",")
+}
+
+/// A shape as TensorFlow prints it in messages: `[2, 3]`, with `None` for ragged dimensions.
+pub fn shape_str(shape: &[Option<usize>]) -> String {
+    bracketed(
+        shape
+            .iter()
+            .map(|d| d.map_or_else(|| "None".to_string(), |d| d.to_string())),
+        ", ",
+    )
+}
+
+/// A dense shape in messages, `[2, 3]`; any list of numbers (a sparse tensor's `dense_shape`,
+/// an index tuple, offsets) prints the same way.
+pub fn dense_shape_str<T: std::fmt::Display>(shape: &[T]) -> String {
+    bracketed(shape.iter(), ", ")
+}
+
+/// `items` between brackets, `sep` between them.
+fn bracketed<T: std::fmt::Display>(items: impl Iterator<Item = T>, sep: &str) -> String {
+    use std::fmt::Write;
+    let mut out = String::from("[");
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        // Writing to a String cannot fail.
+        let _ = write!(out, "{item}");
+    }
+    out.push(']');
+    out
 }
 
 /// A dimension from a user's int: InvalidArgumentError when negative (`what` names it).

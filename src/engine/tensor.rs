@@ -20,17 +20,22 @@ pub fn numel(shape: &[usize]) -> usize {
     shape.iter().product()
 }
 
+/// Checks that `shape` holds exactly `n` values.
+fn check_len(shape: &[usize], n: usize) -> Result<()> {
+    let want = super::size::numel(shape)?;
+    if want != n {
+        return Err(invalid_arg!(
+            "a tensor of shape {} needs {want} values, not {n}",
+            super::size::dense_shape_str(shape)
+        ));
+    }
+    Ok(())
+}
+
 impl Tensor {
     /// A tensor from a shape and matching data.
     pub fn new(shape: Vec<usize>, data: Buffer) -> Result<Tensor> {
-        if super::size::numel(&shape)? != data.len() {
-            return Err(invalid_arg!(
-                "a tensor of shape {:?} needs {} values, not {}",
-                shape,
-                numel(&shape),
-                data.len()
-            ));
-        }
+        check_len(&shape, data.len())?;
         Ok(Tensor {
             shape,
             data: Arc::new(data),
@@ -100,14 +105,7 @@ impl Tensor {
     }
     /// Same data, new shape with the same number of elements.
     pub fn reshaped(&self, shape: Vec<usize>) -> Result<Tensor> {
-        if super::size::numel(&shape)? != self.size() {
-            return Err(invalid_arg!(
-                "a tensor of shape {:?} needs {} values, not {}",
-                shape,
-                numel(&shape),
-                self.size()
-            ));
-        }
+        check_len(&shape, self.size())?;
         Ok(Tensor {
             shape,
             data: self.data.clone(),

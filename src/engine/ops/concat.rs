@@ -3,7 +3,7 @@
 //! (uniform partitions); ragged results have ragged (non-uniform) partitions throughout,
 //! as TensorFlow rebuilds them from row splits.
 
-use super::{positive_axis, shape_str};
+use super::{insertion_axis, positive_axis, shape_str};
 use crate::engine::buffer::Buffer;
 use crate::engine::error::{ErrorClass, Result};
 use crate::engine::partition::RowPartition;
@@ -14,11 +14,7 @@ use crate::{invalid_arg, value_error};
 
 /// `tf.concat(parts, axis)`: dense when every input is dense, ragged otherwise.
 pub fn concat(parts: &[Array], axis: i64) -> Result<Array> {
-    if parts.is_empty() {
-        return Err(value_error!(
-            "tf.concat needs at least one tensor, got an empty list"
-        ));
-    }
+    need_parts(parts, "tf.concat")?;
     match dense_parts(parts) {
         Some(ts) => concat_dense(&ts, axis).map(Array::Dense),
         None => join(parts, axis, false),
@@ -28,11 +24,7 @@ pub fn concat(parts: &[Array], axis: i64) -> Result<Array> {
 /// `tf.stack(parts, axis)`: dense when every input is dense (they must have one shape),
 /// otherwise the same as [`ragged_stack`].
 pub fn stack(parts: &[Array], axis: i64) -> Result<Array> {
-    if parts.is_empty() {
-        return Err(value_error!(
-            "tf.stack needs at least one tensor, got an empty list"
-        ));
-    }
+    need_parts(parts, "tf.stack")?;
     match dense_parts(parts) {
         Some(ts) => stack_dense(&ts, axis).map(Array::Dense),
         None => join(parts, axis, true),
@@ -42,12 +34,18 @@ pub fn stack(parts: &[Array], axis: i64) -> Result<Array> {
 /// `tf.ragged.stack(parts, axis)`: stacks tensors whose shapes may differ into a ragged
 /// result (a dense one only when stacking along the last axis of dense inputs).
 pub fn ragged_stack(parts: &[Array], axis: i64) -> Result<Array> {
+    need_parts(parts, "tf.ragged.stack")?;
+    join(parts, axis, true)
+}
+
+/// ValueError unless there is something to join (`op` names the caller).
+fn need_parts(parts: &[Array], op: &str) -> Result<()> {
     if parts.is_empty() {
         return Err(value_error!(
-            "tf.ragged.stack needs at least one tensor, got an empty list"
+            "{op} needs at least one tensor, got an empty list"
         ));
     }
-    join(parts, axis, true)
+    Ok(())
 }
 
 fn dense_parts(parts: &[Array]) -> Option<Vec<&Tensor>> {
@@ -147,7 +145,7 @@ fn interleave(what: &str, parts: &[&Tensor], outer: usize, blocks: &[usize]) -> 
 pub fn stack_dense(parts: &[&Tensor], axis: i64) -> Result<Tensor> {
     let first = parts[0];
     let rank = first.rank();
-    let axis = positive_axis(axis, rank + 1, ErrorClass::ValueError, "axis")?;
+    let axis = insertion_axis(axis, rank, ErrorClass::ValueError, "axis")?;
     check_dtypes(parts.iter().map(|p| p.dtype()))?;
     for (i, p) in parts.iter().enumerate().skip(1) {
         if p.shape() != first.shape() {
@@ -189,7 +187,11 @@ fn join(parts: &[Array], axis: i64, stack: bool) -> Result<Array> {
         }
     }
     let out_ndims = ndims + stack as usize;
-    let axis = positive_axis(axis, out_ndims, ErrorClass::ValueError, "axis")?;
+    let axis = if stack {
+        insertion_axis(axis, ndims, ErrorClass::ValueError, "axis")?
+    } else {
+        positive_axis(axis, ndims, ErrorClass::ValueError, "axis")?
+    };
     check_dtypes(parts.iter().map(|p| p.dtype()))?;
     let dense = dense_parts(parts);
     if stack && ndims == 1 && axis == 0 {

@@ -7,6 +7,7 @@ use crate::engine::buffer::Buffer;
 use crate::engine::dtype::DType;
 use crate::engine::error::Result;
 use crate::engine::ragged::Array;
+use crate::engine::size::dense_shape_str;
 use crate::engine::tensor::Tensor;
 use crate::{invalid_arg, type_error, value_error};
 
@@ -41,11 +42,11 @@ pub fn embedding_lookup(
     for (i, s) in shards.iter().enumerate().skip(1) {
         if s.dtype() != first.dtype() || s.shape()[1..] != first.shape()[1..] {
             return Err(invalid_arg!(
-                "params[{i}] has dtype {} and shape {:?}, but params[0] has dtype {} and shape {:?}",
+                "params[{i}] has dtype {} and shape {}, but params[0] has dtype {} and shape {}",
                 s.dtype(),
-                s.shape(),
+                dense_shape_str(s.shape()),
                 first.dtype(),
-                first.shape()
+                dense_shape_str(first.shape())
             ));
         }
     }

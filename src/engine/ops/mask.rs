@@ -9,6 +9,7 @@ use crate::engine::dtype::DType;
 use crate::engine::error::Result;
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
+use crate::engine::size::{dense_shape_str, shape_str};
 use crate::engine::tensor::Tensor;
 use crate::{invalid_arg, type_error, value_error};
 
@@ -347,9 +348,9 @@ pub fn where_v1(c: &Array, x: &Array, y: &Array) -> Result<Array> {
             )
         } else {
             invalid_arg!(
-                "condition must be a vector or have the shape of x, but has shape {:?} and x {:?}",
-                ct.shape(),
-                x.shape()
+                "condition must be a vector or have the shape of x, but has shape {} and x {}",
+                dense_shape_str(ct.shape()),
+                shape_str(&x.shape())
             )
         });
     }

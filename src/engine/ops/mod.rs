@@ -1,6 +1,7 @@
 //! Operations on tensors: elementwise kernels, broadcasting, indexing, reductions, casts,
 //! string ops, and the array operations (concat, stack, tile, gather, masks, ranges, segments).
 
+mod accumulate;
 pub mod broadcast;
 pub mod cast;
 pub mod concat;
@@ -20,6 +21,9 @@ pub mod shape;
 pub mod special;
 pub mod strings;
 pub mod tile;
+
+/// The shape formatters of messages, kept here for the callers that name them through `ops`.
+pub use crate::engine::size::{dense_shape_str, shape_str};
 
 use crate::engine::error::{EngineError, ErrorClass, Result};
 use crate::engine::ragged::Array;
@@ -56,36 +60,51 @@ pub fn check_int_ids(ids: &Array, what: &str) -> Result<()> {
 /// Resolves a Python-style axis (negative counts from the end) against `rank`, or fails with
 /// an error of `class` naming the valid range. `name` is what the message calls the axis.
 pub fn positive_axis(axis: i64, rank: usize, class: ErrorClass, name: &str) -> Result<usize> {
-    let r = rank as i64;
-    let k = if axis < 0 { axis + r } else { axis };
-    if k < 0 || k >= r {
-        let msg = if rank == 0 {
+    if rank == 0 {
+        return Err(EngineError::new(
+            class,
             format!(
                 "{name} {axis} is out of range: the tensor is a scalar (rank 0) and has no axes"
-            )
-        } else {
-            format!(
-                "{name} {axis} is out of range for rank {rank} (valid: {} to {})",
-                -r,
-                r - 1
-            )
-        };
-        return Err(EngineError::new(class, msg));
+            ),
+        ));
     }
-    Ok(k as usize)
+    resolve_axis(axis, rank, rank, class, name)
 }
 
-/// A shape as TensorFlow prints it in messages: `[2, 3]`, with `None` for ragged dimensions.
-pub fn shape_str(shape: &[Option<usize>]) -> String {
-    let dims: Vec<String> = shape
-        .iter()
-        .map(|d| d.map_or("None".to_string(), |d| d.to_string()))
-        .collect();
-    format!("[{}]", dims.join(", "))
+/// Resolves where a new axis goes in a tensor of `rank` (`tf.expand_dims`, `tf.stack`): one
+/// of `rank + 1` places, negative counting from the end, or an error of `class`.
+pub fn insertion_axis(axis: i64, rank: usize, class: ErrorClass, name: &str) -> Result<usize> {
+    resolve_axis(axis, rank, rank + 1, class, name)
 }
 
-/// A dense shape in messages.
-pub fn dense_shape_str(shape: &[usize]) -> String {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    format!("[{}]", dims.join(", "))
+/// Resolves every axis of `axes` against `rank` (see [`positive_axis`]): the distinct axes,
+/// in increasing order.
+pub fn positive_axes(axes: &[i64], rank: usize, class: ErrorClass) -> Result<Vec<usize>> {
+    let mut norm: Vec<usize> = crate::engine::budget::vec("the axes", axes.len())?;
+    for &ax in axes {
+        let k = positive_axis(ax, rank, class, "axis")?;
+        if !norm.contains(&k) {
+            norm.push(k);
+        }
+    }
+    norm.sort_unstable();
+    Ok(norm)
+}
+
+/// `axis` as one of `n` positions of a tensor of `rank`, counting from the end when negative.
+fn resolve_axis(axis: i64, rank: usize, n: usize, class: ErrorClass, name: &str) -> Result<usize> {
+    match crate::engine::size::index(axis, n) {
+        Some(k) => Ok(k),
+        None => {
+            let n = n as i64;
+            Err(EngineError::new(
+                class,
+                format!(
+                    "{name} {axis} is out of range for a tensor of rank {rank} (valid: {} to {})",
+                    -n,
+                    n - 1
+                ),
+            ))
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! Adding, removing and reversing dimensions: `tf.expand_dims`, `tf.squeeze`, `tf.reverse`.
 
 use super::index::{getitem, Key};
-use super::positive_axis;
+use super::{insertion_axis, positive_axis};
 use crate::engine::budget;
 use crate::engine::error::{ErrorClass, Result};
 use crate::engine::partition::RowPartition;
@@ -15,13 +15,13 @@ pub fn expand_dims(a: &Array, axis: i64) -> Result<Array> {
     match a {
         Array::Dense(t) => {
             let class = ErrorClass::InvalidArgumentError;
-            let k = positive_axis(axis, t.rank() + 1, class, "axis")?;
+            let k = insertion_axis(axis, t.rank(), class, "axis")?;
             let mut shape = t.shape().to_vec();
             shape.insert(k, 1);
             Ok(Array::Dense(t.clone().with_shape(shape)))
         }
         Array::Ragged(r) => {
-            let k = positive_axis(axis, r.rank() + 1, ErrorClass::ValueError, "axis")?;
+            let k = insertion_axis(axis, r.rank(), ErrorClass::ValueError, "axis")?;
             expand_ragged(r, k).map(Array::Ragged)
         }
     }

@@ -3,12 +3,10 @@
 //! position, so a segment's row is as long as its longest member).
 
 use crate::engine::budget;
-use crate::engine::buffer::Buffer;
-use crate::engine::dtype::DType;
 use crate::engine::error::Result;
-use crate::engine::interrupt;
-use crate::engine::partition::RowPartition;
-use crate::engine::ragged::{Array, Ragged};
+use crate::engine::ops::accumulate::{self, Fold};
+use crate::engine::ragged::Array;
+use crate::engine::size::dense_shape_str;
 use crate::engine::tensor::Tensor;
 use crate::{invalid_arg, value_error};
 
@@ -114,8 +112,8 @@ impl SegOp {
 pub fn segment_op(data: &Tensor, ids: &Tensor, op: SegOp) -> Result<Array> {
     if ids.rank() != 1 {
         return Err(invalid_arg!(
-            "segment_ids should be a vector, but has shape {:?}",
-            ids.shape()
+            "segment_ids should be a vector, but has shape {}",
+            dense_shape_str(ids.shape())
         ));
     }
     super::check_int_ids(&Array::Dense(ids.clone()), "segment_ids")?;
@@ -212,9 +210,9 @@ pub fn unsorted_segment_op(
         Array::Dense(t) => {
             if k > t.rank() || t.shape()[..k] != *ids.shape() {
                 return Err(invalid_arg!(
-                    "segment_ids has shape {:?}, which is not a prefix of data's shape {:?}",
-                    ids.shape(),
-                    t.shape()
+                    "segment_ids has shape {}, which is not a prefix of data's shape {}",
+                    dense_shape_str(ids.shape()),
+                    dense_shape_str(t.shape())
                 ));
             }
             let mut shape = vec![v.len()];
@@ -264,34 +262,24 @@ fn sized(what: &str, n: u128) -> Result<usize> {
     Ok(n as usize)
 }
 
+/// What the memory budget calls a segment op's allocations.
+const WHAT: &str = "a segment reduction";
+
 /// Combines the rows of `data` that share a segment id (unsorted rules); ragged rows
 /// combine position by position.
 fn combine(data: &Array, seg: &[usize], nseg: usize, op: SegOp) -> Result<Array> {
-    match data {
-        Array::Dense(t) => combine_dense(t, seg, nseg, op, false).map(Array::Dense),
-        Array::Ragged(rt) => {
-            let outer = rt.outer();
-            let mut out_len = budget::filled("a segment reduction", 0i64, nseg)?;
-            for (r, &s) in seg.iter().enumerate() {
-                if r % interrupt::CHUNK == 0 {
-                    interrupt::check()?;
-                }
-                let (a0, b0) = outer.row_range(r);
-                out_len[s] = out_len[s].max((b0 - a0) as i64);
-            }
-            let part = RowPartition::from_row_lengths(&out_len, None)?;
-            let splits = part.row_splits();
-            let mut child = budget::vec("a segment reduction", outer.nvals())?;
-            for (r, &s) in seg.iter().enumerate() {
-                if r % interrupt::CHUNK == 0 {
-                    interrupt::check()?;
-                }
-                let (a0, b0) = outer.row_range(r);
-                child.extend((0..b0 - a0).map(|j| splits[s] as usize + j));
-            }
-            let values = combine(&rt.values(), &child, part.nvals(), op)?;
-            Ragged::from_partition(part, values).map(Array::Ragged)
-        }
+    accumulate::by_segments(WHAT, data, seg, nseg, &|t, seg, nseg| {
+        combine_dense(t, seg, nseg, op, false)
+    })
+}
+
+/// How `op` folds values (a mean and `sqrt_n` start as a sum).
+fn fold_of(op: SegOp) -> Fold {
+    match op {
+        SegOp::Prod => Fold::Prod,
+        SegOp::Max => Fold::Max,
+        SegOp::Min => Fold::Min,
+        SegOp::Sum | SegOp::Mean | SegOp::SqrtN => Fold::Sum,
     }
 }
 
@@ -322,47 +310,16 @@ fn combine_dense(
     let inner = t.row_size();
     let mut shape = t.shape().to_vec();
     shape[0] = nseg;
-    let m = sized("a segment reduction", nseg as u128 * inner as u128)?;
-    let mut counts = budget::filled("a segment reduction", 0u64, nseg)?;
-    for &s in seg {
-        counts[s] += 1;
-    }
+    let m = sized(WHAT, nseg as u128 * inner as u128)?;
+    let counts = accumulate::counts(WHAT, seg, nseg)?;
     let count = |i: usize| counts[i / inner.max(1)];
+    let fold = fold_of(op);
     let int_path = dtype.is_int() && (op != SegOp::Mean || sorted);
     if int_path {
-        let v = match t.data() {
-            Buffer::I32(v) => interrupt::map(v, i64::from),
-            Buffer::I64(v) => interrupt::map(v, |x| x),
-            _ => unreachable!("integer data"),
-        };
-        interrupt::check()?;
-        let (lo, hi) = if dtype == DType::Int32 {
-            (i64::from(i32::MIN), i64::from(i32::MAX))
-        } else {
-            (i64::MIN, i64::MAX)
-        };
-        let init = match op {
-            SegOp::Prod => 1,
-            SegOp::Max => lo,
-            SegOp::Min => hi,
-            _ => 0,
-        };
-        let mut acc = budget::filled("a segment reduction", init, m)?;
-        for (r, &s) in seg.iter().enumerate() {
-            if r % interrupt::CHUNK == 0 {
-                interrupt::check()?;
-            }
-            for k in 0..inner {
-                let x = v[r * inner + k];
-                let slot = &mut acc[s * inner + k];
-                *slot = match op {
-                    SegOp::Prod => slot.wrapping_mul(x),
-                    SegOp::Max => (*slot).max(x),
-                    SegOp::Min => (*slot).min(x),
-                    _ => slot.wrapping_add(x),
-                };
-            }
-        }
+        let v = accumulate::widen_ints(t.data())?.expect("integer data");
+        let (lo, hi) = accumulate::int_bounds(dtype);
+        let init = accumulate::identity(fold, lo, hi);
+        let mut acc = accumulate::accumulate(WHAT, &v, seg, inner, m, fold, init)?;
         for (i, a) in acc.iter_mut().enumerate() {
             let c = count(i);
             if c == 0 && (sorted || op == SegOp::Mean) && op != SegOp::Prod {
@@ -371,60 +328,15 @@ fn combine_dense(
                 *a /= c as i64;
             }
         }
-        let data = if dtype == DType::Int32 {
-            Buffer::I32(acc.into_iter().map(|x| x as i32).collect())
-        } else {
-            Buffer::I64(acc)
-        };
-        return Ok(Tensor::from_parts(shape, data));
+        return Ok(Tensor::from_parts(
+            shape,
+            accumulate::narrow_ints(acc, dtype),
+        ));
     }
-    let v = match t.data() {
-        Buffer::I32(v) => interrupt::map(v, f64::from),
-        Buffer::I64(v) => interrupt::map(v, |x| x as f64),
-        Buffer::F32(v) => interrupt::map(v, f64::from),
-        Buffer::F64(v) => interrupt::map(v, |x| x),
-        _ => unreachable!("numeric data"),
-    };
-    interrupt::check()?;
-    let (lo, hi) = if dtype == DType::Float32 {
-        (f64::from(f32::MIN), f64::from(f32::MAX))
-    } else {
-        (f64::MIN, f64::MAX)
-    };
-    let init = match op {
-        SegOp::Prod => 1.0,
-        SegOp::Max => lo,
-        SegOp::Min => hi,
-        _ => 0.0,
-    };
-    let mut acc = budget::filled("a segment reduction", init, m)?;
-    for (r, &s) in seg.iter().enumerate() {
-        if r % interrupt::CHUNK == 0 {
-            interrupt::check()?;
-        }
-        for k in 0..inner {
-            let x = v[r * inner + k];
-            let slot = &mut acc[s * inner + k];
-            *slot = match op {
-                SegOp::Prod => *slot * x,
-                SegOp::Max => {
-                    if x > *slot || x.is_nan() {
-                        x
-                    } else {
-                        *slot
-                    }
-                }
-                SegOp::Min => {
-                    if x < *slot || x.is_nan() {
-                        x
-                    } else {
-                        *slot
-                    }
-                }
-                _ => *slot + x,
-            };
-        }
-    }
+    let v = accumulate::widen_floats(t.data())?.expect("numeric data");
+    let (lo, hi) = accumulate::finite_bounds(dtype);
+    let init = accumulate::identity(fold, lo, hi);
+    let mut acc = accumulate::accumulate(WHAT, &v, seg, inner, m, fold, init)?;
     for (i, a) in acc.iter_mut().enumerate() {
         let c = count(i);
         if c == 0 {
@@ -439,11 +351,10 @@ fn combine_dense(
             _ => {}
         }
     }
-    let data = match dtype {
-        DType::Float32 => Buffer::F32(acc.into_iter().map(|x| x as f32).collect()),
-        _ => Buffer::F64(acc),
-    };
-    Ok(Tensor::from_parts(shape, data))
+    Ok(Tensor::from_parts(
+        shape,
+        accumulate::narrow_floats(acc, dtype),
+    ))
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 use super::{dense_strides, flat_offset, index_text, Sparse};
 use crate::engine::buffer::{Buffer, Scalar};
 use crate::engine::error::Result;
+use crate::engine::size::dense_shape_str;
 use crate::engine::strings::StringBuf;
 use crate::engine::tensor::Tensor;
 use crate::engine::{budget, size};
@@ -179,8 +180,9 @@ impl Sparse {
                 .all(|(&d, &n)| d == 1 || d as i64 == n);
         if !fits {
             return Err(invalid_arg!(
-                "a tensor of shape {ts:?} does not broadcast to the sparse tensor's dense_shape {:?}",
-                self.dense_shape
+                "a tensor of shape {} does not broadcast to the sparse tensor's dense_shape {}",
+                dense_shape_str(ts),
+                dense_shape_str(&self.dense_shape)
             )
             .with_hint("only the dense side broadcasts: its dimensions must be 1 or match, aligned from the right"));
         }
@@ -210,9 +212,9 @@ impl Sparse {
         let shape = self.shape_usize();
         if dense.shape() != shape.as_slice() {
             return Err(invalid_arg!(
-                "the sparse tensor has dense_shape {:?}, but the dense tensor has shape {:?}; they must match",
-                self.dense_shape,
-                dense.shape()
+                "the sparse tensor has dense_shape {}, but the dense tensor has shape {}; they must match",
+                dense_shape_str(&self.dense_shape),
+                dense_shape_str(dense.shape())
             ));
         }
         if dense.dtype() != self.dtype() {
@@ -270,14 +272,16 @@ pub fn sparse_to_dense(
         [n, d] => (*n, *d),
         s => {
             return Err(invalid_arg!(
-            "sparse_indices must be a scalar, a vector or an [n, rank] matrix, but has shape {s:?}"
+            "sparse_indices must be a scalar, a vector or an [n, rank] matrix, but has shape {}",
+            dense_shape_str(s)
         ))
         }
     };
     if d != output_shape.len() {
         return Err(invalid_arg!(
-            "each index has {d} coordinate{}, but output_shape {output_shape:?} has rank {}",
+            "each index has {d} coordinate{}, but output_shape {} has rank {}",
             if d == 1 { "" } else { "s" },
+            dense_shape_str(output_shape),
             output_shape.len()
         ));
     }
@@ -288,7 +292,8 @@ pub fn sparse_to_dense(
         [m] if *m == n => values.data().clone(),
         s => {
             return Err(invalid_arg!(
-                "sparse_values must be one value or one per index ({n}), but has shape {s:?}"
+                "sparse_values must be one value or one per index ({n}), but has shape {}",
+                dense_shape_str(s)
             ))
         }
     };

@@ -6,8 +6,10 @@ use std::cmp::Ordering;
 use super::Sparse;
 use crate::engine::budget;
 use crate::engine::buffer::Buffer;
-use crate::engine::error::Result;
+use crate::engine::error::{ErrorClass, Result};
 use crate::engine::interrupt;
+use crate::engine::ops::{insertion_axis, positive_axis};
+use crate::engine::size::dense_shape_str;
 use crate::engine::tensor::Tensor;
 use crate::invalid_arg;
 
@@ -153,9 +155,9 @@ impl Sparse {
         };
         if self.dense_shape != other.dense_shape {
             return Err(invalid_arg!(
-                "{name} needs operands of one shape, but got dense shapes {:?} and {:?}",
-                self.dense_shape,
-                other.dense_shape
+                "{name} needs operands of one shape, but got dense shapes {} and {}",
+                dense_shape_str(&self.dense_shape),
+                dense_shape_str(&other.dense_shape)
             ));
         }
         if self.dtype() != other.dtype() {
@@ -216,14 +218,16 @@ impl Sparse {
             Some(s) => {
                 if s.len() != r {
                     return Err(crate::value_error!(
-                        "new_shape {s:?} has rank {}, but the SparseTensor has rank {r}",
+                        "new_shape {} has rank {}, but the SparseTensor has rank {r}",
+                        dense_shape_str(s),
                         s.len()
                     ));
                 }
                 if let Some(d) = (0..r).find(|&d| s[d] < self.dense_shape[d]) {
                     return Err(crate::value_error!(
-                        "new_shape {s:?} is smaller than the dense shape {:?} in dimension {d}",
-                        self.dense_shape
+                        "new_shape {} is smaller than the dense shape {} in dimension {d}",
+                        dense_shape_str(s),
+                        dense_shape_str(&self.dense_shape)
                     )
                     .with_hint(
                         "reset_shape can only grow a shape; tf.sparse.slice cuts one down",
@@ -242,15 +246,9 @@ impl Sparse {
     /// `tf.sparse.expand_dims`: a new dimension of size 1 at `axis` (in
     /// `[-rank - 1, rank]`; negative counts from the end).
     pub fn expand_dims(&self, axis: i64) -> Result<Sparse> {
-        let r = self.rank() as i64;
-        if axis < -r - 1 || axis > r {
-            return Err(invalid_arg!(
-                "axis {axis} is out of range for expanding a rank-{r} SparseTensor: it must be in [{}, {r}]",
-                -r - 1
-            ));
-        }
-        let at = if axis < 0 { axis + r + 1 } else { axis } as usize;
-        let mut indices = budget::vec("tf.sparse.expand_dims", self.nnz() * (r as usize + 1))?;
+        let r = self.rank();
+        let at = insertion_axis(axis, r, ErrorClass::InvalidArgumentError, "axis")?;
+        let mut indices = budget::vec("tf.sparse.expand_dims", self.nnz() * (r + 1))?;
         for i in 0..self.nnz() {
             if i % interrupt::CHUNK == 0 {
                 interrupt::check()?;
@@ -268,14 +266,7 @@ impl Sparse {
     /// `tf.sparse.split`: `num_split` pieces along `axis`; when the dimension does not
     /// divide evenly, the first pieces are one larger.
     pub fn split(&self, num_split: i64, axis: i64) -> Result<Vec<Sparse>> {
-        let r = self.rank() as i64;
-        if axis < -r || axis >= r {
-            return Err(invalid_arg!(
-                "axis {axis} is out of range for a rank-{r} SparseTensor: it must be in [{}, {r})",
-                -r
-            ));
-        }
-        let ax = if axis < 0 { axis + r } else { axis } as usize;
+        let ax = positive_axis(axis, self.rank(), ErrorClass::InvalidArgumentError, "axis")?;
         let dim = self.dense_shape[ax];
         if num_split < 1 || num_split > dim {
             return Err(invalid_arg!(

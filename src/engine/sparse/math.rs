@@ -4,7 +4,8 @@
 use super::{dense_strides, Sparse};
 use crate::engine::budget;
 use crate::engine::buffer::Buffer;
-use crate::engine::error::Result;
+use crate::engine::error::{ErrorClass, Result};
+use crate::engine::size::dense_shape_str;
 use crate::engine::tensor::Tensor;
 use crate::{invalid_arg, type_error};
 
@@ -118,9 +119,9 @@ impl Sparse {
     pub fn add(&self, other: &Sparse, threshold: f64) -> Result<Sparse> {
         if self.dense_shape != other.dense_shape {
             return Err(invalid_arg!(
-                "both operands must have one dense_shape, but they have {:?} and {:?}",
-                self.dense_shape,
-                other.dense_shape
+                "both operands must have one dense_shape, but they have {} and {}",
+                dense_shape_str(&self.dense_shape),
+                dense_shape_str(&other.dense_shape)
             ));
         }
         if self.dtype() != other.dtype() {
@@ -193,14 +194,9 @@ impl Sparse {
         match axes {
             None => reduced.iter_mut().for_each(|x| *x = true),
             Some(axes) => {
-                for &ax in axes {
-                    if ax < -(r as i64) || ax >= r as i64 {
-                        return Err(invalid_arg!(
-                            "axis {ax} is out of range for a sparse tensor of rank {r}: it must be in [{}, {r})",
-                            -(r as i64)
-                        ));
-                    }
-                    reduced[if ax < 0 { ax + r as i64 } else { ax } as usize] = true;
+                let class = ErrorClass::InvalidArgumentError;
+                for k in crate::engine::ops::positive_axes(axes, r, class)? {
+                    reduced[k] = true;
                 }
             }
         }

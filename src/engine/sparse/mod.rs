@@ -21,6 +21,7 @@ use super::buffer::Buffer;
 use super::dtype::DType;
 use super::error::{EngineError, Result};
 use super::tensor::Tensor;
+use crate::engine::size::dense_shape_str;
 use crate::{invalid_arg, value_error};
 
 /// A `tf.SparseTensor`: `indices` is an int64 `[n, rank]` matrix, `values` a vector of `n`.
@@ -61,8 +62,8 @@ impl Sparse {
         let rank = dense_shape.len();
         if values.rank() != 1 {
             return Err(value_error!(
-                "values must be a vector (one value per index), but has shape {:?}",
-                values.shape()
+                "values must be a vector (one value per index), but has shape {}",
+                dense_shape_str(values.shape())
             ));
         }
         let nnz = values.size();
@@ -74,7 +75,8 @@ impl Sparse {
         }
         if let Some(d) = dense_shape.iter().find(|&&d| d < 0) {
             return Err(value_error!(
-                "dense_shape must be non-negative, but {dense_shape:?} holds {d}"
+                "dense_shape must be non-negative, but {} holds {d}",
+                dense_shape_str(&dense_shape)
             ));
         }
         Ok(Sparse {
@@ -146,9 +148,9 @@ impl Sparse {
     pub fn with_values(&self, values: Tensor) -> Result<Sparse> {
         if values.rank() != 1 || values.size() != self.nnz() {
             return Err(value_error!(
-                "new values must be a vector of {} (one per index), but have shape {:?}",
+                "new values must be a vector of {} (one per index), but have shape {}",
                 self.nnz(),
-                values.shape()
+                dense_shape_str(values.shape())
             ));
         }
         Ok(Sparse::from_parts(
@@ -199,9 +201,9 @@ impl Sparse {
                 let x = self.index(i)[dim];
                 let n = self.dense_shape[dim];
                 invalid_arg!(
-                    "indices[{i}] = {} is out of bounds: dense_shape is {:?}, so coordinate {dim} must satisfy 0 <= {x} < {n}",
+                    "indices[{i}] = {} is out of bounds: dense_shape is {}, so coordinate {dim} must satisfy 0 <= {x} < {n}",
                     index_text(self.index(i)),
-                    self.dense_shape
+                    dense_shape_str(&self.dense_shape)
                 )
                 .with_hint("every index must lie inside dense_shape: enlarge dense_shape or drop the entry")
             }
@@ -265,9 +267,10 @@ pub(crate) fn dense_strides(shape: &[usize], item_bytes: usize) -> Result<(Vec<u
     crate::engine::budget::check("a dense tensor of this shape", total as u128, item_bytes)
         .map_err(|e| {
             e.with_hint(format!(
-                "the dense shape {shape:?} is too large to materialise: keep it sparse (slice it \
+                "the dense shape {} is too large to materialise: keep it sparse (slice it \
                  first with tf.sparse.slice, or reduce it with tf.sparse.reduce_sum), or raise the \
-                 limit with --max-memory or `:set memory=`"
+                 limit with --max-memory or `:set memory=`",
+                dense_shape_str(shape)
             ))
         })?;
     let mut strides = crate::engine::budget::filled("a dense tensor", 1usize, shape.len())?;

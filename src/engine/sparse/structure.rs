@@ -3,23 +3,12 @@
 
 use super::Sparse;
 use crate::engine::buffer::{Buffer, Scalar};
-use crate::engine::error::Result;
+use crate::engine::error::{ErrorClass, Result};
+use crate::engine::ops::positive_axis;
+use crate::engine::size::dense_shape_str;
 use crate::engine::tensor::Tensor;
 use crate::engine::{budget, size};
 use crate::{invalid_arg, type_error, value_error};
-
-/// Resolves a possibly negative axis against a rank (InvalidArgumentError when outside).
-fn axis_of(axis: i64, rank: usize, what: &str) -> Result<usize> {
-    let r = rank as i64;
-    if axis < -r || axis >= r {
-        return Err(invalid_arg!(
-            "{what} {axis} is out of range for rank {rank}: it must be in [{}, {})",
-            -r,
-            r
-        ));
-    }
-    Ok(if axis < 0 { axis + r } else { axis } as usize)
-}
 
 impl Sparse {
     /// `tf.sparse.concat`: the inputs side by side along `axis`; the other dimensions must
@@ -36,7 +25,7 @@ impl Sparse {
             return Ok((*first).clone());
         }
         let rank = first.rank();
-        let axis = axis_of(axis, rank, "axis")?;
+        let axis = positive_axis(axis, rank, ErrorClass::InvalidArgumentError, "axis")?;
         let mut shape = first.dense_shape.clone();
         shape[axis] = 0;
         for (k, s) in inputs.iter().enumerate() {
@@ -126,8 +115,8 @@ impl Sparse {
             let r = self.index(i)[0];
             if r < 0 || r as usize >= nrows {
                 return Err(invalid_arg!(
-                    "indices[{i}] has row {r}, but dense_shape {:?} has {nrows} rows",
-                    self.dense_shape
+                    "indices[{i}] has row {r}, but dense_shape {} has {nrows} rows",
+                    dense_shape_str(&self.dense_shape)
                 ));
             }
             count[r as usize] += 1;
@@ -225,8 +214,8 @@ impl Sparse {
             .try_fold(1i64, |a, &d| a.checked_mul(d))
             .ok_or_else(|| {
                 invalid_arg!(
-                    "dense_shape {:?} has too many elements to reshape",
-                    self.dense_shape
+                    "dense_shape {} has too many elements to reshape",
+                    dense_shape_str(&self.dense_shape)
                 )
             })?;
         let unknown: Vec<usize> = (0..new_shape.len())
@@ -234,34 +223,42 @@ impl Sparse {
             .collect();
         if unknown.len() > 1 {
             return Err(invalid_arg!(
-                "only one dimension of the new shape may be -1, but {new_shape:?} has {}",
+                "only one dimension of the new shape may be -1, but {} has {}",
+                dense_shape_str(new_shape),
                 unknown.len()
             ));
         }
         if let Some(x) = new_shape.iter().find(|&&x| x < -1) {
             return Err(invalid_arg!(
-                "the new shape {new_shape:?} holds {x}; sizes must be non-negative (or -1)"
+                "the new shape {} holds {x}; sizes must be non-negative (or -1)",
+                dense_shape_str(new_shape)
             ));
         }
         let known = new_shape
             .iter()
             .filter(|&&x| x >= 0)
             .try_fold(1i64, |a, &d| a.checked_mul(d))
-            .ok_or_else(|| invalid_arg!("the new shape {new_shape:?} has too many elements"))?;
+            .ok_or_else(|| {
+                invalid_arg!(
+                    "the new shape {} has too many elements",
+                    dense_shape_str(new_shape)
+                )
+            })?;
         let mut shape = new_shape.to_vec();
         if let Some(&u) = unknown.first() {
             if known == 0 || total % known != 0 {
                 return Err(invalid_arg!(
-                    "cannot reshape {} elements (dense_shape {:?}) into {new_shape:?}: -1 cannot be inferred",
-                    total,
-                    self.dense_shape
+                    "cannot reshape {total} elements (dense_shape {}) into {}: -1 cannot be inferred",
+                    dense_shape_str(&self.dense_shape),
+                    dense_shape_str(new_shape)
                 ));
             }
             shape[u] = total / known;
         } else if known != total {
             return Err(invalid_arg!(
-                "cannot reshape a sparse tensor of {total} elements (dense_shape {:?}) into {new_shape:?} ({known} elements)",
-                self.dense_shape
+                "cannot reshape a sparse tensor of {total} elements (dense_shape {}) into {} ({known} elements)",
+                dense_shape_str(&self.dense_shape),
+                dense_shape_str(new_shape)
             ));
         }
         self.check_bounds()?;
@@ -298,7 +295,8 @@ impl Sparse {
                     });
                 if !ok {
                     return Err(invalid_arg!(
-                        "perm {p:?} is not a permutation of the {r} dimensions 0..{r}"
+                        "perm {} is not a permutation of the {r} dimensions 0..{r}",
+                        dense_shape_str(p)
                     ));
                 }
                 p.iter().map(|&x| x as usize).collect()

@@ -245,8 +245,8 @@ fn rust_exp(out: &mut String, x: f64, p: usize) -> (usize, i32) {
 /// after the point (and within 767 significant digits), so further digits are all zero.
 const EXACT_DIGITS: usize = 1100;
 
-/// C's `%.pf` (Python's `{:.pf}`) for any precision (see [`rust_exp`] for precisions past
-/// [`EXACT_DIGITS`]); the caller checks `p` against the memory budget.
+/// C's `%.pf` (Python's `{:.pf}`) for any precision (see `rust_exp` for precisions past
+/// `EXACT_DIGITS`); the caller checks `p` against the memory budget.
 pub fn write_fixed(out: &mut String, x: f64, p: usize) {
     let q = p.min(EXACT_DIGITS);
     let _ = write!(out, "{x:.q$}");

@@ -3,7 +3,7 @@
 
 use super::{broadcast_all, str_col};
 use crate::engine::buffer::Buffer;
-use crate::engine::error::Result;
+use crate::engine::error::{ErrorClass, Result};
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
 use crate::engine::strings::StringBuf;
@@ -100,22 +100,7 @@ pub fn reduce_join(
         };
         return Ok(Array::Dense(Tensor::from_parts(shape, Buffer::Str(out))));
     };
-    let mut norm: Vec<usize> = Vec::new();
-    for &ax in axes {
-        let r = rank as i64;
-        let k = if ax < 0 { ax + r } else { ax };
-        if k < 0 || k >= r {
-            return Err(invalid_arg!(
-                "axis {ax} is out of range for a tensor of rank {rank} (valid: {} to {})",
-                -r,
-                r - 1
-            ));
-        }
-        if !norm.contains(&(k as usize)) {
-            norm.push(k as usize);
-        }
-    }
-    norm.sort_unstable();
+    let norm = crate::engine::ops::positive_axes(axes, rank, ErrorClass::InvalidArgumentError)?;
     // Reduce the innermost axis first so the outer axis numbers stay valid.
     let mut cur = a.clone();
     for &ax in norm.iter().rev() {

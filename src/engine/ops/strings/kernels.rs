@@ -5,6 +5,7 @@ use super::{broadcast_all, int_values, map_values, same_shape, str_col};
 use crate::engine::buffer::Buffer;
 use crate::engine::error::Result;
 use crate::engine::ragged::Array;
+use crate::engine::size::dense_shape_str;
 use crate::engine::strings::StringBuf;
 use crate::engine::{budget, size};
 use crate::invalid_arg;
@@ -159,9 +160,9 @@ pub fn substr(input: &Array, pos: &Array, len: &Array, unit: CharUnit) -> Result
     if let (Array::Dense(p), Array::Dense(l)) = (pos, len) {
         if p.shape() != l.shape() {
             return Err(invalid_arg!(
-                "pos and len must have the same shape, but pos has shape {:?} and len {:?}",
-                p.shape(),
-                l.shape()
+                "pos and len must have the same shape, but pos has shape {} and len {}",
+                dense_shape_str(p.shape()),
+                dense_shape_str(l.shape())
             ));
         }
     }

@@ -8,6 +8,7 @@ use crate::engine::error::Result;
 use crate::engine::interrupt;
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
+use crate::engine::size::dense_shape_str;
 use crate::engine::strings::{StrWriter, StringBuf};
 use crate::engine::tensor::Tensor;
 use crate::{invalid_arg, value_error};
@@ -165,8 +166,8 @@ fn kernel(col: &StringBuf, splits: &[i64], spec: &NgramSpec) -> Result<(StringBu
 pub fn ngrams(a: &Array, spec: &NgramSpec) -> Result<Array> {
     if spec.widths.iter().any(|&w| w < 1) {
         return Err(value_error!(
-            "every ngram_width must be at least 1, but got {:?}",
-            spec.widths
+            "every ngram_width must be at least 1, but got {}",
+            dense_shape_str(&spec.widths)
         ));
     }
     let t = a.flat_values();
@@ -196,8 +197,8 @@ pub fn ngrams(a: &Array, spec: &NgramSpec) -> Result<Array> {
         Array::Ragged(r) => {
             if t.rank() != 1 {
                 return Err(invalid_arg!(
-                    "tf.strings.ngrams needs the tokens in the innermost ragged dimension, but this ragged tensor has uniform inner dimensions {:?}",
-                    &t.shape()[1..]
+                    "tf.strings.ngrams needs the tokens in the innermost ragged dimension, but this ragged tensor has uniform inner dimensions {}",
+                    dense_shape_str(&t.shape()[1..])
                 ));
             }
             let parts = r.partitions();

@@ -101,7 +101,8 @@ fn compile(pattern: &str) -> Result<Regex> {
         .build()
         .map_err(|e| {
             invalid_arg!(
-                "invalid pattern {pattern:?}: {}",
+                "invalid pattern '{}': {}",
+                pattern.escape_default(),
                 e.to_string().lines().last().unwrap_or("syntax error")
             )
         })

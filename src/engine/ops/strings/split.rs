@@ -6,6 +6,7 @@ use crate::engine::budget;
 use crate::engine::buffer::Buffer;
 use crate::engine::error::Result;
 use crate::engine::ragged::Array;
+use crate::engine::size::shape_str;
 use crate::engine::strings::StringBuf;
 use crate::engine::tensor::Tensor;
 
@@ -127,8 +128,8 @@ pub fn split_on_bytes(a: &Array, delimiters: &[u8], skip_empty: bool) -> Result<
         Array::Dense(t) if t.rank() == 1 => t,
         _ => {
             return Err(crate::invalid_arg!(
-                "input must be a vector of strings, but has shape {:?}",
-                a.shape()
+                "input must be a vector of strings, but has shape {}",
+                shape_str(&a.shape())
             )
             .with_hint("flatten it first, or use tf.strings.split, which takes any shape"))
         }

@@ -37,7 +37,8 @@ impl Encoding {
             "US-ASCII" | "ASCII" => Ok(Encoding::Ascii),
             "ISO-8859-1" | "LATIN1" | "LATIN-1" => Ok(Encoding::Latin1),
             _ => Err(invalid_arg!(
-                "unknown or unsupported encoding {name:?}: ragtag knows 'UTF-8', 'UTF-16-BE', 'UTF-32-BE', and for decoding 'US-ASCII' and 'ISO-8859-1'"
+                "unknown or unsupported encoding '{}': ragtag knows 'UTF-8', 'UTF-16-BE', 'UTF-32-BE', and for decoding 'US-ASCII' and 'ISO-8859-1'",
+                name.escape_default()
             )),
         }
     }
@@ -47,8 +48,19 @@ impl Encoding {
         match Encoding::parse(name)? {
             e @ (Encoding::Utf8 | Encoding::Utf16Be | Encoding::Utf32Be) => Ok(e),
             _ => Err(invalid_arg!(
-                "output encoding must be 'UTF-8', 'UTF-16-BE' or 'UTF-32-BE', not {name:?}"
+                "output encoding must be 'UTF-8', 'UTF-16-BE' or 'UTF-32-BE', not '{}'",
+                name.escape_default()
             )),
+        }
+    }
+    /// The name TensorFlow gives the encoding (`'UTF-8'` …), as messages show it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Utf8 => "UTF-8",
+            Encoding::Utf16Be => "UTF-16-BE",
+            Encoding::Utf32Be => "UTF-32-BE",
+            Encoding::Ascii => "US-ASCII",
+            Encoding::Latin1 => "ISO-8859-1",
         }
     }
 }
@@ -72,7 +84,8 @@ impl OnError {
             "replace" => Ok(OnError::Replace),
             "ignore" => Ok(OnError::Ignore),
             _ => Err(invalid_arg!(
-                "errors must be 'strict', 'replace' or 'ignore', not {name:?}"
+                "errors must be 'strict', 'replace' or 'ignore', not '{}'",
+                name.escape_default()
             )),
         }
     }
@@ -206,9 +219,9 @@ fn decode_one(
     });
     match bad_at {
         Some(at) => Err(invalid_arg!(
-            "invalid {:?} input at byte {at} of {:?}",
-            spec.encoding,
-            String::from_utf8_lossy(s)
+            "invalid {} input at byte {at} of b'{}'",
+            spec.encoding.name(),
+            s.escape_ascii()
         )
         .with_hint("errors='replace' (the default) or errors='ignore' accepts it")),
         None => Ok(()),
@@ -247,13 +260,7 @@ pub fn decode(a: &Array, spec: &DecodeSpec, with_offsets: bool) -> Result<(Array
         })?;
         lengths.push((cps.len() - before) as i64);
     }
-    let values = shaped(a, &lengths, Tensor::vector(Buffer::I32(cps)))?;
-    let offsets = if with_offsets {
-        Some(shaped(a, &lengths, Tensor::vector(Buffer::I64(offs)))?)
-    } else {
-        None
-    };
-    Ok((values, offsets))
+    with_offsets_of(a, &lengths, Buffer::I32(cps), offs, with_offsets)
 }
 
 /// `tf.strings.unicode_split`: every string as a row of its characters (each encoded in the
@@ -293,9 +300,21 @@ pub fn split_chars(
         })?;
         lengths.push((chars.len() - before) as i64);
     }
-    let values = shaped(a, &lengths, Tensor::vector(Buffer::Str(chars)))?;
+    with_offsets_of(a, &lengths, Buffer::Str(chars), offs, with_offsets)
+}
+
+/// The decoded `values` as rows of `lengths` under `a`'s shape, and their byte offsets
+/// shaped the same way when `with_offsets`.
+fn with_offsets_of(
+    a: &Array,
+    lengths: &[i64],
+    values: Buffer,
+    offs: Vec<i64>,
+    with_offsets: bool,
+) -> Result<(Array, Option<Array>)> {
+    let values = shaped(a, lengths, Tensor::vector(values))?;
     let offsets = if with_offsets {
-        Some(shaped(a, &lengths, Tensor::vector(Buffer::I64(offs)))?)
+        Some(shaped(a, lengths, Tensor::vector(Buffer::I64(offs)))?)
     } else {
         None
     };

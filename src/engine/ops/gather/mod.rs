@@ -12,6 +12,12 @@ use crate::engine::ragged::{Array, Ragged};
 use crate::engine::tensor::Tensor;
 use crate::{invalid_arg, value_error};
 
+mod nd;
+#[cfg(test)]
+mod tests;
+
+pub use nd::gather_nd;
+
 /// `tf.gather(params, indices, axis=None, batch_dims=0)`.
 pub fn gather(
     params: &Array,
@@ -106,8 +112,6 @@ fn gather_impl(params: &Array, indices: &Array, axis: usize, bd: usize) -> Resul
     }
 }
 
-/// The same tensor with every partition marked ragged, as TensorFlow's row-split
-/// constructors leave it.
 /// Checks a gather's result against the memory budget before it is built: `elements` from
 /// `data` (strings at their longest, as any may be picked) and `blocks` index ranges.
 fn check_gathered(data: &Buffer, elements: u128, blocks: usize) -> Result<()> {
@@ -123,6 +127,8 @@ fn check_gathered(data: &Buffer, elements: u128, blocks: usize) -> Result<()> {
     )
 }
 
+/// The same tensor with every partition marked ragged, as TensorFlow's row-split
+/// constructors leave it.
 fn plain(r: Ragged) -> Result<Ragged> {
     let parts = r
         .partitions()
@@ -377,250 +383,4 @@ fn axis_gather(params: &Array, indices: &Array, axis: usize) -> Result<Array> {
     let rows = outer_row_of_elements(&expanded);
     let shifted = shift_indices(&expanded, &rows, &starts, &lengths)?;
     gather_impl(&flat, &shifted, 0, 0)
-}
-
-/// `tf.gather_nd(params, indices)`: the innermost dimension of `indices` holds index tuples
-/// into the outer dimensions of `params`; the result has indices' outer shape (ragged
-/// indices keep their partitions) followed by what each tuple selects.
-pub fn gather_nd(params: &Array, indices: &Array, batch_dims: i64) -> Result<Array> {
-    let any_ragged = matches!(params, Array::Ragged(_)) || matches!(indices, Array::Ragged(_));
-    if batch_dims != 0 {
-        return Err(if any_ragged {
-            value_error!("batch_dims != 0 is not supported for ragged gather_nd")
-        } else {
-            EngineError::new(
-                ErrorClass::UnimplementedError,
-                "tf.gather_nd with batch_dims is not supported yet".to_string(),
-            )
-        });
-    }
-    super::check_int_ids(indices, "indices")?;
-    match indices {
-        Array::Dense(t) => gather_nd_dense_indices(params, t),
-        Array::Ragged(r) => {
-            if r.flat_values().rank() < 2 {
-                return Err(value_error!(
-                    "The innermost dimension of indices may not be ragged"
-                ));
-            }
-            let mut out = gather_nd_dense_indices(params, r.flat_values())?;
-            for p in r.partitions().iter().rev() {
-                out = Array::Ragged(Ragged::from_partition(p.clone(), out)?);
-            }
-            Ok(out)
-        }
-    }
-}
-
-/// gather_nd with dense indices of shape `[..., k]`.
-fn gather_nd_dense_indices(params: &Array, indices: &Tensor) -> Result<Array> {
-    let ishape = indices.shape();
-    let Some((&k, leading)) = ishape.split_last() else {
-        return Err(value_error!("indices must have rank at least 1, not 0"));
-    };
-    if k == 0 {
-        return Err(EngineError::new(
-            ErrorClass::UnimplementedError,
-            "tf.gather_nd with an empty index tuple (indices.shape[-1] == 0) is not supported yet"
-                .to_string(),
-        ));
-    }
-    if k > params.rank() {
-        return Err(invalid_arg!(
-            "index tuples have {k} entries, but params has rank {}",
-            params.rank()
-        ));
-    }
-    let ids = indices.to_i64_vec().expect("integer indices");
-    let n = ids.len() / k;
-    // Each tuple becomes one row of the values `k` dimensions down.
-    let (partitions, flat): (&[RowPartition], &Tensor) = match params {
-        Array::Ragged(r) => (r.partitions(), r.flat_values()),
-        Array::Dense(t) => (&[], t),
-    };
-    // Each tuple becomes one row of the values `k - 1` dimensions down.
-    let mut positions = budget::vec("tf.gather_nd", n)?;
-    for (t, tuple) in ids.chunks(k).enumerate() {
-        if t.is_multiple_of(crate::engine::interrupt::CHUNK) {
-            crate::engine::interrupt::check()?;
-        }
-        let mut p = 0usize;
-        let mut extent = params.nrows();
-        for (j, &i) in tuple.iter().enumerate() {
-            if j > 0 {
-                // The row `p` of dimension j - 1 holds the elements of dimension j.
-                if let Some(part) = partitions.get(j - 1) {
-                    let (a, b) = part.row_range(p);
-                    (p, extent) = (a, b - a);
-                } else {
-                    let d = flat.shape()[j - partitions.len()];
-                    (p, extent) = (p * d, d);
-                }
-            }
-            let Some(i) = usize::try_from(i).ok().filter(|&i| i < extent) else {
-                return Err(invalid_arg!(
-                    "indices[{t}] = {tuple:?} does not index params: entry {j} must be in [0, {extent})"
-                ));
-            };
-            p += i;
-        }
-        positions.push(p as i64);
-    }
-    // The values `k - 1` dimensions down: fewer partitions, or the flat values with their
-    // leading dimensions merged.
-    let down = k - 1;
-    let level: Array = if down <= partitions.len() {
-        if down == partitions.len() {
-            Array::Dense(flat.clone())
-        } else {
-            Array::Ragged(Ragged::new(partitions[down..].to_vec(), flat.clone())?)
-        }
-    } else {
-        let merge = down - partitions.len();
-        let fshape = flat.shape();
-        let mut shape = vec![crate::engine::size::numel(&fshape[..=merge])?];
-        shape.extend_from_slice(&fshape[merge + 1..]);
-        Array::Dense(flat.reshaped(shape)?)
-    };
-    let gathered = gather(&level, &Array::Dense(Tensor::from_i64(positions)), None, 0)?;
-    // Give the result indices' outer shape.
-    // (TensorFlow's ragged gather_nd reads a single 1-tuple as a list of one row index,
-    // so that result keeps its outer dimension.)
-    let one_row = k == 1 && matches!(params, Array::Ragged(_));
-    match leading.len() {
-        0 if one_row => Ok(gathered),
-        0 => super::index::getitem(&gathered, &[super::index::Key::Index(0)]),
-        1 => Ok(gathered),
-        _ => match gathered {
-            Array::Dense(t) => {
-                let mut shape = leading.to_vec();
-                shape.extend_from_slice(&t.shape()[1..]);
-                Ok(Array::Dense(t.reshaped(shape)?))
-            }
-            Array::Ragged(r) => {
-                let mut out = Array::Ragged(r);
-                for d in (1..leading.len()).rev() {
-                    let nrows: usize = leading[..d].iter().product();
-                    let p = RowPartition::from_uniform_row_length(
-                        leading[d] as i64,
-                        out.nrows(),
-                        Some(nrows as i64),
-                    )?;
-                    out = Array::Ragged(Ragged::from_partition(p, out)?);
-                }
-                Ok(out)
-            }
-        },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ragged(lengths: &[i64], values: Vec<i32>) -> Array {
-        let p = RowPartition::from_row_lengths(lengths, None).unwrap();
-        Array::Ragged(Ragged::new(vec![p], Tensor::vector(Buffer::I32(values))).unwrap())
-    }
-    fn ids(shape: &[usize], v: Vec<i64>) -> Array {
-        Array::Dense(Tensor::new(shape.to_vec(), Buffer::I64(v)).unwrap())
-    }
-    fn dense(shape: &[usize], v: Vec<i32>) -> Array {
-        Array::Dense(Tensor::new(shape.to_vec(), Buffer::I32(v)).unwrap())
-    }
-    fn values(a: &Array) -> Vec<i64> {
-        a.flat_values().to_i64_vec().unwrap()
-    }
-
-    #[test]
-    fn dense_gather_axes_and_batch() {
-        let p = dense(&[3, 2], vec![1, 2, 3, 4, 5, 6]);
-        let out = gather(&p, &ids(&[2], vec![2, 0]), None, 0).unwrap();
-        assert_eq!(out.shape(), vec![Some(2), Some(2)]);
-        assert_eq!(values(&out), vec![5, 6, 1, 2]);
-        let out = gather(&p, &ids(&[2, 2], vec![1, 0, 0, 1]), Some(1), 0).unwrap();
-        assert_eq!(out.shape(), vec![Some(3), Some(2), Some(2)]);
-        assert_eq!(&values(&out)[..4], &[2, 1, 1, 2]);
-        let out = gather(&p, &ids(&[], vec![1]), Some(-1), 0).unwrap();
-        assert_eq!(values(&out), vec![2, 4, 6]);
-        let out = gather(&p, &ids(&[3], vec![1, 0, 1]), Some(1), 1).unwrap();
-        assert_eq!(values(&out), vec![2, 3, 6]);
-        let e = gather(&p, &ids(&[1], vec![3]), None, 0).unwrap_err();
-        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
-        assert!(
-            e.message.contains("indices[0] = 3 is not in [0, 3)"),
-            "{}",
-            e.message
-        );
-        assert!(gather(&p, &ids(&[1], vec![-1]), None, 0).is_err());
-        assert_eq!(
-            gather(&p, &ids(&[1], vec![0]), Some(2), 0)
-                .unwrap_err()
-                .class,
-            ErrorClass::InvalidArgumentError
-        );
-        let f = Array::Dense(Tensor::vector(Buffer::F32(vec![0.0])));
-        assert_eq!(
-            gather(&p, &f, None, 0).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
-        );
-        let empty = gather(&p, &ids(&[0], vec![]), None, 0).unwrap();
-        assert_eq!(empty.shape(), vec![Some(0), Some(2)]);
-    }
-
-    #[test]
-    fn ragged_params_and_indices() {
-        let rp = ragged(&[3, 1, 0, 1], vec![1, 2, 3, 4, 5]);
-        let out = gather(&rp, &ids(&[5], vec![3, 1, 2, 1, 0]), None, 0).unwrap();
-        let Array::Ragged(r) = &out else { panic!() };
-        assert_eq!(r.row_lengths(), &[1, 1, 0, 1, 3]);
-        assert_eq!(values(&out), vec![5, 4, 4, 1, 2, 3]);
-        // Dense 2-D indices into ragged params: a uniform outer dimension.
-        let out = gather(&rp, &ids(&[2, 2], vec![0, 1, 2, 3]), None, 0).unwrap();
-        assert_eq!(out.shape(), vec![Some(2), Some(2), None]);
-        // A scalar index picks one row.
-        let out = gather(&rp, &ids(&[], vec![0]), None, 0).unwrap();
-        assert_eq!(out, dense(&[3], vec![1, 2, 3]));
-        // Ragged indices into dense params keep the indices' rows.
-        let p = dense(&[5], vec![10, 11, 12, 13, 14]);
-        let ri = Array::Ragged(
-            Ragged::new(
-                vec![RowPartition::from_row_lengths(&[3, 1, 0, 1], None).unwrap()],
-                Tensor::vector(Buffer::I64(vec![3, 1, 2, 1, 0])),
-            )
-            .unwrap(),
-        );
-        let out = gather(&p, &ri, None, 0).unwrap();
-        assert_eq!(out.shape(), vec![Some(4), None]);
-        assert_eq!(values(&out), vec![13, 11, 12, 11, 10]);
-        // Ragged indices into ragged params nest.
-        let out = gather(&rp, &ri, None, 0).unwrap();
-        assert_eq!(out.shape(), vec![Some(4), None, None]);
-        assert_eq!(values(&out), vec![5, 4, 4, 1, 2, 3]);
-        assert!(gather(&rp, &ids(&[1], vec![4]), None, 0).is_err());
-    }
-
-    #[test]
-    fn ragged_axis_and_batch_gather() {
-        let rp = ragged(&[3, 2], vec![1, 2, 3, 4, 5]);
-        let out = gather(&rp, &ids(&[2], vec![1, 0]), Some(1), 0).unwrap();
-        assert_eq!(out, dense(&[2, 2], vec![2, 1, 5, 4]));
-        assert!(gather(&rp, &ids(&[1], vec![2]), Some(1), 0).is_err());
-        // batch_dims=1: each row picks from its own row of params.
-        let ri = Array::Ragged(
-            Ragged::new(
-                vec![RowPartition::from_row_lengths(&[1, 2], None).unwrap()],
-                Tensor::vector(Buffer::I64(vec![2, 1, 1])),
-            )
-            .unwrap(),
-        );
-        let out = gather(&rp, &ri, None, 1).unwrap();
-        let Array::Ragged(r) = &out else { panic!() };
-        assert_eq!(r.row_lengths(), &[1, 2]);
-        assert_eq!(values(&out), vec![3, 5, 5]);
-        assert_eq!(
-            gather(&rp, &ri, None, 5).unwrap_err().class,
-            ErrorClass::ValueError
-        );
-    }
 }
