@@ -44,7 +44,7 @@ pub fn text() -> String {
         "Errors, by class: an `except` clause catches its class and the ones indented under it.\n",
     );
     for c in ExceptionClass::ALL {
-        let indent = " ".repeat(2 * depth(c));
+        let indent = format!("{:1$}", "", 2 * depth(c));
         out.push_str(&format!("\n{indent}{}: {}\n", qualified(c), c.summary()));
         let raises = if c.is_base() {
             "   (raises a subclass)"
@@ -102,7 +102,11 @@ pub fn markdown() -> String {
          | class | when | example |\n|---|---|---|\n",
     );
     for c in ExceptionClass::ALL {
-        let name = format!("{}{}", "&nbsp;&nbsp;".repeat(depth(c)), qualified(c));
+        let name = format!(
+            "{}{}",
+            (0..depth(c)).map(|_| "&nbsp;&nbsp;").collect::<String>(),
+            qualified(c)
+        );
         out.push_str(&format!(
             "| {name} | {} | {} |\n",
             c.summary().replace('|', "\\|"),
@@ -166,10 +170,10 @@ mod tests {
 
     #[test]
     fn long_examples_are_described() {
-        let long = "[".repeat(200);
+        let long: String = std::iter::repeat_n('[', 200).collect();
         assert_eq!(
             example_lines(&long),
-            vec![format!("{}… (200 characters)", "[".repeat(24))]
+            vec![format!("{}… (200 characters)", &long[..24])]
         );
         assert_eq!(example_lines("if x:\n\ty"), vec!["if x:", "\\ty"]);
     }

@@ -43,12 +43,12 @@ fn row_lengths_axes_go_through_positive_axis() {
     assert_error(
         &format!("{rt}rt.row_lengths(axis=2)"),
         "ValueError",
-        "axis 2 is out of range for rank 2 (valid: -2 to 1)",
+        "axis 2 is out of range for a tensor of rank 2 (valid: -2 to 1)",
     );
     assert_error(
         &format!("{rt}rt.row_lengths(axis=-3)"),
         "ValueError",
-        "axis -3 is out of range for rank 2",
+        "axis -3 is out of range for a tensor of rank 2",
     );
 }
 
@@ -58,12 +58,12 @@ fn merge_dims_checks_each_axis_then_their_order() {
     assert_error(
         &format!("{rt}rt.merge_dims(0, 3)"),
         "ValueError",
-        "inner_axis 3 is out of range for rank 3",
+        "inner_axis 3 is out of range for a tensor of rank 3",
     );
     assert_error(
         &format!("{rt}rt.merge_dims(-4, 1)"),
         "ValueError",
-        "outer_axis -4 is out of range for rank 3",
+        "outer_axis -4 is out of range for a tensor of rank 3",
     );
     assert_error(
         &format!("{rt}rt.merge_dims(2, 1)"),

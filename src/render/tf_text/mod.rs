@@ -344,6 +344,5 @@ pub fn repr_of(v: &Value) -> String {
 
 /// Every `print` of TensorFlow's ragged tensor guide that ragtag can run, with the output the
 /// guide shows (TensorFlow's own); the rest are checked on values built directly.
-
 #[cfg(test)]
 mod tests;
