@@ -10,6 +10,7 @@ use super::grid::{head_tail, Block, Cell, Column, Display, Grid};
 use super::tf_text::py_str;
 use super::view::{array_header, count_text, vector_grid};
 use super::Options;
+use crate::engine::size::dense_shape_str;
 use crate::engine::{Array, Buffer, Lod, Ragged, RowPartition, Sparse, StringBuf, Tensor};
 use crate::value::Value;
 
@@ -141,9 +142,9 @@ fn dense(t: &Tensor, opts: &Options, d: &mut Display) {
         element_cell(data, i, opts)
     })));
     d.push(Block::Note(format!(
-        "shape {:?} with strides {:?}: element [i, j, …] is at position i*{} + j*{} + …",
-        t.shape(),
-        strides,
+        "shape {} with strides {}: element [i, j, …] is at position i*{} + j*{} + …",
+        dense_shape_str(t.shape()),
+        dense_shape_str(&strides),
         strides.first().copied().unwrap_or(1),
         strides.get(1).copied().unwrap_or(1)
     )));
@@ -155,10 +156,10 @@ fn dense(t: &Tensor, opts: &Options, d: &mut Display) {
 fn ragged(r: &Ragged, opts: &Options, d: &mut Display) {
     let fv = r.flat_values();
     d.push(Block::Title(format!(
-        "flat_values: {} {} stored contiguously, shape {:?}",
+        "flat_values: {} {} stored contiguously, shape {}",
         count_text(fv.size()),
         if fv.size() == 1 { "value" } else { "values" },
-        fv.shape()
+        dense_shape_str(fv.shape())
     )));
     d.push(Block::Grid(flat_grid(fv, opts)));
     let depth = r.ragged_rank();
@@ -310,8 +311,8 @@ fn sparse(s: &Sparse, opts: &Options) -> Display {
     }
     d.push(Block::Grid(g));
     d.push(Block::Note(format!(
-        "dense_shape: {:?}; every position not listed holds the default {}",
-        s.dense_shape(),
+        "dense_shape: {}; every position not listed holds the default {}",
+        dense_shape_str(s.dense_shape()),
         super::view::sparse_default(s)
     )));
     if let Buffer::Str(b) = s.values().data() {
@@ -354,9 +355,9 @@ fn lod(l: &Lod, opts: &Options) -> Display {
     ));
     let data = l.data();
     d.push(Block::Title(format!(
-        "data: one {} block of shape {:?}",
+        "data: one {} block of shape {}",
         data.dtype(),
-        data.shape()
+        dense_shape_str(data.shape())
     )));
     d.push(Block::Grid(flat_grid(data, opts)));
     d

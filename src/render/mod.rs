@@ -127,26 +127,20 @@ impl Options {
 
 /// A one-line description of a value's kind, dtype and shape (`ragged int32 [5, None]`).
 pub fn describe(v: &Value) -> String {
+    use crate::engine::size::{dense_shape_str, shape_str};
     match v {
         Value::Array(a) => match &**a {
-            Array::Dense(t) => format!("tensor {} {:?}", t.dtype(), t.shape()),
-            Array::Ragged(r) => format!("ragged {} {}", r.dtype(), shape_text(&r.shape())),
+            Array::Dense(t) => format!("tensor {} {}", t.dtype(), dense_shape_str(t.shape())),
+            Array::Ragged(r) => format!("ragged {} {}", r.dtype(), shape_str(&r.shape())),
         },
-        Value::Sparse(s) => format!("sparse {} {:?}", s.dtype(), s.dense_shape()),
-        Value::Lod(l) => format!("lod {} {:?}", l.data().dtype(), l.data().shape()),
+        Value::Sparse(s) => format!("sparse {} {}", s.dtype(), dense_shape_str(s.dense_shape())),
+        Value::Lod(l) => format!(
+            "lod {} {}",
+            l.data().dtype(),
+            dense_shape_str(l.data().shape())
+        ),
         other => other.type_name().to_string(),
     }
-}
-
-/// `[5, None, 2]`.
-pub fn shape_text(dims: &[Option<usize>]) -> String {
-    format!(
-        "[{}]",
-        dims.iter()
-            .map(|d| d.map_or("None".into(), |d| d.to_string()))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
 }
 
 /// Renders a displayed value in `format`.

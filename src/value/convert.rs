@@ -170,7 +170,8 @@ pub fn to_array(v: &Value, hint: Option<DType>) -> Result<Arc<Array>, EngineErro
         .with_hint("convert it first with tf.sparse.to_dense(st)")),
         Value::None => Err(type_error!("None cannot be converted to a tensor")),
         Value::Float(f) if hint.is_some_and(|d| d.is_int()) => Err(type_error!(
-            "Cannot convert {f:?} to a tensor of dtype {}",
+            "Cannot convert {} to a tensor of dtype {}",
+            crate::engine::literal::py_float(*f),
             hint.unwrap()
         )
         .with_hint("TensorFlow does not mix int and float tensors: cast one side with tf.cast")),
@@ -290,8 +291,8 @@ pub fn to_ints(v: &Value) -> Result<Vec<i64>, EngineError> {
                     Ok(t.to_i64_vec().expect("int"))
                 }
                 Array::Dense(t) if t.dtype().is_int() => Err(value_error!(
-                    "expected a vector of ints, got shape {:?}",
-                    t.shape()
+                    "expected a vector of ints, got shape {}",
+                    crate::engine::ops::dense_shape_str(t.shape())
                 )),
                 _ => Err(type_error!(
                     "expected a list of ints, got a {} tensor of shape {}",

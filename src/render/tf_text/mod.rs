@@ -305,7 +305,15 @@ pub fn repr_of(v: &Value) -> String {
             Array::Ragged(_) => ragged_text(a),
         },
         Value::Sparse(s) => sparse_str(s),
-        Value::Lod(l) => format!("LoDTensor(lod={:?}, data={})", l.lod(), numpy_str(l.data())),
+        Value::Lod(l) => format!(
+            "LoDTensor(lod=[{}], data={})",
+            l.lod()
+                .iter()
+                .map(|level| crate::engine::size::dense_shape_str(level))
+                .collect::<Vec<_>>()
+                .join(", "),
+            numpy_str(l.data())
+        ),
         Value::Shape(dims) => format!("TensorShape([{}])", shape_dims(dims)),
         Value::DType(d) => format!("tf.{}", d.name()),
         Value::Builtin(b) => format!("<built-in function {}>", b.name),

@@ -6,6 +6,7 @@ use super::super::cell::{block_text, element_cell, ellipsis};
 use super::super::grid::{head_tail, Block, Cell, Column, Display, Grid, Header};
 use super::super::Options;
 use super::{count_text, Nest, Node};
+use crate::engine::size::dense_shape_str;
 use crate::engine::Lod;
 
 /// `[0, 2, 5]`, eliding the middle of long lists.
@@ -21,7 +22,7 @@ pub fn list_text(items: &[i64], max: usize, opts: &Options) -> String {
 pub fn header(l: &Lod) -> Header {
     let h = Header::new("LoDTensor")
         .field("dtype", l.data().dtype())
-        .field("shape", format!("{:?}", l.data().shape()))
+        .field("shape", dense_shape_str(l.data().shape()))
         .field("lod_levels", l.lod().len());
     match l.lod().first() {
         Some(top) => h.field("sequences", count_text(top.len().saturating_sub(1))),

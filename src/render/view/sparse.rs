@@ -2,6 +2,7 @@
 //! unset position shows the implicit default as an *implicit* cell — it has a value, unlike
 //! a ragged tensor's absent cells, and the two look different at a glance.
 
+use crate::engine::size::dense_shape_str;
 use std::collections::HashMap;
 
 use super::super::cell::element_cell;
@@ -29,7 +30,7 @@ pub fn header(s: &Sparse) -> Header {
     };
     Header::new("SparseTensor")
         .field("dtype", s.dtype())
-        .field("dense_shape", format!("{:?}", s.dense_shape()))
+        .field("dense_shape", dense_shape_str(s.dense_shape()))
         .field("stored", stored)
         .field("default", default_text(s))
 }
@@ -59,7 +60,7 @@ pub fn stored_grid(s: &Sparse, opts: &Options) -> Grid {
         match i {
             Some(i) => g.push(vec![
                 Cell::index(i),
-                Cell::label(format!("{:?}", s.index(i))),
+                Cell::label(dense_shape_str(s.index(i))),
                 element_cell(s.values().data(), i, opts),
             ]),
             None => g.push_ellipsis_row(),
