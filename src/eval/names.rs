@@ -169,7 +169,7 @@ impl<'s> Interp<'s> {
                 .filter(|b| !b.name.contains('.'))
                 .map(|b| b.name),
         );
-        candidates.extend(["tf", "np", "fluid"]);
+        candidates.extend(super::builtins::root_names());
         let mut err = Error::new(
             ExceptionClass::NameError,
             format!("name '{name}' is not defined"),
