@@ -132,9 +132,15 @@ impl From<crate::syntax::ParseError> for Error {
     }
 }
 
+/// `ValueError: message`, or the class alone when the message is empty (`raise ValueError`),
+/// as Python's traceback ends.
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.class, self.message)
+        if self.message.is_empty() {
+            write!(f, "{}", self.class)
+        } else {
+            write!(f, "{}: {}", self.class, self.message)
+        }
     }
 }
 
@@ -186,7 +192,7 @@ impl miette::SourceCode for Shown {
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.error.class, self.error.message)
+        self.error.fmt(f)
     }
 }
 
@@ -297,7 +303,7 @@ pub fn render(error: &Error, name: &str, text: &str, style: Style, width: usize)
         .with_links(false);
     let mut out = String::new();
     if handler.render_report(&mut out, &report).is_err() {
-        out = format!("{}: {}\n", error.class, error.message);
+        out = format!("{error}\n");
     }
     out
 }

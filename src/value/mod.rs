@@ -164,7 +164,7 @@ impl Value {
             Value::Closure(_) => "function",
             Value::Module(_) => "module",
             Value::ErrorClass(_) => "type",
-            Value::Exception(_) => "Exception",
+            Value::Exception(e) => e.class.name(),
             Value::Opaque(_) => "object",
             Value::Spec(s) if s.ragged => "RaggedTensorSpec",
             Value::Spec(_) => "TensorSpec",

@@ -320,7 +320,16 @@ pub fn repr_of(v: &Value) -> String {
         Value::Method(_, b) => format!("<bound method {}>", b.name),
         Value::Closure(c) => format!("<function {}>", c.name),
         Value::Module(m) => format!("<module '{m}'>"),
+        Value::ErrorClass(c) if c.is_tf() => format!(
+            "<class 'tensorflow.python.framework.errors_impl.{}'>",
+            c.name()
+        ),
         Value::ErrorClass(c) => format!("<class '{}'>", c.name()),
+        // A KeyError's message is already the repr of its key: `KeyError('a')`.
+        Value::Exception(e) if e.class.name() == "KeyError" => {
+            format!("KeyError({})", e.message)
+        }
+        Value::Exception(e) if e.message.is_empty() => format!("{}()", e.class.name()),
         Value::Exception(e) => format!("{}({})", e.class.name(), py_str(&e.message)),
         Value::Opaque(o) => o.to_string(),
         Value::Spec(s) => {
