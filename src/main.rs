@@ -264,7 +264,9 @@ fn run_script(src: &str, name: &str, format: Format, options: Options) -> ExitCo
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             if format == Format::Json {
-                println!("{}", json::error_json(e.class.name(), &e.message));
+                let at = session.error_location(&e);
+                let at = at.as_ref().map(|(n, l, c)| (n.as_str(), *l, *c));
+                println!("{}", json::error_json_at(e.class.name(), &e.message, at));
             }
             let style = if color { Style::Fancy } else { Style::Plain };
             eprint!("{}", session.render_error(&e, style, 100));

@@ -217,6 +217,18 @@ impl Session {
         diagnostic::render(e, name, text, style, width)
     }
 
+    /// Where an error points: its source's name and the 1-based line and column where its
+    /// span starts. The column counts bytes, as Python's `col_offset` and the report's
+    /// `name:line:column` header do. None when the error has no span.
+    pub fn error_location(&self, e: &Error) -> Option<(String, usize, usize)> {
+        let span = e.span?;
+        let (name, text) = self.sources.get(e.source?)?;
+        let before = text.get(..span.start)?;
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().unwrap_or("").len() + 1;
+        Some((name.clone(), line, column))
+    }
+
     /// Renders a displayed value in the session's format.
     pub fn render_value(&self, v: &Value) -> String {
         crate::render::render(v, self.format, &self.options)

@@ -45,6 +45,13 @@ fn an_invalid_list_stops_the_script_at_its_span_in_every_format() {
             assert_eq!(v["kind"], "error", "{last}");
             assert_eq!(v["error"], "ValueError", "{last}");
             assert_eq!(v["message"], MESSAGE, "{last}");
+            // The same place as the other formats' report: line 2, column 17.
+            assert_eq!(
+                (v["line"].as_u64(), v["column"].as_u64()),
+                (Some(2), Some(17)),
+                "{last}"
+            );
+            assert_eq!(v["source"], "<stdin>", "{last}");
         } else {
             assert!(
                 err.contains(&format!("ValueError: {MESSAGE}")),
@@ -83,4 +90,14 @@ fn a_list_that_never_becomes_a_tensor_is_a_python_list() {
         assert!(out.contains('2'), "{format}: {out}");
         assert!(err.is_empty(), "{format}: {err}");
     }
+}
+
+#[test]
+fn json_and_the_report_name_the_same_place_after_non_ascii_text() {
+    let program = "x = 1\ns = 'héllo'; y = tf.constant([[1], 2])\n";
+    let (_, out, _) = run("json", program);
+    let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let (_, _, err) = run("table", program);
+    let header = format!("<stdin>:{}:{}", v["line"], v["column"]);
+    assert!(err.contains(&header), "{header} in\n{err}");
 }

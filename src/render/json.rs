@@ -169,6 +169,18 @@ pub fn error_json(class: &str, message: &str) -> J {
     json!({"kind": "error", "error": class, "message": message})
 }
 
+/// The error object of an uncaught error with where it happened: the source's name and the
+/// 1-based line and column its span starts at (what `ragtag run --format json` writes).
+pub fn error_json_at(class: &str, message: &str, at: Option<(&str, usize, usize)>) -> J {
+    let mut j = error_json(class, message);
+    if let (Some((source, line, column)), Some(obj)) = (at, j.as_object_mut()) {
+        obj.insert("source".into(), J::from(source));
+        obj.insert("line".into(), J::from(line));
+        obj.insert("column".into(), J::from(column));
+    }
+    j
+}
+
 /// What `print` wrote.
 pub fn print_json(text: &str) -> J {
     json!({"kind": "print", "text": text})
