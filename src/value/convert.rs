@@ -235,22 +235,37 @@ pub fn to_scalar(v: &Value, dtype: Option<DType>) -> Result<Scalar, EngineError>
     }
 }
 
+/// The one element of a rank-0 tensor (or NumPy array) whose dtype `fits`; None for a value
+/// that is no tensor; an error naming `want` for any other tensor.
+fn tensor_item(
+    v: &Value,
+    want: &str,
+    fits: fn(DType) -> bool,
+) -> Result<Option<Scalar>, EngineError> {
+    let a = match v {
+        Value::NdArray(_) => to_array(v, None)?,
+        Value::Array(a) => a.clone(),
+        _ => return Ok(None),
+    };
+    match &*a {
+        Array::Dense(t) if t.rank() == 0 && fits(t.dtype()) => Ok(Some(t.data().get(0))),
+        _ => Err(type_error!(
+            "expected {want}, got a {} tensor of shape {}",
+            a.dtype(),
+            crate::engine::ops::shape_str(&a.shape())
+        )),
+    }
+}
+
 /// A value as a Python int (ints, bools, integer scalar tensors).
 pub fn to_int(v: &Value) -> Result<i64, EngineError> {
     match v {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(*b as i64),
-        Value::NdArray(_) => to_int(&Value::from_array((*to_array(v, None)?).clone())),
-        Value::Array(a) => match &**a {
-            Array::Dense(t) if t.rank() == 0 && t.dtype().is_int() => {
-                Ok(t.data().get(0).as_i64().expect("int"))
-            }
-            _ => Err(type_error!(
-                "expected an int, got a tensor of shape {}",
-                crate::engine::ops::shape_str(&a.shape())
-            )),
+        other => match tensor_item(other, "an int", DType::is_int)? {
+            Some(s) => Ok(s.as_i64().expect("an int dtype")),
+            None => Err(type_error!("expected an int, got a {}", other.type_name())),
         },
-        other => Err(type_error!("expected an int, got a {}", other.type_name())),
     }
 }
 
@@ -258,17 +273,10 @@ pub fn to_int(v: &Value) -> Result<i64, EngineError> {
 pub fn to_f64(v: &Value) -> Result<f64, EngineError> {
     match v {
         Value::Float(f) => Ok(*f),
-        Value::NdArray(_) => to_f64(&Value::from_array((*to_array(v, None)?).clone())),
-        Value::Array(a) => match &**a {
-            Array::Dense(t) if t.rank() == 0 && t.dtype().is_numeric() => {
-                Ok(t.data().get(0).as_f64().expect("number"))
-            }
-            _ => Err(type_error!(
-                "expected a number, got a tensor of shape {}",
-                crate::engine::ops::shape_str(&a.shape())
-            )),
+        other => match tensor_item(other, "a number", DType::is_numeric)? {
+            Some(s) => Ok(s.as_f64().expect("a numeric dtype")),
+            None => to_int(other).map(|i| i as f64),
         },
-        other => to_int(other).map(|i| i as f64),
     }
 }
 
