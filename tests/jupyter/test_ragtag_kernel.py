@@ -19,8 +19,10 @@ class RagtagKernelTests(jkt.KernelTests):
     code_hello_world = 'print("hello, world")'
 
     completion_samples = [
-        {"text": "tf.ragged.cons", "matches": {"tf.ragged.constant"}},
-        {"text": "ragged.cons", "matches": {"ragged.constant"}},
+        # The kernel completes as the REPL does: the last name of a dotted path, replacing
+        # from after its dot, with `(` for a callable.
+        {"text": "tf.ragged.cons", "matches": {"constant("}},
+        {"text": "ragged.cons", "matches": {"constant("}},
         {"text": ":form", "matches": {":format"}},
     ]
 
