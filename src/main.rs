@@ -209,6 +209,7 @@ enum FormatArg {
     Tf,
     Json,
     Html,
+    Svg,
 }
 
 impl From<FormatArg> for Format {
@@ -218,6 +219,7 @@ impl From<FormatArg> for Format {
             FormatArg::Tf => Format::Tf,
             FormatArg::Json => Format::Json,
             FormatArg::Html => Format::Html,
+            FormatArg::Svg => Format::Svg,
         }
     }
 }
@@ -247,6 +249,14 @@ impl Sink for StdoutSink {
     }
     fn render_options(&self) -> Options {
         self.options
+    }
+    fn picture(&mut self, svg: &str, text: &str) {
+        let shown = if self.format == Format::Svg {
+            svg
+        } else {
+            text
+        };
+        self.print(&format!("{}\n", shown.trim_end()));
     }
 }
 

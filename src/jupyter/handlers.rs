@@ -217,6 +217,7 @@ pub fn media(v: &Value, format: Format, opts: &Options) -> Media {
             }
         }
         Format::Json => content.push(MediaType::Json(json::to_json(v))),
+        Format::Svg => content.push(MediaType::Svg(render::svg::to_svg(v))),
         Format::Tf => {}
     }
     content.push(MediaType::Other((RAGTAG_JSON.into(), json::to_json(v))));
@@ -298,6 +299,17 @@ impl Sink for KernelSink<'_> {
             MediaType::Html(html::display_html(display)),
         ]);
         self.out.send(DisplayData::new(data), self.parent);
+    }
+    /// A picture becomes display_data: the SVG, with the value's table as plain text.
+    fn picture(&mut self, svg: &str, text: &str) {
+        self.flush_display();
+        if !self.silent {
+            let data = Media::new(vec![
+                MediaType::Plain(text.to_string()),
+                MediaType::Svg(svg.to_string()),
+            ]);
+            self.out.send(DisplayData::new(data), self.parent);
+        }
     }
 }
 
