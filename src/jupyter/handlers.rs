@@ -209,7 +209,13 @@ fn has_table(v: &Value) -> bool {
 
 /// The MIME bundle of a displayed value.
 pub fn media(v: &Value, format: Format, opts: &Options) -> Media {
-    let mut content = vec![MediaType::Plain(render::render(v, format, opts))];
+    // A picture's text form is the value's table, not the SVG source.
+    let plain = if format == Format::Svg {
+        Format::Table
+    } else {
+        format
+    };
+    let mut content = vec![MediaType::Plain(render::render(v, plain, opts))];
     match format {
         Format::Table | Format::Html => {
             if has_table(v) {

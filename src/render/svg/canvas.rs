@@ -41,7 +41,7 @@ svg.ragtag .row{fill:#fff8c5;fill:var(--row);stroke:#9a6700;stroke:var(--row-lin
 svg.ragtag .uniform{fill:#dafbe1;fill:var(--uniform);stroke:#1a7f37;stroke:var(--uniform-line)}\
 svg.ragtag .empty{fill:none;stroke:#cf222e;stroke:var(--empty);stroke-dasharray:3 2}\
 svg.ragtag .implicit{fill:none;stroke:#8c959f;stroke:var(--implicit);stroke-dasharray:2 2}\
-svg.ragtag .multi{fill:#fbefff;fill:var(--accent-bg);stroke:#8250df;stroke:var(--accent)}\
+\
 svg.ragtag .split{fill:#8250df;fill:var(--accent);stroke:none}\
 svg.ragtag .line{fill:none;stroke:#656d76;stroke:var(--muted)}\
 svg.ragtag .mark{fill:none;stroke:#8250df;stroke:var(--accent);stroke-width:1.5}\

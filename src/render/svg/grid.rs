@@ -235,6 +235,8 @@ fn occupancy(
         "small",
     );
     let (x0, y0, side) = (0, 48, 12);
+    // The whole grid, hollow: implicit everywhere but the filled squares.
+    c.rect(x0, y0, mc as i64 * side, mr as i64 * side, "implicit");
     for (br, line) in hit.iter().take(mr).enumerate() {
         for (bc, &n) in line.iter().take(mc).enumerate() {
             let (x, y) = (x0 + bc as i64 * side, y0 + br as i64 * side);
@@ -247,8 +249,6 @@ fn occupancy(
                     "cell",
                     &format!("{} stored", count_text(n)),
                 );
-            } else {
-                c.rect(x + 1, y + 1, side - 2, side - 2, "implicit");
             }
         }
     }

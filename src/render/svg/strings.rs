@@ -2,7 +2,7 @@
 //! as boxes over their bytes, offsets as markers where each begins, and characters of more
 //! than one byte bracketed under their bytes — `'é'` is two cells, `'👋'` four.
 
-use super::canvas::{clip, Anchor, Canvas};
+use super::canvas::{Anchor, Canvas};
 use super::levels::{self, Level, Nest};
 use super::summary::{self, Large};
 use super::MAX_SLOTS;
@@ -92,7 +92,10 @@ pub fn buffer(c: &mut Canvas, y: i64, s: &StringBuf) {
                     let a = placed.x(placed.lay.leaf_slot[start + at]) + 3;
                     let b = placed.x(placed.lay.leaf_slot[start + at + n - 1]) + placed.cw - 3;
                     c.path(&format!("M{a} {by}V{}H{b}V{by}", by + 6), "mark", b, by + 6);
-                    let shown = clip(&format!("{ch} ({n} bytes)"), ((b - a) / 6).max(1) as usize);
+                    // The byte count when it fits under the bytes (6 px a small character).
+                    let full = format!("{ch} ({n} bytes)");
+                    let fits = full.chars().count() as i64 * 6 <= b - a;
+                    let shown = if fits { full } else { ch.to_string() };
                     c.text((a + b) / 2, by + 20, &shown, Anchor::Mid, "small");
                 }
                 at += n;
