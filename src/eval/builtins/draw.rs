@@ -53,7 +53,7 @@ fn draw(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         None => {
             let opts = it.render_options();
             let text: Vec<String> = values.iter().map(|v| table::render(v, &opts)).collect();
-            it.picture(&picture, &text.join("\n\n"));
+            it.picture(&picture, &text.join("\n"));
         }
     }
     Ok(Value::None)
