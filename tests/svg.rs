@@ -53,6 +53,11 @@ const CASES: &[(&str, &str)] = &[
         "draw(tf.ragged.constant([[1, 2], [3]]), tf.sparse.from_dense([[1, 2], [3, 0]]))",
     ),
     (
+        "ragged_encodings",
+        "draw(tf.RaggedTensor.from_uniform_row_length(\
+         tf.ragged.constant([[1, 2], [3], [4], [], [5, 6], [7]]), 2), encodings=True)",
+    ),
+    (
         "summary",
         "draw(tf.ragged.range(tf.range(1000) % 7))",
     ),
@@ -193,6 +198,41 @@ fn empty_rows_are_drawn_and_splits_labelled() {
     for split in [">0</text>", ">1</text>", ">3</text>"] {
         assert!(svg.contains(split), "{split}");
     }
+}
+
+#[test]
+fn encodings_align_under_what_they_describe() {
+    let svg = picture("draw(tf.ragged.constant([[1], [], [2, 3]]), encodings=True)");
+    for name in [
+        "row_splits",
+        "row_lengths",
+        "value_rowids",
+        "row_starts",
+        "row_limits",
+    ] {
+        assert!(svg.contains(&format!(">{name}</text>")), "{name}");
+    }
+    // value_rowids 0, 2, 2 sit under the values 1, 2, 3: at the x of their cells' text.
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let texts: Vec<(&str, &str)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| (n.text().unwrap_or(""), n.attribute("x").unwrap()))
+        .collect();
+    let after = |label: &str| texts.iter().position(|(t, _)| *t == label).unwrap() + 1;
+    let (leaves, ids) = (after("flat_values") + 1, after("value_rowids"));
+    let cells: Vec<&str> = texts[leaves..]
+        .iter()
+        .step_by(2)
+        .take(3)
+        .map(|t| t.1)
+        .collect();
+    let id_x: Vec<&str> = texts[ids..ids + 3].iter().map(|t| t.1).collect();
+    let id_text: Vec<&str> = texts[ids..ids + 3].iter().map(|t| t.0).collect();
+    assert_eq!(id_text, ["0", "2", "2"]);
+    assert_eq!(cells, id_x);
+    let plain = picture("draw(tf.ragged.constant([[1], [], [2, 3]]))");
+    assert!(!plain.contains("value_rowids"));
 }
 
 #[test]

@@ -11,9 +11,13 @@ use crate::render::{svg, table};
 use crate::value::Value;
 
 /// The drawing builtins.
-pub static BUILTINS: &[Builtin] = &[Builtin::function("draw", "(x, *more, file=None)", draw)
-    .doc(
-        "Draws a picture of how a value is laid out: a ragged tensor's rows as boxes over its \
+pub static BUILTINS: &[Builtin] = &[Builtin::function(
+    "draw",
+    "(x, *more, file=None, encodings=False)",
+    draw,
+)
+.doc(
+    "Draws a picture of how a value is laid out: a ragged tensor's rows as boxes over its \
          flat values with the row_splits as markers (empty rows visible, uniform dimensions \
          marked), a sparse tensor's dense grid with stored cells filled and implicit ones \
          hollow beside its indices, a LoD tensor's levels as brackets over its data rows with \
@@ -22,12 +26,16 @@ pub static BUILTINS: &[Builtin] = &[Builtin::function("draw", "(x, *more, file=N
          lengths). Several values are drawn side by side: `draw(ragged, sparse)`. In a \
          notebook the picture is shown (with the table as its text form); elsewhere the \
          table is printed, `ragtag run --format svg` prints the SVG, and a str after the \
-         values (or `file=`) names an .svg file to write instead. Returns None.",
-    )
-    .examples(&[
-        "draw(tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2]]))",
-        "draw(tf.ragged.constant([[1, 2], [3]]), tf.sparse.from_dense([[1, 2], [3, 0]]))",
-    ])];
+         values (or `file=`) names an .svg file to write instead. With `encodings=True` a \
+         ragged tensor also shows the five encodings of each row partition (row_splits, \
+         row_lengths, value_rowids, row_starts, row_limits) aligned under what they describe. \
+         Returns None.",
+)
+.examples(&[
+    "draw(tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2]]))",
+    "draw(tf.ragged.constant([[1, 2], [3]]), tf.sparse.from_dense([[1, 2], [3, 0]]))",
+    "draw(tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2]]), encodings=True)",
+])];
 
 fn draw(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let mut values: Vec<&Value> = std::iter::once(a.value("x"))
@@ -41,7 +49,7 @@ fn draw(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
             values.pop();
         }
     }
-    let picture = svg::draw(&values);
+    let picture = svg::draw_with(&values, a.flag("encodings", false)?);
     match file {
         Some(path) => std::fs::write(&path, &picture).map_err(|e| {
             Error::new(

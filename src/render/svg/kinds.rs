@@ -3,7 +3,7 @@
 //! offsets (LoD) — or their summary when they are too large to draw cell by cell.
 
 use super::canvas::{Anchor, Canvas};
-use super::levels::{self, Level, Nest};
+use super::levels::{self, Level, Nest, Placed};
 use super::summary::{self, Large};
 use super::MAX_SLOTS;
 use crate::engine::size::dense_shape_str;
@@ -23,7 +23,7 @@ fn row_text(t: &Tensor, i: usize) -> String {
 
 /// What a nesting over `t`'s rows is drawn as: cell by cell, a summary, or a note that
 /// its splits are malformed.
-fn nest_or_summary(c: &mut Canvas, y: i64, nest: Nest, large: Large) {
+fn nest_or_summary(c: &mut Canvas, y: i64, nest: Nest, large: Large) -> Option<Placed> {
     if !levels::valid(nest.splits, nest.leaves) {
         c.text(
             0,
@@ -35,12 +35,14 @@ fn nest_or_summary(c: &mut Canvas, y: i64, nest: Nest, large: Large) {
     } else if levels::slot_count(nest.splits, nest.leaves) > MAX_SLOTS {
         summary::draw(c, y, &large);
     } else {
-        levels::draw(c, y, &nest);
+        return Some(levels::draw(c, y, &nest));
     }
+    None
 }
 
-/// A ragged tensor below its title at `y`.
-pub fn ragged(c: &mut Canvas, y: i64, r: &Ragged) {
+/// A ragged tensor below its title at `y`; with `encodings`, the five encodings of each
+/// partition under it.
+pub fn ragged(c: &mut Canvas, y: i64, r: &Ragged, encodings: bool) {
     let splits: Vec<&[i64]> = r.partitions().iter().map(|p| p.row_splits()).collect();
     let fv = r.flat_values();
     let leaf_text = |i: usize| row_text(fv, i);
@@ -83,6 +85,11 @@ pub fn ragged(c: &mut Canvas, y: i64, r: &Ragged) {
         leaves,
         leaf_text: &leaf_text,
         item_label: None,
+        label_w: if encodings {
+            super::encodings::LABEL_W
+        } else {
+            0
+        },
         brackets: false,
     };
     let large = Large {
@@ -91,7 +98,11 @@ pub fn ragged(c: &mut Canvas, y: i64, r: &Ragged) {
         row: "row",
         leaves: "values",
     };
-    nest_or_summary(c, y, nest, large);
+    if let Some(placed) = nest_or_summary(c, y, nest, large) {
+        if encodings {
+            super::encodings::draw(c, &placed, &splits, r);
+        }
+    }
 }
 
 /// A LoD tensor below its title at `y`.
@@ -117,6 +128,7 @@ pub fn lod(c: &mut Canvas, y: i64, l: &Lod) {
         leaves: data.shape().first().copied().unwrap_or(1),
         leaf_text: &leaf_text,
         item_label: None,
+        label_w: 0,
         brackets: true,
     };
     if splits.is_empty() {

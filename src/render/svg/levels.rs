@@ -107,6 +107,8 @@ pub struct Nest<'a> {
     pub leaf_text: &'a dyn Fn(usize) -> String,
     /// The label inside item `i` of level `k` (its index when `None`).
     pub item_label: Option<&'a dyn Fn(usize, usize) -> String>,
+    /// The narrowest the label column may be (room for labels drawn under the leaves).
+    pub label_w: i64,
     /// Sequences as brackets labelled with their lengths (LoD) rather than boxes.
     pub brackets: bool,
 }
@@ -148,6 +150,7 @@ pub fn draw(c: &mut Canvas, y: i64, nest: &Nest) -> Placed {
         .map(|l| text_w(&l.name, false).max(text_w(&l.note, true)))
         .max()
         .unwrap_or(0)
+        .max(nest.label_w)
         + 16;
     let mut p = Placed {
         lay,

@@ -8,6 +8,7 @@
 //! dark variant, and a picture wider than a notebook is scaled down by its viewBox.
 
 mod canvas;
+mod encodings;
 mod grid;
 mod kinds;
 mod levels;
@@ -34,11 +35,17 @@ pub fn to_svg(v: &Value) -> String {
 
 /// The SVG picture of several values side by side (`draw(a, b)`), each under its title.
 pub fn draw(values: &[&Value]) -> String {
+    draw_with(values, false)
+}
+
+/// Like [`draw`]; with `encodings`, each ragged tensor drawn cell by cell also shows the
+/// five encodings of each row partition aligned under what they describe.
+pub fn draw_with(values: &[&Value], encodings: bool) -> String {
     let mut c = Canvas::new();
     let mut x = 0;
     let mut label = String::new();
     for (k, v) in values.iter().enumerate() {
-        let p = panel(v);
+        let p = panel(v, encodings);
         c.place(&p, x, 0);
         x += p.w + GAP;
         if k > 0 {
@@ -50,12 +57,12 @@ pub fn draw(values: &[&Value]) -> String {
 }
 
 /// One value's picture, drawn at the origin.
-fn panel(v: &Value) -> Canvas {
+fn panel(v: &Value, encodings: bool) -> Canvas {
     let mut c = Canvas::new();
     match v {
-        Value::Array(a) => array(&mut c, a),
+        Value::Array(a) => array(&mut c, a, encodings),
         Value::Literal(_) | Value::List(_) => match crate::value::convert::to_array(v, None) {
-            Ok(a) => array(&mut c, &a),
+            Ok(a) => array(&mut c, &a, encodings),
             Err(_) => other(&mut c, v),
         },
         Value::Sparse(s) => grid::sparse(&mut c, s),
@@ -71,7 +78,7 @@ fn panel(v: &Value) -> Canvas {
         Value::Tuple(items) => {
             let mut x = 0;
             for item in items.iter() {
-                let p = panel(item);
+                let p = panel(item, encodings);
                 c.place(&p, x, 0);
                 x += p.w + GAP;
             }
@@ -85,10 +92,10 @@ fn panel(v: &Value) -> Canvas {
     c
 }
 
-fn array(c: &mut Canvas, a: &Array) {
+fn array(c: &mut Canvas, a: &Array, encodings: bool) {
     title(c, &header_text(&super::view::array_header(a)));
     match a {
-        Array::Ragged(r) => kinds::ragged(c, 24, r),
+        Array::Ragged(r) => kinds::ragged(c, 24, r, encodings),
         Array::Dense(t) => match t.data() {
             Buffer::Str(s) if t.rank() <= 1 => strings::buffer(c, 24, s),
             _ => grid::dense(c, 24, t),

@@ -75,6 +75,7 @@ pub fn buffer(c: &mut Canvas, y: i64, s: &StringBuf) {
         leaves: bytes.len(),
         leaf_text: &leaf_text,
         item_label: Some(&label),
+        label_w: 0,
         brackets: false,
     };
     let placed = levels::draw(c, y, &nest);
