@@ -294,6 +294,7 @@ fn odd_values_draw_without_panicking() {
         "draw(3)",
         "draw('héllo')",
         "draw((tf.constant([1]), tf.ragged.constant([[1], []])))",
+        "draw((((((((1,),),),),),),))",
         "draw(tf.ragged.constant([['a', 'bb'], []]))",
     ] {
         let svg = picture(src);

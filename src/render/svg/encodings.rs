@@ -67,8 +67,8 @@ pub fn draw(c: &mut Canvas, placed: &Placed, splits: &[&[i64]], r: &Ragged) {
         );
         let mut ids = Vec::new();
         for i in 0..rows.len() {
-            for child in s[i] as usize..s[i + 1] as usize {
-                ids.push((mid(children[child]), i as i64));
+            for &child in &children[s[i] as usize..s[i + 1] as usize] {
+                ids.push((mid(child), i as i64));
             }
         }
         line(c, "value_rowids", ids);

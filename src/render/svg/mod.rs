@@ -28,6 +28,10 @@ pub const MAX_SLOTS: usize = 64;
 /// Space between two pictures drawn side by side.
 const GAP: i64 = 32;
 
+/// Deepest nesting of tuples drawn as pictures side by side; deeper items are shown as
+/// text, so a tuple nested thousands deep cannot exhaust the stack.
+const MAX_NESTING: usize = 4;
+
 /// The SVG picture of one value.
 pub fn to_svg(v: &Value) -> String {
     draw(&[v])
@@ -45,7 +49,7 @@ pub fn draw_with(values: &[&Value], encodings: bool) -> String {
     let mut x = 0;
     let mut label = String::new();
     for (k, v) in values.iter().enumerate() {
-        let p = panel(v, encodings);
+        let p = panel(v, encodings, 0);
         c.place(&p, x, 0);
         x += p.w + GAP;
         if k > 0 {
@@ -57,7 +61,7 @@ pub fn draw_with(values: &[&Value], encodings: bool) -> String {
 }
 
 /// One value's picture, drawn at the origin.
-fn panel(v: &Value, encodings: bool) -> Canvas {
+fn panel(v: &Value, encodings: bool, depth: usize) -> Canvas {
     let mut c = Canvas::new();
     match v {
         Value::Array(a) => array(&mut c, a, encodings),
@@ -75,10 +79,10 @@ fn panel(v: &Value, encodings: bool) -> Canvas {
             title(&mut c, &format!("a Python str: {} UTF-8 bytes", s.len()));
             strings::buffer(&mut c, 24, &buf);
         }
-        Value::Tuple(items) => {
+        Value::Tuple(items) if depth < MAX_NESTING => {
             let mut x = 0;
             for item in items.iter() {
-                let p = panel(item, encodings);
+                let p = panel(item, encodings, depth + 1);
                 c.place(&p, x, 0);
                 x += p.w + GAP;
             }

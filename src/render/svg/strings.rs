@@ -50,6 +50,10 @@ pub fn buffer(c: &mut Canvas, y: i64, s: &StringBuf) {
     splits.extend(offsets.iter().map(|&o| o as i64));
     let levels_of: [&[i64]; 1] = [&splits];
     let leaf_text = |i: usize| byte_text(bytes[i]);
+    if !levels::valid(&levels_of, bytes.len()) {
+        let msg = "the offsets do not describe the buffer";
+        return c.text(0, y + 14, msg, Anchor::Start, "warn");
+    }
     if levels::slot_count(&levels_of, bytes.len()) > MAX_SLOTS {
         let large = Large {
             splits: &levels_of,
@@ -82,8 +86,7 @@ pub fn buffer(c: &mut Canvas, y: i64, s: &StringBuf) {
     // Characters of several bytes: a bracket under their bytes, the character below it.
     let by = placed.leaf_y + 40;
     let mut any = false;
-    for i in 0..s.len() {
-        let (start, item) = (offsets[i], s.get(i));
+    for (&start, item) in offsets.iter().zip(s.iter()) {
         let mut at = 0;
         for chunk in item.utf8_chunks() {
             for ch in chunk.valid().chars() {
