@@ -251,12 +251,12 @@ impl Sink for StdoutSink {
         self.options
     }
     fn picture(&mut self, svg: &str, text: &str) {
-        let shown = if self.format == Format::Svg {
-            svg
+        if self.format == Format::Svg {
+            self.print(svg);
         } else {
-            text
-        };
-        self.print(&format!("{}\n", shown.trim_end()));
+            let note = ragtag::render::svg::TEXT_NOTE;
+            self.print(&format!("{text}\n{note}\n"));
+        }
     }
 }
 

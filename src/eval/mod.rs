@@ -55,7 +55,7 @@ pub trait Sink: Send {
     /// both, and `ragtag run --format svg` prints the SVG.
     fn picture(&mut self, svg: &str, text: &str) {
         let _ = svg;
-        self.print(&format!("{text}\n"));
+        self.print(&format!("{text}\n{}\n", crate::render::svg::TEXT_NOTE));
     }
 }
 

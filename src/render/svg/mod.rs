@@ -25,6 +25,9 @@ use crate::value::Value;
 /// summary picture. Sixty-four 30 px cells still read when scaled to 800 px.
 pub const MAX_SLOTS: usize = 64;
 
+/// The line under a picture's table where the picture itself cannot be shown.
+pub const TEXT_NOTE: &str = "(a picture: shown in a notebook; draw(x, 'x.svg') writes it)";
+
 /// Space between two pictures drawn side by side.
 const GAP: i64 = 32;
 
