@@ -209,6 +209,7 @@ enum FormatArg {
     Tf,
     Json,
     Html,
+    Svg,
 }
 
 impl From<FormatArg> for Format {
@@ -218,6 +219,7 @@ impl From<FormatArg> for Format {
             FormatArg::Tf => Format::Tf,
             FormatArg::Json => Format::Json,
             FormatArg::Html => Format::Html,
+            FormatArg::Svg => Format::Svg,
         }
     }
 }
@@ -247,6 +249,14 @@ impl Sink for StdoutSink {
     }
     fn render_options(&self) -> Options {
         self.options
+    }
+    fn picture(&mut self, svg: &str, text: &str) {
+        if self.format == Format::Svg {
+            self.print(svg);
+        } else {
+            let note = ragtag::render::svg::TEXT_NOTE;
+            self.print(&format!("{text}\n{note}\n"));
+        }
     }
 }
 

@@ -50,6 +50,13 @@ pub trait Sink: Send {
             crate::render::table::to_text(display, opts)
         ));
     }
+    /// A picture (`draw(x)`): its SVG document and `text`, the value's table, for where
+    /// pictures cannot be shown. The default prints the text; the Jupyter kernel sends
+    /// both, and `ragtag run --format svg` prints the SVG.
+    fn picture(&mut self, svg: &str, text: &str) {
+        let _ = svg;
+        self.print(&format!("{text}\n{}\n", crate::render::svg::TEXT_NOTE));
+    }
 }
 
 /// How a statement finished.
@@ -131,6 +138,11 @@ impl<'s> Interp<'s> {
     pub fn show(&mut self, display: &crate::render::grid::Display) {
         let opts = self.sink.render_options();
         self.sink.show(display, &opts);
+    }
+
+    /// Sends a picture (`draw(x)`) and its text form to the sink.
+    pub fn picture(&mut self, svg: &str, text: &str) {
+        self.sink.picture(svg, text);
     }
 
     /// Runs a whole program at top level, as Python does: the statements before a failing

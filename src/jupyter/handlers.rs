@@ -209,7 +209,13 @@ fn has_table(v: &Value) -> bool {
 
 /// The MIME bundle of a displayed value.
 pub fn media(v: &Value, format: Format, opts: &Options) -> Media {
-    let mut content = vec![MediaType::Plain(render::render(v, format, opts))];
+    // A picture's text form is the value's table, not the SVG source.
+    let plain = if format == Format::Svg {
+        Format::Table
+    } else {
+        format
+    };
+    let mut content = vec![MediaType::Plain(render::render(v, plain, opts))];
     match format {
         Format::Table | Format::Html => {
             if has_table(v) {
@@ -217,6 +223,7 @@ pub fn media(v: &Value, format: Format, opts: &Options) -> Media {
             }
         }
         Format::Json => content.push(MediaType::Json(json::to_json(v))),
+        Format::Svg => content.push(MediaType::Svg(render::svg::to_svg(v))),
         Format::Tf => {}
     }
     content.push(MediaType::Other((RAGTAG_JSON.into(), json::to_json(v))));
@@ -298,6 +305,17 @@ impl Sink for KernelSink<'_> {
             MediaType::Html(html::display_html(display)),
         ]);
         self.out.send(DisplayData::new(data), self.parent);
+    }
+    /// A picture becomes display_data: the SVG, with the value's table as plain text.
+    fn picture(&mut self, svg: &str, text: &str) {
+        self.flush_display();
+        if !self.silent {
+            let data = Media::new(vec![
+                MediaType::Plain(text.to_string()),
+                MediaType::Svg(svg.to_string()),
+            ]);
+            self.out.send(DisplayData::new(data), self.parent);
+        }
     }
 }
 

@@ -12,6 +12,7 @@ pub mod grid;
 pub mod html;
 pub mod json;
 pub mod numpy;
+pub mod svg;
 pub mod table;
 pub mod tf_text;
 pub mod view;
@@ -30,16 +31,19 @@ pub enum Format {
     Json,
     /// The annotated table as an HTML fragment (what notebooks show).
     Html,
+    /// A picture of how the value is laid out, as an SVG document ([`svg`]).
+    Svg,
 }
 
 impl Format {
-    /// Parses `table`, `tf`, `json` or `html`.
+    /// Parses `table`, `tf`, `json`, `html` or `svg`.
     pub fn parse(s: &str) -> Option<Format> {
         Some(match s {
             "table" => Format::Table,
             "tf" | "text" => Format::Tf,
             "json" => Format::Json,
             "html" => Format::Html,
+            "svg" => Format::Svg,
             _ => return None,
         })
     }
@@ -150,5 +154,6 @@ pub fn render(v: &Value, format: Format, opts: &Options) -> String {
         Format::Tf => tf_text::repr_of(v),
         Format::Json => json::to_json(v).to_string(),
         Format::Html => html::to_html(v, opts),
+        Format::Svg => svg::to_svg(v),
     }
 }

@@ -14,6 +14,7 @@ mod bitwise;
 mod common;
 mod convert;
 mod display;
+mod draw;
 mod functional;
 pub mod help;
 mod lod;
@@ -208,6 +209,7 @@ pub fn registry() -> &'static Registry {
             functional::BUILTINS,
             segments::BUILTINS,
             display::BUILTINS,
+            draw::BUILTINS,
             numpy::BUILTINS,
         ];
         let mut all = Vec::new();
