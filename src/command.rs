@@ -29,7 +29,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ),
     (
         ":format",
-        ":format table|tf|json|html   how values are shown",
+        ":format table|tf|json|html|svg   how values are shown",
     ),
     (
         ":set",
@@ -106,7 +106,7 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
         }
         ":format" => {
             let f =
-                Format::parse(rest).ok_or_else(|| usage("usage: :format table|tf|json|html"))?;
+                Format::parse(rest).ok_or_else(|| usage("usage: :format table|tf|json|html|svg"))?;
             session.format = f;
             Outcome::Text(String::new())
         }
