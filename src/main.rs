@@ -377,7 +377,7 @@ fn main() -> ExitCode {
             }
             #[cfg(feature = "repl")]
             {
-                repl::run()
+                repl::run(cli.style.options(), cli.style.width.or_else(terminal_width))
             }
             #[cfg(not(feature = "repl"))]
             {

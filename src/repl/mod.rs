@@ -1,6 +1,8 @@
 //! The terminal REPL: rustyline with completion, colouring and history hints, multi-line
-//! input driven by the parser's completeness check, persistent history, Ctrl-C that
-//! interrupts a running evaluation, and meta-commands shared with the kernel.
+//! input on `... ` lines by Python's continuation rules ([`input`]), persistent history,
+//! Ctrl-C that interrupts a running evaluation, and meta-commands shared with the kernel.
+//! Tables, help and error reports fit the terminal's width, read again before each input
+//! so a resized window takes effect (`--width` or an exported `COLUMNS` pins it).
 //!
 //! Keys: Tab completes (names, `tf.ragged.con` → `tf.ragged.constant(`, `rt.row_` → the
 //! value's methods, keyword arguments inside a call, `:commands`); → accepts the dimmed hint
@@ -9,9 +11,11 @@
 
 mod helper;
 mod highlight;
+mod input;
+mod wrap;
 
 use std::cell::RefCell;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 use std::rc::Rc;
 
@@ -30,6 +34,36 @@ use helper::InputHelper;
 struct TermSink<'a> {
     format: Format,
     options: &'a ragtag::render::Options,
+}
+
+/// Where the width tables are laid out in comes from: fixed by `--width` or `COLUMNS`, or
+/// the terminal's own, read before each input.
+struct Width {
+    fixed: Option<usize>,
+    /// The width last taken from the terminal; a session whose width differs was set by
+    /// `:set width=N`, which then stays.
+    last: usize,
+}
+
+impl Width {
+    /// Sets the session's width to the terminal's current one, unless it is pinned.
+    fn refresh(
+        &mut self,
+        editor: &mut rustyline::Editor<InputHelper, rustyline::history::DefaultHistory>,
+        session: &RefCell<Session>,
+    ) {
+        if self.fixed.is_some() {
+            return;
+        }
+        let Some((cols, _)) = editor.dimensions() else {
+            return;
+        };
+        let mut s = session.borrow_mut();
+        if s.options.width == self.last {
+            s.options.width = cols.max(20);
+            self.last = s.options.width;
+        }
+    }
 }
 
 impl Sink for TermSink<'_> {
@@ -65,9 +99,10 @@ fn install_interrupt(session: &Session) {
     }
 }
 
-/// Runs the REPL until `:quit` or Ctrl-D.
-pub fn run() -> ExitCode {
-    let color = std::env::var_os("NO_COLOR").is_none();
+/// Runs the REPL until `:quit` or Ctrl-D. `options` are the command line's table settings;
+/// `fixed_width` is the width `--width` or `COLUMNS` pins (else the terminal's is used).
+pub fn run(options: ragtag::render::Options, fixed_width: Option<usize>) -> ExitCode {
+    let color = options.color;
     let config = Config::builder()
         .completion_type(CompletionType::List)
         .auto_add_history(false)
@@ -97,29 +132,42 @@ pub fn run() -> ExitCode {
     }
     {
         let mut s = session.borrow_mut();
-        s.options = ragtag::render::Options::for_output(std::io::stdout().is_terminal());
-        s.options.color = color;
-        if let Some(w) = terminal_width() {
-            s.options.width = w;
-        }
+        s.options = options;
         install_interrupt(&s);
     }
+    let mut width = Width {
+        fixed: fixed_width,
+        last: options.width,
+    };
+    width.refresh(&mut editor, &session);
     println!(
         "ragtag {} — ragged, sparse and LoD tensors. :help for help, Ctrl-D to leave.",
         env!("CARGO_PKG_VERSION")
     );
+    // The lines of an input still waiting for its end (shown with `... ` prompts).
+    let mut pending = String::new();
     loop {
-        match editor.readline(">>> ") {
+        let prompt = if pending.is_empty() { ">>> " } else { "... " };
+        match editor.readline(prompt) {
             Ok(line) => {
-                if line.trim().is_empty() {
+                if pending.is_empty() && line.trim().is_empty() {
                     continue;
                 }
+                if !pending.is_empty() {
+                    pending.push('\n');
+                }
+                pending.push_str(&line);
+                if !command::is_command(&pending) && input::continues(&pending) {
+                    continue;
+                }
+                let line = std::mem::take(&mut pending);
                 // History is written as each input is accepted, so a closed terminal or a
                 // killed process keeps every line typed so far.
                 let _ = editor.add_history_entry(line.as_str());
                 if let Some(h) = &history {
                     let _ = editor.append_history(h);
                 }
+                width.refresh(&mut editor, &session);
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     handle_line(&session, &line, color)
                 }));
@@ -134,7 +182,17 @@ pub fn run() -> ExitCode {
                     ),
                 }
             }
-            Err(ReadlineError::Interrupted) => continue,
+            // Ctrl-C on a `... ` line drops the whole input, as Python's REPL does.
+            Err(ReadlineError::Interrupted) => {
+                if !pending.is_empty() {
+                    pending.clear();
+                    println!("KeyboardInterrupt");
+                }
+            }
+            Err(ReadlineError::Eof) if !pending.is_empty() => {
+                pending.clear();
+                println!();
+            }
             Err(ReadlineError::Eof) => break,
             Err(e) => {
                 eprintln!("ragtag: {e}");
@@ -158,7 +216,7 @@ fn handle_line(session: &RefCell<Session>, line: &str, color: bool) -> bool {
         match command::run(&mut session, line, &mut sink) {
             Ok(Outcome::Quit) => return false,
             Ok(Outcome::Text(t)) => {
-                print!("{t}");
+                print!("{}", wrap::wrap(&t, options.width));
                 Ok(())
             }
             Err(e) => Err(e),
@@ -172,9 +230,4 @@ fn handle_line(session: &RefCell<Session>, line: &str, color: bool) -> bool {
         eprint!("{}", session.render_error(&e, style, session.options.width));
     }
     true
-}
-
-/// The terminal's width from `COLUMNS` (shells export it; tables then fit the window).
-fn terminal_width() -> Option<usize> {
-    std::env::var("COLUMNS").ok()?.parse().ok()
 }
