@@ -248,6 +248,10 @@ impl Sink for StdoutSink {
     fn render_options(&self) -> Options {
         self.options
     }
+    fn print_stderr(&mut self, text: &str) {
+        let _ = std::io::stdout().flush();
+        let _ = write!(std::io::stderr().lock(), "{text}");
+    }
 }
 
 /// Runs a whole script; reports an uncaught error and returns the exit status.

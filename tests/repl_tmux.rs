@@ -214,6 +214,15 @@ fn repl_in_a_terminal() {
     prompts += 1;
     tmux.wait_prompt(prompts);
 
+    // `rt?` is IPython's help query: the value's kind, members and header.
+    tmux.type_text("rt?");
+    tmux.send(&["Enter"]);
+    prompts += 1;
+    tmux.wait_for("rt's help", 10, |s| {
+        s.contains("tf.RaggedTensor members") && s.contains("RaggedTensor  dtype=int32")
+    });
+    tmux.wait_prompt(prompts);
+
     // Tab completes a module path, adding the call's parenthesis.
     tmux.type_text("tf.ragged.con");
     tmux.send(&["Tab"]);
@@ -324,6 +333,28 @@ fn repl_in_a_terminal() {
         1,
         "the cleared line ran: {s}"
     );
+
+    // `:tutorial 1` opens lesson 1: its explanation prints and each input waits on the
+    // prompt; Enter runs it and offers the next; Ctrl-C leaves the lesson.
+    tmux.type_text(":tutorial 1");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("lesson 1's first input offered", 10, |s| {
+        s.contains("Lesson 1: constructing ragged tensors")
+            && last_line(s)
+                == ">>> digits = tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []])"
+    });
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the second input offered", 10, |s| {
+        last_line(s) == ">>> digits"
+    });
+    tmux.send(&["Enter"]);
+    tmux.wait_for("digits shown, the third input offered", 30, |s| {
+        s.contains("shape=[5, None(0..4)]") && last_line(s) == ">>> print(digits)"
+    });
+    tmux.send(&["C-c"]);
+    tmux.wait_for("the lesson left", 10, |s| {
+        s.contains("left the lesson") && last_line(s) == ">>>"
+    });
 
     // Ctrl-D leaves.
     tmux.send(&["C-d"]);

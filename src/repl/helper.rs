@@ -19,6 +19,8 @@ pub struct InputHelper {
     pub session: Rc<RefCell<Session>>,
     pub color: bool,
     pub hinter: HistoryHinter,
+    /// False while a lesson's input is offered, whose line history would hint over.
+    pub hints: bool,
 }
 
 impl Completer for InputHelper {
@@ -51,6 +53,9 @@ impl Hinter for InputHelper {
     type Hint = String;
 
     fn hint(&self, line: &str, pos: usize, ctx: &Context<'_>) -> Option<String> {
+        if !self.hints {
+            return None;
+        }
         self.hinter.hint(line, pos, ctx)
     }
 }

@@ -4,6 +4,9 @@
 //! Tables, help and error reports fit the terminal's width, read again before each input
 //! so a resized window takes effect (`--width` or an exported `COLUMNS` pins it).
 //!
+//! `:tutorial N` opens a lesson: each explanation is printed and the input after it waits
+//! on the prompt, run with Enter (or edited first); Ctrl-C there leaves the lesson.
+//!
 //! Keys: Tab completes (names, `tf.ragged.con` → `tf.ragged.constant(`, `rt.row_` → the
 //! value's methods, keyword arguments inside a call, `:commands`); → accepts the dimmed hint
 //! from history; Ctrl-C clears the line at the prompt and interrupts a running input (the
@@ -15,10 +18,12 @@ mod input;
 mod wrap;
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::io::Write;
 use std::process::ExitCode;
 use std::rc::Rc;
 
+use ragtag::command::tutorial::Step;
 use ragtag::command::{self, Outcome};
 use ragtag::diagnostic::Style;
 use ragtag::eval::Sink;
@@ -80,6 +85,14 @@ impl Sink for TermSink<'_> {
     fn render_options(&self) -> ragtag::render::Options {
         *self.options
     }
+    /// The terminal has no pager: a help page prints, wrapped between words.
+    fn page(&mut self, text: &str) {
+        self.print(&wrap::wrap(text, self.options.width));
+    }
+    fn print_stderr(&mut self, text: &str) {
+        let _ = std::io::stdout().flush();
+        eprint!("{text}");
+    }
 }
 
 fn history_path() -> Option<std::path::PathBuf> {
@@ -125,6 +138,7 @@ pub fn run(options: ragtag::render::Options, fixed_width: Option<usize>) -> Exit
         session: session.clone(),
         color,
         hinter: HistoryHinter::new(),
+        hints: true,
     }));
     let history = history_path();
     if let Some(h) = &history {
@@ -141,14 +155,38 @@ pub fn run(options: ragtag::render::Options, fixed_width: Option<usize>) -> Exit
     };
     width.refresh(&mut editor, &session);
     println!(
-        "ragtag {} — ragged, sparse and LoD tensors. :help for help, Ctrl-D to leave.",
+        "ragtag {} — :help for help, :tutorial for lessons, Ctrl-D to leave.",
         env!("CARGO_PKG_VERSION")
     );
     // The lines of an input still waiting for its end (shown with `... ` prompts).
     let mut pending = String::new();
+    // The steps of an open lesson (`:tutorial N`) still to come.
+    let mut lesson: VecDeque<Step> = VecDeque::new();
     loop {
+        // An open lesson shows its next explanation and offers its input on the prompt:
+        // Enter runs it, or edit it first; an emptied line skips it.
+        let mut offered = String::new();
+        if pending.is_empty() {
+            if let Some(step) = lesson.pop_front() {
+                let w = session.borrow().options.width;
+                print!("{}", wrap::wrap(&step.explanation, w));
+                if step.input.is_empty() {
+                    println!("(the end of the lesson; :tutorial lists the others)");
+                    continue;
+                }
+                offered = step.input;
+            }
+        }
         let prompt = if pending.is_empty() { ">>> " } else { "... " };
-        match editor.readline(prompt) {
+        if let Some(h) = editor.helper_mut() {
+            h.hints = offered.is_empty();
+        }
+        let read = if offered.is_empty() {
+            editor.readline(prompt)
+        } else {
+            editor.readline_with_initial(prompt, (&offered, ""))
+        };
+        match read {
             Ok(line) => {
                 if pending.is_empty() && line.trim().is_empty() {
                     continue;
@@ -169,7 +207,7 @@ pub fn run(options: ragtag::render::Options, fixed_width: Option<usize>) -> Exit
                 }
                 width.refresh(&mut editor, &session);
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    handle_line(&session, &line, color)
+                    handle_line(&session, &line, color, &mut lesson)
                 }));
                 match outcome {
                     Ok(true) => {}
@@ -188,6 +226,10 @@ pub fn run(options: ragtag::render::Options, fixed_width: Option<usize>) -> Exit
                     pending.clear();
                     println!("KeyboardInterrupt");
                 }
+                if !offered.is_empty() {
+                    lesson.clear();
+                    println!("left the lesson (:tutorial lists them all)");
+                }
             }
             Err(ReadlineError::Eof) if !pending.is_empty() => {
                 pending.clear();
@@ -205,14 +247,21 @@ pub fn run(options: ragtag::render::Options, fixed_width: Option<usize>) -> Exit
 
 /// Runs one accepted input (a meta-command or code) and prints what it produced. Returns
 /// false when the input asks the REPL to quit.
-fn handle_line(session: &RefCell<Session>, line: &str, color: bool) -> bool {
+fn handle_line(
+    session: &RefCell<Session>,
+    line: &str,
+    color: bool,
+    lesson: &mut VecDeque<Step>,
+) -> bool {
     let mut session = session.borrow_mut();
     let options = session.options;
     let mut sink = TermSink {
         format: session.format,
         options: &options,
     };
-    let result = if command::is_command(line) {
+    let result = if command::tutorial::opens_lesson(line) {
+        command::tutorial::open(line).map(|steps| *lesson = steps.into())
+    } else if command::is_command(line) {
         match command::run(&mut session, line, &mut sink) {
             Ok(Outcome::Quit) => return false,
             Ok(Outcome::Text(t)) => {
@@ -221,6 +270,8 @@ fn handle_line(session: &RefCell<Session>, line: &str, color: bool) -> bool {
             }
             Err(e) => Err(e),
         }
+    } else if let Some((expr, detailed)) = command::help_query(line) {
+        command::help_page(&mut session, expr, detailed, &mut sink).map(|page| sink.page(&page))
     } else {
         session.execute(line, &mut sink)
     };

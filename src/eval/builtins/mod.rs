@@ -18,6 +18,7 @@ mod functional;
 pub mod help;
 mod lod;
 mod math;
+mod notebook;
 mod numpy;
 pub mod python;
 mod ragged;
@@ -209,6 +210,7 @@ pub fn registry() -> &'static Registry {
             segments::BUILTINS,
             display::BUILTINS,
             numpy::BUILTINS,
+            notebook::BUILTINS,
         ];
         let mut all = Vec::new();
         let mut by_path = HashMap::new();
@@ -409,6 +411,7 @@ const NAMED_CONSTANTS: &[(&str, &[&str])] = &[
         ],
     ),
     ("math", &["pi", "e", "inf", "nan"]),
+    ("sys", &["stdout", "stderr"]),
 ];
 
 /// The value of the constant `name` in whichever module holds it: a dtype (`str_` is
@@ -420,6 +423,7 @@ fn constant_value(name: &str) -> Option<Value> {
         "e" => Value::Float(std::f64::consts::E),
         "inf" => Value::Float(f64::INFINITY),
         "nan" => Value::Float(f64::NAN),
+        "stdout" | "stderr" => notebook::stream(name),
         _ => return crate::engine::DType::parse(name.trim_end_matches('_')).map(Value::DType),
     })
 }
