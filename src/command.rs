@@ -275,3 +275,42 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_queries_are_ipythons() {
+        assert_eq!(help_query("rt?"), Some(("rt", false)));
+        assert_eq!(
+            help_query("  rt.row_lengths ?? "),
+            Some(("rt.row_lengths", true))
+        );
+        assert_eq!(
+            help_query("?tf.ragged.constant"),
+            Some(("tf.ragged.constant", false))
+        );
+        for not in [
+            "?", "??", "x???", "a ? b?", ":help?", "1 + 2", "# why?", "f(1)\nx?",
+        ] {
+            assert_eq!(help_query(not), None, "{not:?}");
+        }
+    }
+
+    #[test]
+    fn help_pages_name_builtins_and_values() {
+        let mut s = Session::new();
+        let mut sink = crate::session::Collect::default();
+        s.execute("rt = tf.ragged.constant([[1, 2], [3]])", &mut sink)
+            .unwrap();
+        let page = help_page(&mut s, "tf.ragged.constant", false, &mut sink).unwrap();
+        assert!(page.starts_with("tf.ragged.constant("), "{page}");
+        let short = help_page(&mut s, "rt", false, &mut sink).unwrap();
+        assert!(short.contains("RaggedTensor  dtype=int32"), "{short}");
+        assert!(!short.contains("row_splits "), "{short}");
+        let long = help_page(&mut s, "rt", true, &mut sink).unwrap();
+        assert!(long.contains("row_splits "), "{long}");
+        assert!(help_page(&mut s, "undefined_name", false, &mut sink).is_err());
+    }
+}

@@ -396,6 +396,12 @@ mod tests {
         assert_eq!(is_complete("x = [1,").status, S::Incomplete);
         assert_eq!(is_complete("x ]").status, S::Invalid);
         assert_eq!(is_complete(":vars").status, S::Complete);
+        assert_eq!(is_complete("rt?").status, S::Complete);
+        let r = is_complete("for i in range(3):");
+        assert_eq!((r.status, r.indent.as_str()), (S::Incomplete, "    "));
+        let r = is_complete("if x:\n    y = [1,");
+        assert_eq!((r.status, r.indent.as_str()), (S::Incomplete, "    "));
+        assert_eq!(is_complete("x = [1,").indent, "");
     }
 
     #[test]
