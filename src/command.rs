@@ -11,6 +11,7 @@ use crate::render::{describe, explain, html, table, Format};
 use crate::session::Session;
 use crate::value::Value;
 
+pub mod continuation;
 pub mod tutorial;
 
 /// What a meta-command asks the front end to do.

@@ -71,6 +71,12 @@ pub fn is_complete(code: &str) -> IsCompleteReply {
     }
     match completeness(code) {
         Completeness::Complete => IsCompleteReply::complete(),
+        // As Python's console: `1 +` is invalid at once, not a wait for more.
+        Completeness::Incomplete
+            if !command::continuation::continues(code.trim_end_matches('\n')) =>
+        {
+            IsCompleteReply::invalid()
+        }
         Completeness::Incomplete => IsCompleteReply::incomplete(indent_hint(code)),
         Completeness::Invalid => IsCompleteReply::invalid(),
     }
@@ -397,6 +403,7 @@ mod tests {
         assert_eq!(is_complete("x ]").status, S::Invalid);
         assert_eq!(is_complete(":vars").status, S::Complete);
         assert_eq!(is_complete("rt?").status, S::Complete);
+        assert_eq!(is_complete("1 +").status, S::Invalid);
         let r = is_complete("for i in range(3):");
         assert_eq!((r.status, r.indent.as_str()), (S::Incomplete, "    "));
         let r = is_complete("if x:\n    y = [1,");

@@ -85,7 +85,7 @@ impl Highlighter for InputHelper {
 }
 
 /// Enter always accepts the line: the REPL itself decides, by Python's rules, whether the
-/// input goes on to a `... ` line ([`super::input::continues`]).
+/// input goes on to a `... ` line (`ragtag::command::continuation::continues`).
 impl Validator for InputHelper {}
 
 impl Helper for InputHelper {}

@@ -1,5 +1,5 @@
 //! The terminal REPL: rustyline with completion, colouring and history hints, multi-line
-//! input on `... ` lines by Python's continuation rules ([`input`]), persistent history,
+//! input on `... ` lines by Python's continuation rules (`command::continuation`), persistent history,
 //! Ctrl-C that interrupts a running evaluation, and meta-commands shared with the kernel.
 //! Tables, help and error reports fit the terminal's width, read again before each input
 //! so a resized window takes effect (`--width` or an exported `COLUMNS` pins it).
@@ -14,7 +14,6 @@
 
 mod helper;
 mod highlight;
-mod input;
 mod wrap;
 
 use std::cell::RefCell;
@@ -195,7 +194,7 @@ pub fn run(options: ragtag::render::Options, fixed_width: Option<usize>) -> Exit
                     pending.push('\n');
                 }
                 pending.push_str(&line);
-                if !command::is_command(&pending) && input::continues(&pending) {
+                if !command::is_command(&pending) && command::continuation::continues(&pending) {
                     continue;
                 }
                 let line = std::mem::take(&mut pending);

@@ -28,7 +28,8 @@ class RagtagKernelTests(jkt.KernelTests):
 
     complete_code_samples = ["1 + 2", "x = [1, 2]", ":vars"]
     incomplete_code_samples = ["x = [1,", "def f(x):", "print(1 +"]
-    invalid_code_samples = ["x ]", "1 +* 2"]
+    # As in Python's console, a dangling operator is invalid at once, not incomplete.
+    invalid_code_samples = ["x ]", "1 +* 2", "1 +"]
 
     code_generate_error = 'raise ValueError("boom")'
 

@@ -1,10 +1,11 @@
-//! Python's continuation rules for the terminal REPL: an input goes on to a `... ` line
+//! Python's continuation rules, for the terminal REPL and the kernel's is_complete: an input
+//! goes on to a `... ` line
 //! only while a bracket or a triple-quoted string is open, a line ends with a backslash,
 //! a block header (`if x:`) waits for its body, or a block waits for the blank line that
 //! closes it. Anything else runs at once, so `1 +` then Enter is a SyntaxError straight
 //! away instead of a silent wait.
 
-use ragtag::syntax::{completeness, Completeness};
+use crate::syntax::{completeness, Completeness};
 
 /// True when `src` (the lines typed so far, joined by newlines, with no final newline)
 /// needs another line before it can run.
