@@ -1,12 +1,18 @@
-//! Meta-commands (`:help`, `:vars`, `:format json` …), shared by the REPL and the kernel.
+//! Meta-commands (`:help`, `:vars`, `:format json` …) and IPython's help queries (`x?`,
+//! `x??`), shared by the REPL and the kernel.
 
 use crate::diagnostic::Error;
 use crate::engine::budget;
+use crate::eval::builtins::help::value_help;
 use crate::eval::builtins::python::{help_index, help_text, lookup_help};
 use crate::eval::exceptions::ExceptionClass as ErrorClass;
 use crate::eval::Sink;
 use crate::render::{describe, explain, html, table, Format};
 use crate::session::Session;
+use crate::value::Value;
+
+pub mod continuation;
+pub mod tutorial;
 
 /// What a meta-command asks the front end to do.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,6 +45,10 @@ pub const COMMANDS: &[(&str, &str)] = &[
         ":explain",
         ":explain EXPR  how a value is stored (flat values, row partitions, offsets …)",
     ),
+    (
+        ":tutorial",
+        ":tutorial [N]  the lessons; open lesson N, its inputs offered on the prompt one by one",
+    ),
     (":reset", ":reset         forget every name"),
     (":ast", ":ast EXPR      the parsed form of an expression"),
     (
@@ -59,6 +69,61 @@ pub const COMMANDS: &[(&str, &str)] = &[
 /// True when `line` is a meta-command.
 pub fn is_command(line: &str) -> bool {
     line.trim_start().starts_with(':')
+}
+
+/// IPython's help query: `x?` (help) or `x??` (help and how a value is stored), also
+/// written `?x` / `??x`. Returns the expression and whether it asked for the detail.
+pub fn help_query(code: &str) -> Option<(&str, bool)> {
+    let t = code.trim();
+    if is_command(t) || t.contains('\n') || t.starts_with('#') {
+        return None;
+    }
+    let (expr, detailed) = if let Some(e) = t.strip_suffix("??").or(t.strip_prefix("??")) {
+        (e, true)
+    } else {
+        (t.strip_suffix('?').or(t.strip_prefix('?'))?, false)
+    };
+    let expr = expr.trim();
+    (!expr.is_empty() && !expr.contains('?')).then_some((expr, detailed))
+}
+
+/// The help page of a help query's expression: a builtin's signature, meaning and examples;
+/// for a value its kind, members and header line, then (with `detailed`) how it is stored.
+pub fn help_page(
+    session: &mut Session,
+    expr: &str,
+    detailed: bool,
+    sink: &mut dyn Sink,
+) -> Result<String, Error> {
+    let v = session.evaluate(expr, sink)?;
+    Ok(match &v {
+        Value::Builtin(b) | Value::Method(_, b) => help_text(b),
+        Value::Str(s) if !detailed => match lookup_help(s) {
+            Some(b) => help_text(b),
+            None => value_help(&v),
+        },
+        _ => {
+            let mut text = value_help(&v);
+            if let Some(storage) = storage(&v, &session.options) {
+                // `x?` names the value's header; `x??` adds how it is stored.
+                let shown = if detailed {
+                    storage.as_str()
+                } else {
+                    storage.split_inclusive('\n').next().unwrap_or_default()
+                };
+                text.push('\n');
+                text.push_str(shown);
+            }
+            text
+        }
+    })
+}
+
+/// A value's header and how it is stored (flat values, partitions, indices), as `:explain`
+/// shows it; None for values without storage (numbers, strings, functions).
+pub fn storage(v: &Value, options: &crate::render::Options) -> Option<String> {
+    matches!(v, Value::Array(_) | Value::Sparse(_) | Value::Lod(_))
+        .then(|| table::to_text(&explain::explain(v, options), options) + "\n")
 }
 
 fn usage(msg: impl Into<String>) -> Error {
@@ -152,6 +217,15 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
                 _ => table::to_text(&d, &session.options) + "\n",
             })
         }
+        ":tutorial" | ":tut" => {
+            if rest.is_empty() {
+                Outcome::Text(tutorial::list())
+            } else {
+                // The REPL opens a lesson step by step ([`tutorial::open`]); elsewhere (a
+                // notebook, a transcript) it is printed.
+                Outcome::Text(tutorial::text(&tutorial::open(line)?))
+            }
+        }
         ":reset" => {
             session.reset();
             Outcome::Text("every name forgotten\n".into())
@@ -201,4 +275,43 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
             return Err(e);
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_queries_are_ipythons() {
+        assert_eq!(help_query("rt?"), Some(("rt", false)));
+        assert_eq!(
+            help_query("  rt.row_lengths ?? "),
+            Some(("rt.row_lengths", true))
+        );
+        assert_eq!(
+            help_query("?tf.ragged.constant"),
+            Some(("tf.ragged.constant", false))
+        );
+        for not in [
+            "?", "??", "x???", "a ? b?", ":help?", "1 + 2", "# why?", "f(1)\nx?",
+        ] {
+            assert_eq!(help_query(not), None, "{not:?}");
+        }
+    }
+
+    #[test]
+    fn help_pages_name_builtins_and_values() {
+        let mut s = Session::new();
+        let mut sink = crate::session::Collect::default();
+        s.execute("rt = tf.ragged.constant([[1, 2], [3]])", &mut sink)
+            .unwrap();
+        let page = help_page(&mut s, "tf.ragged.constant", false, &mut sink).unwrap();
+        assert!(page.starts_with("tf.ragged.constant("), "{page}");
+        let short = help_page(&mut s, "rt", false, &mut sink).unwrap();
+        assert!(short.contains("RaggedTensor  dtype=int32"), "{short}");
+        assert!(!short.contains("row_splits "), "{short}");
+        let long = help_page(&mut s, "rt", true, &mut sink).unwrap();
+        assert!(long.contains("row_splits "), "{long}");
+        assert!(help_page(&mut s, "undefined_name", false, &mut sink).is_err());
+    }
 }

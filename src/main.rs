@@ -258,6 +258,10 @@ impl Sink for StdoutSink {
             self.print(&format!("{text}\n{note}\n"));
         }
     }
+    fn print_stderr(&mut self, text: &str) {
+        let _ = std::io::stdout().flush();
+        let _ = write!(std::io::stderr().lock(), "{text}");
+    }
 }
 
 /// Runs a whole script; reports an uncaught error and returns the exit status.
@@ -387,7 +391,7 @@ fn main() -> ExitCode {
             }
             #[cfg(feature = "repl")]
             {
-                repl::run()
+                repl::run(cli.style.options(), cli.style.width.or_else(terminal_width))
             }
             #[cfg(not(feature = "repl"))]
             {

@@ -457,3 +457,68 @@ async fn requests_sent_during_a_long_cell_wait_in_bounded_memory() {
     );
     k.shutdown().await;
 }
+
+#[tokio::test]
+async fn help_pages_displays_clearing_and_stderr_as_ipython_sends_them() {
+    let mut k = Kernel::start("notebook").await;
+    let (reply, _) = k.execute("rt = tf.ragged.constant([[1, 2], [3]])").await;
+    assert_eq!(reply["content"]["status"], "ok");
+
+    // help(x), x? and x?? open the pager: one page payload, nothing printed.
+    for (code, needle) in [
+        ("help(tf.ragged.constant)", "Examples:"),
+        ("rt?", "RaggedTensor  dtype=int32"),
+        ("rt??", "row_splits"),
+    ] {
+        let (reply, out) = k.execute(code).await;
+        assert_eq!(reply["content"]["status"], "ok", "{code}");
+        let payload = &reply["content"]["payload"];
+        assert_eq!(
+            payload.as_array().map(Vec::len),
+            Some(1),
+            "{code}: {payload}"
+        );
+        assert_eq!(payload[0]["source"], "page");
+        assert_eq!(payload[0]["start"], 0);
+        let text = payload[0]["data"]["text/plain"].as_str().unwrap();
+        assert!(text.contains(needle), "{code}: {text}");
+        assert_eq!(types(&out), ["status", "execute_input", "status"], "{code}");
+    }
+
+    // display(x) is display_data where it is called; the cell's last value stays its result.
+    let (_, out) = k
+        .execute("display(rt)\nclear_output(wait=True)\n1 + 1")
+        .await;
+    assert_eq!(
+        types(&out),
+        [
+            "status",
+            "execute_input",
+            "display_data",
+            "clear_output",
+            "execute_result",
+            "status"
+        ]
+    );
+    assert!(out[2]["content"]["data"]["text/html"]
+        .as_str()
+        .unwrap()
+        .contains("<table"));
+    assert_eq!(out[3]["content"]["wait"], true);
+
+    // print(…, file=sys.stderr) is the stderr stream.
+    let (_, out) = k
+        .execute("import sys\nprint('out')\nprint('err', file=sys.stderr)")
+        .await;
+    let streams: Vec<(&str, &str)> = out
+        .iter()
+        .filter(|m| m["header"]["msg_type"] == "stream")
+        .map(|m| {
+            (
+                m["content"]["name"].as_str().unwrap(),
+                m["content"]["text"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(streams, [("stdout", "out\n"), ("stderr", "err\n")]);
+}

@@ -1,7 +1,10 @@
 //! The REPL driven through a real terminal: tmux runs `ragtag`, keys go in with
-//! `send-keys` and the screen comes back with `capture-pane`. It checks Tab completion,
-//! multi-line input, Ctrl-C interrupting a long evaluation with names intact, Ctrl-C
-//! clearing the line at the prompt, and Ctrl-D leaving.
+//! `send-keys` and the screen comes back with `capture-pane`. It checks the width taken
+//! from the terminal itself (120 columns, then 80 after `resize-window`, with no `COLUMNS`
+//! exported: tables, help and error reports stay within it), Tab completion, Python's
+//! continuation rules (`... ` lines for an open bracket or a block, a SyntaxError at once
+//! for `1 +`), Ctrl-C interrupting a long evaluation with names intact, Ctrl-C clearing the
+//! line at the prompt, and Ctrl-D leaving.
 //!
 //! It is `#[ignore]`d unless RAGTAG_TMUX_TESTS=1 is set when building the tests:
 //!
@@ -51,6 +54,17 @@ impl Tmux {
         String::from_utf8_lossy(
             &self
                 .cmd(&["capture-pane", "-p", "-t", "rt", "-S", "-200"])
+                .stdout,
+        )
+        .into_owned()
+    }
+
+    /// The screen with the lines the terminal wrapped joined again: a line wider than the
+    /// window here was cut by the terminal, not broken by ragtag.
+    fn joined_screen(&self) -> String {
+        String::from_utf8_lossy(
+            &self
+                .cmd(&["capture-pane", "-p", "-J", "-t", "rt", "-S", "-200"])
                 .stdout,
         )
         .into_owned()
@@ -120,8 +134,8 @@ fn repl_in_a_terminal() {
     let tmux = Tmux {
         socket: format!("ragtag-test-{}", std::process::id()),
     };
-    // History goes to a scratch directory; a wide window keeps lines from wrapping.
-    let command = format!("env XDG_DATA_HOME={} COLUMNS=120 {bin}", data.display());
+    // History goes to a scratch directory; no COLUMNS, so the width is the window's.
+    let command = format!("env -u COLUMNS XDG_DATA_HOME={} {bin}", data.display());
     let out = tmux.cmd(&[
         "new-session",
         "-d",
@@ -139,11 +153,74 @@ fn repl_in_a_terminal() {
         String::from_utf8_lossy(&out.stderr)
     );
     let mut prompts = 1;
+    let s = tmux.wait_prompt(prompts);
+    assert!(
+        s.contains(":help for help"),
+        "the first prompt says how to get help: {s}"
+    );
+
+    // The width is the window's, 120 columns, and follows a resize to 80.
+    tmux.type_text(":set");
+    tmux.send(&["Enter"]);
+    prompts += 1;
+    tmux.wait_for("width=120", 10, |s| s.contains(" width=120 "));
     tmux.wait_prompt(prompts);
+    let out = tmux.cmd(&["resize-window", "-t", "rt", "-x", "80", "-y", "50"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    tmux.type_text(":set");
+    tmux.send(&["Enter"]);
+    prompts += 1;
+    tmux.wait_for("width=80", 10, |s| s.contains(" width=80 "));
+    tmux.wait_prompt(prompts);
+    // A table with forty columns, the command help and an error report, all within 80
+    // columns (broken by ragtag, not by the terminal).
+    tmux.type_text("tf.constant([list(range(100, 140)), list(range(40))])");
+    tmux.send(&["Enter"]);
+    prompts += 1;
+    tmux.wait_prompt(prompts);
+    tmux.type_text(":help");
+    tmux.send(&["Enter"]);
+    prompts += 1;
+    tmux.wait_prompt(prompts);
+    tmux.type_text("a = tf.ragged.constant([[1, 2], [3]])");
+    tmux.send(&["Enter"]);
+    prompts += 1;
+    tmux.wait_prompt(prompts);
+    tmux.type_text("a + tf.ragged.constant([[1], [2, 3, 4]])");
+    tmux.send(&["Enter"]);
+    prompts += 1;
+    let s = tmux.wait_prompt(prompts);
+    assert!(s.contains("┌") && s.contains("memory=SIZE"), "{s}");
+    assert!(s.contains("Error"), "{s}");
+    for line in tmux.joined_screen().lines() {
+        assert!(
+            line.trim_end().chars().count() <= 80,
+            "a line wider than the 80-column window: {line:?}"
+        );
+    }
+    let out = tmux.cmd(&["resize-window", "-t", "rt", "-x", "120", "-y", "50"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     tmux.type_text("rt = tf.ragged.constant([[1, 2], [3]])");
     tmux.send(&["Enter"]);
     prompts += 1;
+    tmux.wait_prompt(prompts);
+
+    // `rt?` is IPython's help query: the value's kind, members and header.
+    tmux.type_text("rt?");
+    tmux.send(&["Enter"]);
+    prompts += 1;
+    tmux.wait_for("rt's help", 10, |s| {
+        s.contains("tf.RaggedTensor members") && s.contains("RaggedTensor  dtype=int32")
+    });
     tmux.wait_prompt(prompts);
 
     // Tab completes a module path, adding the call's parenthesis.
@@ -165,15 +242,30 @@ fn repl_in_a_terminal() {
     tmux.send(&["C-u"]);
     tmux.wait_for("a cleared line", 10, |s| last_line(s) == ">>>");
 
-    // Multi-line input: an open bracket continues the input on the next line.
+    // Multi-line input: an open bracket continues the input on a `... ` line.
     tmux.type_text("y = [1,");
     tmux.send(&["Enter"]);
-    tmux.wait_for("the continuation line", 10, |s| {
-        last_line(s) == ">>> y = [1,"
-    });
+    tmux.wait_for("the continuation line", 10, |s| last_line(s) == "...");
     tmux.type_text("2]");
     tmux.send(&["Enter"]);
     prompts += 1;
+    tmux.wait_prompt(prompts);
+    // A block header continues too, until a blank line closes the block.
+    tmux.type_text("for i in range(2):");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the block's first line", 10, |s| last_line(s) == "...");
+    tmux.type_text("    print('row', i)");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the block's second line", 10, |s| last_line(s) == "...");
+    tmux.send(&["Enter"]);
+    prompts += 1;
+    let s = tmux.wait_prompt(prompts);
+    assert!(s.contains("row 0\nrow 1\n"), "{s}");
+    // A dangling operator is a SyntaxError at once, not a wait for more.
+    tmux.type_text("1 +");
+    tmux.send(&["Enter"]);
+    prompts += 1;
+    tmux.wait_for("the SyntaxError", 10, |s| s.contains("SyntaxError"));
     tmux.wait_prompt(prompts);
     // `y` is a Python list; a tensor made from it prints in TensorFlow's form.
     tmux.type_text("print(tf.constant(y))");
@@ -235,7 +327,34 @@ fn repl_in_a_terminal() {
     prompts += 1;
     let s = tmux.wait_prompt(prompts);
     assert!(s.contains("\n42\n"), "{s}");
-    assert!(!s.contains("SyntaxError"), "the cleared line ran: {s}");
+    // The one SyntaxError is `1 +`'s.
+    assert_eq!(
+        s.matches("SyntaxError").count(),
+        1,
+        "the cleared line ran: {s}"
+    );
+
+    // `:tutorial 1` opens lesson 1: its explanation prints and each input waits on the
+    // prompt; Enter runs it and offers the next; Ctrl-C leaves the lesson.
+    tmux.type_text(":tutorial 1");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("lesson 1's first input offered", 10, |s| {
+        s.contains("Lesson 1: constructing ragged tensors")
+            && last_line(s)
+                == ">>> digits = tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []])"
+    });
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the second input offered", 10, |s| {
+        last_line(s) == ">>> digits"
+    });
+    tmux.send(&["Enter"]);
+    tmux.wait_for("digits shown, the third input offered", 30, |s| {
+        s.contains("shape=[5, None(0..4)]") && last_line(s) == ">>> print(digits)"
+    });
+    tmux.send(&["C-c"]);
+    tmux.wait_for("the lesson left", 10, |s| {
+        s.contains("left the lesson") && last_line(s) == ">>>"
+    });
 
     // Ctrl-D leaves.
     tmux.send(&["C-d"]);

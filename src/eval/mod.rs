@@ -57,6 +57,20 @@ pub trait Sink: Send {
         let _ = svg;
         self.print(&format!("{text}\n{}\n", crate::render::svg::TEXT_NOTE));
     }
+    /// A help page (`help(x)`): printed, unless the front end has a pager (Jupyter's).
+    fn page(&mut self, text: &str) {
+        self.print(text);
+    }
+    /// `print(…, file=sys.stderr)`: printed, unless the front end keeps a stderr stream.
+    fn print_stderr(&mut self, text: &str) {
+        self.print(text);
+    }
+    /// `display(x)`: shown now as a display of its own (not the cell's result).
+    fn display_now(&mut self, value: &Value) {
+        self.display(value);
+    }
+    /// `clear_output(wait)`: clears the cell's output where the front end has one.
+    fn clear_output(&mut self, _wait: bool) {}
 }
 
 /// How a statement finished.
@@ -94,6 +108,7 @@ pub fn root_module(name: &str) -> Option<&'static str> {
         "fluid" => "fluid",
         "paddle" => "paddle",
         "math" => "math",
+        "sys" => "sys",
         _ => return None,
     })
 }
@@ -127,6 +142,11 @@ impl<'s> Interp<'s> {
     /// Sends `print` output to the sink.
     pub fn print(&mut self, text: &str) {
         self.sink.print(text);
+    }
+
+    /// The sink output goes to (pages, stderr, displays, clearing).
+    pub fn sink(&mut self) -> &mut dyn Sink {
+        &mut *self.sink
     }
 
     /// The display options of the sink output goes to.

@@ -262,7 +262,10 @@ fn import(module: &str) -> Result<Value> {
         )
         .with_hint("ragtag provides tensorflow (tf), numpy (np), paddle / paddle.fluid and math")
     };
-    let real = matches!(written[0], "tensorflow" | "numpy" | "paddle" | "math");
+    let real = matches!(
+        written[0],
+        "tensorflow" | "numpy" | "paddle" | "math" | "sys"
+    );
     let Some(root) = root_module(first).filter(|r| *r == first && real) else {
         return Err(not_found(0));
     };

@@ -62,7 +62,13 @@ pub fn inspect(session: &Session, code: &str, cursor: usize) -> Option<String> {
         return None;
     }
     if let Some(v) = session.get(word) {
-        return Some(format!("{word}: {}\n", ragtag::render::describe(v)));
+        // The value's kind, then its header and how it is stored (as `:explain` shows).
+        let mut text = format!("{word}: {}\n", ragtag::render::describe(v));
+        if let Some(storage) = ragtag::command::storage(v, &session.options) {
+            text.push('\n');
+            text.push_str(&storage);
+        }
+        return Some(text);
     }
     let help = |b: &Builtin| ragtag::eval::builtins::python::help_text(b);
     if let Some(b) = lookup_help(word) {

@@ -5,10 +5,10 @@ use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use jupyter_protocol::{
-    CodeMirrorMode, CompleteReply, DisplayData, ErrorOutput, ExecuteInput, ExecuteReply,
-    ExecuteResult, ExecutionCount, HistoryEntry, HistoryReply, HistoryRequest, InspectReply,
-    IsCompleteReply, JupyterMessage, KernelInfoReply, LanguageInfo, Media, MediaType, ReplyError,
-    ReplyStatus, StreamContent, Transient,
+    ClearOutput, CodeMirrorMode, CompleteReply, DisplayData, ErrorOutput, ExecuteInput,
+    ExecuteReply, ExecuteResult, ExecutionCount, InspectReply, IsCompleteReply, JupyterMessage,
+    KernelInfoReply, LanguageInfo, Media, MediaType, Payload, ReplyError, ReplyStatus,
+    StreamContent, Transient,
 };
 use ragtag::command::{self, Outcome};
 use ragtag::diagnostic::Style;
@@ -66,11 +66,35 @@ pub fn is_complete(code: &str) -> IsCompleteReply {
     if command::is_command(code) {
         return IsCompleteReply::complete();
     }
+    if command::help_query(code).is_some() {
+        return IsCompleteReply::complete();
+    }
     match completeness(code) {
         Completeness::Complete => IsCompleteReply::complete(),
-        Completeness::Incomplete => IsCompleteReply::incomplete(String::new()),
+        // As Python's console: `1 +` is invalid at once, not a wait for more.
+        Completeness::Incomplete
+            if !command::continuation::continues(code.trim_end_matches('\n')) =>
+        {
+            IsCompleteReply::invalid()
+        }
+        Completeness::Incomplete => IsCompleteReply::incomplete(indent_hint(code)),
         Completeness::Invalid => IsCompleteReply::invalid(),
     }
+}
+
+/// The indentation the next line of an incomplete input starts with, as IPython suggests
+/// it: four more spaces after a block header (`if x:`), else the last line's own.
+fn indent_hint(code: &str) -> String {
+    let Some(last) = code.lines().rev().find(|l| !l.trim().is_empty()) else {
+        return String::new();
+    };
+    let indent = last.len() - last.trim_start_matches([' ', '\t']).len();
+    let mut hint = last[..indent].to_string();
+    let code_part = last.split('#').next().unwrap_or(last).trim_end();
+    if code_part.ends_with(':') {
+        hint.push_str("    ");
+    }
+    hint
 }
 
 /// The reply to complete_request (`cursor` in code points).
@@ -84,7 +108,8 @@ pub fn complete(session: &Session, code: &str, cursor: usize) -> CompleteReply {
     }
 }
 
-/// The reply to inspect_request: the help of the builtin or name under the cursor.
+/// The reply to inspect_request: the help of the builtin or name under the cursor; for a
+/// name holding a value, its kind, then its header and how it is stored.
 pub fn inspect(session: &Session, code: &str, cursor: usize) -> InspectReply {
     match super::complete::inspect(session, code, cursor) {
         Some(text) => InspectReply {
@@ -94,107 +119,6 @@ pub fn inspect(session: &Session, code: &str, cursor: usize) -> InspectReply {
         },
         None => InspectReply::default(),
     }
-}
-
-/// Whether `text` matches the glob `pattern` as a whole: `*` matches any run of characters,
-/// `?` any one; everything else (brackets included, which ragtag code is full of) stands for
-/// itself.
-fn glob_match(pattern: &str, text: &str) -> bool {
-    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
-    let (mut i, mut j) = (0, 0);
-    // Where the last `*` was, and how much of the text it has swallowed so far.
-    let mut star: Option<(usize, usize)> = None;
-    while j < t.len() {
-        if i < p.len() && (p[i] == '?' || (p[i] != '*' && p[i] == t[j])) {
-            i += 1;
-            j += 1;
-        } else if i < p.len() && p[i] == '*' {
-            star = Some((i, j));
-            i += 1;
-        } else if let Some((si, sj)) = star {
-            // Let the `*` take one more character and try again.
-            i = si + 1;
-            j = sj + 1;
-            star = Some((si, sj + 1));
-        } else {
-            return false;
-        }
-    }
-    p[i..].iter().all(|&c| c == '*')
-}
-
-/// The reply to history_request: the session's cells, by `tail`, `range` or `search` (a glob
-/// over whole cells, the last `n` matches, each source once with `unique`). Outputs are not
-/// kept, so with `output` each input is paired with "".
-pub fn history(session: &Session, req: &HistoryRequest) -> HistoryReply {
-    let cells: Vec<(usize, &str)> = session
-        .sources()
-        .iter()
-        .filter_map(|(name, src)| {
-            let n = name
-                .strip_prefix("<cell ")?
-                .strip_suffix('>')?
-                .parse()
-                .ok()?;
-            Some((n, src.as_str()))
-        })
-        .collect();
-    let (chosen, output): (Vec<(usize, &str)>, bool) = match req {
-        HistoryRequest::Tail { n, output, .. } => {
-            let n = usize::try_from(*n).unwrap_or(0);
-            (cells[cells.len().saturating_sub(n)..].to_vec(), *output)
-        }
-        HistoryRequest::Range {
-            start,
-            stop,
-            output,
-            ..
-        } => {
-            let (start, stop) = (*start as i64, *stop as i64);
-            let chosen = cells
-                .iter()
-                .filter(|(i, _)| (*i as i64) >= start && (stop <= 0 || (*i as i64) < stop))
-                .copied()
-                .collect();
-            (chosen, *output)
-        }
-        HistoryRequest::Search {
-            pattern,
-            unique,
-            output,
-            n,
-            ..
-        } => {
-            let mut found: Vec<(usize, &str)> = cells
-                .iter()
-                .filter(|(_, src)| glob_match(pattern, src))
-                .copied()
-                .collect();
-            if *unique {
-                // The latest cell of each source, as IPython keeps.
-                let mut seen = std::collections::HashSet::new();
-                found.reverse();
-                found.retain(|(_, src)| seen.insert(*src));
-                found.reverse();
-            }
-            let n = usize::try_from(*n).unwrap_or(0);
-            found.drain(..found.len().saturating_sub(n));
-            (found, *output)
-        }
-    };
-    // Session 1: ragtag keeps no history across kernel restarts.
-    HistoryReply::new(
-        chosen
-            .into_iter()
-            .map(|(i, src)| {
-                if output {
-                    HistoryEntry::InputOutput(1, i, (src.to_string(), String::new()))
-                } else {
-                    HistoryEntry::Input(1, i, src.to_string())
-                }
-            })
-            .collect(),
-    )
 }
 
 /// Whether a value is shown as a table (tensors of every kind, or tuples holding them);
@@ -241,6 +165,8 @@ struct KernelSink<'a> {
     pending: Option<Value>,
     /// A `silent` request publishes nothing.
     silent: bool,
+    /// Help pages (`help(x)`, `x?`) for the pager, sent in the execute_reply's payload.
+    pages: Vec<String>,
 }
 
 impl KernelSink<'_> {
@@ -288,6 +214,29 @@ impl Sink for KernelSink<'_> {
         self.flush_display();
         if !text.is_empty() && !self.silent {
             self.out.send(StreamContent::stdout(text), self.parent);
+        }
+    }
+    fn print_stderr(&mut self, text: &str) {
+        self.flush_display();
+        if !text.is_empty() && !self.silent {
+            self.out.send(StreamContent::stderr(text), self.parent);
+        }
+    }
+    fn page(&mut self, text: &str) {
+        self.pages.push(text.to_string());
+    }
+    /// `display(x)` is display_data at once, never the cell's execute_result.
+    fn display_now(&mut self, value: &Value) {
+        self.flush_display();
+        if !self.silent {
+            let data = self.draw(value.clone());
+            self.out.send(DisplayData::new(data), self.parent);
+        }
+    }
+    fn clear_output(&mut self, wait: bool) {
+        self.flush_display();
+        if !self.silent {
+            self.out.send(ClearOutput { wait }, self.parent);
         }
     }
     fn render_options(&self) -> Options {
@@ -355,6 +304,7 @@ pub fn execute(
         options: session.options,
         pending: None,
         silent,
+        pages: Vec::new(),
     };
     let mut run = |session: &mut Session| {
         catch_unwind(AssertUnwindSafe(|| {
@@ -366,6 +316,10 @@ pub fn execute(
                         sink.print("use the frontend's Shut Down to stop the kernel\n")
                     }
                 }
+                Ok(())
+            } else if let Some((expr, detailed)) = command::help_query(code) {
+                let page = command::help_page(session, expr, detailed, &mut sink)?;
+                sink.page(&page);
                 Ok(())
             } else {
                 session.execute(code, &mut sink)
@@ -405,11 +359,20 @@ pub fn execute(
             })
         }
     };
+    // Jupyter's pager shows one page: several help() calls in a cell share it.
+    let payload = if sink.pages.is_empty() || silent {
+        Vec::new()
+    } else {
+        vec![Payload::Page {
+            data: Media::new(vec![MediaType::Plain(sink.pages.join("\n"))]),
+            start: 0,
+        }]
+    };
     match error {
         None => ExecuteReply {
             status: ReplyStatus::Ok,
             execution_count: ExecutionCount::new(count),
-            payload: Vec::new(),
+            payload,
             user_expressions: Some(HashMap::new()),
             error: None,
         },
@@ -457,18 +420,13 @@ mod tests {
         assert_eq!(is_complete("x = [1,").status, S::Incomplete);
         assert_eq!(is_complete("x ]").status, S::Invalid);
         assert_eq!(is_complete(":vars").status, S::Complete);
-    }
-
-    #[test]
-    fn history_search_globs_whole_cells() {
-        assert!(glob_match("abc*", "abc = [1, 2]"));
-        assert!(glob_match("*[1, 2]", "abc = [1, 2]"));
-        assert!(glob_match("a?c*2]", "abc = [1, 2]"));
-        assert!(!glob_match("abc", "abc = 1"));
-        assert!(glob_match("*", ""));
-        assert!(glob_match("**b*", "ab"));
-        assert!(!glob_match("?", ""));
-        assert!(glob_match("é*ü", "é … ü"));
+        assert_eq!(is_complete("rt?").status, S::Complete);
+        assert_eq!(is_complete("1 +").status, S::Invalid);
+        let r = is_complete("for i in range(3):");
+        assert_eq!((r.status, r.indent.as_str()), (S::Incomplete, "    "));
+        let r = is_complete("if x:\n    y = [1,");
+        assert_eq!((r.status, r.indent.as_str()), (S::Incomplete, "    "));
+        assert_eq!(is_complete("x = [1,").indent, "");
     }
 
     #[test]

@@ -179,7 +179,7 @@ impl Shell {
             JupyterMessageContent::HistoryRequest(req) => {
                 let req = req.clone();
                 executor
-                    .reply(msg, move |s| handlers::history(s, &req))
+                    .reply(msg, move |s| super::history::history(s, &req))
                     .await
             }
             JupyterMessageContent::CommInfoRequest(_) => CommInfoReply::default().into(),

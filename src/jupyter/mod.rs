@@ -14,6 +14,7 @@ mod complete;
 mod decode;
 mod executor;
 mod handlers;
+mod history;
 mod install;
 mod loops;
 mod parent;

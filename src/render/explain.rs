@@ -186,7 +186,8 @@ fn ragged(r: &Ragged, opts: &Options, d: &mut Display) {
         "row_splits    row i is values[row_splits[i]:row_splits[i+1]] (what ragtag stores)",
         "row_lengths   how many values each row has",
         "value_rowids  the row each value belongs to",
-        "row_starts    row_splits without its last entry; row_limits: without its first",
+        "row_starts    where each row starts: row_splits without its last entry",
+        "row_limits    where each row ends: row_splits without its first entry",
     ] {
         d.push(Block::Note(note.into()));
     }

@@ -163,9 +163,13 @@ impl Display {
     }
     /// True when some grid holds a cell with `role` (to decide which legends to show).
     pub fn has_role(&self, role: Role) -> bool {
-        self.blocks.iter().any(|b| match b {
-            Block::Grid(g) => g.rows.iter().flatten().any(|c| c.role == role),
-            _ => false,
+        self.first_with_role(role).is_some()
+    }
+    /// The first cell with `role`, for a legend that shows it (a sparse tensor's default).
+    pub fn first_with_role(&self, role: Role) -> Option<&Cell> {
+        self.blocks.iter().find_map(|b| match b {
+            Block::Grid(g) => g.rows.iter().flatten().find(|c| c.role == role),
+            _ => None,
         })
     }
 }

@@ -76,10 +76,11 @@ pub fn display_html(d: &Display) -> String {
             cell_style(Role::Absent)
         ));
     }
-    if d.has_role(Role::Implicit) {
+    if let Some(cell) = d.first_with_role(Role::Implicit) {
         out.push_str(&format!(
-            "<div style=\"opacity:0.7\"><span style=\"{}\">0</span> implicit: not stored, the sparse tensor's default value</div>\n",
-            cell_style(Role::Implicit)
+            "<div style=\"opacity:0.7\"><span style=\"{}\">{}</span> implicit: not stored, the sparse tensor's default value</div>\n",
+            cell_style(Role::Implicit),
+            escape(&cell.text)
         ));
     }
     out.push_str("</div>");

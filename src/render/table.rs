@@ -82,16 +82,16 @@ pub fn legend(d: &Display, opts: &Options) -> Vec<String> {
             opts,
         ));
     }
-    if d.has_role(Role::Implicit) {
-        let text = if opts.color {
-            "dimmed values are implicit: not stored, the sparse tensor's default".to_string()
-        } else {
-            format!(
-                "({}) implicit: not stored, the sparse tensor's default value",
-                super::cell::ellipsis(opts)
-            )
-        };
-        out.push(style(&text, DIM, opts));
+    // The same form as the absent line: the mark as cells show it, then what it means. The
+    // mark is the tensor's own default (`('')` for strings, `(0)` for numbers; dimmed
+    // without parentheses in colour).
+    if let Some(cell) = d.first_with_role(Role::Implicit) {
+        let mark = shown_text(cell, opts);
+        out.push(style(
+            &format!("{mark} implicit: not stored, the sparse tensor's default value"),
+            DIM,
+            opts,
+        ));
     }
     out
 }

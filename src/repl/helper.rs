@@ -1,18 +1,15 @@
 //! The line editor's helper: completion from the session (the library's
-//! [`ragtag::complete`]), colouring, hints from history, and multi-line input while
-//! brackets or blocks are open.
+//! [`ragtag::complete`]), colouring and hints from history.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use ragtag::command;
-use ragtag::syntax::{completeness, Completeness};
 use ragtag::Session;
 use rustyline::completion::{Completer, Pair};
 use rustyline::highlight::{CmdKind, Highlighter};
 use rustyline::hint::{Hinter, HistoryHinter};
-use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
 
 use super::highlight::highlight;
@@ -22,6 +19,8 @@ pub struct InputHelper {
     pub session: Rc<RefCell<Session>>,
     pub color: bool,
     pub hinter: HistoryHinter,
+    /// False while a lesson's input is offered, whose line history would hint over.
+    pub hints: bool,
 }
 
 impl Completer for InputHelper {
@@ -54,6 +53,9 @@ impl Hinter for InputHelper {
     type Hint = String;
 
     fn hint(&self, line: &str, pos: usize, ctx: &Context<'_>) -> Option<String> {
+        if !self.hints {
+            return None;
+        }
         self.hinter.hint(line, pos, ctx)
     }
 }
@@ -82,19 +84,8 @@ impl Highlighter for InputHelper {
     }
 }
 
-impl Validator for InputHelper {
-    fn validate(&self, ctx: &mut ValidationContext<'_>) -> rustyline::Result<ValidationResult> {
-        let input = ctx.input();
-        if command::is_command(input) {
-            return Ok(ValidationResult::Valid(None));
-        }
-        // The buffer has no final newline: add one, so that an empty line after a block
-        // (`def f(x):` … then Enter on a blank line) completes it.
-        Ok(match completeness(&format!("{input}\n")) {
-            Completeness::Incomplete => ValidationResult::Incomplete,
-            _ => ValidationResult::Valid(None),
-        })
-    }
-}
+/// Enter always accepts the line: the REPL itself decides, by Python's rules, whether the
+/// input goes on to a `... ` line (`ragtag::command::continuation::continues`).
+impl Validator for InputHelper {}
 
 impl Helper for InputHelper {}

@@ -1,6 +1,11 @@
 //! The terminal REPL: rustyline with completion, colouring and history hints, multi-line
-//! input driven by the parser's completeness check, persistent history, Ctrl-C that
-//! interrupts a running evaluation, and meta-commands shared with the kernel.
+//! input on `... ` lines by Python's continuation rules (`command::continuation`), persistent history,
+//! Ctrl-C that interrupts a running evaluation, and meta-commands shared with the kernel.
+//! Tables, help and error reports fit the terminal's width, read again before each input
+//! so a resized window takes effect (`--width` or an exported `COLUMNS` pins it).
+//!
+//! `:tutorial N` opens a lesson: each explanation is printed and the input after it waits
+//! on the prompt, run with Enter (or edited first); Ctrl-C there leaves the lesson.
 //!
 //! Keys: Tab completes (names, `tf.ragged.con` → `tf.ragged.constant(`, `rt.row_` → the
 //! value's methods, keyword arguments inside a call, `:commands`); → accepts the dimmed hint
@@ -9,12 +14,15 @@
 
 mod helper;
 mod highlight;
+mod wrap;
 
 use std::cell::RefCell;
-use std::io::{IsTerminal, Write};
+use std::collections::VecDeque;
+use std::io::Write;
 use std::process::ExitCode;
 use std::rc::Rc;
 
+use ragtag::command::tutorial::Step;
 use ragtag::command::{self, Outcome};
 use ragtag::diagnostic::Style;
 use ragtag::eval::Sink;
@@ -32,6 +40,36 @@ struct TermSink<'a> {
     options: &'a ragtag::render::Options,
 }
 
+/// Where the width tables are laid out in comes from: fixed by `--width` or `COLUMNS`, or
+/// the terminal's own, read before each input.
+struct Width {
+    fixed: Option<usize>,
+    /// The width last taken from the terminal; a session whose width differs was set by
+    /// `:set width=N`, which then stays.
+    last: usize,
+}
+
+impl Width {
+    /// Sets the session's width to the terminal's current one, unless it is pinned.
+    fn refresh(
+        &mut self,
+        editor: &mut rustyline::Editor<InputHelper, rustyline::history::DefaultHistory>,
+        session: &RefCell<Session>,
+    ) {
+        if self.fixed.is_some() {
+            return;
+        }
+        let Some((cols, _)) = editor.dimensions() else {
+            return;
+        };
+        let mut s = session.borrow_mut();
+        if s.options.width == self.last {
+            s.options.width = cols.max(20);
+            self.last = s.options.width;
+        }
+    }
+}
+
 impl Sink for TermSink<'_> {
     fn display(&mut self, value: &Value) {
         println!(
@@ -45,6 +83,14 @@ impl Sink for TermSink<'_> {
     }
     fn render_options(&self) -> ragtag::render::Options {
         *self.options
+    }
+    /// The terminal has no pager: a help page prints, wrapped between words.
+    fn page(&mut self, text: &str) {
+        self.print(&wrap::wrap(text, self.options.width));
+    }
+    fn print_stderr(&mut self, text: &str) {
+        let _ = std::io::stdout().flush();
+        eprint!("{text}");
     }
 }
 
@@ -65,9 +111,10 @@ fn install_interrupt(session: &Session) {
     }
 }
 
-/// Runs the REPL until `:quit` or Ctrl-D.
-pub fn run() -> ExitCode {
-    let color = std::env::var_os("NO_COLOR").is_none();
+/// Runs the REPL until `:quit` or Ctrl-D. `options` are the command line's table settings;
+/// `fixed_width` is the width `--width` or `COLUMNS` pins (else the terminal's is used).
+pub fn run(options: ragtag::render::Options, fixed_width: Option<usize>) -> ExitCode {
+    let color = options.color;
     let config = Config::builder()
         .completion_type(CompletionType::List)
         .auto_add_history(false)
@@ -90,6 +137,7 @@ pub fn run() -> ExitCode {
         session: session.clone(),
         color,
         hinter: HistoryHinter::new(),
+        hints: true,
     }));
     let history = history_path();
     if let Some(h) = &history {
@@ -97,31 +145,68 @@ pub fn run() -> ExitCode {
     }
     {
         let mut s = session.borrow_mut();
-        s.options = ragtag::render::Options::for_output(std::io::stdout().is_terminal());
-        s.options.color = color;
-        if let Some(w) = terminal_width() {
-            s.options.width = w;
-        }
+        s.options = options;
         install_interrupt(&s);
     }
+    let mut width = Width {
+        fixed: fixed_width,
+        last: options.width,
+    };
+    width.refresh(&mut editor, &session);
     println!(
-        "ragtag {} — ragged, sparse and LoD tensors. :help for help, Ctrl-D to leave.",
+        "ragtag {} — :help for help, :tutorial for lessons, Ctrl-D to leave.",
         env!("CARGO_PKG_VERSION")
     );
+    // The lines of an input still waiting for its end (shown with `... ` prompts).
+    let mut pending = String::new();
+    // The steps of an open lesson (`:tutorial N`) still to come.
+    let mut lesson: VecDeque<Step> = VecDeque::new();
     loop {
-        match editor.readline(">>> ") {
-            Ok(line) => {
-                if line.trim().is_empty() {
+        // An open lesson shows its next explanation and offers its input on the prompt:
+        // Enter runs it, or edit it first; an emptied line skips it.
+        let mut offered = String::new();
+        if pending.is_empty() {
+            if let Some(step) = lesson.pop_front() {
+                let w = session.borrow().options.width;
+                print!("{}", wrap::wrap(&step.explanation, w));
+                if step.input.is_empty() {
+                    println!("(the end of the lesson; :tutorial lists the others)");
                     continue;
                 }
+                offered = step.input;
+            }
+        }
+        let prompt = if pending.is_empty() { ">>> " } else { "... " };
+        if let Some(h) = editor.helper_mut() {
+            h.hints = offered.is_empty();
+        }
+        let read = if offered.is_empty() {
+            editor.readline(prompt)
+        } else {
+            editor.readline_with_initial(prompt, (&offered, ""))
+        };
+        match read {
+            Ok(line) => {
+                if pending.is_empty() && line.trim().is_empty() {
+                    continue;
+                }
+                if !pending.is_empty() {
+                    pending.push('\n');
+                }
+                pending.push_str(&line);
+                if !command::is_command(&pending) && command::continuation::continues(&pending) {
+                    continue;
+                }
+                let line = std::mem::take(&mut pending);
                 // History is written as each input is accepted, so a closed terminal or a
                 // killed process keeps every line typed so far.
                 let _ = editor.add_history_entry(line.as_str());
                 if let Some(h) = &history {
                     let _ = editor.append_history(h);
                 }
+                width.refresh(&mut editor, &session);
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    handle_line(&session, &line, color)
+                    handle_line(&session, &line, color, &mut lesson)
                 }));
                 match outcome {
                     Ok(true) => {}
@@ -134,7 +219,21 @@ pub fn run() -> ExitCode {
                     ),
                 }
             }
-            Err(ReadlineError::Interrupted) => continue,
+            // Ctrl-C on a `... ` line drops the whole input, as Python's REPL does.
+            Err(ReadlineError::Interrupted) => {
+                if !pending.is_empty() {
+                    pending.clear();
+                    println!("KeyboardInterrupt");
+                }
+                if !offered.is_empty() {
+                    lesson.clear();
+                    println!("left the lesson (:tutorial lists them all)");
+                }
+            }
+            Err(ReadlineError::Eof) if !pending.is_empty() => {
+                pending.clear();
+                println!();
+            }
             Err(ReadlineError::Eof) => break,
             Err(e) => {
                 eprintln!("ragtag: {e}");
@@ -147,22 +246,31 @@ pub fn run() -> ExitCode {
 
 /// Runs one accepted input (a meta-command or code) and prints what it produced. Returns
 /// false when the input asks the REPL to quit.
-fn handle_line(session: &RefCell<Session>, line: &str, color: bool) -> bool {
+fn handle_line(
+    session: &RefCell<Session>,
+    line: &str,
+    color: bool,
+    lesson: &mut VecDeque<Step>,
+) -> bool {
     let mut session = session.borrow_mut();
     let options = session.options;
     let mut sink = TermSink {
         format: session.format,
         options: &options,
     };
-    let result = if command::is_command(line) {
+    let result = if command::tutorial::opens_lesson(line) {
+        command::tutorial::open(line).map(|steps| *lesson = steps.into())
+    } else if command::is_command(line) {
         match command::run(&mut session, line, &mut sink) {
             Ok(Outcome::Quit) => return false,
             Ok(Outcome::Text(t)) => {
-                print!("{t}");
+                print!("{}", wrap::wrap(&t, options.width));
                 Ok(())
             }
             Err(e) => Err(e),
         }
+    } else if let Some((expr, detailed)) = command::help_query(line) {
+        command::help_page(&mut session, expr, detailed, &mut sink).map(|page| sink.page(&page))
     } else {
         session.execute(line, &mut sink)
     };
@@ -172,9 +280,4 @@ fn handle_line(session: &RefCell<Session>, line: &str, color: bool) -> bool {
         eprint!("{}", session.render_error(&e, style, session.options.width));
     }
     true
-}
-
-/// The terminal's width from `COLUMNS` (shells export it; tables then fit the window).
-fn terminal_width() -> Option<usize> {
-    std::env::var("COLUMNS").ok()?.parse().ok()
 }

@@ -25,13 +25,13 @@ pub(super) fn help(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         },
         Some(v) => value_help(v),
     };
-    it.print(&text);
+    it.sink().page(&text);
     Ok(Value::None)
 }
 
 /// What `help(value)` says about a value that is not a builtin: its kind and, for values
 /// of a class, the methods and attributes it has.
-fn value_help(v: &Value) -> String {
+pub fn value_help(v: &Value) -> String {
     let name = v.type_name();
     let article = if name.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) {
         "an"

@@ -19,6 +19,7 @@ mod functional;
 pub mod help;
 mod lod;
 mod math;
+mod notebook;
 mod numpy;
 pub mod python;
 mod ragged;
@@ -211,6 +212,7 @@ pub fn registry() -> &'static Registry {
             display::BUILTINS,
             draw::BUILTINS,
             numpy::BUILTINS,
+            notebook::BUILTINS,
         ];
         let mut all = Vec::new();
         let mut by_path = HashMap::new();
@@ -411,6 +413,7 @@ const NAMED_CONSTANTS: &[(&str, &[&str])] = &[
         ],
     ),
     ("math", &["pi", "e", "inf", "nan"]),
+    ("sys", &["stdout", "stderr"]),
 ];
 
 /// The value of the constant `name` in whichever module holds it: a dtype (`str_` is
@@ -422,6 +425,7 @@ fn constant_value(name: &str) -> Option<Value> {
         "e" => Value::Float(std::f64::consts::E),
         "inf" => Value::Float(f64::INFINITY),
         "nan" => Value::Float(f64::NAN),
+        "stdout" | "stderr" => notebook::stream(name),
         _ => return crate::engine::DType::parse(name.trim_end_matches('_')).map(Value::DType),
     })
 }

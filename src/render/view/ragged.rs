@@ -2,6 +2,11 @@
 //! outer dimension (`row` for 2-D; `i`, `j`, `k` … deeper, each label shown once per group),
 //! with the list's length and its values in columns. Positions past a list's end are
 //! *absent* cells, so the raggedness is what the eye sees first.
+//!
+//! Rows of vectors (flat values of rank 2, a uniform inner dimension such as word
+//! embeddings, shape `[3, None, 4]`) get one table row per vector instead: labelled by its
+//! position in every ragged dimension and along its row, the vector's components in aligned
+//! columns, so the numbers line up and read as a matrix.
 
 use super::super::cell::{element_cell, row_cell};
 use super::super::grid::{head_tail, Block, Cell, Column, Display, Grid, Header};
@@ -66,6 +71,9 @@ pub fn view(r: &Ragged, opts: &Options) -> Display {
 }
 
 fn grid(r: &Ragged, opts: &Options) -> Grid {
+    if r.flat_values().rank() == 2 {
+        return vector_grid(r, opts);
+    }
     let parts = r.partitions();
     let depth = parts.len();
     let last = &parts[depth - 1];
@@ -117,6 +125,50 @@ fn grid(r: &Ragged, opts: &Options) -> Grid {
                         row_cell(fv, a + c, opts)
                     }
                 }
+                _ => Cell::absent(),
+            });
+        }
+        g.push(row);
+        prev = Some(node);
+    }
+    g
+}
+
+/// One table row per vector of a ragged tensor whose flat values have rank 2: outline labels
+/// for each ragged dimension and the position along the innermost row, then the vector's
+/// components. An empty row shows as a row of its own, absent below its level.
+fn vector_grid(r: &Ragged, opts: &Options) -> Grid {
+    let parts = r.partitions();
+    // The innermost partition's rows are vectors: one more level of outline labels.
+    let depth = parts.len() + 1;
+    let nest = Nest {
+        roots: r.nrows(),
+        levels: parts.iter().map(|p| p.row_splits()).collect(),
+    };
+    let fv = r.flat_values();
+    let size = fv.row_size();
+    let cols = head_tail(size, opts.max_cols);
+    let mut head: Vec<(Cell, Column)> = (0..depth)
+        .map(|k| (Cell::label(axis_name(k)), Column::Label))
+        .collect();
+    head.extend(cols.iter().map(|c| match c {
+        Some(c) => (Cell::index(c), Column::Data),
+        None => (Cell::ellipsis(), Column::Ellipsis),
+    }));
+    let mut g = Grid::new(head);
+    let mut prev: Option<Node> = None;
+    for node in nest.shown(opts.max_rows) {
+        let Some(node) = node else {
+            g.push_ellipsis_row();
+            prev = None;
+            continue;
+        };
+        let mut row = Vec::with_capacity(g.width());
+        row.extend(node.labels(prev.as_ref(), depth, true));
+        for c in &cols {
+            row.push(match (c, node.leaf) {
+                (None, Some(_)) => Cell::ellipsis(),
+                (Some(c), Some(leaf)) => element_cell(fv.data(), leaf * size + c, opts),
                 _ => Cell::absent(),
             });
         }

@@ -23,8 +23,11 @@ use crate::value::Value;
 
 /// Python builtins.
 pub static BUILTINS: &[Builtin] = &[
-    Builtin::function("print", "(*values, sep=' ', end='\\n')", print)
-        .doc("Writes the values' text forms (TensorFlow's, for tensors), separated by `sep`.")
+    Builtin::function("print", "(*values, sep=' ', end='\\n', file=None)", print)
+        .doc(
+            "Writes the values' text forms (TensorFlow's, for tensors), separated by `sep`; \
+             to standard error with `file=sys.stderr`.",
+        )
         .examples(&["print(tf.ragged.constant([[1, 2], [3]]))"]),
     Builtin::function("len", "(obj)", len)
         .doc("The number of items: rows of a tensor, items of a list, characters of a str.")
@@ -143,7 +146,11 @@ fn print(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let sep = a.opt_str("sep")?.unwrap_or_else(|| " ".into());
     let end = a.opt_str("end")?.unwrap_or_else(|| "\n".into());
     let text: Vec<String> = a.rest().iter().map(|(v, _)| str_of(v)).collect();
-    it.print(&format!("{}{}", text.join(&sep), end));
+    let text = format!("{}{}", text.join(&sep), end);
+    match a.get("file") {
+        Some(f) if super::notebook::is_stderr(f) => it.sink().print_stderr(&text),
+        _ => it.print(&text),
+    }
     Ok(Value::None)
 }
 
