@@ -38,6 +38,8 @@ mod grammar {
 
 use grammar::{RagtagParser, Rule};
 
+#[cfg(test)]
+mod block_tests;
 mod convert;
 mod data_blocks;
 #[cfg(test)]
