@@ -202,7 +202,7 @@ fn spawn_worker() -> Option<Worker> {
 /// for more (or its pool entry is dropped).
 fn serve(jobs: Receiver<Job>) {
     mark_stack_base();
-    while let Ok(job) = jobs.recv() {
+    while let Some(job) = receive(&jobs) {
         RETIRE.with(|r| r.set(false));
         let healthy = job();
         // What one input set for this thread must not leak into the next.
@@ -214,6 +214,26 @@ fn serve(jobs: Receiver<Job>) {
     }
 }
 
+/// How long a thread polls a channel before it sleeps on it. Waking a sleeping thread takes
+/// the kernel several microseconds (tens on a virtual machine), more than a small input
+/// takes to evaluate; inputs a user types come seconds apart, so the polling costs nothing
+/// noticeable, while a script's or a notebook's inputs arrive within it.
+const POLL: std::time::Duration = std::time::Duration::from_micros(50);
+
+/// The next message of `rx`: polled for [`POLL`], then waited for; None once every sender
+/// is gone.
+fn receive<T>(rx: &Receiver<T>) -> Option<T> {
+    let start = std::time::Instant::now();
+    loop {
+        match rx.try_recv() {
+            Ok(message) => return Some(message),
+            Err(mpsc::TryRecvError::Disconnected) => return None,
+            Err(mpsc::TryRecvError::Empty) if start.elapsed() < POLL => std::hint::spin_loop(),
+            Err(mpsc::TryRecvError::Empty) => return rx.recv().ok(),
+        }
+    }
+}
+
 /// Forwards events to `on_event` until the end message; a thread that ended without one
 /// (it cannot, short of an abort) is reported as a crash.
 fn collect<E>(
@@ -221,10 +241,10 @@ fn collect<E>(
     on_event: &mut impl FnMut(E),
 ) -> (Result<Box<dyn Any + Send>, Crash>, bool) {
     loop {
-        match rx.recv() {
-            Ok(Message::Event(e)) => on_event(e),
-            Ok(Message::End(result, healthy)) => return (result, healthy),
-            Err(_) => {
+        match receive(rx) {
+            Some(Message::Event(e)) => on_event(e),
+            Some(Message::End(result, healthy)) => return (result, healthy),
+            None => {
                 return (
                     Err(Crash {
                         message: "the evaluation thread ended without a result".into(),
