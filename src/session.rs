@@ -297,10 +297,10 @@ impl Sink for Relay<'_> {
         self.shows_none
     }
     fn render_options(&self) -> Options {
-        self.options.clone()
+        self.options
     }
     fn show(&mut self, display: &crate::render::grid::Display, opts: &Options) {
-        self.events.send(Event::Show(display.clone(), opts.clone()));
+        self.events.send(Event::Show(display.clone(), *opts));
     }
 }
 
