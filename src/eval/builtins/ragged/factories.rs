@@ -43,6 +43,11 @@ pub(super) fn constant(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .collect::<Result<_>>()?,
         ),
     };
+    if (dtype, rr, &inner, splits_dtype) == (None, None, &None, DType::Int64) {
+        if let Some(r) = convert::regular_ragged(n) {
+            return r.map(Value::from_array).map_err(|e| a.err_at("pylist", e));
+        }
+    }
     literal::ragged_constant_with(n, dtype, rr, inner.as_deref(), splits_dtype)
         .map(Value::from_array)
         .map_err(|e| a.err_at("pylist", e))
