@@ -217,7 +217,9 @@ fn serve(jobs: Receiver<Job>) {
 /// How long a thread polls a channel before it sleeps on it. Waking a sleeping thread takes
 /// the kernel several microseconds (tens on a virtual machine), more than a small input
 /// takes to evaluate; inputs a user types come seconds apart, so the polling costs nothing
-/// noticeable, while a script's or a notebook's inputs arrive within it.
+/// noticeable, while a script's or a notebook's inputs arrive within it. The poll yields
+/// the core between looks: on a busy machine the thread it waits for may need that very core
+/// (spinning instead cost a whole poll per input when two cores were shared by many jobs).
 const POLL: std::time::Duration = std::time::Duration::from_micros(50);
 
 /// The next message of `rx`: polled for [`POLL`], then waited for; None once every sender
@@ -228,7 +230,7 @@ fn receive<T>(rx: &Receiver<T>) -> Option<T> {
         match rx.try_recv() {
             Ok(message) => return Some(message),
             Err(mpsc::TryRecvError::Disconnected) => return None,
-            Err(mpsc::TryRecvError::Empty) if start.elapsed() < POLL => std::hint::spin_loop(),
+            Err(mpsc::TryRecvError::Empty) if start.elapsed() < POLL => std::thread::yield_now(),
             Err(mpsc::TryRecvError::Empty) => return rx.recv().ok(),
         }
     }
