@@ -107,25 +107,41 @@ impl Session {
         self.cancel.store(false, Ordering::Relaxed);
         let cancel = self.cancel.clone();
         let memory_limit = self.memory_limit;
-        let globals = &mut self.globals;
-        // Everything that may drop a value the input made happens on the evaluation thread,
-        // whose stack can drop deeply nested values.
-        let outcome = guard::run(|| {
-            crate::engine::interrupt::watch(Some(cancel.clone()));
-            crate::engine::budget::set_thread_limit(memory_limit);
-            let snapshot = globals.clone();
-            let run = guard::catch(|| {
-                let program = syntax::parse_interruptible(src, &cancel).map_err(Error::from)?;
-                Interp::new(globals, sink, &cancel, id).run(&program)
-            });
-            if run.is_err() {
-                // A bug: the statement that hit it may have changed names half-way.
-                *globals = snapshot;
-            }
+        // The names travel to the evaluation thread and back; everything that may drop a
+        // value the input made happens there, on a stack that can drop deeply nested values.
+        let mut globals = std::mem::take(&mut self.globals);
+        let text: Arc<str> = Arc::from(src);
+        let (shows_none, options) = (sink.shows_none(), sink.render_options());
+        let outcome = guard::run_owned(
+            move |events: &guard::Events<Event>| {
+                crate::engine::interrupt::watch(Some(cancel.clone()));
+                crate::engine::budget::set_thread_limit(memory_limit);
+                let snapshot = globals.clone();
+                let mut relay = Relay {
+                    events,
+                    shows_none,
+                    options,
+                };
+                let run = guard::catch(|| {
+                    let program =
+                        syntax::parse_interruptible(&text, &cancel).map_err(Error::from)?;
+                    Interp::new(&mut globals, &mut relay, &cancel, id).run(&program)
+                });
+                if run.is_err() {
+                    // A bug: the statement that hit it may have changed names half-way.
+                    globals = snapshot;
+                }
+                (globals, run)
+            },
+            |event| event.deliver(sink),
+        );
+        let outcome = outcome.map(|(globals, run)| {
+            self.globals = globals;
             run
-        })
-        .and_then(|run| run);
-        let result = outcome.unwrap_or_else(|crash| Err(internal_error(src, &crash)));
+        });
+        let result = outcome
+            .and_then(|run| run)
+            .unwrap_or_else(|crash| Err(internal_error(src, &crash)));
         self.failed[id] = result.is_err();
         result.map_err(|e| e.in_source(id))
     }
@@ -169,33 +185,42 @@ impl Session {
         self.cancel.store(false, Ordering::Relaxed);
         self.failed.push(true);
         let cancel = self.cancel.clone();
-        let globals = &self.globals;
+        let mut scratch = self.globals.clone();
         let memory_limit = self.memory_limit;
-        let outcome = guard::run(|| {
-            let mut scratch = globals.clone();
-            crate::engine::interrupt::watch(Some(cancel.clone()));
-            crate::engine::budget::set_thread_limit(memory_limit);
-            let program = syntax::parse_interruptible(src, &cancel).map_err(Error::from)?;
-            let expr = match program.body.as_slice() {
-                [stmt] => match &stmt.kind {
-                    syntax::ast::StmtKind::Expr(e) => e.clone(),
+        let text: Arc<str> = Arc::from(src);
+        let (shows_none, options) = (sink.shows_none(), sink.render_options());
+        let outcome = guard::run_owned(
+            move |events: &guard::Events<Event>| {
+                crate::engine::interrupt::watch(Some(cancel.clone()));
+                crate::engine::budget::set_thread_limit(memory_limit);
+                let program = syntax::parse_interruptible(&text, &cancel).map_err(Error::from)?;
+                let expr = match program.body.as_slice() {
+                    [stmt] => match &stmt.kind {
+                        syntax::ast::StmtKind::Expr(e) => e.clone(),
+                        _ => {
+                            return Err(Error::new(
+                                crate::eval::exceptions::ExceptionClass::SyntaxError,
+                                "expected an expression",
+                            )
+                            .at(stmt.span))
+                        }
+                    },
                     _ => {
                         return Err(Error::new(
                             crate::eval::exceptions::ExceptionClass::SyntaxError,
-                            "expected an expression",
-                        )
-                        .at(stmt.span))
+                            "expected one expression",
+                        ))
                     }
-                },
-                _ => {
-                    return Err(Error::new(
-                        crate::eval::exceptions::ExceptionClass::SyntaxError,
-                        "expected one expression",
-                    ))
-                }
-            };
-            Interp::new(&mut scratch, sink, &cancel, id).eval(&expr)
-        });
+                };
+                let mut relay = Relay {
+                    events,
+                    shows_none,
+                    options,
+                };
+                Interp::new(&mut scratch, &mut relay, &cancel, id).eval(&expr)
+            },
+            |event| event.deliver(sink),
+        );
         let result = outcome.unwrap_or_else(|crash| Err(internal_error(src, &crash)));
         self.failed[id] = result.is_err();
         result.map_err(|e| e.in_source(id))
@@ -232,6 +257,50 @@ impl Session {
     /// Renders a displayed value in the session's format.
     pub fn render_value(&self, v: &Value) -> String {
         crate::render::render(v, self.format, &self.options)
+    }
+}
+
+/// What evaluation hands to the caller's sink, across threads.
+enum Event {
+    Display(Value),
+    Print(String),
+    Show(crate::render::grid::Display, Options),
+}
+
+impl Event {
+    fn deliver(self, sink: &mut dyn Sink) {
+        match self {
+            Event::Display(v) => sink.display(&v),
+            Event::Print(text) => sink.print(&text),
+            Event::Show(display, opts) => sink.show(&display, &opts),
+        }
+    }
+}
+
+/// The sink evaluation writes to on its own thread: it relays each output, in order, to
+/// the session's caller, whose sink shows it while the input is still running.
+struct Relay<'a> {
+    events: &'a guard::Events<Event>,
+    /// The caller's sink's answers, asked once before the input runs.
+    shows_none: bool,
+    options: Options,
+}
+
+impl Sink for Relay<'_> {
+    fn display(&mut self, value: &Value) {
+        self.events.send(Event::Display(value.clone()));
+    }
+    fn print(&mut self, text: &str) {
+        self.events.send(Event::Print(text.to_string()));
+    }
+    fn shows_none(&self) -> bool {
+        self.shows_none
+    }
+    fn render_options(&self) -> Options {
+        self.options
+    }
+    fn show(&mut self, display: &crate::render::grid::Display, opts: &Options) {
+        self.events.send(Event::Show(display.clone(), *opts));
     }
 }
 

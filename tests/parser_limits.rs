@@ -419,7 +419,11 @@ fn a_comment_inside_a_large_literal_is_skipped() {
     let StmtKind::Assign { value, .. } = &program.body[0].kind else {
         panic!("an assignment")
     };
-    let ExprKind::List(rows) = &value.kind else {
+    // Scanned as one data block: the literal itself, not a node per element.
+    let ExprKind::Data(rows) = &value.kind else {
+        panic!("a data block: {:?}", value.kind)
+    };
+    let ragtag::engine::literal::Nested::List(rows) = &**rows else {
         panic!("a list")
     };
     assert_eq!(rows.len(), 2);

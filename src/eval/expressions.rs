@@ -33,6 +33,7 @@ impl<'s> Interp<'s> {
                     Value::list(vals)
                 }
             }
+            ExprKind::Data(n) => Value::Literal(n.clone()),
             ExprKind::Tuple(items) => Value::tuple(
                 items
                     .iter()

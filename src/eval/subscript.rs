@@ -21,6 +21,7 @@ pub fn literal_nested(e: &Expr) -> Option<Nested> {
         ExprKind::List(items) => Some(Nested::List(
             items.iter().map(literal_nested).collect::<Option<_>>()?,
         )),
+        ExprKind::Data(n) => Some((**n).clone()),
         ExprKind::Int(i) => Some(Nested::Leaf(Leaf::Int(*i))),
         ExprKind::Float(f) => Some(Nested::Leaf(Leaf::Float(*f))),
         ExprKind::Str(s) => Some(Nested::Leaf(Leaf::Str(s.as_bytes().to_vec()))),

@@ -4,6 +4,9 @@
 //! found later (a shape mismatch, an unknown name) can point at the operand that caused them.
 
 use std::fmt;
+use std::sync::Arc;
+
+use crate::engine::literal::Nested;
 
 /// A byte range `[start, end)` in one source (a REPL line, a notebook cell, a script).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -202,6 +205,11 @@ pub enum ExprKind {
     None,
     /// `...` (only meaningful inside a subscript).
     Ellipsis,
+    /// A list display of number and string literals only (nested to any depth), scanned
+    /// straight from the source into the literal it denotes: one node however many
+    /// elements, shared with the value it evaluates to. The grammar's `list_display` gives
+    /// the same value for the same text (see `parser/data_blocks.rs`).
+    Data(Arc<Nested>),
     /// A name.
     Name(String),
     /// `[a, b, …]`.

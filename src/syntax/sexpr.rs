@@ -10,9 +10,27 @@
 //! `(raise x)`, `(def f (params…) stmt…)`, `(if cond (body…) (else…))`,
 //! `(for target iter stmt…)`, `(try (body…) (except (classes…) name stmt…) (finally stmt…))`.
 
+use crate::engine::literal::{Leaf, Nested};
+
 use super::ast::{
     Arg, BinOp, Expr, ExprKind, Index, LogicOp, Param, Program, Stmt, StmtKind, Target,
 };
+
+/// A scanned data block, printed as the list display it was written as.
+fn nested(n: &Nested) -> String {
+    let negative = |v: String| match v.strip_prefix('-') {
+        Some(abs) => format!("(- {abs})"),
+        None => v,
+    };
+    match n {
+        Nested::List(items) => form("list", items.iter().map(nested)),
+        Nested::Leaf(Leaf::Int(i)) => negative(i.to_string()),
+        Nested::Leaf(Leaf::Float(f)) => negative(format!("{f:?}")),
+        Nested::Leaf(Leaf::Str(b)) => format!("{:?}", String::from_utf8_lossy(b)),
+        Nested::Leaf(Leaf::Bool(b)) => if *b { "True" } else { "False" }.into(),
+        Nested::Leaf(Leaf::Typed(s)) => format!("{s:?}"),
+    }
+}
 
 /// One line per top-level statement.
 pub fn program_to_sexpr(program: &Program) -> String {
@@ -31,6 +49,7 @@ pub fn expr_to_sexpr(e: &Expr) -> String {
         ExprKind::Ellipsis => "...".into(),
         ExprKind::Name(n) => n.clone(),
         ExprKind::List(items) => form("list", items.iter().map(expr_to_sexpr)),
+        ExprKind::Data(n) => nested(n),
         ExprKind::Tuple(items) => form("tuple", items.iter().map(expr_to_sexpr)),
         ExprKind::Dict(entries) => form(
             "dict",

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::engine::literal::{self, Flavor, Leaf, Nested};
 use crate::engine::{Array, Buffer, DType, EngineError, ErrorClass, Scalar, Tensor};
+pub use crate::value::fast_literal::regular_ragged;
 use crate::value::{scalar_to_value, Value};
 use crate::{type_error, value_error};
 

@@ -9,6 +9,7 @@ use crate::eval::exceptions::{Exception, ExceptionClass};
 use crate::syntax::ast::{Expr, Param, Stmt};
 
 pub mod convert;
+mod fast_literal;
 
 /// A value a name can hold or an expression can produce.
 #[derive(Debug, Clone)]

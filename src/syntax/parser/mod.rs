@@ -38,6 +38,8 @@ mod grammar {
 
 use grammar::{RagtagParser, Rule};
 
+#[cfg(test)]
+mod block_tests;
 mod convert;
 mod data_blocks;
 #[cfg(test)]
@@ -102,8 +104,12 @@ const PARSE_STACK: usize = 64 << 20;
 
 /// Runs `f` on a thread with a [`PARSE_STACK`]-sized stack (or on this one, if no thread
 /// can be started), so that parsing never depends on the caller's stack. A panic in `f`
-/// resumes on the caller's thread.
+/// resumes on the caller's thread. An evaluation thread with that much stack to spare
+/// parses in place: starting a thread costs more than parsing a line.
 fn on_parse_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    if crate::guard::stack_room().is_some_and(|room| room >= PARSE_STACK) {
+        return f();
+    }
     let mut slot = Some(f);
     let outcome = std::thread::scope(|scope| {
         std::thread::Builder::new()

@@ -13,7 +13,16 @@ use crate::eval::Interp;
 use crate::value::Value;
 
 pub(super) fn constant(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let n = convert::to_nested(a.value("pylist")).map_err(|e| a.err_at("pylist", e))?;
+    // A list display is read in place: its literal can be large, and copying it costs more
+    // than converting it.
+    let owned;
+    let n = match a.value("pylist") {
+        Value::Literal(n) => &**n,
+        v => {
+            owned = convert::to_nested(v).map_err(|e| a.err_at("pylist", e))?;
+            &owned
+        }
+    };
     let dtype = a.dtype("dtype")?;
     let rr = a.opt_int("ragged_rank")?;
     let splits_dtype = splits_dtype_arg(a, "row_splits_dtype")?;
@@ -34,7 +43,12 @@ pub(super) fn constant(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .collect::<Result<_>>()?,
         ),
     };
-    literal::ragged_constant_with(&n, dtype, rr, inner.as_deref(), splits_dtype)
+    if (dtype, rr, &inner, splits_dtype) == (None, None, &None, DType::Int64) {
+        if let Some(r) = convert::regular_ragged(n) {
+            return r.map(Value::from_array).map_err(|e| a.err_at("pylist", e));
+        }
+    }
+    literal::ragged_constant_with(n, dtype, rr, inner.as_deref(), splits_dtype)
         .map(Value::from_array)
         .map_err(|e| a.err_at("pylist", e))
 }

@@ -203,6 +203,10 @@ impl Converter<'_> {
         let span = span_of(&pair);
         let kind = match pair.as_rule() {
             Rule::paren => return self.paren(pair, span),
+            #[cfg(test)]
+            Rule::literal_block if data_blocks::grammar_only() => {
+                return self.block_by_grammar(pair.as_str(), span.start)
+            }
             Rule::literal_block => return data_blocks::literal_block(pair.as_str(), span.start),
             Rule::literal_ref => return self.expand(span.start),
             Rule::list_display => self.list_display(pair)?,
@@ -264,5 +268,38 @@ impl Converter<'_> {
             });
         }
         Ok(ExprKind::List(items))
+    }
+
+    /// A data block converted the grammar's way (`list_display`, a node per element), for
+    /// tests comparing it with the scanner. Spans come out relative to `text` and are moved
+    /// to `base`.
+    #[cfg(test)]
+    fn block_by_grammar(&self, text: &str, base: usize) -> Result1<Expr> {
+        fn shift(e: &mut Expr, by: usize) {
+            e.span = Span::new(e.span.start + by, e.span.end + by);
+            match &mut e.kind {
+                ExprKind::List(items) => items.iter_mut().for_each(|i| shift(i, by)),
+                ExprKind::Unary(_, x) => shift(x, by),
+                _ => {}
+            }
+        }
+        let shifted = |mut err: SyntaxError| {
+            err.span = Span::new(err.span.start + base, err.span.end + base);
+            err
+        };
+        let pair = RagtagParser::parse(Rule::list_display, text)
+            .map_err(|e| {
+                SyntaxError::new(
+                    SyntaxErrorKind::UnexpectedToken,
+                    e.to_string(),
+                    Span::new(base, base),
+                )
+            })?
+            .next()
+            .expect("one list display");
+        let span = Span::new(0, text.len());
+        let mut e = boxed(self.list_display(pair).map_err(shifted)?, span);
+        shift(&mut e, base);
+        Ok(e)
     }
 }
