@@ -170,8 +170,8 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
             }
         }
         ":format" => {
-            let f =
-                Format::parse(rest).ok_or_else(|| usage("usage: :format table|tf|json|html|svg"))?;
+            let f = Format::parse(rest)
+                .ok_or_else(|| usage("usage: :format table|tf|json|html|svg"))?;
             session.format = f;
             Outcome::Text(String::new())
         }

@@ -265,6 +265,11 @@ enum Event {
     Display(Value),
     Print(String),
     Show(crate::render::grid::Display, Options),
+    Picture(String, String),
+    Page(String),
+    Stderr(String),
+    DisplayNow(Value),
+    ClearOutput(bool),
 }
 
 impl Event {
@@ -273,6 +278,11 @@ impl Event {
             Event::Display(v) => sink.display(&v),
             Event::Print(text) => sink.print(&text),
             Event::Show(display, opts) => sink.show(&display, &opts),
+            Event::Picture(svg, text) => sink.picture(&svg, &text),
+            Event::Page(text) => sink.page(&text),
+            Event::Stderr(text) => sink.print_stderr(&text),
+            Event::DisplayNow(v) => sink.display_now(&v),
+            Event::ClearOutput(wait) => sink.clear_output(wait),
         }
     }
 }
@@ -301,6 +311,24 @@ impl Sink for Relay<'_> {
     }
     fn show(&mut self, display: &crate::render::grid::Display, opts: &Options) {
         self.events.send(Event::Show(display.clone(), *opts));
+    }
+    // Every other output is relayed too, so each front end still decides how to show it
+    // (a pager, a picture, the stderr stream).
+    fn picture(&mut self, svg: &str, text: &str) {
+        self.events
+            .send(Event::Picture(svg.to_string(), text.to_string()));
+    }
+    fn page(&mut self, text: &str) {
+        self.events.send(Event::Page(text.to_string()));
+    }
+    fn print_stderr(&mut self, text: &str) {
+        self.events.send(Event::Stderr(text.to_string()));
+    }
+    fn display_now(&mut self, value: &Value) {
+        self.events.send(Event::DisplayNow(value.clone()));
+    }
+    fn clear_output(&mut self, wait: bool) {
+        self.events.send(Event::ClearOutput(wait));
     }
 }
 
