@@ -4,8 +4,10 @@ Copies the notebook into a fresh directory with its outputs cleared and a few ce
 display values as tables put first, starts `jupyter lab` on a free loopback port with a token,
 opens the notebook, runs every cell, waits until each has run, checks the page and saves a
 screenshot. Checks: every code cell ran; output areas hold ragtag's HTML tables (a `<table>`
-under a header naming `RaggedTensor` and `ragged_rank`); explain() shows HTML tables too; no
-cell shows an error it does not expect. The last line is `screenshot: N passed, N failed`.
+under a header naming `RaggedTensor` and `ragged_rank`); explain() shows HTML tables too;
+draw() shows its SVG picture; help() opens its page through Jupyter's pager; no cell shows an
+error it does not expect. The page is shot twice, in JupyterLab's light theme and in its dark
+theme (`-dark` beside the first). The last line is `screenshot: N passed, N failed`.
 
 Run by tests/jupyter/screenshot.sh, which sets up the virtualenv and the kernelspec.
 """
@@ -26,6 +28,8 @@ from playwright.sync_api import sync_playwright
 # Shown first, so the screenshot has tables in view; the guide itself mostly prints.
 TABLE_CELLS = [
     "digits = tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []])\ndigits + 3",
+    "draw(digits)",
+    "help(tf.ragged.constant)",
     'tf.ragged.constant([["So", "long"], ["thanks", "for", "all", "the", "fish"]])',
     "tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])",
     "explain(digits)",
@@ -141,6 +145,11 @@ CELL_STATES = """() => Array.from(document.querySelectorAll('.jp-Notebook .jp-Co
             error: !!c.querySelector('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')};
 })"""
 
+# Output areas that show an SVG picture (JupyterLab renders image/svg+xml as an <img> or inline).
+PICTURES = """() => Array.from(document.querySelectorAll('.jp-OutputArea-output'))
+    .filter(o => o.querySelector('.jp-RenderedSVG, img[src^="data:image/svg+xml"], svg.ragtag'))
+    .map(o => o.innerHTML.length)"""
+
 # Output areas that hold a ragtag table: a <table> under the value's header annotation.
 RAGTAG_TABLES = """() => Array.from(document.querySelectorAll('.jp-OutputArea-output'))
     .filter(o => o.querySelector('.ragtag-display table'))
@@ -222,6 +231,13 @@ def main():
                 )
                 explained = [t for t in tables if "row_splits" in t and "value_rowids" in t]
                 check("explain() renders as HTML tables", len(explained) >= 1)
+                pictures = page.evaluate(PICTURES)
+                check("draw() shows an SVG picture", len(pictures) >= 1, f"{len(pictures)} pictures")
+                body = page.evaluate("() => document.body.innerText")
+                check(
+                    "help() opens its page in the pager",
+                    "tf.ragged.constant(pylist" in body and "Examples" in body,
+                )
                 errors = [i for i, c in enumerate(page.evaluate(CELL_STATES)) if c["error"]]
                 # The table cells come first and must not fail.
                 check("the table cells ran without error",
@@ -235,6 +251,18 @@ def main():
                 os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
                 page.screenshot(path=args.out)
                 check("screenshot saved", os.path.getsize(args.out) > 10_000, args.out)
+                # The same page in the dark theme: the picture's colours follow it.
+                page.locator(".lm-MenuBar-itemLabel", has_text="Settings").first.click()
+                page.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
+                page.locator(".lm-Menu-itemLabel", has_text="JupyterLab Dark").first.click()
+                page.wait_for_function(
+                    "() => document.body.dataset.jpThemeLight === 'false'",
+                    timeout=args.timeout * 1000,
+                )
+                page.wait_for_timeout(1000)
+                dark = args.out[: -len(".png")] + "-dark.png" if args.out.endswith(".png") else args.out + "-dark"
+                page.screenshot(path=dark)
+                check("dark-theme screenshot saved", os.path.getsize(dark) > 10_000, dark)
             finally:
                 context.close()
     except Exception as e:
