@@ -8,7 +8,15 @@ use std::collections::BTreeSet;
 use ragtag::session::{Collect, Output};
 use ragtag::Session;
 
-/// The code cells of a notebook file, or None when it cannot be read.
+/// Whether a cell was added beside the guide's own (a `draw` cell tagged `picture`).
+fn is_picture(cell: &serde_json::Value) -> bool {
+    cell["metadata"]["tags"]
+        .as_array()
+        .is_some_and(|tags| tags.iter().any(|t| t == "picture"))
+}
+
+/// The code cells of a notebook file (without added picture cells), or None when it cannot
+/// be read.
 fn code_cells(path: &str) -> Option<Vec<String>> {
     let text = std::fs::read_to_string(path).ok()?;
     let nb: serde_json::Value = serde_json::from_str(&text).ok()?;
@@ -16,7 +24,7 @@ fn code_cells(path: &str) -> Option<Vec<String>> {
         nb["cells"]
             .as_array()?
             .iter()
-            .filter(|c| c["cell_type"] == "code")
+            .filter(|c| c["cell_type"] == "code" && !is_picture(c))
             .map(|c| match &c["source"] {
                 serde_json::Value::Array(lines) => {
                     lines.iter().filter_map(|l| l.as_str()).collect()
