@@ -46,6 +46,10 @@ pub const COMMANDS: &[(&str, &str)] = &[
         ":explain EXPR  how a value is stored (flat values, row partitions, offsets …)",
     ),
     (
+        ":draw",
+        ":draw EXPR     a picture of how a value is stored (draw(EXPR); a notebook shows it)",
+    ),
+    (
         ":tutorial",
         ":tutorial [N]  the lessons; open lesson N, its inputs offered on the prompt one by one",
     ),
@@ -216,6 +220,13 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
                 Format::Html => html::display_html(&d) + "\n",
                 _ => table::to_text(&d, &session.options) + "\n",
             })
+        }
+        ":draw" => {
+            if rest.is_empty() {
+                return Err(usage("usage: :draw EXPR"));
+            }
+            session.execute(&format!("draw({rest})"), sink)?;
+            Outcome::Text(String::new())
         }
         ":tutorial" | ":tut" => {
             if rest.is_empty() {
