@@ -52,7 +52,7 @@ fn main() {
     };
     let rt = Array::Ragged(build());
     let one = Array::Dense(Tensor::scalar(Scalar::I64(1)));
-    let tcol = Array::Dense(Tensor::new(vec![n, 1], Buffer::I64(col)).unwrap());
+    let tcol = Array::Dense(Tensor::new(vec![n, 1], Buffer::I64(col.into())).unwrap());
     let Array::Ragged(r) = &rt else {
         unreachable!()
     };
