@@ -53,7 +53,12 @@ fn zero_where<const X: bool, T: Copy + PartialEq + Default>(
 /// closure so that every operator compiles to its own tight (vectorisable) loop, run a chunk
 /// at a time so an interrupt stops it; [`binary`] checks for the interrupt on its way out.
 #[inline(always)]
-fn apply<T: Copy, U: Clone>(x: &[T], y: &[T], n: usize, f: impl Fn(T, T) -> U) -> Shared<U> {
+fn apply<T: Copy + Sync, U: Clone + Send>(
+    x: &[T],
+    y: &[T],
+    n: usize,
+    f: impl Fn(T, T) -> U + Sync,
+) -> Shared<U> {
     let out = match (x.len() == n, y.len() == n) {
         (true, true) => interrupt::zip_map(x, y, f),
         (false, true) => {
