@@ -277,11 +277,11 @@ impl Buffer {
     pub fn concat(dtype: DType, parts: &[&Buffer]) -> Result<Buffer> {
         let n = size::sum(parts.iter().map(|p| p.len()))?;
         let bytes = size::sum(parts.iter().map(|p| p.str_bytes()))?;
-        let mut out = Buffer::with_capacity("concat", dtype, n, bytes)?;
+        let mut out = super::builder::Builder::with_capacity("concat", dtype, n, bytes)?;
         for p in parts {
             out.extend_range(p, 0, p.len());
         }
-        Ok(out)
+        Ok(out.finish())
     }
     /// An empty buffer with room for `n` elements (and `str_bytes` bytes of strings), within
     /// the memory budget.

@@ -4,6 +4,7 @@
 
 pub mod budget;
 pub mod buffer;
+pub mod builder;
 pub mod dtype;
 pub mod error;
 pub mod interrupt;
@@ -20,6 +21,7 @@ pub mod strings;
 pub mod tensor;
 
 pub use buffer::{Buffer, Column, Scalar};
+pub use builder::Builder;
 pub use dtype::DType;
 pub use error::{EngineError, ErrorClass, Result};
 pub use lod::Lod;
