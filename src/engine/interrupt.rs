@@ -80,11 +80,11 @@ pub fn fold<T: Copy, A>(x: &[T], init: A, mut f: impl FnMut(A, T) -> A) -> Resul
 /// The size from which the elementwise kernels split their work across rayon's threads:
 /// below it one thread is as fast (a split and a join cost microseconds). Measured with
 /// `cargo bench --bench engine -- threshold` (an int64 add of a scalar, best of 20, pools of
-/// 1 and 2 threads) on the 2-core development machine while other builds kept its load
-/// average at 6 to 8, twice: up to 2^16 elements both take the same time (2^16: 32.1 vs
-/// 32.8 us, 33.0 vs 32.8 us); at 2^17 one run gave 66.5 vs 74.0 us, the other 74.6 vs
-/// 38.0 us; from 2^18 on the two are within noise, the output's page faults dominating from
-/// 2^22. The crossover is therefore 2^17 at best on a busy machine; re-measure on a quiet one.
+/// 1 and 2 threads) on the quiet 2-core development machine, twice: up to 2^16 elements the
+/// two take the same time (2^16: 29.2 vs 28.9 us, 29.9 vs 31.4 us); at 2^17 two threads win
+/// (70.8 vs 39.0 us, 76.0 vs 39.4 us), at 2^20 by 2x (704 vs 355 us); from 2^22 the output's
+/// page faults narrow the gap (2^23: 30.1 vs 18.8 ms). While other builds kept the load
+/// average at 6 to 8, two threads won nowhere reliably (the second core was taken).
 pub const PARALLEL_MIN: usize = 1 << 17;
 
 /// How many elements one parallel step covers: the flag is looked at before each step, so a
