@@ -4,6 +4,10 @@
 //!
 //! `cargo bench --bench engine [-- N]` (N rows, default 1,000,000). Each figure is the best of
 //! five runs after one warm-up, in seconds, or microseconds for keys ending in `_us`.
+//!
+//! `cargo bench --bench engine -- threshold` instead times an int64 add of a scalar at sizes
+//! from 2^10 to 2^23 on one thread and on two, the measurement behind
+//! `engine::interrupt::PARALLEL_MIN`.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -29,8 +33,38 @@ fn best(reps: usize, mut f: impl FnMut()) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
+/// Microseconds of an int64 add of a scalar over `2^k` elements, on a pool of 1 and of 2
+/// threads, for each `k`: where two threads start to win is `PARALLEL_MIN`.
+fn threshold() {
+    use ragtag::engine::ops::kernels;
+    let one = Buffer::I64(vec![1i64].into());
+    for k in 10..=23 {
+        let n = 1usize << k;
+        let x = Buffer::I64((0..n as i64).collect());
+        let time = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a thread pool");
+            pool.install(|| {
+                best(20, || {
+                    drop(black_box(kernels::binary(BinaryOp::Add, &x, &one, n)));
+                })
+            }) * 1e6
+        };
+        println!(
+            "2^{k:<2} {n:>9}: 1 thread {:>10.1} us, 2 threads {:>10.1} us",
+            time(1),
+            time(2)
+        );
+    }
+}
+
 #[allow(clippy::vec_init_then_push)] // one push per timed operation reads like the anchors list
 fn main() {
+    if std::env::args().any(|a| a == "threshold") {
+        return threshold();
+    }
     let n: usize = std::env::args()
         .skip(1)
         .find_map(|a| a.parse().ok())
@@ -52,7 +86,7 @@ fn main() {
     };
     let rt = Array::Ragged(build());
     let one = Array::Dense(Tensor::scalar(Scalar::I64(1)));
-    let tcol = Array::Dense(Tensor::new(vec![n, 1], Buffer::I64(col)).unwrap());
+    let tcol = Array::Dense(Tensor::new(vec![n, 1], Buffer::I64(col.into())).unwrap());
     let Array::Ragged(r) = &rt else {
         unreachable!()
     };

@@ -57,9 +57,9 @@ fn main() {
 
     // Ten million values: one million rows of ten, and the same values as one vector.
     let ten_m: Vec<f32> = (0..10_000_000).map(|i| i as f32 * 0.5).collect();
-    let matrix = Tensor::new(vec![1_000_000, 10], Buffer::F32(ten_m.clone())).unwrap();
+    let matrix = Tensor::new(vec![1_000_000, 10], Buffer::F32(ten_m.clone().into())).unwrap();
     report("dense float32 [1000000, 10]", &Value::tensor(matrix));
-    let vector = Tensor::new(vec![10_000_000], Buffer::F32(ten_m)).unwrap();
+    let vector = Tensor::new(vec![10_000_000], Buffer::F32(ten_m.into())).unwrap();
     report("dense float32 [10000000]", &Value::tensor(vector));
 
     // Ten million values in one million ragged rows of ten (uniform lengths, ragged type).

@@ -84,7 +84,7 @@ fn ragged_inner(t: &Tree, rank: usize, inner: usize) -> Array {
     if inner > 0 {
         shape.push(inner);
     }
-    let flat = Tensor::new(shape, Buffer::I32(values)).unwrap();
+    let flat = Tensor::new(shape, Buffer::I32(values.into())).unwrap();
     let parts = levels
         .iter()
         .map(|l| RowPartition::from_row_lengths(l, None).unwrap())

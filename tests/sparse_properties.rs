@@ -11,7 +11,7 @@ fn ragged_2d() -> impl Strategy<Value = Ragged> {
         let lengths: Vec<i64> = rows.iter().map(|r| r.len() as i64).collect();
         let values: Vec<i32> = rows.into_iter().flatten().collect();
         let part = RowPartition::from_row_lengths(&lengths, Some(values.len())).unwrap();
-        Ragged::new(vec![part], Tensor::vector(Buffer::I32(values))).unwrap()
+        Ragged::new(vec![part], Tensor::vector(Buffer::I32(values.into()))).unwrap()
     })
 }
 
@@ -20,7 +20,7 @@ fn dense() -> impl Strategy<Value = Tensor> {
     prop::collection::vec(0usize..4, 1..4).prop_flat_map(|shape| {
         let n: usize = shape.iter().product();
         prop::collection::vec(prop_oneof![Just(0i32), -9i32..9], n)
-            .prop_map(move |v| Tensor::new(shape.clone(), Buffer::I32(v)).unwrap())
+            .prop_map(move |v| Tensor::new(shape.clone(), Buffer::I32(v.into())).unwrap())
     })
 }
 
@@ -99,6 +99,6 @@ proptest! {
         for (idx, v) in entries(&st) {
             expected[idx[0] as usize] += v;
         }
-        prop_assert_eq!(sums.data(), &Buffer::I32(expected));
+        prop_assert_eq!(sums.data(), &Buffer::I32(expected.into()));
     }
 }

@@ -3,22 +3,24 @@
 use super::budget;
 use super::dtype::DType;
 use super::error::Result;
+use super::shared::Shared;
 use super::size;
 use super::strings::StringBuf;
 
-/// The elements of a tensor in row-major order, one contiguous buffer per dtype.
+/// The elements of a tensor in row-major order, one contiguous buffer per dtype. Numbers and
+/// bools are shared, copy-on-write ndarray vectors: cloning or slicing a buffer copies nothing.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Buffer {
     /// `bool` elements.
-    Bool(Vec<bool>),
+    Bool(Shared<bool>),
     /// `int32` elements.
-    I32(Vec<i32>),
+    I32(Shared<i32>),
     /// `int64` elements.
-    I64(Vec<i64>),
+    I64(Shared<i64>),
     /// `float32` elements.
-    F32(Vec<f32>),
+    F32(Shared<f32>),
     /// `float64` elements.
-    F64(Vec<f64>),
+    F64(Shared<f64>),
     /// `string` elements: one byte buffer plus offsets.
     Str(StringBuf),
 }
@@ -137,13 +139,13 @@ pub trait Column: Sized {
     }
 }
 
-impl<T: Copy> Column for Vec<T> {
+impl<T: Copy> Column for Shared<T> {
     fn col_len(&self) -> usize {
         self.len()
     }
     fn empty_like(&self, _n: usize) -> Self {
         // Grows as it is filled; the callers check result sizes against the budget.
-        Vec::new()
+        Shared::new()
     }
     fn gather(&self, indices: &[usize]) -> Self {
         indices.iter().map(|&i| self[i]).collect()
@@ -151,8 +153,18 @@ impl<T: Copy> Column for Vec<T> {
     fn extend_range(&mut self, other: &Self, start: usize, end: usize) {
         self.extend_from_slice(&other[start..end]);
     }
-    fn push_from(&mut self, other: &Self, i: usize) {
-        self.push(other[i]);
+    fn slice_range(&self, start: usize, end: usize) -> Self {
+        self.slice(start, end)
+    }
+    fn gather_ranges(&self, ranges: &[(usize, usize)]) -> Self {
+        // The callers checked the result's size against the budget.
+        let n = ranges.iter().map(|(a, b)| b - a).sum();
+        #[allow(clippy::disallowed_methods)] // the size of parts of an existing value
+        let mut out = Vec::with_capacity(n);
+        for &(a, b) in ranges {
+            out.extend_from_slice(&self[a..b]);
+        }
+        out.into()
     }
 }
 
@@ -217,11 +229,11 @@ impl Buffer {
     /// `n` copies of `value`, within the memory budget (strings count their real bytes).
     pub fn try_filled(what: &str, value: &Scalar, n: usize) -> Result<Buffer> {
         Ok(match value {
-            Scalar::Bool(v) => Buffer::Bool(budget::filled(what, *v, n)?),
-            Scalar::I32(v) => Buffer::I32(budget::filled(what, *v, n)?),
-            Scalar::I64(v) => Buffer::I64(budget::filled(what, *v, n)?),
-            Scalar::F32(v) => Buffer::F32(budget::filled(what, *v, n)?),
-            Scalar::F64(v) => Buffer::F64(budget::filled(what, *v, n)?),
+            Scalar::Bool(v) => Buffer::Bool(budget::filled(what, *v, n)?.into()),
+            Scalar::I32(v) => Buffer::I32(budget::filled(what, *v, n)?.into()),
+            Scalar::I64(v) => Buffer::I64(budget::filled(what, *v, n)?.into()),
+            Scalar::F32(v) => Buffer::F32(budget::filled(what, *v, n)?.into()),
+            Scalar::F64(v) => Buffer::F64(budget::filled(what, *v, n)?.into()),
             Scalar::Str(v) => Buffer::Str(StringBuf::try_repeat(what, v, n)?),
         })
     }
@@ -265,21 +277,21 @@ impl Buffer {
     pub fn concat(dtype: DType, parts: &[&Buffer]) -> Result<Buffer> {
         let n = size::sum(parts.iter().map(|p| p.len()))?;
         let bytes = size::sum(parts.iter().map(|p| p.str_bytes()))?;
-        let mut out = Buffer::with_capacity("concat", dtype, n, bytes)?;
+        let mut out = super::builder::Builder::with_capacity("concat", dtype, n, bytes)?;
         for p in parts {
             out.extend_range(p, 0, p.len());
         }
-        Ok(out)
+        Ok(out.finish())
     }
     /// An empty buffer with room for `n` elements (and `str_bytes` bytes of strings), within
     /// the memory budget.
     pub fn with_capacity(what: &str, dtype: DType, n: usize, str_bytes: usize) -> Result<Buffer> {
         Ok(match dtype {
-            DType::Bool => Buffer::Bool(budget::vec(what, n)?),
-            DType::Int32 => Buffer::I32(budget::vec(what, n)?),
-            DType::Int64 => Buffer::I64(budget::vec(what, n)?),
-            DType::Float32 => Buffer::F32(budget::vec(what, n)?),
-            DType::Float64 => Buffer::F64(budget::vec(what, n)?),
+            DType::Bool => Buffer::Bool(budget::vec(what, n)?.into()),
+            DType::Int32 => Buffer::I32(budget::vec(what, n)?.into()),
+            DType::Int64 => Buffer::I64(budget::vec(what, n)?.into()),
+            DType::Float32 => Buffer::F32(budget::vec(what, n)?.into()),
+            DType::Float64 => Buffer::F64(budget::vec(what, n)?.into()),
             DType::String => Buffer::Str(StringBuf::try_with_capacity(what, n, str_bytes)?),
         })
     }
@@ -315,7 +327,7 @@ impl Buffer {
         Some(match self {
             Buffer::Bool(v) => v.iter().map(|&b| b as i64).collect(),
             Buffer::I32(v) => v.iter().map(|&x| x as i64).collect(),
-            Buffer::I64(v) => v.clone(),
+            Buffer::I64(v) => v.to_vec(),
             _ => return None,
         })
     }
@@ -326,7 +338,7 @@ impl Buffer {
             Buffer::I32(v) => v.iter().map(|&x| x as f64).collect(),
             Buffer::I64(v) => v.iter().map(|&x| x as f64).collect(),
             Buffer::F32(v) => v.iter().map(|&x| x as f64).collect(),
-            Buffer::F64(v) => v.clone(),
+            Buffer::F64(v) => v.to_vec(),
             Buffer::Str(_) => return None,
         })
     }

@@ -173,11 +173,12 @@ pub fn leaves_to_buffer(leaves: &[&Leaf], dtype: DType) -> Result<Buffer> {
         }
         return Ok(Buffer::Str(s));
     }
-    let mut buf = Buffer::with_capacity("a tensor literal", dtype, leaves.len(), 0)?;
+    let mut buf =
+        super::builder::Builder::with_capacity("a tensor literal", dtype, leaves.len(), 0)?;
     for l in leaves {
         buf.push(&leaf_to_scalar(l, dtype)?);
     }
-    Ok(buf)
+    Ok(buf.finish())
 }
 
 /// The rectangular shape of a nested list, or `None` when it is not rectangular.

@@ -4,6 +4,7 @@
 
 pub mod budget;
 pub mod buffer;
+pub mod builder;
 pub mod dtype;
 pub mod error;
 pub mod interrupt;
@@ -13,17 +14,20 @@ pub mod ops;
 pub mod partition;
 pub mod ragged;
 pub mod random;
+pub mod shared;
 pub mod size;
 pub mod sparse;
 pub mod strings;
 pub mod tensor;
 
 pub use buffer::{Buffer, Column, Scalar};
+pub use builder::Builder;
 pub use dtype::DType;
 pub use error::{EngineError, ErrorClass, Result};
 pub use lod::Lod;
 pub use partition::RowPartition;
 pub use ragged::{Array, Dim, Ragged};
+pub use shared::Shared;
 pub use sparse::Sparse;
 pub use strings::StringBuf;
 pub use tensor::Tensor;

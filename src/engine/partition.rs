@@ -104,19 +104,31 @@ impl RowPartition {
 
     /// From row lengths (non-negative); they must add up to `nvals` when it is given.
     pub fn from_row_lengths(lengths: &[i64], nvals: Option<usize>) -> Result<Self> {
-        if let Some(i) = lengths.iter().position(|&l| l < 0) {
-            return Err(invalid_arg!(
-                "row_lengths must be non-negative, but row_lengths[{i}] = {}",
-                lengths[i]
-            ));
-        }
         let mut splits = budget::vec("a row partition", lengths.len() + 1)?;
         let mut acc = 0i64;
         splits.push(0);
-        for &l in lengths {
-            acc = acc
-                .checked_add(l)
-                .ok_or_else(|| value_error!("row_lengths add up to more than the largest int64"))?;
+        // One pass: the running sum, checked for a negative length and for overflow (both
+        // lengths are non-negative then, so a sum past i64::MAX wraps below zero).
+        for (i, &l) in lengths.iter().enumerate() {
+            if l < 0 {
+                return Err(invalid_arg!(
+                    "row_lengths must be non-negative, but row_lengths[{i}] = {l}"
+                ));
+            }
+            acc = acc.wrapping_add(l);
+            if acc < 0 {
+                // A negative length further on is reported first, as a separate check would.
+                if let Some(j) = lengths[i..].iter().position(|&l| l < 0) {
+                    return Err(invalid_arg!(
+                        "row_lengths must be non-negative, but row_lengths[{}] = {}",
+                        i + j,
+                        lengths[i + j]
+                    ));
+                }
+                return Err(value_error!(
+                    "row_lengths add up to more than the largest int64"
+                ));
+            }
             splits.push(acc);
         }
         if let Some(n) = nvals {
@@ -126,9 +138,15 @@ impl RowPartition {
                 ));
             }
         }
-        let p = Self::build(splits, None);
-        let _ = p.inner.lengths.set(lengths.to_vec());
-        Ok(p)
+        // The lengths are derived from the splits when asked for, not copied here.
+        Ok(Self::build(splits, None))
+    }
+
+    /// From splits known to be valid (built by the engine from existing rows: they start at
+    /// 0 and never decrease), without checking them again.
+    pub(crate) fn from_valid_splits(splits: Vec<i64>) -> Self {
+        debug_assert!(splits.first() == Some(&0) && splits.windows(2).all(|w| w[0] <= w[1]));
+        Self::build(splits, None)
     }
 
     /// From the row id of each value (sorted ascending) and the number of rows.

@@ -59,7 +59,7 @@ impl Tensor {
     }
     /// A rank-1 int64 tensor.
     pub fn from_i64(v: Vec<i64>) -> Tensor {
-        Tensor::vector(Buffer::I64(v))
+        Tensor::vector(Buffer::I64(v.into()))
     }
     /// A tensor of `shape` filled with `value`: the element count is checked for overflow
     /// (InvalidArgumentError) and the bytes (a string's real length for each copy) against

@@ -193,7 +193,7 @@ mod tests {
         let st = Value::Sparse(Arc::new(
             Sparse::new(
                 vec![0, 0, 0, 3, 1, 1],
-                Tensor::vector(Buffer::I32(vec![1, 2, 4])),
+                Tensor::vector(Buffer::I32(vec![1, 2, 4].into())),
                 vec![2, 4],
             )
             .unwrap(),

@@ -363,7 +363,7 @@ pub fn unwrap_scalar(v: Value) -> Value {
 
 /// An int64 vector as a Buffer.
 pub fn i64_buffer(v: Vec<i64>) -> Buffer {
-    Buffer::I64(v)
+    Buffer::I64(v.into())
 }
 
 /// A tensor as TensorFlow's `.numpy()` gives it: a dense array; for a RaggedTensor the rows
@@ -389,7 +389,10 @@ pub fn array_to_ndarray(a: &Array) -> Result<crate::value::NdArray, EngineError>
                 shape.extend_from_slice(inner);
                 return Ok(NdArray::Dense(Tensor::from_parts(
                     shape,
-                    crate::engine::ops::cast::cast_buffer(&Buffer::I64(Vec::new()), t.dtype())?,
+                    crate::engine::ops::cast::cast_buffer(
+                        &Buffer::I64(Vec::new().into()),
+                        t.dtype(),
+                    )?,
                 )));
             }
             if uniform {

@@ -145,7 +145,7 @@ pub fn catalogue() -> Vec<(&'static str, Value)> {
             "sparse_ints",
             sparse(
                 vec![0, 0, 1, 2, 2, 3],
-                Tensor::vector(Buffer::I32(vec![1, 0, 2])),
+                Tensor::vector(Buffer::I32(vec![1, 0, 2].into())),
                 vec![3, 4],
             ),
         ),
@@ -153,7 +153,7 @@ pub fn catalogue() -> Vec<(&'static str, Value)> {
             "sparse_vector",
             sparse(
                 vec![1, 4],
-                Tensor::vector(Buffer::F32(vec![0.5, -2.0])),
+                Tensor::vector(Buffer::F32(vec![0.5, -2.0].into())),
                 vec![6],
             ),
         ),
@@ -161,13 +161,13 @@ pub fn catalogue() -> Vec<(&'static str, Value)> {
             "sparse_rank3",
             sparse(
                 vec![0, 0, 1, 1, 2, 0],
-                Tensor::vector(Buffer::I64(vec![7, 8])),
+                Tensor::vector(Buffer::I64(vec![7, 8].into())),
                 vec![2, 3, 2],
             ),
         ),
         (
             "sparse_empty",
-            sparse(vec![], Tensor::vector(Buffer::I64(vec![])), vec![2, 2]),
+            sparse(vec![], Tensor::vector(Buffer::I64(vec![].into())), vec![2, 2]),
         ),
         (
             "sparse_big",
@@ -194,7 +194,7 @@ pub fn catalogue() -> Vec<(&'static str, Value)> {
         (
             "lod_vector",
             lod(
-                Tensor::vector(Buffer::F32(vec![0.5, 1.5, 2.5])),
+                Tensor::vector(Buffer::F32(vec![0.5, 1.5, 2.5].into())),
                 vec![vec![0, 1, 3]],
             ),
         ),

@@ -254,7 +254,7 @@ pub(crate) fn narrow_ints(acc: Vec<i64>, dtype: DType) -> Buffer {
     if dtype == DType::Int32 {
         Buffer::I32(acc.into_iter().map(|x| x as i32).collect())
     } else {
-        Buffer::I64(acc)
+        Buffer::I64(acc.into())
     }
 }
 
@@ -264,7 +264,7 @@ pub(crate) fn narrow_floats(acc: Vec<f64>, dtype: DType) -> Buffer {
     if dtype == DType::Float32 {
         Buffer::F32(acc.into_iter().map(|x| x as f32).collect())
     } else {
-        Buffer::F64(acc)
+        Buffer::F64(acc.into())
     }
 }
 

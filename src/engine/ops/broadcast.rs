@@ -7,6 +7,7 @@ use crate::engine::error::Result;
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
 use crate::engine::tensor::Tensor;
+use crate::engine::Buffer;
 use crate::engine::{budget, size};
 use crate::invalid_arg;
 
@@ -113,18 +114,41 @@ fn row_column(op: BinaryOp, a: &Array, b: &Array) -> Result<Option<Array>> {
     if rt.ragged_rank() != 1 || fv.rank() != 1 || col.shape() != [rt.nrows(), 1] {
         return Ok(None);
     }
-    let splits = rt.outer().row_splits();
-    let mut idx = budget::vec("broadcasting", fv.size())?;
-    for (r, w) in splits.windows(2).enumerate() {
-        idx.extend(std::iter::repeat_n(r, (w[1] - w[0]) as usize));
-    }
-    let expanded = col.data().gather(&idx);
+    let expanded = repeat_rows(col.data(), rt.outer().row_splits(), fv.size())?;
     let data = if swapped {
         kernels::binary(op, &expanded, fv.data(), fv.size())?
     } else {
         kernels::binary(op, fv.data(), &expanded, fv.size())?
     };
     Ok(Some(rebuild_like(&Array::Ragged(rt.clone()), data)))
+}
+
+/// Element `r` of `col` repeated as many times as row `r` has values (`n` in all), written in
+/// one pass over the row splits.
+fn repeat_rows(col: &Buffer, splits: &[i64], n: usize) -> Result<Buffer> {
+    macro_rules! repeat {
+        ($v:expr, $variant:ident) => {{
+            let mut out = budget::vec("broadcasting", n)?;
+            for (w, &x) in splits.windows(2).zip($v.iter()) {
+                out.extend(std::iter::repeat_n(x, (w[1] - w[0]) as usize));
+            }
+            Buffer::$variant(out.into())
+        }};
+    }
+    Ok(match col {
+        Buffer::Bool(v) => repeat!(v, Bool),
+        Buffer::I32(v) => repeat!(v, I32),
+        Buffer::I64(v) => repeat!(v, I64),
+        Buffer::F32(v) => repeat!(v, F32),
+        Buffer::F64(v) => repeat!(v, F64),
+        Buffer::Str(s) => {
+            let mut idx = budget::vec("broadcasting", n)?;
+            for (r, w) in splits.windows(2).enumerate() {
+                idx.extend(std::iter::repeat_n(r, (w[1] - w[0]) as usize));
+            }
+            Buffer::Str(s.gather(&idx))
+        }
+    })
 }
 
 fn gather_if_needed(t: &Tensor, pos: &[usize]) -> Option<crate::engine::Buffer> {

@@ -28,11 +28,11 @@ fn cast_unchecked(b: &Buffer, dtype: DType) -> Result<Buffer> {
     macro_rules! from_num {
         ($v:expr) => {
             match dtype {
-                DType::Bool => Buffer::Bool(interrupt::map(&$v, |x| x as f64 != 0.0)),
-                DType::Int32 => Buffer::I32(interrupt::map(&$v, |x| x as i32)),
-                DType::Int64 => Buffer::I64(interrupt::map(&$v, |x| x as i64)),
-                DType::Float32 => Buffer::F32(interrupt::map(&$v, |x| x as f32)),
-                DType::Float64 => Buffer::F64(interrupt::map(&$v, |x| x as f64)),
+                DType::Bool => Buffer::Bool(interrupt::map(&$v, |x| x as f64 != 0.0).into()),
+                DType::Int32 => Buffer::I32(interrupt::map(&$v, |x| x as i32).into()),
+                DType::Int64 => Buffer::I64(interrupt::map(&$v, |x| x as i64).into()),
+                DType::Float32 => Buffer::F32(interrupt::map(&$v, |x| x as f32).into()),
+                DType::Float64 => Buffer::F64(interrupt::map(&$v, |x| x as f64).into()),
                 DType::String => {
                     return Err(type_error!(
                         "Cannot cast {} to string: use tf.strings.as_string",

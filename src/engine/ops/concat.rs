@@ -5,6 +5,7 @@
 
 use super::{insertion_axis, positive_axis, shape_str};
 use crate::engine::buffer::Buffer;
+use crate::engine::builder::Builder;
 use crate::engine::error::{ErrorClass, Result};
 use crate::engine::partition::RowPartition;
 use crate::engine::ragged::{Array, Ragged};
@@ -126,19 +127,19 @@ fn concat_dense_offset(parts: &[&Tensor], axis: i64, dim_offset: usize) -> Resul
 fn interleave(what: &str, parts: &[&Tensor], outer: usize, blocks: &[usize]) -> Result<Buffer> {
     let total = size::sum(parts.iter().map(|p| p.size()))?;
     let bytes = size::sum(parts.iter().map(|p| p.data().str_bytes()))?;
-    let mut out = Buffer::with_capacity(what, parts[0].dtype(), total, bytes)?;
+    let mut out = Builder::with_capacity(what, parts[0].dtype(), total, bytes)?;
     if parts.len() == 1 || outer == 1 {
         for p in parts {
             out.extend_range(p.data(), 0, p.size());
         }
-        return Ok(out);
+        return Ok(out.finish());
     }
     for o in 0..outer {
         for (p, &b) in parts.iter().zip(blocks) {
             out.extend_range(p.data(), o * b, (o + 1) * b);
         }
     }
-    Ok(out)
+    Ok(out.finish())
 }
 
 /// Stacks dense tensors of one shape along a new dimension `axis`.
@@ -273,7 +274,8 @@ fn join_axis0(rts: &[Ragged], stack: bool) -> Result<Ragged> {
             splits.extend(s[1..].iter().map(|&x| x + base));
             base += s[s.len() - 1];
         }
-        partitions.push(RowPartition::from_row_splits(splits, None)?);
+        // Each input's splits are valid, so their shifted run is too.
+        partitions.push(RowPartition::from_valid_splits(splits));
     }
     Ragged::new(partitions, flat)
 }
@@ -289,6 +291,11 @@ fn join_axis1(rts: &[Ragged], stack: bool) -> Result<Ragged> {
                  so every input needs the same number of rows",
                 r.nrows()
             ));
+        }
+    }
+    if !stack {
+        if let Some(joined) = concat_rows(rts)? {
+            return Ok(joined);
         }
     }
     let all = join_axis0(rts, false)?;
@@ -318,6 +325,41 @@ fn join_axis1(rts: &[Ragged], stack: bool) -> Result<Ragged> {
     Ragged::from_partition(part, values)
 }
 
+/// `tf.concat(parts, axis=1)` of ragged matrices (one ragged dimension over flat values of
+/// one dtype and inner shape) in one pass over their row splits: each output row is written
+/// once, straight from the inputs. None when the inputs need the general path (which also
+/// gives the errors).
+fn concat_rows(rts: &[Ragged]) -> Result<Option<Ragged>> {
+    let first = rts[0].flat_values();
+    let fits = |r: &Ragged| {
+        let fv = r.flat_values();
+        r.ragged_rank() == 1 && fv.dtype() == first.dtype() && fv.shape()[1..] == first.shape()[1..]
+    };
+    if !rts.iter().all(fits) {
+        return Ok(None);
+    }
+    let n = rts[0].nrows();
+    let inner = first.row_size();
+    let total = size::sum(rts.iter().map(|r| r.flat_values().size()))?;
+    let bytes = size::sum(rts.iter().map(|r| r.flat_values().data().str_bytes()))?;
+    let mut values = Builder::with_capacity("tf.concat", first.dtype(), total, bytes)?;
+    let mut splits = budget::vec("tf.concat", size::add(n, 1)?)?;
+    splits.push(0i64);
+    let mut end = 0i64;
+    for row in 0..n {
+        for r in rts {
+            let (a, b) = r.outer().row_range(row);
+            values.extend_range(r.flat_values().data(), a * inner, b * inner);
+            end += (b - a) as i64;
+        }
+        splits.push(end);
+    }
+    let mut shape = first.shape().to_vec();
+    shape[0] = end as usize;
+    let flat = Tensor::from_parts(shape, values.finish());
+    Ragged::new(vec![RowPartition::from_valid_splits(splits)], flat).map(Some)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -333,7 +375,7 @@ mod tests {
     }
 
     fn dense(shape: &[usize], v: &[i32]) -> Array {
-        Array::Dense(Tensor::new(shape.to_vec(), Buffer::I32(v.to_vec())).unwrap())
+        Array::Dense(Tensor::new(shape.to_vec(), Buffer::I32(v.to_vec().into())).unwrap())
     }
 
     fn rows(a: &Array) -> Vec<Vec<i32>> {
@@ -358,7 +400,7 @@ mod tests {
             panic!()
         };
         assert_eq!(t.shape(), &[2, 3]);
-        assert_eq!(t.data(), &Buffer::I32(vec![1, 2, 5, 3, 4, 6]));
+        assert_eq!(t.data(), &Buffer::I32(vec![1, 2, 5, 3, 4, 6].into()));
         let Array::Dense(t) = concat(&[a.clone(), b.clone()], -1).unwrap() else {
             panic!()
         };
@@ -432,14 +474,14 @@ mod tests {
     #[test]
     fn ragged_concat_deeper_axis_and_errors() {
         // [2, None, 2] ragged tensors joined along their last (dense) axis.
-        let fv = Tensor::new(vec![3, 2], Buffer::I32(vec![1, 2, 3, 4, 5, 6])).unwrap();
+        let fv = Tensor::new(vec![3, 2], Buffer::I32(vec![1, 2, 3, 4, 5, 6].into())).unwrap();
         let p = RowPartition::from_row_lengths(&[2, 1], None).unwrap();
         let a = Array::Ragged(Ragged::new(vec![p], fv).unwrap());
         let out = concat(&[a.clone(), a.clone()], 2).unwrap();
         assert_eq!(out.shape(), vec![Some(2), None, Some(4)]);
         assert_eq!(
             out.flat_values().data(),
-            &Buffer::I32(vec![1, 2, 1, 2, 3, 4, 3, 4, 5, 6, 5, 6])
+            &Buffer::I32(vec![1, 2, 1, 2, 3, 4, 3, 4, 5, 6, 5, 6].into())
         );
         let other = rt(&[&[1, 2], &[3]]);
         let e = concat(&[a.clone(), other], 0).unwrap_err();
@@ -467,7 +509,7 @@ mod tests {
             panic!()
         };
         assert_eq!(t.shape(), &[2, 2]);
-        assert_eq!(t.data(), &Buffer::I32(vec![1, 3, 2, 4]));
+        assert_eq!(t.data(), &Buffer::I32(vec![1, 3, 2, 4].into()));
         let out = ragged_stack(&[dense(&[1, 2], &[1, 2]), dense(&[1, 2], &[3, 4])], 0).unwrap();
         assert_eq!(out.shape(), vec![Some(2), None, None]);
         assert!(stack(&[], 0).is_err());

@@ -119,7 +119,7 @@ fn clip_norms(t: &Tensor, max_norm: f64, per: usize) -> Result<Tensor> {
     }
     let data = match t.dtype() {
         DType::Float32 => Buffer::F32(v.into_iter().map(|x| x as f32).collect()),
-        _ => Buffer::F64(v),
+        _ => Buffer::F64(v.into()),
     };
     Ok(Tensor::from_parts(t.shape().to_vec(), data))
 }
@@ -131,7 +131,7 @@ mod tests {
     use crate::engine::ragged::Ragged;
 
     fn ids(shape: &[usize], v: Vec<i64>) -> Array {
-        Array::Dense(Tensor::new(shape.to_vec(), Buffer::I64(v)).unwrap())
+        Array::Dense(Tensor::new(shape.to_vec(), Buffer::I64(v.into())).unwrap())
     }
     fn values(a: &Array) -> Vec<i64> {
         a.flat_values().to_i64_vec().unwrap()
@@ -139,12 +139,15 @@ mod tests {
 
     #[test]
     fn embedding_lookup_ragged_ids() {
-        let table =
-            Tensor::new(vec![3, 2], Buffer::F32(vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0])).unwrap();
+        let table = Tensor::new(
+            vec![3, 2],
+            Buffer::F32(vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0].into()),
+        )
+        .unwrap();
         let ri = Array::Ragged(
             Ragged::new(
                 vec![RowPartition::from_row_lengths(&[2, 0, 1], None).unwrap()],
-                Tensor::vector(Buffer::I64(vec![2, 0, 1])),
+                Tensor::vector(Buffer::I64(vec![2, 0, 1].into())),
             )
             .unwrap(),
         );
@@ -157,8 +160,8 @@ mod tests {
         let v = clipped.flat_values().data().to_f64_vec().unwrap();
         assert!((v[0] * v[0] + v[1] * v[1] - 1.0).abs() < 1e-6);
         // Two shards, "mod": ids 0, 2 in shard 0 and id 1 in shard 1.
-        let s0 = Tensor::new(vec![2, 1], Buffer::I32(vec![0, 2])).unwrap();
-        let s1 = Tensor::new(vec![1, 1], Buffer::I32(vec![1])).unwrap();
+        let s0 = Tensor::new(vec![2, 1], Buffer::I32(vec![0, 2].into())).unwrap();
+        let s1 = Tensor::new(vec![1, 1], Buffer::I32(vec![1].into())).unwrap();
         let out = embedding_lookup(
             &[s0.clone(), s1.clone()],
             &ids(&[3], vec![0, 1, 2]),

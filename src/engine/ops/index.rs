@@ -238,19 +238,23 @@ fn inner_getitem(a: &Array, keys: &[Key]) -> Result<Array> {
             inner_getitem(&picked, rest)
         }
         Key::Slice(s, e, st) if st.unwrap_or(1) == 1 => {
-            // Contiguous in every row: one range per row, copied without per-row allocation.
+            // Contiguous in every row: one pass over the row splits gives the new splits and
+            // one range per row, copied without per-row allocation.
             let outer = rt.outer();
-            let mut lengths = budget::vec("indexing", outer.nrows())?;
+            let mut splits = budget::vec("indexing", outer.nrows() + 1)?;
             let mut ranges = budget::vec("indexing", outer.nrows())?;
-            for r in 0..outer.nrows() {
-                let (a0, b0) = outer.row_range(r);
+            splits.push(0i64);
+            let mut total = 0i64;
+            for w in outer.row_splits().windows(2) {
+                let (a0, b0) = (w[0] as usize, w[1] as usize);
                 let (lo, hi) = crate::engine::tensor::slice_range(*s, *e, b0 - a0);
-                lengths.push((hi - lo) as i64);
+                total += (hi - lo) as i64;
+                splits.push(total);
                 ranges.push((a0 + lo, a0 + hi));
             }
             let values = rt.values().gather_ranges(&ranges);
             let values = inner_getitem_values(values, rest)?;
-            let part = RowPartition::from_row_lengths(&lengths, None)?
+            let part = RowPartition::from_valid_splits(splits)
                 .with_uniform(sliced_uniform(rt, *s, *e, None)?);
             Ragged::from_partition(part, values).map(Array::Ragged)
         }

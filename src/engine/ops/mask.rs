@@ -16,7 +16,7 @@ use crate::{invalid_arg, type_error, value_error};
 /// The elements of a mask as bools: `True`, or nonzero numbers.
 fn truth(t: &Tensor) -> Result<Vec<bool>> {
     match t.data() {
-        Buffer::Bool(v) => Ok(v.clone()),
+        Buffer::Bool(v) => Ok(v.to_vec()),
         Buffer::Str(_) => Err(type_error!("a mask or condition must be bool, not string")),
         other => Ok(other
             .to_f64_vec()
@@ -158,7 +158,7 @@ pub fn ragged_boolean_mask(data: &Array, mask: &Array) -> Result<Array> {
                 .iter()
                 .map(|&r| keep[r as usize])
                 .collect();
-            let vmask = Array::Dense(Tensor::vector(Buffer::Bool(value_keep)));
+            let vmask = Array::Dense(Tensor::vector(Buffer::Bool(value_keep.into())));
             let values = ragged_boolean_mask(&d.values(), &vmask)?;
             let p = RowPartition::from_row_lengths(&lengths, None)?;
             Ragged::from_partition(p, values).map(Array::Ragged)
@@ -243,7 +243,7 @@ pub fn where_coords(c: &Array) -> Result<Tensor> {
             },
             rank,
         ],
-        Buffer::I64(out),
+        Buffer::I64(out.into()),
     ))
 }
 
@@ -390,27 +390,27 @@ mod tests {
 
     fn ragged_i32(lengths: &[i64], values: Vec<i32>) -> Array {
         let p = RowPartition::from_row_lengths(lengths, None).unwrap();
-        Array::Ragged(Ragged::new(vec![p], Tensor::vector(Buffer::I32(values))).unwrap())
+        Array::Ragged(Ragged::new(vec![p], Tensor::vector(Buffer::I32(values.into()))).unwrap())
     }
     fn ragged_bool(lengths: &[i64], values: Vec<bool>) -> Array {
         let p = RowPartition::from_row_lengths(lengths, None).unwrap();
-        Array::Ragged(Ragged::new(vec![p], Tensor::vector(Buffer::Bool(values))).unwrap())
+        Array::Ragged(Ragged::new(vec![p], Tensor::vector(Buffer::Bool(values.into()))).unwrap())
     }
     fn dense_bool(shape: &[usize], v: Vec<bool>) -> Tensor {
-        Tensor::new(shape.to_vec(), Buffer::Bool(v)).unwrap()
+        Tensor::new(shape.to_vec(), Buffer::Bool(v.into())).unwrap()
     }
 
     #[test]
     fn dense_mask_flattens() {
-        let t = Tensor::new(vec![2, 3], Buffer::I32(vec![1, 2, 3, 4, 5, 6])).unwrap();
+        let t = Tensor::new(vec![2, 3], Buffer::I32(vec![1, 2, 3, 4, 5, 6].into())).unwrap();
         let m = dense_bool(&[2, 3], vec![true, false, true, false, false, true]);
         let out = boolean_mask_dense(&t, &m, 0).unwrap();
         assert_eq!(out.shape(), &[3]);
-        assert_eq!(out.data(), &Buffer::I32(vec![1, 3, 6]));
+        assert_eq!(out.data(), &Buffer::I32(vec![1, 3, 6].into()));
         let rows = boolean_mask_dense(&t, &dense_bool(&[2], vec![false, true]), 0).unwrap();
         assert_eq!(rows.shape(), &[1, 3]);
         let cols = boolean_mask_dense(&t, &dense_bool(&[3], vec![false, true, true]), 1).unwrap();
-        assert_eq!(cols.data(), &Buffer::I32(vec![2, 3, 5, 6]));
+        assert_eq!(cols.data(), &Buffer::I32(vec![2, 3, 5, 6].into()));
         let e = boolean_mask_dense(&t, &dense_bool(&[3], vec![true; 3]), 0).unwrap_err();
         assert_eq!(e.class, crate::engine::ErrorClass::ValueError);
         assert!(boolean_mask_dense(&t, &dense_bool(&[], vec![true]), 0).is_err());
@@ -462,11 +462,11 @@ mod tests {
         let c = ragged_bool(&[3, 2], vec![true, false, true, false, true]);
         let out = where_coords(&c).unwrap();
         assert_eq!(out.shape(), &[3, 2]);
-        assert_eq!(out.data(), &Buffer::I64(vec![0, 0, 0, 2, 1, 1]));
+        assert_eq!(out.data(), &Buffer::I64(vec![0, 0, 0, 2, 1, 1].into()));
         let d = Array::Dense(dense_bool(&[2, 2], vec![false, true, true, false]));
         assert_eq!(
             where_coords(&d).unwrap().data(),
-            &Buffer::I64(vec![0, 1, 1, 0])
+            &Buffer::I64(vec![0, 1, 1, 0].into())
         );
         let none = Array::Dense(dense_bool(&[2], vec![false, false]));
         assert_eq!(where_coords(&none).unwrap().shape(), &[0, 1]);

@@ -60,7 +60,7 @@ pub fn ragged_range(starts: &Tensor, limits: &Tensor, deltas: &Tensor) -> Result
         let data = if dtype == DType::Int32 {
             Buffer::I32(values.into_iter().map(|v| v as i32).collect())
         } else {
-            Buffer::I64(values)
+            Buffer::I64(values.into())
         };
         let p = RowPartition::from_row_lengths(&lengths, None)?;
         return Ragged::new(vec![p], Tensor::vector(data));
@@ -96,7 +96,7 @@ pub fn ragged_range(starts: &Tensor, limits: &Tensor, deltas: &Tensor) -> Result
     let data = if dtype == DType::Float32 {
         Buffer::F32(values.into_iter().map(|v| v as f32).collect())
     } else {
-        Buffer::F64(values)
+        Buffer::F64(values.into())
     };
     let p = RowPartition::from_row_lengths(&lengths, None)?;
     Ragged::new(vec![p], Tensor::vector(data))
@@ -128,7 +128,7 @@ mod tests {
     use super::*;
 
     fn v32(v: Vec<i32>) -> Tensor {
-        Tensor::vector(Buffer::I32(v))
+        Tensor::vector(Buffer::I32(v.into()))
     }
     fn s32(v: i32) -> Tensor {
         Tensor::scalar(crate::engine::Scalar::I32(v))
@@ -161,7 +161,7 @@ mod tests {
             .message
             .contains("nonzero"));
         assert!(ragged_range(&v32(vec![1, 2]), &v32(vec![1]), &s32(1)).is_err());
-        let m = Tensor::new(vec![1, 1], Buffer::I32(vec![1])).unwrap();
+        let m = Tensor::new(vec![1, 1], Buffer::I32(vec![1].into())).unwrap();
         assert!(ragged_range(&m, &s32(1), &s32(1)).is_err());
         assert_eq!(
             ragged_range(&s32(0), &s32(i32::MAX), &s32(1))

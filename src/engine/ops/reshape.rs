@@ -178,12 +178,12 @@ mod tests {
 
     fn ragged(lengths: &[i64], values: Vec<i32>) -> Ragged {
         let p = RowPartition::from_row_lengths(lengths, None).unwrap();
-        Ragged::new(vec![p], Tensor::vector(Buffer::I32(values))).unwrap()
+        Ragged::new(vec![p], Tensor::vector(Buffer::I32(values.into()))).unwrap()
     }
 
     #[test]
     fn expand_dense_and_ragged() {
-        let t = Array::Dense(Tensor::new(vec![2, 3], Buffer::I32(vec![0; 6])).unwrap());
+        let t = Array::Dense(Tensor::new(vec![2, 3], Buffer::I32(vec![0; 6].into())).unwrap());
         assert_eq!(
             expand_dims(&t, 0).unwrap().shape(),
             vec![Some(1), Some(2), Some(3)]
@@ -217,7 +217,7 @@ mod tests {
 
     #[test]
     fn squeeze_dense_and_ragged() {
-        let t = Array::Dense(Tensor::new(vec![1, 2, 1], Buffer::I32(vec![1, 2])).unwrap());
+        let t = Array::Dense(Tensor::new(vec![1, 2, 1], Buffer::I32(vec![1, 2].into())).unwrap());
         assert_eq!(squeeze(&t, None).unwrap().shape(), vec![Some(2)]);
         assert_eq!(
             squeeze(&t, Some(&[-1])).unwrap().shape(),
@@ -227,7 +227,10 @@ mod tests {
         assert!(e.message.contains("size 2"), "{}", e.message);
         let r = Array::Ragged(ragged(&[1, 1, 1], vec![1, 2, 3]));
         let s = squeeze(&r, Some(&[1])).unwrap();
-        assert_eq!(s, Array::Dense(Tensor::vector(Buffer::I32(vec![1, 2, 3]))));
+        assert_eq!(
+            s,
+            Array::Dense(Tensor::vector(Buffer::I32(vec![1, 2, 3].into())))
+        );
         let r2 = Array::Ragged(ragged(&[2, 1], vec![1, 2, 3]));
         assert_eq!(
             squeeze(&r2, Some(&[1])).unwrap_err().class,
@@ -240,21 +243,22 @@ mod tests {
         let one = Array::Ragged(ragged(&[3], vec![1, 2, 3]));
         assert_eq!(
             squeeze(&one, Some(&[0])).unwrap(),
-            Array::Dense(Tensor::vector(Buffer::I32(vec![1, 2, 3])))
+            Array::Dense(Tensor::vector(Buffer::I32(vec![1, 2, 3].into())))
         );
     }
 
     #[test]
     fn reverse_dense_and_ragged() {
-        let t = Array::Dense(Tensor::new(vec![2, 2], Buffer::I32(vec![1, 2, 3, 4])).unwrap());
+        let t =
+            Array::Dense(Tensor::new(vec![2, 2], Buffer::I32(vec![1, 2, 3, 4].into())).unwrap());
         let Array::Dense(out) = reverse(&t, &[1]).unwrap() else {
             panic!()
         };
-        assert_eq!(out.data(), &Buffer::I32(vec![2, 1, 4, 3]));
+        assert_eq!(out.data(), &Buffer::I32(vec![2, 1, 4, 3].into()));
         let Array::Dense(out) = reverse(&t, &[0, -1]).unwrap() else {
             panic!()
         };
-        assert_eq!(out.data(), &Buffer::I32(vec![4, 3, 2, 1]));
+        assert_eq!(out.data(), &Buffer::I32(vec![4, 3, 2, 1].into()));
         assert_eq!(
             reverse(&t, &[0, 0]).unwrap_err().class,
             ErrorClass::InvalidArgumentError

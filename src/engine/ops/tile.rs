@@ -122,12 +122,13 @@ mod tests {
 
     fn ragged(lengths: &[i64], values: Vec<i32>) -> Array {
         let p = RowPartition::from_row_lengths(lengths, None).unwrap();
-        Array::Ragged(Ragged::new(vec![p], Tensor::vector(Buffer::I32(values))).unwrap())
+        Array::Ragged(Ragged::new(vec![p], Tensor::vector(Buffer::I32(values.into()))).unwrap())
     }
 
     #[test]
     fn dense_tile() {
-        let t = Array::Dense(Tensor::new(vec![2, 2], Buffer::I32(vec![1, 2, 3, 4])).unwrap());
+        let t =
+            Array::Dense(Tensor::new(vec![2, 2], Buffer::I32(vec![1, 2, 3, 4].into())).unwrap());
         let Array::Dense(out) = tile(&t, &[2, 3]).unwrap() else {
             panic!()
         };
@@ -176,7 +177,7 @@ mod tests {
         let r = Array::Ragged(
             Ragged::new(
                 vec![outer, inner],
-                Tensor::vector(Buffer::I32(vec![1, 2, 3, 4])),
+                Tensor::vector(Buffer::I32(vec![1, 2, 3, 4].into())),
             )
             .unwrap(),
         );
@@ -190,7 +191,7 @@ mod tests {
             vec![1, 1, 2, 3, 2, 3, 1, 1, 2, 3, 2, 3, 4, 4, 4, 4]
         );
         // Uniform inner dimension of the flat values tiles densely.
-        let fv = Tensor::new(vec![3, 2], Buffer::I32(vec![1, 2, 3, 4, 5, 6])).unwrap();
+        let fv = Tensor::new(vec![3, 2], Buffer::I32(vec![1, 2, 3, 4, 5, 6].into())).unwrap();
         let p = RowPartition::from_row_lengths(&[2, 1], None).unwrap();
         let r = Array::Ragged(Ragged::new(vec![p], fv).unwrap());
         let Array::Ragged(out) = tile(&r, &[1, 1, 2]).unwrap() else {

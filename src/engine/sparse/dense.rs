@@ -24,7 +24,7 @@ pub(crate) fn scatter(
             for (k, &p) in positions.iter().enumerate() {
                 out[p] = $v[k];
             }
-            Buffer::$variant(out)
+            Buffer::$variant(out.into())
         }};
     }
     Ok(match (default, values) {
@@ -164,7 +164,7 @@ impl Sparse {
             let p = flat_offset(&idx[..r - 1], &strides[..r - 1]) + v as usize;
             out[p] = true;
         }
-        Ok(Tensor::from_parts(shape, Buffer::Bool(out)))
+        Ok(Tensor::from_parts(shape, Buffer::Bool(out.into())))
     }
 
     /// The elements of `t`, broadcast to the dense shape, at each stored index — what a
@@ -233,7 +233,7 @@ impl Sparse {
                     let p = flat_offset(self.index(k), &strides);
                     out[p] = $plus(out[p], x);
                 }
-                Buffer::$variant(out)
+                Buffer::$variant(out.into())
             }};
         }
         let data = match (dense.data(), self.values.data()) {
@@ -314,7 +314,7 @@ mod tests {
 
     fn i32s(t: &Tensor) -> Vec<i32> {
         match t.data() {
-            Buffer::I32(v) => v.clone(),
+            Buffer::I32(v) => v.to_vec(),
             other => panic!("{other:?}"),
         }
     }
@@ -372,7 +372,7 @@ mod tests {
 
     #[test]
     fn from_dense_keeps_nonzeros() {
-        let t = Tensor::new(vec![2, 2], Buffer::I32(vec![1, 0, 0, 2])).unwrap();
+        let t = Tensor::new(vec![2, 2], Buffer::I32(vec![1, 0, 0, 2].into())).unwrap();
         let s = Sparse::from_dense(&t);
         assert_eq!(rows(&s), vec![vec![0, 0], vec![1, 1]]);
         assert_eq!(s.dense_shape(), &[2, 2]);
@@ -381,21 +381,21 @@ mod tests {
 
     #[test]
     fn sparse_to_dense_shapes_of_indices() {
-        let m = Tensor::new(vec![2, 2], Buffer::I32(vec![1, 2, 2, 1])).unwrap();
+        let m = Tensor::new(vec![2, 2], Buffer::I32(vec![1, 2, 2, 1].into())).unwrap();
         let d = sparse_to_dense(
             &m,
             &[3, 3],
-            &Tensor::vector(Buffer::I32(vec![2, 3])),
+            &Tensor::vector(Buffer::I32(vec![2, 3].into())),
             &Scalar::I32(1),
             true,
         )
         .unwrap();
         assert_eq!(i32s(&d), vec![1, 1, 1, 1, 1, 2, 1, 3, 1]);
-        let v = Tensor::vector(Buffer::I32(vec![0, 2]));
+        let v = Tensor::vector(Buffer::I32(vec![0, 2].into()));
         let d = sparse_to_dense(
             &v,
             &[4],
-            &Tensor::vector(Buffer::I32(vec![5, 6])),
+            &Tensor::vector(Buffer::I32(vec![5, 6].into())),
             &Scalar::I32(0),
             true,
         )
@@ -444,11 +444,17 @@ mod tests {
     #[test]
     fn dense_side_broadcasts() {
         let a = sp(&[&[0, 1], &[2, 0]], &[5, 6], &[3, 2]);
-        let row = Tensor::vector(Buffer::I32(vec![10, 20]));
-        assert_eq!(a.dense_at_indices(&row).unwrap(), Buffer::I32(vec![20, 10]));
-        let col = Tensor::new(vec![3, 1], Buffer::I32(vec![1, 2, 3])).unwrap();
-        assert_eq!(a.dense_at_indices(&col).unwrap(), Buffer::I32(vec![1, 3]));
-        let bad = Tensor::vector(Buffer::I32(vec![1, 2, 3]));
+        let row = Tensor::vector(Buffer::I32(vec![10, 20].into()));
+        assert_eq!(
+            a.dense_at_indices(&row).unwrap(),
+            Buffer::I32(vec![20, 10].into())
+        );
+        let col = Tensor::new(vec![3, 1], Buffer::I32(vec![1, 2, 3].into())).unwrap();
+        assert_eq!(
+            a.dense_at_indices(&col).unwrap(),
+            Buffer::I32(vec![1, 3].into())
+        );
+        let bad = Tensor::vector(Buffer::I32(vec![1, 2, 3].into()));
         assert_eq!(
             a.dense_at_indices(&bad).unwrap_err().class,
             ErrorClass::InvalidArgumentError
@@ -458,9 +464,9 @@ mod tests {
     #[test]
     fn add_to_dense() {
         let a = sp(&[&[0, 1]], &[5], &[1, 2]);
-        let d = Tensor::new(vec![1, 2], Buffer::I32(vec![1, 1])).unwrap();
+        let d = Tensor::new(vec![1, 2], Buffer::I32(vec![1, 1].into())).unwrap();
         assert_eq!(i32s(&a.add_dense(&d).unwrap()), vec![1, 6]);
-        let wrong = Tensor::new(vec![2, 1], Buffer::I32(vec![1, 1])).unwrap();
+        let wrong = Tensor::new(vec![2, 1], Buffer::I32(vec![1, 1].into())).unwrap();
         assert_eq!(
             a.add_dense(&wrong).unwrap_err().class,
             ErrorClass::InvalidArgumentError

@@ -136,7 +136,7 @@ impl Sparse {
         }
         let data = match self.values.data() {
             Buffer::F32(_) => Buffer::F32(out.into_iter().map(|x| x as f32).collect()),
-            _ => Buffer::F64(out),
+            _ => Buffer::F64(out.into()),
         };
         Ok(Sparse::from_parts(
             self.indices.clone(),
@@ -169,10 +169,10 @@ impl Sparse {
         }
         let pairs = merge(self, other)?;
         let data = match (self.values.data(), other.values.data()) {
-            (Buffer::I32(x), Buffer::I32(y)) => Buffer::I32(combine(x, y, &pairs, op)),
-            (Buffer::I64(x), Buffer::I64(y)) => Buffer::I64(combine(x, y, &pairs, op)),
-            (Buffer::F32(x), Buffer::F32(y)) => Buffer::F32(combine(x, y, &pairs, op)),
-            (Buffer::F64(x), Buffer::F64(y)) => Buffer::F64(combine(x, y, &pairs, op)),
+            (Buffer::I32(x), Buffer::I32(y)) => Buffer::I32(combine(x, y, &pairs, op).into()),
+            (Buffer::I64(x), Buffer::I64(y)) => Buffer::I64(combine(x, y, &pairs, op).into()),
+            (Buffer::F32(x), Buffer::F32(y)) => Buffer::F32(combine(x, y, &pairs, op).into()),
+            (Buffer::F64(x), Buffer::F64(y)) => Buffer::F64(combine(x, y, &pairs, op).into()),
             (x, _) => {
                 return Err(invalid_arg!(
                     "{name} needs numeric values, not {}",

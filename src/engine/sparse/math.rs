@@ -44,10 +44,10 @@ num!(f64, |a: f64, b: f64| a + b);
 macro_rules! numeric2 {
     ($a:expr, $b:expr, $f:ident($($arg:expr),*), $what:expr) => {
         match ($a, $b) {
-            (Buffer::I32(x), Buffer::I32(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::I32(v), extra) }
-            (Buffer::I64(x), Buffer::I64(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::I64(v), extra) }
-            (Buffer::F32(x), Buffer::F32(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::F32(v), extra) }
-            (Buffer::F64(x), Buffer::F64(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::F64(v), extra) }
+            (Buffer::I32(x), Buffer::I32(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::I32(v.into()), extra) }
+            (Buffer::I64(x), Buffer::I64(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::I64(v.into()), extra) }
+            (Buffer::F32(x), Buffer::F32(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::F32(v.into()), extra) }
+            (Buffer::F64(x), Buffer::F64(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::F64(v.into()), extra) }
             (x, _) => return Err(type_error!("{} needs numbers, not {}", $what, x.dtype())),
         }
     };
@@ -284,7 +284,7 @@ mod tests {
     fn dense_i32(o: SparseOut) -> (Vec<usize>, Vec<i32>) {
         match o {
             SparseOut::Dense(t) => match t.data() {
-                Buffer::I32(v) => (t.shape().to_vec(), v.clone()),
+                Buffer::I32(v) => (t.shape().to_vec(), v.to_vec()),
                 other => panic!("{other:?}"),
             },
             SparseOut::Sparse(_) => panic!("sparse"),

@@ -125,7 +125,7 @@ impl Sparse {
     pub fn indices_tensor(&self) -> Tensor {
         Tensor::from_parts(
             vec![self.nnz(), self.rank()],
-            Buffer::I64(self.indices.clone()),
+            Buffer::I64(self.indices.clone().into()),
         )
     }
     /// The stored values.
@@ -295,7 +295,7 @@ pub(crate) mod tests {
     pub fn sp(indices: &[&[i64]], values: &[i32], shape: &[i64]) -> Sparse {
         Sparse::new(
             indices.iter().flat_map(|r| r.iter().copied()).collect(),
-            Tensor::vector(Buffer::I32(values.to_vec())),
+            Tensor::vector(Buffer::I32(values.to_vec().into())),
             shape.to_vec(),
         )
         .unwrap()
@@ -309,7 +309,7 @@ pub(crate) mod tests {
     /// The int32 values of a sparse tensor.
     pub fn vals(s: &Sparse) -> Vec<i32> {
         match s.values().data() {
-            Buffer::I32(v) => v.clone(),
+            Buffer::I32(v) => v.to_vec(),
             other => panic!("not int32: {other:?}"),
         }
     }
@@ -320,12 +320,13 @@ pub(crate) mod tests {
         assert_eq!(ok.nnz(), 2);
         let e = Sparse::new(
             vec![0, 0],
-            Tensor::vector(Buffer::I32(vec![1, 2])),
+            Tensor::vector(Buffer::I32(vec![1, 2].into())),
             vec![2, 2],
         )
         .unwrap_err();
         assert_eq!(e.class, ErrorClass::ValueError);
-        let e = Sparse::new(vec![], Tensor::vector(Buffer::I32(vec![])), vec![-1]).unwrap_err();
+        let e =
+            Sparse::new(vec![], Tensor::vector(Buffer::I32(vec![].into())), vec![-1]).unwrap_err();
         assert_eq!(e.class, ErrorClass::ValueError);
     }
 

@@ -14,6 +14,22 @@ use crate::{invalid_arg, value_error};
 /// The hint shared by the "not right-ragged" errors.
 const KEEP_HOLES: &str = "a ragged row cannot have holes: keep them as default values with tf.sparse.to_dense(st), or build rows without gaps";
 
+/// The indices `[row, column]` of every value of a ragged matrix with these row splits, in
+/// order, written in one pass (no zero-fill).
+fn matrix_indices(splits: &[i64]) -> Vec<i64> {
+    let nvals = splits.last().map_or(0, |&n| n as usize);
+    // Two per value of an existing tensor; where the allocator refuses, it grows as it goes.
+    let mut indices = Vec::new();
+    let _ = indices.try_reserve_exact(2 * nvals);
+    for (row, w) in splits.windows(2).enumerate() {
+        for col in 0..w[1] - w[0] {
+            indices.push(row as i64);
+            indices.push(col);
+        }
+    }
+    indices
+}
+
 impl Sparse {
     /// The sparse form of a ragged tensor (`rt.to_sparse()`): one entry per value, in
     /// row-major order; the dense shape is the ragged tensor's bounding shape.
@@ -24,6 +40,12 @@ impl Sparse {
         let inner_size = numel(inner);
         let nflat = fv.shape()[0];
         let rr = parts.len();
+        let dense_shape = || r.bounding_shape().iter().map(|&d| d as i64).collect();
+        if rr == 1 && inner.is_empty() {
+            // A matrix: one pass over the row splits writes each value's (row, column).
+            let indices = matrix_indices(parts[0].row_splits());
+            return Sparse::from_parts(indices, Tensor::vector(fv.data().clone()), dense_shape());
+        }
         // One index row per value of an existing tensor: grows as it is filled.
         let mut indices = Vec::new();
         #[allow(clippy::disallowed_methods)] // rank-sized
@@ -48,8 +70,7 @@ impl Sparse {
                 indices.extend_from_slice(&inner_idx);
             }
         }
-        let dense_shape = r.bounding_shape().iter().map(|&d| d as i64).collect();
-        Sparse::from_parts(indices, Tensor::vector(fv.data().clone()), dense_shape)
+        Sparse::from_parts(indices, Tensor::vector(fv.data().clone()), dense_shape())
     }
 
     /// The ragged tensor of a right-ragged sparse tensor (`RaggedTensor.from_sparse`),
@@ -150,7 +171,7 @@ mod tests {
     fn ragged(splits: &[i64], values: &[i32]) -> Ragged {
         Ragged::new(
             vec![RowPartition::from_row_splits(splits.to_vec(), Some(values.len())).unwrap()],
-            Tensor::vector(Buffer::I32(values.to_vec())),
+            Tensor::vector(Buffer::I32(values.to_vec().into())),
         )
         .unwrap()
     }
@@ -170,7 +191,7 @@ mod tests {
     #[test]
     fn uniform_inner_dims_become_coordinates() {
         let part = RowPartition::from_row_splits(vec![0, 1, 3], Some(3)).unwrap();
-        let fv = Tensor::new(vec![3, 2], Buffer::I32(vec![1, 2, 3, 4, 5, 6])).unwrap();
+        let fv = Tensor::new(vec![3, 2], Buffer::I32(vec![1, 2, 3, 4, 5, 6].into())).unwrap();
         let r = Ragged::new(vec![part], fv).unwrap();
         let s = Sparse::from_ragged(&r);
         assert_eq!(s.dense_shape(), &[2, 2, 2]);

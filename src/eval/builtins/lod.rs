@@ -236,7 +236,7 @@ fn cuda_place(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn empty() -> Result<Value> {
     Ok(lod_value(Lod::new(
-        Tensor::vector(Buffer::F32(Vec::new())),
+        Tensor::vector(Buffer::F32(Vec::new().into())),
         Vec::new(),
     )?))
 }

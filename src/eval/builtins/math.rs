@@ -130,28 +130,35 @@ fn conj(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn angle(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = a.array("input", None)?;
     map_flat(&x, |t| {
-        let data = match t.data() {
-            Buffer::F32(v) => Buffer::F32(crate::engine::interrupt::map(v, |x| {
-                if x < 0.0 {
-                    std::f32::consts::PI
-                } else {
-                    0.0
+        let data =
+            match t.data() {
+                Buffer::F32(v) => Buffer::F32(
+                    crate::engine::interrupt::map(v, |x| {
+                        if x < 0.0 {
+                            std::f32::consts::PI
+                        } else {
+                            0.0
+                        }
+                    })
+                    .into(),
+                ),
+                Buffer::F64(v) => Buffer::F64(
+                    crate::engine::interrupt::map(v, |x| {
+                        if x < 0.0 {
+                            std::f64::consts::PI
+                        } else {
+                            0.0
+                        }
+                    })
+                    .into(),
+                ),
+                other => {
+                    return Err(crate::type_error!(
+                        "tf.math.angle of real numbers needs floats, not {}",
+                        other.dtype()
+                    ))
                 }
-            })),
-            Buffer::F64(v) => Buffer::F64(crate::engine::interrupt::map(v, |x| {
-                if x < 0.0 {
-                    std::f64::consts::PI
-                } else {
-                    0.0
-                }
-            })),
-            other => {
-                return Err(crate::type_error!(
-                    "tf.math.angle of real numbers needs floats, not {}",
-                    other.dtype()
-                ))
-            }
-        };
+            };
         crate::engine::interrupt::check()?;
         Tensor::new(t.shape().to_vec(), data)
     })
@@ -177,14 +184,18 @@ fn saturate_cast(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     let clamped = map_flat(&x, |t| {
         let data = match (t.data(), dtype) {
-            (Buffer::I64(v), DType::Int32) => Buffer::I64(crate::engine::interrupt::map(v, |x| {
-                x.clamp(i64::from(i32::MIN), i64::from(i32::MAX))
-            })),
-            (Buffer::F64(v), DType::Float32) => {
-                Buffer::F64(crate::engine::interrupt::map(v, |x| {
+            (Buffer::I64(v), DType::Int32) => Buffer::I64(
+                crate::engine::interrupt::map(v, |x| {
+                    x.clamp(i64::from(i32::MIN), i64::from(i32::MAX))
+                })
+                .into(),
+            ),
+            (Buffer::F64(v), DType::Float32) => Buffer::F64(
+                crate::engine::interrupt::map(v, |x| {
                     x.clamp(f64::from(f32::MIN), f64::from(f32::MAX))
-                }))
-            }
+                })
+                .into(),
+            ),
             // Float to int conversion already saturates (nan becomes 0).
             (other, _) => other.clone(),
         };
@@ -332,12 +343,12 @@ fn euclidean_norm(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let sum = reduce::reduce(&sq, axes.as_deref(), ReduceOp::Sum, keepdims).map_err(at)?;
     map_flat(&sum, |t| {
         let data = match t.data() {
-            Buffer::I32(v) => Buffer::I32(crate::engine::interrupt::map(v, |x| {
-                f64::from(x).sqrt() as i32
-            })),
-            Buffer::I64(v) => Buffer::I64(crate::engine::interrupt::map(v, |x| {
-                (x as f64).sqrt() as i64
-            })),
+            Buffer::I32(v) => {
+                Buffer::I32(crate::engine::interrupt::map(v, |x| f64::from(x).sqrt() as i32).into())
+            }
+            Buffer::I64(v) => {
+                Buffer::I64(crate::engine::interrupt::map(v, |x| (x as f64).sqrt() as i64).into())
+            }
             other => kernels::unary(UnaryOp::Sqrt, other)?,
         };
         crate::engine::interrupt::check()?;
@@ -362,20 +373,14 @@ fn logsumexp(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         let m = reduce::reduce(&x, axes.as_deref(), ReduceOp::Max, kd)?;
         map_flat(&m, |t| {
             let data = match t.data() {
-                Buffer::F32(v) => Buffer::F32(crate::engine::interrupt::map(v, |x| {
-                    if x.is_finite() {
-                        x
-                    } else {
-                        0.0
-                    }
-                })),
-                Buffer::F64(v) => Buffer::F64(crate::engine::interrupt::map(v, |x| {
-                    if x.is_finite() {
-                        x
-                    } else {
-                        0.0
-                    }
-                })),
+                Buffer::F32(v) => Buffer::F32(
+                    crate::engine::interrupt::map(v, |x| if x.is_finite() { x } else { 0.0 })
+                        .into(),
+                ),
+                Buffer::F64(v) => Buffer::F64(
+                    crate::engine::interrupt::map(v, |x| if x.is_finite() { x } else { 0.0 })
+                        .into(),
+                ),
                 other => other.clone(),
             };
             Tensor::new(t.shape().to_vec(), data)

@@ -194,7 +194,7 @@ fn arange(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             values.extend(chunk.map(|i| start + i as f64 * step))
         })
         .map_err(|e| Error::from(e).at(a.call))?;
-        Tensor::vector(crate::engine::Buffer::F64(values))
+        Tensor::vector(crate::engine::Buffer::F64(values.into()))
     } else {
         let (s, st) = (start as i64, step as i64);
         let mut values: Vec<i64> =
@@ -203,7 +203,7 @@ fn arange(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             values.extend(chunk.map(|i| s.wrapping_add((i as i64).wrapping_mul(st))))
         })
         .map_err(|e| Error::from(e).at(a.call))?;
-        Tensor::vector(crate::engine::Buffer::I64(values))
+        Tensor::vector(crate::engine::Buffer::I64(values.into()))
     };
     cast(&t, dtype).map(nd).map_err(|e| e.at(a.call))
 }

@@ -42,7 +42,7 @@ fn setup(a: &Args) -> Result<(Vec<usize>, DType, Pcg, Vec<f64>)> {
 }
 
 fn build(a: &Args, shape: Vec<usize>, dtype: DType, values: Vec<f64>) -> Result<Value> {
-    let buf = cast_buffer(&Buffer::F64(values), dtype).map_err(|e| a.err_at("dtype", e))?;
+    let buf = cast_buffer(&Buffer::F64(values.into()), dtype).map_err(|e| a.err_at("dtype", e))?;
     Ok(Value::tensor(
         Tensor::new(shape, buf).map_err(|e| a.err_at("shape", e))?,
     ))

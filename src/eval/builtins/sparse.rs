@@ -289,7 +289,7 @@ fn ragged_from_sparse(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 /// A bool vector value.
 pub(super) fn bool_tensor(v: Vec<bool>) -> Value {
-    Value::tensor(Tensor::vector(Buffer::Bool(v)))
+    Value::tensor(Tensor::vector(Buffer::Bool(v.into())))
 }
 
 /// `shape` as sizes, None for unknown ones (`None` for an unknown rank).

@@ -4,10 +4,10 @@ use super::*;
 use crate::engine::StringBuf;
 
 fn f64s(shape: &[usize], v: &[f64]) -> Tensor {
-    Tensor::new(shape.to_vec(), Buffer::F64(v.to_vec())).unwrap()
+    Tensor::new(shape.to_vec(), Buffer::F64(v.to_vec().into())).unwrap()
 }
 fn f32s(shape: &[usize], v: &[f32]) -> Tensor {
-    Tensor::new(shape.to_vec(), Buffer::F32(v.to_vec())).unwrap()
+    Tensor::new(shape.to_vec(), Buffer::F32(v.to_vec().into())).unwrap()
 }
 
 #[test]
@@ -68,7 +68,7 @@ fn non_finite_only() {
 
 #[test]
 fn bools_pad_true() {
-    let t = Tensor::new(vec![3], Buffer::Bool(vec![true, true, false])).unwrap();
+    let t = Tensor::new(vec![3], Buffer::Bool(vec![true, true, false].into())).unwrap();
     assert_eq!(array_str(&t), "[ True  True False]");
     assert_eq!(array_repr(&t), "array([ True,  True, False])");
 }
@@ -101,16 +101,16 @@ fn big_arrays_are_summarised() {
 
 #[test]
 fn reprs_name_the_dtype_unless_implied() {
-    let t = Tensor::new(vec![2, 2], Buffer::I32(vec![1, 2, 3, 4])).unwrap();
+    let t = Tensor::new(vec![2, 2], Buffer::I32(vec![1, 2, 3, 4].into())).unwrap();
     assert_eq!(
         array_repr(&t),
         "array([[1, 2],\n       [3, 4]], dtype=int32)"
     );
-    let t = Tensor::new(vec![2], Buffer::I64(vec![1, 2])).unwrap();
+    let t = Tensor::new(vec![2], Buffer::I64(vec![1, 2].into())).unwrap();
     assert_eq!(array_repr(&t), "array([1, 2])");
-    let t = Tensor::new(vec![0], Buffer::I64(vec![])).unwrap();
+    let t = Tensor::new(vec![0], Buffer::I64(vec![].into())).unwrap();
     assert_eq!(array_repr(&t), "array([], dtype=int64)");
-    let t = Tensor::new(vec![2, 0], Buffer::I32(vec![])).unwrap();
+    let t = Tensor::new(vec![2, 0], Buffer::I32(vec![].into())).unwrap();
     assert_eq!(array_repr(&t), "array([], shape=(2, 0), dtype=int32)");
     assert_eq!(array_str(&t), "[]");
 }

@@ -290,7 +290,7 @@ fn sparse_tensor_multi_line_indices() {
 /// The `.numpy()` prints of the guide show NumPy's `str` of the arrays.
 #[test]
 fn numpy_arrays_print_bare() {
-    let v = Tensor::vector(Buffer::I32(vec![1, 2, 3, 4, 5, 6, 7]));
+    let v = Tensor::vector(Buffer::I32(vec![1, 2, 3, 4, 5, 6, 7].into()));
     assert_eq!(format_of(&Value::tensor(v)), "[1 2 3 4 5 6 7]");
     let splits = Tensor::from_i64(vec![0, 2, 5, 6, 6, 7]);
     assert_eq!(numpy::array_str(&splits), "[0 2 5 6 6 7]");
@@ -301,7 +301,7 @@ fn numpy_arrays_print_bare() {
 fn empty_ragged() {
     use crate::engine::Ragged;
     let p = crate::engine::RowPartition::from_row_splits(vec![0], None).unwrap();
-    let r = Ragged::new(vec![p], Tensor::vector(Buffer::I64(vec![]))).unwrap();
+    let r = Ragged::new(vec![p], Tensor::vector(Buffer::I64(vec![].into()))).unwrap();
     assert_eq!(ragged_text(&Array::Ragged(r)), "<tf.RaggedTensor []>");
 }
 

@@ -298,7 +298,7 @@ fn shift_indices(
         }
         out.push(starts[b] + x);
     }
-    let t = Tensor::from_parts(fv.shape().to_vec(), Buffer::I64(out));
+    let t = Tensor::from_parts(fv.shape().to_vec(), Buffer::I64(out.into()));
     Ok(match indices {
         Array::Dense(_) => Array::Dense(t),
         Array::Ragged(r) => Array::Ragged(r.with_flat_values(t)?),

@@ -9,13 +9,13 @@ use crate::engine::tensor::Tensor;
 
 fn ragged(lengths: &[i64], values: Vec<i32>) -> Array {
     let p = RowPartition::from_row_lengths(lengths, None).unwrap();
-    Array::Ragged(Ragged::new(vec![p], Tensor::vector(Buffer::I32(values))).unwrap())
+    Array::Ragged(Ragged::new(vec![p], Tensor::vector(Buffer::I32(values.into()))).unwrap())
 }
 fn ids(shape: &[usize], v: Vec<i64>) -> Array {
-    Array::Dense(Tensor::new(shape.to_vec(), Buffer::I64(v)).unwrap())
+    Array::Dense(Tensor::new(shape.to_vec(), Buffer::I64(v.into())).unwrap())
 }
 fn dense(shape: &[usize], v: Vec<i32>) -> Array {
-    Array::Dense(Tensor::new(shape.to_vec(), Buffer::I32(v)).unwrap())
+    Array::Dense(Tensor::new(shape.to_vec(), Buffer::I32(v.into())).unwrap())
 }
 fn values(a: &Array) -> Vec<i64> {
     a.flat_values().to_i64_vec().unwrap()
@@ -48,7 +48,7 @@ fn dense_gather_axes_and_batch() {
             .class,
         ErrorClass::InvalidArgumentError
     );
-    let f = Array::Dense(Tensor::vector(Buffer::F32(vec![0.0])));
+    let f = Array::Dense(Tensor::vector(Buffer::F32(vec![0.0].into())));
     assert_eq!(
         gather(&p, &f, None, 0).unwrap_err().class,
         ErrorClass::InvalidArgumentError
@@ -75,7 +75,7 @@ fn ragged_params_and_indices() {
     let ri = Array::Ragged(
         Ragged::new(
             vec![RowPartition::from_row_lengths(&[3, 1, 0, 1], None).unwrap()],
-            Tensor::vector(Buffer::I64(vec![3, 1, 2, 1, 0])),
+            Tensor::vector(Buffer::I64(vec![3, 1, 2, 1, 0].into())),
         )
         .unwrap(),
     );
@@ -99,7 +99,7 @@ fn ragged_axis_and_batch_gather() {
     let ri = Array::Ragged(
         Ragged::new(
             vec![RowPartition::from_row_lengths(&[1, 2], None).unwrap()],
-            Tensor::vector(Buffer::I64(vec![2, 1, 1])),
+            Tensor::vector(Buffer::I64(vec![2, 1, 1].into())),
         )
         .unwrap(),
     );

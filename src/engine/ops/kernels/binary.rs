@@ -5,6 +5,7 @@ use super::{dtype_mismatch, BinaryOp};
 use crate::engine::buffer::Buffer;
 use crate::engine::error::Result;
 use crate::engine::interrupt;
+use crate::engine::shared::Shared;
 use crate::engine::strings::StringBuf;
 use crate::invalid_arg;
 
@@ -52,8 +53,13 @@ fn zero_where<const X: bool, T: Copy + PartialEq + Default>(
 /// closure so that every operator compiles to its own tight (vectorisable) loop, run a chunk
 /// at a time so an interrupt stops it; [`binary`] checks for the interrupt on its way out.
 #[inline(always)]
-fn apply<T: Copy, U>(x: &[T], y: &[T], n: usize, f: impl Fn(T, T) -> U) -> Vec<U> {
-    match (x.len() == n, y.len() == n) {
+fn apply<T: Copy + Sync, U: Clone + Send>(
+    x: &[T],
+    y: &[T],
+    n: usize,
+    f: impl Fn(T, T) -> U + Sync,
+) -> Shared<U> {
+    let out = match (x.len() == n, y.len() == n) {
         (true, true) => interrupt::zip_map(x, y, f),
         (false, true) => {
             let p = x[0];
@@ -64,7 +70,8 @@ fn apply<T: Copy, U>(x: &[T], y: &[T], n: usize, f: impl Fn(T, T) -> U) -> Vec<U
             interrupt::map(x, |p| f(p, q))
         }
         (false, false) => interrupt::map_range(n, |_| f(x[0], y[0])),
-    }
+    };
+    out.into()
 }
 
 /// Applies a binary op elementwise to two buffers of the same dtype. Each side either has

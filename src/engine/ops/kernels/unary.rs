@@ -19,7 +19,7 @@ fn unary_unchecked(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
     let d = b.dtype();
     if op == UnaryOp::LogicalNot {
         return match b {
-            Buffer::Bool(v) => Ok(Buffer::Bool(interrupt::map(v, |x| !x))),
+            Buffer::Bool(v) => Ok(Buffer::Bool(interrupt::map(v, |x| !x).into())),
             _ => Err(dtype_mismatch("~ (logical not)", "bool", d).with_hint(
                 "in TensorFlow `~` is logical_not and only takes bool tensors; compare first, e.g. ~(x > 2)",
             )),
@@ -27,8 +27,8 @@ fn unary_unchecked(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
     }
     if op == UnaryOp::Invert {
         return match b {
-            Buffer::I32(v) => Ok(Buffer::I32(interrupt::map(v, |x| !x))),
-            Buffer::I64(v) => Ok(Buffer::I64(interrupt::map(v, |x| !x))),
+            Buffer::I32(v) => Ok(Buffer::I32(interrupt::map(v, |x| !x).into())),
+            Buffer::I64(v) => Ok(Buffer::I64(interrupt::map(v, |x| !x).into())),
             _ => Err(dtype_mismatch("tf.bitwise.invert", "integer", d)),
         };
     }
@@ -58,16 +58,18 @@ fn unary_unchecked(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
             _ => x.is_finite(),
         };
         return Ok(Buffer::Bool(match b {
-            Buffer::F32(v) => interrupt::map(v, |x| test(f64::from(x))),
-            Buffer::F64(v) => interrupt::map(v, test),
+            Buffer::F32(v) => interrupt::map(v, |x| test(f64::from(x))).into(),
+            Buffer::F64(v) => interrupt::map(v, test).into(),
             _ => unreachable!("float checked"),
         }));
     }
     Ok(match b {
-        Buffer::I32(v) => Buffer::I32(int_op!(v, i32)),
-        Buffer::I64(v) => Buffer::I64(int_op!(v, i64)),
-        Buffer::F32(v) => Buffer::F32(interrupt::map(v, |x| float_unary(op, f64::from(x)) as f32)),
-        Buffer::F64(v) => Buffer::F64(interrupt::map(v, |x| float_unary(op, x))),
+        Buffer::I32(v) => Buffer::I32(int_op!(v, i32).into()),
+        Buffer::I64(v) => Buffer::I64(int_op!(v, i64).into()),
+        Buffer::F32(v) => {
+            Buffer::F32(interrupt::map(v, |x| float_unary(op, f64::from(x)) as f32).into())
+        }
+        Buffer::F64(v) => Buffer::F64(interrupt::map(v, |x| float_unary(op, x)).into()),
         _ => {
             return Err(invalid_arg!(
                 "{} is not defined for {} tensors",

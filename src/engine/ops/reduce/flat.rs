@@ -38,7 +38,7 @@ pub(super) fn reduce_flat(data: &Buffer, op: ReduceOp, int_mean_float: bool) -> 
     if let Buffer::Bool(v) = data {
         // check_dtype let only any and all through: any starts false, all true.
         let r = accumulate::fold_all(v, |x| x, fold, accumulate::identity(fold, false, true))?;
-        return Ok(Buffer::Bool(vec![r]));
+        return Ok(Buffer::Bool(vec![r].into()));
     }
     let int_path = dtype.is_int() && !op.is_statistic()
         || (op == ReduceOp::Mean && dtype.is_int() && !int_mean_float);

@@ -47,7 +47,7 @@ pub fn segment_reduce_dense(
         // check_dtype let only any and all through: any starts false, all true.
         let init = accumulate::identity(fold, false, true);
         let acc = accumulate::accumulate(WHAT, v, seg, inner, m, fold, init)?;
-        return Ok(Tensor::from_parts(shape, Buffer::Bool(acc)));
+        return Ok(Tensor::from_parts(shape, Buffer::Bool(acc.into())));
     }
     let counts = accumulate::counts(WHAT, seg, nseg)?;
     if dtype.is_int() && !op.is_statistic()

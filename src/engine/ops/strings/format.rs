@@ -36,7 +36,7 @@ pub fn to_number(a: &Array, out_type: DType) -> Result<Array> {
                     let text = std::str::from_utf8(s.trim_ascii()).map_err(|_| bad(i, s))?;
                     v.push(parse_number::<$ty>(text, out_type.is_int()).ok_or_else(|| bad(i, s))?);
                 }
-                Buffer::$variant(v)
+                Buffer::$variant(v.into())
             }};
         }
         let data = match out_type {

@@ -51,7 +51,7 @@ pub fn length(a: &Array, unit: CharUnit) -> Result<Array> {
             CharUnit::Byte => col.iter().map(|s| s.len() as i32).collect(),
             CharUnit::Utf8Char => col.iter().map(|s| utf8_len(s) as i32).collect(),
         };
-        Ok(same_shape(t, Buffer::I32(lens)))
+        Ok(same_shape(t, Buffer::I32(lens.into())))
     })
 }
 

@@ -29,7 +29,7 @@ fn scalar_str(s: &str) -> Array {
 }
 
 fn ints(shape: &[usize], v: &[i64]) -> Array {
-    Array::Dense(Tensor::new(shape.to_vec(), Buffer::I64(v.to_vec())).unwrap())
+    Array::Dense(Tensor::new(shape.to_vec(), Buffer::I64(v.to_vec().into())).unwrap())
 }
 
 fn int_scalar(v: i64) -> Array {
@@ -428,7 +428,7 @@ fn to_number_types_and_errors() {
     let f = to_number(&x, DType::Float32).unwrap();
     assert_eq!(
         f.flat_values().data(),
-        &Buffer::F32(vec![1.5, -2.0, 1000.0, f32::INFINITY])
+        &Buffer::F32(vec![1.5, -2.0, 1000.0, f32::INFINITY].into())
     );
     let i = to_number(&ragged(&[&["1", "-20"], &[]]), DType::Int64).unwrap();
     assert_eq!(i64s(&i), [1, -20]);
@@ -444,7 +444,7 @@ fn to_number_types_and_errors() {
             .unwrap()
             .flat_values()
             .data(),
-        &Buffer::F64(vec![1.0])
+        &Buffer::F64(vec![1.0].into())
     );
     assert!(to_number(&vector(&["3000000000"]), DType::Int32).is_err());
     assert_eq!(
@@ -459,13 +459,9 @@ fn fmt(a: &Array, spec: AsStringSpec) -> Vec<String> {
 
 #[test]
 fn as_string_like_printf() {
-    let f = Array::Dense(Tensor::vector(Buffer::F32(vec![
-        1.23456,
-        -2.0,
-        0.0,
-        f32::NAN,
-        f32::NEG_INFINITY,
-    ])));
+    let f = Array::Dense(Tensor::vector(Buffer::F32(
+        vec![1.23456, -2.0, 0.0, f32::NAN, f32::NEG_INFINITY].into(),
+    )));
     assert_eq!(
         fmt(&f, AsStringSpec::default()),
         ["1.234560", "-2.000000", "0.000000", "nan", "-inf"]
@@ -475,9 +471,9 @@ fn as_string_like_printf() {
         ..Default::default()
     };
     assert_eq!(fmt(&f, p2)[..2], ["1.23", "-2.00"]);
-    let d = Array::Dense(Tensor::vector(Buffer::F64(vec![
-        1234567.0, 0.0001, 0.00001234, 100.0, 0.5,
-    ])));
+    let d = Array::Dense(Tensor::vector(Buffer::F64(
+        vec![1234567.0, 0.0001, 0.00001234, 100.0, 0.5].into(),
+    )));
     let g = AsStringSpec {
         shortest: true,
         ..Default::default()
@@ -510,7 +506,7 @@ fn as_string_like_printf() {
         ..Default::default()
     };
     assert_eq!(fmt(&i, plus), ["+7", "-42", "+0"]);
-    let b = Array::Dense(Tensor::vector(Buffer::Bool(vec![true, false])));
+    let b = Array::Dense(Tensor::vector(Buffer::Bool(vec![true, false].into())));
     assert_eq!(fmt(&b, AsStringSpec::default()), ["true", "false"]);
     let bad = AsStringSpec {
         precision: Some(2),
@@ -597,7 +593,7 @@ fn regex_rewrites_follow_re2() {
     let out = regex_full_match(&vector(&["ab", "abab", "b"]), "ab|abab").unwrap();
     assert_eq!(
         out.flat_values().data(),
-        &Buffer::Bool(vec![true, true, false])
+        &Buffer::Bool(vec![true, true, false].into())
     );
     assert_eq!(
         regex_replace(&x, "A[", b"x", true).unwrap_err().class,
@@ -640,7 +636,10 @@ fn regex_perl_classes_are_ascii_as_in_re2() {
     let out = regex_replace(&x, r"\b", b"|", true).unwrap();
     assert_eq!(strs(&out), ["\u{e9}|t|\u{e9} |2024|", "|a_b|-|c|"]);
     let out = regex_full_match(&x, r"[^\W]+[[:punct:]]\w").unwrap();
-    assert_eq!(out.flat_values().data(), &Buffer::Bool(vec![false, true]));
+    assert_eq!(
+        out.flat_values().data(),
+        &Buffer::Bool(vec![false, true].into())
+    );
     let out = regex_replace(&vector(&["a]b"]), r"[]a]", b"x", true).unwrap();
     assert_eq!(strs(&out), ["xxb"]);
 }

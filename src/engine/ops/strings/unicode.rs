@@ -260,7 +260,7 @@ pub fn decode(a: &Array, spec: &DecodeSpec, with_offsets: bool) -> Result<(Array
         })?;
         lengths.push((cps.len() - before) as i64);
     }
-    with_offsets_of(a, &lengths, Buffer::I32(cps), offs, with_offsets)
+    with_offsets_of(a, &lengths, Buffer::I32(cps.into()), offs, with_offsets)
 }
 
 /// `tf.strings.unicode_split`: every string as a row of its characters (each encoded in the
@@ -314,7 +314,11 @@ fn with_offsets_of(
 ) -> Result<(Array, Option<Array>)> {
     let values = shaped(a, lengths, Tensor::vector(values))?;
     let offsets = if with_offsets {
-        Some(shaped(a, lengths, Tensor::vector(Buffer::I64(offs)))?)
+        Some(shaped(
+            a,
+            lengths,
+            Tensor::vector(Buffer::I64(offs.into())),
+        )?)
     } else {
         None
     };

@@ -172,7 +172,7 @@ pub(super) fn tf_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             values.extend(chunk.map(|i| start.wrapping_add((i as i64).wrapping_mul(delta))))
         })
         .map_err(|e| Error::from(e).at(a.call))?;
-        let buf = crate::engine::Buffer::I64(values);
+        let buf = crate::engine::Buffer::I64(values.into());
         let buf = if dtype == DType::Int64 {
             buf
         } else {
@@ -210,7 +210,7 @@ pub(super) fn tf_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         values.extend(chunk.map(|i| start + i as f64 * delta))
     })
     .map_err(|e| Error::from(e).at(a.call))?;
-    let buf = crate::engine::Buffer::F64(values);
+    let buf = crate::engine::Buffer::F64(values.into());
     let buf =
         crate::engine::ops::cast::cast_buffer(&buf, dtype).map_err(|e| a.err_at("dtype", e))?;
     Ok(Value::tensor(Tensor::vector(buf)))

@@ -58,7 +58,7 @@ fn out_type(a: &Args, float_ok: bool) -> Result<DType> {
 
 /// `dims` as a vector of `dtype`.
 fn dims_tensor(dims: &[i64], dtype: DType, a: &Args) -> Result<Value> {
-    let buf = crate::engine::Buffer::I64(dims.to_vec());
+    let buf = crate::engine::Buffer::I64(dims.to_vec().into());
     let buf =
         crate::engine::ops::cast::cast_buffer(&buf, dtype).map_err(|e| a.err_at("out_type", e))?;
     Ok(Value::tensor(Tensor::vector(buf)))
