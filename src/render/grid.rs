@@ -174,6 +174,15 @@ impl Display {
     }
 }
 
+/// The header cells of the data columns [`head_tail`] chose: each position's index, `…`
+/// where columns are elided.
+pub fn data_heads(cols: &[Option<usize>]) -> impl Iterator<Item = (Cell, Column)> + '_ {
+    cols.iter().map(|c| match c {
+        Some(c) => (Cell::index(c), Column::Data),
+        None => (Cell::ellipsis(), Column::Ellipsis),
+    })
+}
+
 /// Which of `n` positions to show when at most `max` fit: all of them, or a head and a tail
 /// around `None` (the elided middle). The head gets the odd one out.
 pub fn head_tail(n: usize, max: usize) -> Vec<Option<usize>> {

@@ -250,12 +250,17 @@ fn tensor_item(
     };
     match &*a {
         Array::Dense(t) if t.rank() == 0 && fits(t.dtype()) => Ok(Some(t.data().get(0))),
-        _ => Err(type_error!(
-            "expected {want}, got a {} tensor of shape {}",
-            a.dtype(),
-            crate::engine::ops::shape_str(&a.shape())
-        )),
+        _ => Err(wrong_tensor(want, &a)),
     }
+}
+
+/// TypeError: a tensor where `want` was expected, named by its dtype and shape.
+fn wrong_tensor(want: &str, a: &Array) -> EngineError {
+    type_error!(
+        "expected {want}, got a {} tensor of shape {}",
+        a.dtype(),
+        crate::engine::ops::shape_str(&a.shape())
+    )
 }
 
 /// A value as a Python int (ints, bools, integer scalar tensors).
@@ -303,11 +308,7 @@ pub fn to_ints(v: &Value) -> Result<Vec<i64>, EngineError> {
                     "expected a vector of ints, got shape {}",
                     crate::engine::ops::dense_shape_str(t.shape())
                 )),
-                _ => Err(type_error!(
-                    "expected a list of ints, got a {} tensor of shape {}",
-                    a.dtype(),
-                    crate::engine::ops::shape_str(&a.shape())
-                )),
+                _ => Err(wrong_tensor("a list of ints", &a)),
             }
         }
     }

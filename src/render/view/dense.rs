@@ -3,7 +3,7 @@
 //! The grid builders take a cell function, so sparse tensors' dense views share them.
 
 use super::super::cell::{element_cell, ellipsis};
-use super::super::grid::{head_tail, Block, Cell, Column, Display, Grid, Header};
+use super::super::grid::{data_heads, head_tail, Block, Cell, Column, Display, Grid, Header};
 use super::super::table::cell_width;
 use super::super::tf_text::py_str;
 use super::super::Options;
@@ -76,14 +76,7 @@ pub fn view(t: &Tensor, opts: &Options) -> Display {
 /// the terminal, as one column of `position, value` rows instead, so values stay readable.
 pub fn vector_grid(n: usize, opts: &Options, cell: &dyn Fn(usize) -> Cell) -> Grid {
     let cols = head_tail(n, opts.max_cols);
-    let mut g = Grid::new(
-        cols.iter()
-            .map(|c| match c {
-                Some(c) => (Cell::index(c), Column::Data),
-                None => (Cell::ellipsis(), Column::Ellipsis),
-            })
-            .collect(),
-    );
+    let mut g = Grid::new(data_heads(&cols).collect());
     g.push(
         cols.iter()
             .map(|c| c.map_or_else(Cell::ellipsis, cell))
@@ -115,10 +108,7 @@ pub fn matrix_grid(
 ) -> Grid {
     let shown_cols = head_tail(cols, opts.max_cols);
     let mut head = vec![(Cell::label(""), Column::Label)];
-    head.extend(shown_cols.iter().map(|c| match c {
-        Some(c) => (Cell::index(c), Column::Data),
-        None => (Cell::ellipsis(), Column::Ellipsis),
-    }));
+    head.extend(data_heads(&shown_cols));
     let mut g = Grid::new(head);
     for r in head_tail(rows, max_rows) {
         let Some(r) = r else {

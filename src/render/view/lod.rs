@@ -3,7 +3,7 @@
 //! shown once at the top of its group.
 
 use super::super::cell::{block_text, element_cell, ellipsis};
-use super::super::grid::{head_tail, Block, Cell, Column, Display, Grid, Header};
+use super::super::grid::{data_heads, head_tail, Block, Cell, Column, Display, Grid, Header};
 use super::super::Options;
 use super::{count_text, Nest, Node};
 use crate::engine::size::dense_shape_str;
@@ -94,10 +94,7 @@ fn data_grid(l: &Lod, opts: &Options) -> Grid {
     if data.rank() <= 1 {
         head.push((Cell::label("value"), Column::Data));
     }
-    head.extend(cols.iter().map(|c| match c {
-        Some(c) => (Cell::index(c), Column::Data),
-        None => (Cell::ellipsis(), Column::Ellipsis),
-    }));
+    head.extend(data_heads(&cols));
     let mut g = Grid::new(head);
     let inner: usize = data.shape().iter().skip(2).product();
     let row_size = data.row_size();

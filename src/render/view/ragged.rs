@@ -9,7 +9,7 @@
 //! columns, so the numbers line up and read as a matrix.
 
 use super::super::cell::{element_cell, row_cell};
-use super::super::grid::{head_tail, Block, Cell, Column, Display, Grid, Header};
+use super::super::grid::{data_heads, head_tail, Block, Cell, Column, Display, Grid, Header};
 use super::super::Options;
 use super::{axis_name, count_text, Nest, Node};
 use crate::engine::{Ragged, RowPartition};
@@ -94,10 +94,7 @@ fn grid(r: &Ragged, opts: &Options) -> Grid {
             .collect()
     };
     head.push((Cell::label("len"), Column::Label));
-    head.extend(cols.iter().map(|c| match c {
-        Some(c) => (Cell::index(c), Column::Data),
-        None => (Cell::ellipsis(), Column::Ellipsis),
-    }));
+    head.extend(data_heads(&cols));
     let mut g = Grid::new(head);
 
     let mut prev: Option<Node> = None;
@@ -151,10 +148,7 @@ fn vector_grid(r: &Ragged, opts: &Options) -> Grid {
     let mut head: Vec<(Cell, Column)> = (0..depth)
         .map(|k| (Cell::label(axis_name(k)), Column::Label))
         .collect();
-    head.extend(cols.iter().map(|c| match c {
-        Some(c) => (Cell::index(c), Column::Data),
-        None => (Cell::ellipsis(), Column::Ellipsis),
-    }));
+    head.extend(data_heads(&cols));
     let mut g = Grid::new(head);
     let mut prev: Option<Node> = None;
     for node in nest.shown(opts.max_rows) {
