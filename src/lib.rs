@@ -12,6 +12,7 @@ pub mod complete;
 pub mod diagnostic;
 pub mod engine;
 pub mod eval;
+pub mod formats;
 #[allow(clippy::disallowed_methods)] // transcript text: sizes follow the files read
 pub mod golden;
 pub mod guard;

@@ -18,7 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["syntax"],
     &["value"],
     &["render"],
-    &["diagnostic", "eval"],
+    &["diagnostic", "eval", "formats"],
     &["session"],
     &["complete", "command", "golden", "repl", "jupyter"],
 ];

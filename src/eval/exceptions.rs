@@ -60,6 +60,17 @@ pub enum ExceptionClass {
     /// `ModuleNotFoundError`: an `import` of a module ragtag does not provide, e.g.
     /// `import pandas`.
     ModuleNotFoundError,
+    /// `OSError`: a file could not be read or written; raised through its subclasses or
+    /// for other system errors, e.g. `np.load('no_such_file.npy')` (a FileNotFoundError).
+    OSError,
+    /// `FileNotFoundError`: a file or directory that does not exist, e.g.
+    /// `np.load('no_such_file.npy')`.
+    FileNotFoundError,
+    /// `PermissionError`: the system refused access to a file, e.g. writing into a
+    /// read-only directory.
+    PermissionError,
+    /// `IsADirectoryError`: a directory where a file was expected, e.g. `np.load('.')`.
+    IsADirectoryError,
     /// `KeyboardInterrupt`: the evaluation was interrupted (Ctrl-C, a Jupyter interrupt),
     /// e.g. `raise KeyboardInterrupt`.
     KeyboardInterrupt,
@@ -86,7 +97,7 @@ use ExceptionClass as C;
 impl ExceptionClass {
     /// Every class, each base class followed by the classes under it (the catalogue's
     /// order: a tree read top to bottom).
-    pub const ALL: [ExceptionClass; 26] = [
+    pub const ALL: [ExceptionClass; 30] = [
         C::BaseException,
         C::Exception,
         C::ValueError,
@@ -107,6 +118,10 @@ impl ExceptionClass {
         C::RecursionError,
         C::ImportError,
         C::ModuleNotFoundError,
+        C::OSError,
+        C::FileNotFoundError,
+        C::PermissionError,
+        C::IsADirectoryError,
         C::OpError,
         C::InvalidArgumentError,
         C::ResourceExhaustedError,
@@ -138,6 +153,10 @@ impl ExceptionClass {
             C::RecursionError => "RecursionError",
             C::ImportError => "ImportError",
             C::ModuleNotFoundError => "ModuleNotFoundError",
+            C::OSError => "OSError",
+            C::FileNotFoundError => "FileNotFoundError",
+            C::PermissionError => "PermissionError",
+            C::IsADirectoryError => "IsADirectoryError",
             C::KeyboardInterrupt => "KeyboardInterrupt",
             C::OpError => "OpError",
             C::InvalidArgumentError => "InvalidArgumentError",
@@ -164,6 +183,7 @@ impl ExceptionClass {
             C::IndentationError => C::SyntaxError,
             C::TabError => C::IndentationError,
             C::ModuleNotFoundError => C::ImportError,
+            C::FileNotFoundError | C::PermissionError | C::IsADirectoryError => C::OSError,
             C::InvalidArgumentError
             | C::ResourceExhaustedError
             | C::UnimplementedError
@@ -178,6 +198,7 @@ impl ExceptionClass {
             | C::ArithmeticError
             | C::RuntimeError
             | C::ImportError
+            | C::OSError
             | C::OpError => C::Exception,
         })
     }
@@ -246,6 +267,10 @@ impl ExceptionClass {
             C::RuntimeError => "raise",
             C::RecursionError => "f = lambda n: f(n)\nf(1)",
             C::ImportError | C::ModuleNotFoundError => "import pandas",
+            C::OSError => "raise OSError('No space left on device')",
+            C::FileNotFoundError => "raise FileNotFoundError('no_such_file.npy')",
+            C::PermissionError => "raise PermissionError('/proc/version')",
+            C::IsADirectoryError => "raise IsADirectoryError('.')",
             C::OpError | C::InvalidArgumentError => "tf.constant([1, 2]) // 0",
             C::ResourceExhaustedError => "tf.zeros([100000, 100000, 100000])",
             C::UnimplementedError => "del [1, 2][0]",
@@ -282,6 +307,10 @@ impl ExceptionClass {
             C::RecursionError => "calls or expressions nested past the recursion limit",
             C::ImportError => "a failed import (ModuleNotFoundError)",
             C::ModuleNotFoundError => "an `import` of a module ragtag does not provide",
+            C::OSError => "a file that could not be read or written",
+            C::FileNotFoundError => "a file or directory that does not exist",
+            C::PermissionError => "the system refused access to a file",
+            C::IsADirectoryError => "a directory where a file was expected",
             C::KeyboardInterrupt => "the evaluation was interrupted",
             C::OpError => "the base of TensorFlow's op errors",
             C::InvalidArgumentError => {
