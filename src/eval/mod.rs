@@ -109,6 +109,8 @@ pub fn root_module(name: &str) -> Option<&'static str> {
         "paddle" => "paddle",
         "math" => "math",
         "sys" => "sys",
+        "ak" | "awkward" => "ak",
+        "ragtag" => "ragtag",
         _ => return None,
     })
 }
