@@ -10,6 +10,11 @@
 //! `engine::interrupt::PARALLEL_MIN`.
 
 use std::hint::black_box;
+
+/// The binary's allocator (src/main.rs), so the figures are the binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::time::Instant;
 
 use ragtag::engine::ops::broadcast::binary;

@@ -12,6 +12,12 @@ use ragtag::engine::random::Pcg;
 use ragtag::session::Collect;
 use ragtag::Session;
 
+/// mimalloc keeps freed large blocks for reuse: a result of tens of megabytes is not
+/// page-faulted into being by every operation, as with glibc, which returns each block over
+/// 32 MiB to the system at once (`cargo bench --bench engine` shows the difference).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The median of `reps` timings of `f`, in seconds, after `reps / 10` untimed runs.
 fn median(reps: usize, mut f: impl FnMut()) -> f64 {
     for _ in 0..reps / 10 {

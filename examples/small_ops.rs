@@ -7,7 +7,14 @@
 //! minus its count for `setup` is what OP costs. `list` prints the operations.
 
 use ragtag::session::Collect;
+
 use ragtag::Session;
+
+/// mimalloc keeps freed large blocks for reuse: a result of tens of megabytes is not
+/// page-faulted into being by every operation, as with glibc, which returns each block over
+/// 32 MiB to the system at once (the binary's allocator, so the counts are the binary's).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// The data: 10,000 rows of lengths 0..=20 and int64 values in -1000..1000, made by
 /// arithmetic (no random numbers), a [10000, 1] column, its sparse form, and the small
@@ -23,7 +30,10 @@ digits = tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []])
 
 /// Each operation as ragtag code, assigned so that nothing is rendered.
 const OPS: &[(&str, &str)] = &[
-    ("build_from_row_lengths", "_ = tf.RaggedTensor.from_row_lengths(vals, lengths)"),
+    (
+        "build_from_row_lengths",
+        "_ = tf.RaggedTensor.from_row_lengths(vals, lengths)",
+    ),
     ("add_scalar", "_ = rt + 1"),
     ("add_same_shape", "_ = rt + rt"),
     ("add_broadcast_column", "_ = rt + col"),

@@ -346,6 +346,12 @@ fn run_tests(args: TestArgs) -> ExitCode {
     }
 }
 
+/// mimalloc keeps freed large blocks for reuse: a result of tens of megabytes is not
+/// page-faulted into being by every operation, as with glibc, which returns each block over
+/// 32 MiB to the system at once (`cargo bench --bench engine` shows the difference).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(bytes) = cli.max_memory {
