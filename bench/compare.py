@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Prints the comparison table of bench/compare.sh from the anchors' JSON, ragtag's JSON and
+the peak RSS (KiB) of ragtag's benchmark."""
+
+import json
+import math
+import os
+import platform
+import sys
+
+
+def cpu():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def main():
+    anchors = json.load(open(sys.argv[1]))
+    ours = json.load(open(sys.argv[2]))
+    rss_kib = int(open(sys.argv[3]).read().split()[-1])
+    n = anchors["N"]
+    total = anchors.get("total_values", 10 * n)
+    # The benchmark's input: int64 values, int64 row lengths and the [N, 1] int64 column.
+    input_bytes = 8 * total + 8 * n + 8 * n
+    flat = {"add_scalar": "stream_add_flat_values", "add_same_shape": "stream_add_flat_values",
+            "reduce_sum_axis1": "stream_sum_flat_values", "reduce_max_axis1": "stream_sum_flat_values",
+            "slice_first2": "stream_sum_flat_values", "slice_last1": "stream_sum_flat_values"}
+    rows, ratios = [], []
+    for op, who in ours["seconds"].items():
+        r = who["ragtag"]
+        a = anchors["seconds"].get(op, {})
+        tf, ak = a.get("tensorflow"), a.get("awkward")
+        np_key = flat.get(op)
+        npv = anchors["seconds"].get(np_key, {}).get("numpy") if np_key else None
+        best = min([v for v in (tf, ak) if v is not None], default=None)
+        ratio = r / best if best else None
+        if ratio is not None:
+            ratios.append(ratio)
+        rows.append((op, tf, ak, npv, r, ratio))
+    unit = lambda op: "µs" if op.endswith("_us") else "s"
+    fmt = lambda v: "–" if v is None else (f"{v:.4f}" if v < 10 else f"{v:.1f}")
+    print(f"N = {n:,} rows, {total:,} int64 values; {os.cpu_count()} cores, {cpu()}; "
+          f"{platform.system()} {platform.release()}")
+    print()
+    print("| op | TensorFlow | Awkward | NumPy flat pass | ragtag | ragtag ÷ best |")
+    print("|---|---|---|---|---|---|")
+    for op, tf, ak, npv, r, ratio in rows:
+        name = op[:-3] + " (µs)" if unit(op) == "µs" else op
+        print(f"| {name} | {fmt(tf)} | {fmt(ak)} | {fmt(npv)} | {fmt(r)} | "
+              f"{'–' if ratio is None else f'{ratio:.2f}'} |")
+    geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+    print()
+    print(f"Geometric mean of ragtag ÷ best anchor over {len(ratios)} ops: {geo:.2f}")
+    print(f"Peak RSS of ragtag's benchmark: {rss_kib / 1024:.0f} MiB, "
+          f"{rss_kib * 1024 / input_bytes:.1f}× its input data ({input_bytes / 2**20:.0f} MiB: "
+          f"values, row lengths and the column)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The comparison: the shared workload (../shared/bench/anchors.py) timed in TensorFlow,
+# Awkward Array and NumPy, and ragtag's side (`cargo bench --bench engine`), in one run, printed
+# as one table: op, TensorFlow, Awkward, NumPy, ragtag, ragtag ÷ best anchor, with the
+# geometric mean, the machine, and the peak memory of ragtag's benchmark beside the bytes of
+# its input data. Asserts nothing; the README shows its latest table.
+#
+#   bench/compare.sh [N]                 # N rows (default 1,000,000)
+#   ANCHORS_PYTHON=/path/to/python bench/compare.sh   # an interpreter that already has them
+#
+# Without ANCHORS_PYTHON it makes a virtual environment at target/anchors-venv with
+# bench/requirements-anchors.txt (TensorFlow is a large download the first time).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-1000000}
+anchors=${RAGTAG_ANCHORS:-../shared/bench/anchors.py}
+[ -f "$anchors" ] || { echo "no anchors script at $anchors (set RAGTAG_ANCHORS)" >&2; exit 1; }
+py=${ANCHORS_PYTHON:-}
+if [ -z "$py" ]; then
+    venv=target/anchors-venv
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r bench/requirements-anchors.txt
+    py=$venv/bin/python
+fi
+out=target/compare
+mkdir -p "$out"
+echo "anchors: $("$py" --version) running $anchors $n" >&2
+"$py" "$anchors" "$n" > "$out/anchors.json" 2> "$out/anchors.log" || { cat "$out/anchors.log" >&2; exit 1; }
+cargo bench --quiet --bench engine --no-run
+bench=$(cargo bench --bench engine --no-run --message-format=json 2>/dev/null \
+    | python3 -c 'import json,sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "engine" and m.get("executable"):
+        print(m["executable"])')
+echo "ragtag: $bench $n" >&2
+/usr/bin/time -f '%M' -o "$out/ragtag-maxrss-kb" "$bench" "$n" > "$out/ragtag.json"
+python3 bench/compare.py "$out/anchors.json" "$out/ragtag.json" "$out/ragtag-maxrss-kb"
