@@ -480,11 +480,16 @@ impl Array {
         match self {
             Array::Dense(t) => {
                 let rs = t.row_size();
-                let scaled: Vec<_> = ranges.iter().map(|&(a, b)| (a * rs, b * rs)).collect();
                 let n: usize = ranges.iter().map(|(a, b)| b - a).sum();
                 let mut shape = t.shape().to_vec();
                 shape[0] = n;
-                Array::Dense(Tensor::from_parts(shape, t.data().gather_ranges(&scaled)))
+                let data = if rs == 1 {
+                    t.data().gather_ranges(ranges)
+                } else {
+                    let scaled: Vec<_> = ranges.iter().map(|&(a, b)| (a * rs, b * rs)).collect();
+                    t.data().gather_ranges(&scaled)
+                };
+                Array::Dense(Tensor::from_parts(shape, data))
             }
             Array::Ragged(r) => {
                 let idx: Vec<usize> = ranges.iter().flat_map(|&(a, b)| a..b).collect();

@@ -182,8 +182,54 @@ pub fn slice_positions(
 
 /// For a contiguous step-1 slice, the clamped `(start, end)` range.
 pub fn slice_range(start: Option<i64>, stop: Option<i64>, n: usize) -> (usize, usize) {
-    match super::size::slice(start, stop, Some(1), n) {
-        Ok(r) if r.len > 0 => (r.start, r.start + r.len),
-        _ => (0, 0),
+    // Step 1 needs no wide arithmetic: this runs once per row of a ragged slice.
+    let n = i64::try_from(n).unwrap_or(i64::MAX);
+    let at = |v: i64| {
+        if v < 0 {
+            v.saturating_add(n).max(0)
+        } else {
+            v.min(n)
+        }
+    };
+    let s = start.map_or(0, at);
+    let e = stop.map_or(n, at);
+    if e > s {
+        (s as usize, e as usize)
+    } else {
+        (0, 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slice_range;
+
+    #[test]
+    fn slice_range_is_the_general_slice_with_step_one() {
+        let bounds = [
+            None,
+            Some(i64::MIN),
+            Some(-9),
+            Some(-3),
+            Some(-1),
+            Some(0),
+            Some(2),
+        ]
+        .into_iter()
+        .chain([Some(5), Some(9), Some(i64::MAX)]);
+        let bounds: Vec<Option<i64>> = bounds.collect();
+        for n in 0..7 {
+            for &s in &bounds {
+                for &e in &bounds {
+                    let r = crate::engine::size::slice(s, e, Some(1), n).unwrap();
+                    let want = if r.len > 0 {
+                        (r.start, r.start + r.len)
+                    } else {
+                        (0, 0)
+                    };
+                    assert_eq!(slice_range(s, e, n), want, "{s:?}:{e:?} of {n}");
+                }
+            }
+        }
     }
 }
