@@ -4,3 +4,4 @@
 //! `PermissionError`, …) and the memory budget checked before a file's bytes are read.
 
 pub mod fs;
+pub mod numpy;
