@@ -15,6 +15,7 @@ mod common;
 mod convert;
 mod display;
 mod draw;
+mod files_json;
 mod files_numpy;
 mod functional;
 pub mod help;
@@ -219,6 +220,7 @@ pub fn registry() -> &'static Registry {
             numpy::BUILTINS,
             notebook::BUILTINS,
             files_numpy::BUILTINS,
+            files_json::BUILTINS,
         ];
         let mut all = Vec::new();
         let mut by_path = HashMap::new();
