@@ -15,12 +15,12 @@ use crate::value::Value;
 pub static BUILTINS: &[Builtin] = &[
     Builtin::function("ragtag.read_json", "(path, dtype=None)", read_json)
         .doc("The one JSON value a file holds (nested lists of numbers, strings or bools) as a tensor, typed exactly as tf.ragged.constant types the same list: ints int32 (int64 when large), floats float32 unless `dtype` says otherwise, mixed types and uneven nesting depth are ValueErrors, and so are nulls (counted, with where the first is).")
-        .examples(&["ragtag.write_json(tf.ragged.constant([[1, 2], [3]]), 'small.json')\nragtag.read_json('small.json')"]),
+        .examples(&["ragtag.write_json(tf.ragged.constant([[1, 2], [3]]), 'small.json'); ragtag.read_json('small.json')"]),
     Builtin::function("ragtag.read_jsonl", "(path, field=None, dtype=None)", read_jsonl)
         .doc("A JSON Lines file as a tensor whose rows are its lines: one JSON value per line, or with `field=` one record (object) per line and the value of that key. Blank lines are skipped and the file is read line by line. Typing follows tf.ragged.constant (as ragtag.read_json); errors name the file, the line and the key.")
         .examples(&[
-            "ragtag.write_jsonl(tf.ragged.constant([['a', 'b'], [], ['c']]), 'tokens.jsonl', field='tokens')\nragtag.read_jsonl('tokens.jsonl', field='tokens')",
-            "ragtag.write_jsonl(tf.constant([[0.5, 1.0], [2.5, 3.0]]), 'rows.jsonl')\nragtag.read_jsonl('rows.jsonl')",
+            "ragtag.write_jsonl(tf.ragged.constant([['a', 'b'], [], ['c']]), 'tokens.jsonl', field='tokens'); ragtag.read_jsonl('tokens.jsonl', field='tokens')",
+            "ragtag.write_jsonl(tf.constant([[0.5, 1.0], [2.5, 3.0]]), 'rows.jsonl'); ragtag.read_jsonl('rows.jsonl')",
         ]),
     Builtin::function("ragtag.write_json", "(x, path)", write_json)
         .doc("Writes a tensor (dense or ragged) as one JSON document of nested lists; strings become JSON strings and floats are written with the digits that read back exactly. NaN and infinity are ValueErrors (JSON has no spelling for them).")

@@ -21,18 +21,18 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("np.load", "(file)", load)
         .doc("The array in a .npy file, or a dict of the named arrays in a .npz archive. Dtypes bool, int8–int64, uint8–uint64 (uint64 only when every value fits in int64) and float16–float64 load as bool, int32/int64 and float32/float64 (narrow types widen without loss); str (`<U`) and bytes (`|S`) arrays load as string tensors. Fortran order and big-endian files read correctly; object (pickled) arrays are a ValueError.")
         .examples(&[
-            "np.save('scores.npy', tf.constant([[1.5, 2.0], [3.25, 4.0]]))\nnp.load('scores.npy')",
-            "rt = tf.ragged.constant([[3, 1, 4], [], [1, 5]])\nnp.savez('rt.npz', values=rt.flat_values, row_splits=rt.row_splits)\nd = np.load('rt.npz')\ntf.RaggedTensor.from_row_splits(d['values'], d['row_splits'])",
+            "np.save('scores.npy', tf.constant([[1.5, 2.0], [3.25, 4.0]])); np.load('scores.npy')",
+            "rt = tf.ragged.constant([[3, 1, 4], [], [1, 5]]); np.savez('rt.npz', values=rt.flat_values, row_splits=rt.row_splits); d = np.load('rt.npz'); tf.RaggedTensor.from_row_splits(d['values'], d['row_splits'])",
         ]),
     Builtin::function("np.save", "(file, arr)", save)
         .doc("Writes one dense array (a tensor, NumPy array or rectangular list) to a .npy file that NumPy reads; `.npy` is appended to a name without it. Strings are saved as NumPy str (`<U`), or bytes (`|S`) when they are not all UTF-8. A ragged tensor is a ValueError: save its values and row_splits with np.savez.")
-        .examples(&["np.save('ids.npy', tf.constant([[1, 2, 3], [4, 5, 6]]))\nnp.load('ids.npy').shape"]),
+        .examples(&["np.save('ids.npy', tf.constant([[1, 2, 3], [4, 5, 6]])); np.load('ids.npy').shape"]),
     Builtin::function("np.savez", "(file, *args, **kwds)", savez)
         .doc("Writes several dense arrays into one uncompressed .npz archive: keyword arrays under their names, positional ones as arr_0, arr_1, …; `.npz` is appended to a name without it. The usual way to save a ragged tensor is the pair `values=rt.flat_values, row_splits=rt.row_splits`.")
-        .examples(&["np.savez('pair.npz', np.arange(3), labels=tf.constant(['a', 'b']))\nlist(np.load('pair.npz'))"]),
+        .examples(&["np.savez('pair.npz', np.arange(3), labels=tf.constant(['a', 'b'])); list(np.load('pair.npz'))"]),
     Builtin::function("np.savez_compressed", "(file, *args, **kwds)", savez_compressed)
         .doc("np.savez with every array deflated.")
-        .examples(&["np.savez_compressed('zeros.npz', z=np.zeros([100]))\nnp.load('zeros.npz')['z'].shape"]),
+        .examples(&["np.savez_compressed('zeros.npz', z=np.zeros([100])); np.load('zeros.npz')['z'].shape"]),
 ];
 
 fn path_arg(a: &Args, name: &str) -> Result<PathBuf> {
