@@ -1,8 +1,12 @@
 //! Tab completion for the REPL and the Jupyter kernel: user names, builtins by module path,
-//! methods and attributes of the value before a `.`, keyword arguments inside a call, and
-//! meta-commands — all from the session and the builtin table.
+//! methods and attributes of the value before a `.`, keyword arguments inside a call,
+//! meta-commands — all from the session and the builtin table — and file paths inside a
+//! string literal ([`paths`]).
+
+mod paths;
 
 use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
 use crate::command::COMMANDS;
 use crate::eval::builtins::{attribute_names, class_of, module_attr, registry, root_names};
@@ -15,12 +19,30 @@ use crate::value::Value;
 /// The completions of `line` at byte offset `cursor`: the offset where the replaced text
 /// starts, and the candidates (each replaces `line[start..cursor]`), sorted. Functions and
 /// methods end in `(`, keyword arguments in `=`. Offsets are in bytes (Jupyter counts
-/// `cursor_pos` in characters: convert on the way in and out).
+/// `cursor_pos` in characters: convert on the way in and out). Inside a string literal, the
+/// candidates are file and directory names relative to the current directory.
 pub fn complete(session: &Session, line: &str, cursor: usize) -> (usize, Vec<String>) {
+    let base = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    complete_in(session, line, cursor, &base)
+}
+
+/// [`complete`] with file paths in strings completed relative to `base` rather than the
+/// process's current directory.
+pub fn complete_in(
+    session: &Session,
+    line: &str,
+    cursor: usize,
+    base: &Path,
+) -> (usize, Vec<String>) {
     let cursor = floor_char_boundary(line, cursor.min(line.len()));
     let before = &line[..cursor];
     let scan = scan(before);
     if scan.in_string_or_comment {
+        if let Some(start) = scan.string_start {
+            if let Some((at, names)) = paths::complete_path(&before[start..], base) {
+                return (start + at, names);
+            }
+        }
         return (cursor, Vec::new());
     }
     let trimmed = before.trim_start();
@@ -81,6 +103,8 @@ fn sorted(set: BTreeSet<String>) -> Vec<String> {
 /// What a cursor sits in, found by scanning the text before it.
 struct Scan {
     in_string_or_comment: bool,
+    /// Byte offset where the text of the unclosed string literal starts (after its quotes).
+    string_start: Option<usize>,
     /// Byte offset of the innermost unclosed `(`, when the innermost open bracket is one.
     open_paren: Option<usize>,
 }
@@ -90,6 +114,7 @@ fn scan(text: &str) -> Scan {
     let mut chars = text.char_indices().peekable();
     let mut in_comment = false;
     let mut string: Option<(char, bool)> = None; // (quote, triple)
+    let mut string_start = 0;
     let bytes = text.as_bytes();
     while let Some((i, c)) = chars.next() {
         if in_comment {
@@ -123,6 +148,7 @@ fn scan(text: &str) -> Scan {
                     chars.next();
                 }
                 string = Some((c, triple));
+                string_start = i + if triple { 3 } else { 1 };
             }
             '(' | '[' | '{' => stack.push((c, i)),
             ')' | ']' | '}' => {
@@ -133,6 +159,7 @@ fn scan(text: &str) -> Scan {
     }
     Scan {
         in_string_or_comment: in_comment || string.is_some(),
+        string_start: string.filter(|_| !in_comment).map(|_| string_start),
         open_paren: stack.last().filter(|(c, _)| *c == '(').map(|&(_, i)| i),
     }
 }

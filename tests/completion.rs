@@ -80,6 +80,14 @@ const CASES: &[Case] = &[
     at_end("x = 'tf.rag", 11, Want::Exact(&[])),
     at_end("x = 1  # tf.rag", 15, Want::Exact(&[])),
     at_end("x = '''\ntf.rag", 14, Want::Exact(&[])),
+    // File paths inside a string, relative to the current directory (the repository's root
+    // for both the test and the kernel it starts): directories end in `/`, and hidden names
+    // show only when the typed part starts with `.`.
+    at_end("np.load('Cargo.to", 9, Want::Exact(&["Cargo.toml"])),
+    at_end("x = \"src/formats/js", 17, Want::Exact(&["json/"])),
+    at_end("np.load('src/complete/", 22, Want::Exact(&["paths.rs"])),
+    at_end("ragtag.read_jsonl('.c", 19, Want::Has(&[".ci/"])),
+    at_end("np.load('no_such_dir/", 21, Want::Exact(&[])),
     // The cursor in the middle of a line.
     Case {
         code: "tf.ragged.con + 1",
@@ -182,6 +190,35 @@ async fn the_repl_and_the_kernel_complete_alike() {
     }
     k.shutdown_via(Channel::Control, json!({"restart": false}))
         .await;
+}
+
+/// Paths complete relative to the directory given, hidden names only when asked for, and
+/// an absolute path from anywhere.
+#[test]
+fn file_paths_complete_in_a_directory() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("completion-paths");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("tokens")).unwrap();
+    for f in ["tokens.jsonl", "tokens/a.npy", ".secret.npy", "rt.npz"] {
+        std::fs::write(dir.join(f), b"").unwrap();
+    }
+    let s = session();
+    let got = |code: &str| ragtag::complete::complete_in(&s, code, code.len(), &dir);
+    assert_eq!(
+        got("np.load('tok"),
+        (9, vec!["tokens.jsonl".to_string(), "tokens/".to_string()])
+    );
+    assert_eq!(got("np.load('tokens/"), (16, vec!["a.npy".to_string()]));
+    assert_eq!(got("np.load('."), (9, vec![".secret.npy".to_string()]));
+    let (_, all) = got("np.load('");
+    assert_eq!(all, ["rt.npz", "tokens.jsonl", "tokens/"]);
+    // Outside a string, the same word completes names, not files.
+    assert!(!got("tok").1.contains(&"tokens.jsonl".to_string()));
+    let code = format!("np.load('{}/rt", dir.display());
+    let (start, found) = ragtag::complete::complete(&s, &code, code.len());
+    assert_eq!((start, found), (code.len() - 2, vec!["rt.npz".to_string()]));
+    // Inside a comment, nothing.
+    assert_eq!(got("# np.load('tok").1, Vec::<String>::new());
 }
 
 /// What completes after a module evaluates: every constant, function and sub-module offered

@@ -17,6 +17,7 @@ pub struct Args {
     builtin: &'static Builtin,
     slots: Vec<Option<(Value, Span)>>,
     rest: Vec<(Value, Span)>,
+    kwargs: Vec<(String, Value, Span)>,
 }
 
 /// An argument as evaluated at the call site.
@@ -59,7 +60,9 @@ impl Args {
         #[allow(clippy::disallowed_methods)] // one slot per parameter of a builtin
         let mut slots: Vec<Option<(Value, Span)>> = vec![None; params.len()];
         let mut rest = Vec::new();
-        let variadic = params.iter().position(|p| p.variadic);
+        let variadic = params.iter().position(|p| p.variadic && !p.keywords);
+        let takes_kwargs = params.iter().any(|p| p.keywords);
+        let mut kwargs: Vec<(String, Value, Span)> = Vec::new();
         let mut next = 0;
         for a in args {
             match a.name {
@@ -89,7 +92,22 @@ impl Args {
                     next += 1;
                 }
                 Some(name) => {
-                    let Some(i) = params.iter().position(|p| p.name == name && !p.variadic) else {
+                    let known = params.iter().position(|p| p.name == name && !p.variadic);
+                    if known.is_none() && takes_kwargs {
+                        if kwargs.iter().any(|(k, _, _)| *k == name) {
+                            return Err(Error::new(
+                                ErrorClass::TypeError,
+                                format!(
+                                    "{}() got multiple values for keyword argument '{name}'",
+                                    builtin.name
+                                ),
+                            )
+                            .at(a.span));
+                        }
+                        kwargs.push((name, a.value, a.span));
+                        continue;
+                    }
+                    let Some(i) = known else {
                         let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
                         let mut err = Error::new(
                             ErrorClass::TypeError,
@@ -137,6 +155,7 @@ impl Args {
             builtin,
             slots,
             rest,
+            kwargs,
         })
     }
 
@@ -171,6 +190,10 @@ impl Args {
     /// The extra positional arguments of a `*args` parameter.
     pub fn rest(&self) -> &[(Value, Span)] {
         &self.rest
+    }
+    /// The keyword arguments of a `**kwargs` parameter, in call order.
+    pub fn kwargs(&self) -> &[(String, Value, Span)] {
+        &self.kwargs
     }
     /// Attaches the span of argument `name` to an error.
     pub fn err_at(&self, name: &str, e: impl Into<Error>) -> Error {

@@ -268,7 +268,7 @@ impl ExceptionClass {
             C::RecursionError => "f = lambda n: f(n)\nf(1)",
             C::ImportError | C::ModuleNotFoundError => "import pandas",
             C::OSError => "raise OSError('No space left on device')",
-            C::FileNotFoundError => "raise FileNotFoundError('no_such_file.npy')",
+            C::FileNotFoundError => "np.load('no_such_file.npy')",
             C::PermissionError => "raise PermissionError('/proc/version')",
             C::IsADirectoryError => "raise IsADirectoryError('.')",
             C::OpError | C::InvalidArgumentError => "tf.constant([1, 2]) // 0",

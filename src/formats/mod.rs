@@ -4,3 +4,5 @@
 //! `PermissionError`, …) and the memory budget checked before a file's bytes are read.
 
 pub mod fs;
+pub mod json;
+pub mod numpy;

@@ -15,6 +15,8 @@ mod common;
 mod convert;
 mod display;
 mod draw;
+mod files_json;
+mod files_numpy;
 mod functional;
 pub mod help;
 mod lod;
@@ -128,8 +130,10 @@ pub struct ParamSpec {
     pub name: String,
     /// True when it has no default.
     pub required: bool,
-    /// True for `*args`.
+    /// True for `*args` and `**kwargs`.
     pub variadic: bool,
+    /// True for `**kwargs`: it collects the keyword arguments no other parameter names.
+    pub keywords: bool,
 }
 
 /// Splits `(a, b=1, *rest, c=None)` into parameters.
@@ -158,6 +162,7 @@ fn parse_sig(sig: &str) -> Vec<ParamSpec> {
             continue;
         }
         let variadic = p.starts_with('*');
+        let keywords = p.starts_with("**");
         let (name, default) = match p.split_once('=') {
             Some((n, _)) => (n.trim(), true),
             None => (p, false),
@@ -166,6 +171,7 @@ fn parse_sig(sig: &str) -> Vec<ParamSpec> {
             name: name.trim_start_matches('*').to_string(),
             required: !default && !variadic,
             variadic,
+            keywords,
         });
     }
     out
@@ -213,6 +219,8 @@ pub fn registry() -> &'static Registry {
             draw::BUILTINS,
             numpy::BUILTINS,
             notebook::BUILTINS,
+            files_numpy::BUILTINS,
+            files_json::BUILTINS,
         ];
         let mut all = Vec::new();
         let mut by_path = HashMap::new();
