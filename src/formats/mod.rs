@@ -2,5 +2,12 @@
 //!
 //! [`fs`] opens, reads and creates files with Python's error classes (`FileNotFoundError`,
 //! `PermissionError`, …) and the memory budget checked before a file's bytes are read.
+//!
+//! [`arrow`] converts between Arrow arrays and tensors and reads and writes Arrow IPC;
+//! [`parquet`] reads and writes Parquet through the same conversions.
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 pub mod fs;
+#[cfg(feature = "arrow")]
+pub mod parquet;

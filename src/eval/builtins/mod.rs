@@ -15,6 +15,8 @@ mod common;
 mod convert;
 mod display;
 mod draw;
+#[cfg(feature = "arrow")]
+mod files_arrow;
 mod functional;
 pub mod help;
 mod lod;
@@ -213,6 +215,8 @@ pub fn registry() -> &'static Registry {
             draw::BUILTINS,
             numpy::BUILTINS,
             notebook::BUILTINS,
+            #[cfg(feature = "arrow")]
+            files_arrow::BUILTINS,
         ];
         let mut all = Vec::new();
         let mut by_path = HashMap::new();
