@@ -46,7 +46,7 @@ pub fn read(
     };
     let mask = projection(&meta, &selected);
     check_budget(path, &meta, &mask, &groups, row_groups.is_some())?;
-    let decoded = crate::guard::catch(|| decode(&file, &meta, &mask, &groups))
+    let decoded = crate::guard::catch(|| decode(path, &meta, &mask, &groups))
         .map_err(|crash| invalid_file(path, KIND, crash.message))?
         .map_err(|e| invalid_file(path, KIND, e))?;
     super::arrow::tensors(&decoded, &selected, opts.fill.as_ref())
@@ -135,9 +135,11 @@ fn check_budget(
     })
 }
 
-/// Decodes the selected row groups, each into one record batch, on every core.
+/// Decodes the selected row groups, each into one record batch, on every core. Each
+/// group opens the file anew: clones of one handle share its read position, which
+/// parallel reads would race on.
 fn decode(
-    file: &File,
+    path: &Path,
     meta: &ArrowReaderMetadata,
     mask: &ProjectionMask,
     groups: &[usize],
@@ -146,7 +148,7 @@ fn decode(
         .par_iter()
         .map(|&g| {
             let rows = usize::try_from(meta.metadata().row_group(g).num_rows()).unwrap_or(0);
-            let input = file.try_clone()?;
+            let input = File::open(path)?;
             let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(input, meta.clone())
                 .with_projection(mask.clone())
                 .with_row_groups(vec![g])

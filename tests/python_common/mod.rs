@@ -36,14 +36,29 @@ pub fn python() -> &'static Path {
                 .arg(&venv)
                 .status()
                 .expect("python3 runs");
-            assert!(status.success(), "python3 -m venv {} failed", venv.display());
+            assert!(
+                status.success(),
+                "python3 -m venv {} failed",
+                venv.display()
+            );
         }
         let status = Command::new(&py)
-            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"])
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "-r",
+            ])
             .arg(&requirements)
             .status()
             .expect("pip runs");
-        assert!(status.success(), "pip install -r {} failed", requirements.display());
+        assert!(
+            status.success(),
+            "pip install -r {} failed",
+            requirements.display()
+        );
         std::fs::write(&stamp, wanted).expect("stamp written");
         py
     })

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
+use crate::engine::literal::{Leaf, Nested};
 use crate::engine::{Array, ErrorClass, Scalar};
 use crate::eval::args::Args;
 use crate::eval::Interp;
@@ -78,6 +79,17 @@ fn columns_arg(a: &Args) -> Result<Option<Vec<String>>> {
             })
             .collect::<Result<Vec<_>>>()
             .map(Some),
+        Some(v @ Value::Literal(n)) => match &**n {
+            Nested::List(items) => items
+                .iter()
+                .map(|item| match item {
+                    Nested::Leaf(Leaf::Str(s)) => Ok(String::from_utf8_lossy(s).into_owned()),
+                    _ => Err(bad(v)),
+                })
+                .collect::<Result<Vec<_>>>()
+                .map(Some),
+            Nested::Leaf(_) => Err(bad(v)),
+        },
         Some(v) => Err(bad(v)),
     }
 }

@@ -59,7 +59,7 @@ impl<A: ArrowPrimitiveType, E: Element> Leaf<A, E> {
             match p.nulls() {
                 None => out.extend(values.iter().map(|&v| map(v))),
                 Some(nulls) => {
-                    c.null_values += nulls.null_count();
+                    c.null_values += p.counted();
                     match fill {
                         Some(f) => {
                             out.extend(values.iter().zip(nulls.iter()).map(|(&v, valid)| {
@@ -118,7 +118,7 @@ pub(super) fn booleans(c: &mut Converter<'_>, pieces: &[Piece]) -> Result<Buffer
         match p.nulls() {
             None => out.extend(values.iter()),
             Some(nulls) => {
-                c.null_values += nulls.null_count();
+                c.null_values += p.counted();
                 let f = fill.unwrap_or(false);
                 out.extend(
                     values
@@ -146,9 +146,7 @@ pub(super) fn views(c: &mut Converter<'_>, pieces: &[Piece], dtype: &DataType) -
     let mut out = StringBuf::try_with_capacity(&c.what(), n, total)?;
     for p in pieces {
         let nulls = p.nulls();
-        if let Some(nb) = &nulls {
-            c.null_values += nb.null_count();
-        }
+        c.null_values += p.counted();
         for i in 0..p.array.len() {
             if nulls.as_ref().is_some_and(|nb| nb.is_null(i)) {
                 out.push(&fill);

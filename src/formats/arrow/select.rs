@@ -102,7 +102,11 @@ pub fn pieces(batches: &[RecordBatch], sel: &Selected) -> Result<Vec<Piece>> {
             extra = NullBuffer::union(extra.as_ref(), s.logical_nulls().as_ref());
             col = s.column_by_name(part).ok_or_else(missing)?.clone();
         }
-        out.push(Piece { array: col, extra });
+        out.push(Piece {
+            array: col,
+            extra,
+            hidden: None,
+        });
     }
     Ok(out)
 }

@@ -24,25 +24,41 @@ use super::leaves;
 use crate::diagnostic::{Error, Result};
 use crate::engine::{budget, Array, DType, ErrorClass, Ragged, RowPartition, Scalar, Tensor};
 
-/// One chunk of a column: an Arrow array and the nulls its parents impose on it (a null
-/// struct row makes its fields null; a null FixedSizeList row makes its values null).
+/// One chunk of a column: an Arrow array and the nulls its parents impose on it.
 #[derive(Clone)]
 pub struct Piece {
     /// The chunk.
     pub array: ArrayRef,
-    /// Nulls from the levels above, one bit per element of `array`.
+    /// Nulls from the structs above (a null struct row makes its fields null), one bit per
+    /// element of `array`; they count as nulls of this level.
     pub extra: Option<NullBuffer>,
+    /// The slots of null FixedSizeList rows above: filled like nulls, but already counted
+    /// as null rows, so not counted again here.
+    pub hidden: Option<NullBuffer>,
 }
 
 impl Piece {
     /// A chunk with no nulls from above.
     pub fn new(array: ArrayRef) -> Piece {
-        Piece { array, extra: None }
+        Piece {
+            array,
+            extra: None,
+            hidden: None,
+        }
     }
-    /// The chunk's own nulls combined with those from above (None when there are none).
+    /// Every null of the chunk: its own and those from above (None when there are none).
     pub(super) fn nulls(&self) -> Option<NullBuffer> {
-        NullBuffer::union(self.array.logical_nulls().as_ref(), self.extra.as_ref())
-            .filter(|n| n.null_count() > 0)
+        let own = NullBuffer::union(self.array.logical_nulls().as_ref(), self.extra.as_ref());
+        NullBuffer::union(own.as_ref(), self.hidden.as_ref()).filter(|n| n.null_count() > 0)
+    }
+    /// The nulls to count at this level: its own and the structs', outside hidden slots.
+    pub(super) fn counted(&self) -> usize {
+        let own = NullBuffer::union(self.array.logical_nulls().as_ref(), self.extra.as_ref());
+        match (own, &self.hidden) {
+            (None, _) => 0,
+            (Some(own), None) => own.null_count(),
+            (Some(own), Some(hidden)) => (&!own.inner() & hidden.inner()).count_set_bits(),
+        }
     }
 }
 
@@ -149,7 +165,7 @@ impl Converter<'_> {
                     children.push(Piece::new(list.values().slice(base, end - base)));
                 }
                 Some(nulls) => {
-                    self.null_rows += nulls.null_count();
+                    self.null_rows += p.counted();
                     self.skip_null_rows(&nulls, offsets, list.values(), &mut splits, &mut children);
                 }
             }
@@ -204,10 +220,10 @@ impl Converter<'_> {
             // A sliced FixedSizeList's values are sliced with it: row 0 starts at 0.
             let start = list.value_offset_at(0);
             let values = list.values().slice(start, list.len() * k);
-            let extra = match p.nulls() {
+            let hidden = match p.nulls() {
                 None => None,
                 Some(nulls) => {
-                    self.null_rows += nulls.null_count();
+                    self.null_rows += p.counted();
                     // A null row keeps its k slots; its values count as nulls (filled).
                     let mut bits = BooleanBufferBuilder::new(list.len() * k);
                     for i in 0..list.len() {
@@ -218,7 +234,8 @@ impl Converter<'_> {
             };
             children.push(Piece {
                 array: values,
-                extra,
+                extra: None,
+                hidden,
             });
         }
         let child = self.convert(children, child_type)?;
@@ -297,9 +314,7 @@ impl Converter<'_> {
             let arr = p.array.as_bytes::<T>();
             let (offsets, data) = (arr.value_offsets(), arr.value_data());
             let nulls = p.nulls();
-            if let Some(nulls) = &nulls {
-                self.null_values += nulls.null_count();
-            }
+            self.null_values += p.counted();
             for i in 0..arr.len() {
                 match (&nulls, &fill) {
                     (Some(nb), Some(Scalar::Str(f))) if nb.is_null(i) => out.push(f),
@@ -376,6 +391,6 @@ fn decode_dictionary(p: &Piece, column: &str) -> Result<Piece> {
         .map_err(|e| Error::new(ErrorClass::ValueError, format!("column '{column}': {e}")))?;
     Ok(Piece {
         array: Arc::clone(&array),
-        extra: p.extra.clone(),
+        ..p.clone()
     })
 }
