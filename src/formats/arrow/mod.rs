@@ -113,3 +113,6 @@ pub fn invalid_file(path: &Path, kind: &str, detail: impl std::fmt::Display) -> 
          another format reads like this)"
     ))
 }
+
+#[cfg(test)]
+mod tests;
