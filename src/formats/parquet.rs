@@ -173,7 +173,7 @@ pub struct WriteOptions {
 /// writes by default).
 pub fn write(path: &Path, columns: &[(String, Array)], opts: &WriteOptions) -> Result<()> {
     let batch = super::arrow::batch(columns)?;
-    let file = fs::create(path)?;
+    let (file, replacement) = super::arrow::replace::begin(path)?;
     let mut props = WriterProperties::builder().set_compression(Compression::SNAPPY);
     if let Some(rows) = opts.row_group_size {
         props = props.set_max_row_group_row_count(Some(rows.max(1)));
@@ -188,5 +188,5 @@ pub fn write(path: &Path, columns: &[(String, Array)], opts: &WriteOptions) -> R
         .map_err(failed)?;
     w.write(&batch).map_err(failed)?;
     w.close().map_err(failed)?;
-    Ok(())
+    replacement.commit()
 }

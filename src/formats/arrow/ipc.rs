@@ -64,7 +64,8 @@ fn big_file_hint() -> String {
 /// `stream` is set.
 pub fn write(path: &Path, columns: &[(String, Array)], stream: bool) -> Result<()> {
     let batch = super::batch(columns)?;
-    let file = BufWriter::new(fs::create(path)?);
+    let (file, replacement) = super::replace::begin(path)?;
+    let file = BufWriter::new(file);
     let failed = |e: arrow_schema::ArrowError| {
         Error::new(
             ErrorClass::ValueError,
@@ -88,5 +89,5 @@ pub fn write(path: &Path, columns: &[(String, Array)], stream: bool) -> Result<(
             .into_inner()
             .map_err(|e| fs::io_error(e.error(), path))?;
     }
-    Ok(())
+    replacement.commit()
 }

@@ -6,6 +6,7 @@
 pub mod from_engine;
 pub mod ipc;
 mod leaves;
+pub mod replace;
 pub mod select;
 pub mod to_engine;
 
