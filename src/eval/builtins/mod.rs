@@ -17,6 +17,8 @@ mod display;
 mod draw;
 mod files_json;
 mod files_numpy;
+#[cfg(feature = "arrow")]
+mod files_arrow;
 mod functional;
 pub mod help;
 mod lod;
@@ -221,6 +223,8 @@ pub fn registry() -> &'static Registry {
             notebook::BUILTINS,
             files_numpy::BUILTINS,
             files_json::BUILTINS,
+            #[cfg(feature = "arrow")]
+            files_arrow::BUILTINS,
         ];
         let mut all = Vec::new();
         let mut by_path = HashMap::new();
