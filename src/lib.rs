@@ -65,6 +65,19 @@
 //! );
 //! assert_eq!(text, "<tf.RaggedTensor [[1, 2, 3], [], [4, 5]]>");
 //! ```
+//!
+//! # In evcxr
+//!
+//! Every value and tensor type has evcxr's `evcxr_display` method ([`render::evcxr`]), so in
+//! evcxr_jupyter a cell ending in a value shows ragtag's HTML table, and evcxr_repl prints
+//! the plain-text table. The library builds without the REPL, the kernel and the command
+//! line (`default-features = false`), which is all a notebook needs:
+//!
+//! ```text
+//! :dep ragtag = { path = "/path/to/ragtag", default-features = false }
+//! let mut s = ragtag::Session::new();
+//! s.eval("tf.ragged.constant([[1, 2], [3]])")?
+//! ```
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
