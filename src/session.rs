@@ -3,6 +3,7 @@
 //! script runner, the golden-test runner and the Jupyter kernel are thin adapters over it.
 
 use std::collections::HashMap;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -13,7 +14,24 @@ use crate::render::{Format, Options};
 use crate::syntax;
 use crate::value::Value;
 
-/// One session of ragtag.
+/// One session of ragtag: the names the user defined, the inputs run so far (numbered as
+/// cells), and how values are displayed.
+///
+/// ```
+/// use ragtag::session::{Collect, Output};
+///
+/// let mut session = ragtag::Session::new();
+/// // Each input is one cell; what it shows goes to a sink (here, collected in order).
+/// let mut sink = Collect::default();
+/// session
+///     .execute("x = tf.ragged.constant([[1, 2], [3]])\nx * 10", &mut sink)
+///     .unwrap();
+/// assert_eq!(session.execution_count(), 1);
+/// let Output::Value(shown) = &sink.outputs[0] else { panic!("no value shown") };
+/// // Rendered in the session's format (a table by default; `session.format` changes it).
+/// assert!(session.render_value(shown).contains("30"));
+/// assert_eq!(session.vars()[0].0, "x");
+/// ```
 pub struct Session {
     globals: HashMap<String, Value>,
     sources: Vec<(String, String)>,
@@ -43,7 +61,13 @@ impl Default for Session {
 }
 
 impl Session {
-    /// A fresh session with no user names.
+    /// A fresh session with no user names; `tf`, `np`, `ak`, builtins and modules are there.
+    ///
+    /// ```
+    /// let mut session = ragtag::Session::new();
+    /// assert!(session.vars().is_empty());
+    /// assert!(session.eval("tf.constant([1, 2])").is_ok());
+    /// ```
     pub fn new() -> Self {
         Session {
             globals: HashMap::new(),
@@ -75,6 +99,15 @@ impl Session {
     }
 
     /// The value of a user name.
+    ///
+    /// ```
+    /// use ragtag::value::Value;
+    ///
+    /// let mut session = ragtag::Session::new();
+    /// session.run("n = 2 + 3").unwrap();
+    /// assert!(matches!(session.get("n"), Some(Value::Int(5))));
+    /// assert!(session.get("m").is_none());
+    /// ```
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.globals.get(name)
     }
@@ -232,6 +265,59 @@ impl Session {
         self.execute_named(src, &name, sink)
     }
 
+    /// Runs `src` (statements, as a notebook cell) as the next numbered cell and returns
+    /// what it displayed and printed, in order. Names it assigns stay defined for later
+    /// inputs; on an error, the statements before the failing one keep their effects.
+    ///
+    /// ```
+    /// use ragtag::session::Output;
+    ///
+    /// let mut session = ragtag::Session::new();
+    /// let outputs = session
+    ///     .run("rt = tf.ragged.constant([[1, 2], [3]])\nprint(rt.nrows())\nrt.row_lengths()")
+    ///     .unwrap();
+    /// assert!(matches!(&outputs[0], Output::Print(text) if text == "tf.Tensor(2, shape=(), dtype=int64)\n"));
+    /// assert!(matches!(&outputs[1], Output::Value(v) if v.as_dense().is_some()));
+    /// assert!(session.get("rt").is_some());
+    /// ```
+    pub fn run(&mut self, src: &str) -> Result<Vec<Output>, Error> {
+        let mut sink = Collect::default();
+        self.execute(src, &mut sink)?;
+        Ok(sink.outputs)
+    }
+
+    /// Evaluates one expression against the session's names and returns its value, for a
+    /// program (or an evcxr notebook) that uses ragtag as a library. The input is numbered
+    /// like a cell, so an error's diagnostic can point into it; names are not changed. What
+    /// the expression prints on the way is written to standard output, as Python's `eval`
+    /// would (displayed values as their tables).
+    ///
+    /// ```
+    /// let mut session = ragtag::Session::new();
+    /// session.run("x = tf.ragged.constant([[1, 2, 3], [], [4]])").unwrap();
+    /// let lengths = session.eval("x.row_lengths()").unwrap();
+    /// let t = lengths.as_dense().unwrap();
+    /// assert_eq!(t.to_i64_vec(), Some(vec![3, 0, 1]));
+    ///
+    /// let e = session.eval("x[5]").unwrap_err();
+    /// assert_eq!(e.class.name(), "IndexError");
+    /// ```
+    pub fn eval(&mut self, src: &str) -> Result<Value, Error> {
+        let mut sink = Collect::default();
+        let value = self.evaluate(src, &mut sink);
+        let mut out = std::io::stdout().lock();
+        for output in &sink.outputs {
+            let text = match output {
+                Output::Print(text) => text.clone(),
+                Output::Value(v) => format!("{}\n", self.render_value(v)),
+            };
+            // Nobody is left to tell when standard output is closed.
+            let _ = out.write_all(text.as_bytes());
+        }
+        let _ = out.flush();
+        value
+    }
+
     /// Renders an error with miette against the source it points into.
     pub fn render_error(&self, e: &Error, style: Style, width: usize) -> String {
         let (name, text) = e
@@ -255,6 +341,15 @@ impl Session {
     }
 
     /// Renders a displayed value in the session's format.
+    ///
+    /// ```
+    /// use ragtag::render::Format;
+    ///
+    /// let mut session = ragtag::Session::new();
+    /// let v = session.eval("tf.ragged.constant([[1], [2, 3]])").unwrap();
+    /// session.format = Format::Tf;
+    /// assert_eq!(session.render_value(&v), "<tf.RaggedTensor [[1], [2, 3]]>");
+    /// ```
     pub fn render_value(&self, v: &Value) -> String {
         crate::render::render(v, self.format, &self.options)
     }

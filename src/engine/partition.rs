@@ -70,6 +70,14 @@ impl RowPartition {
 
     /// From row splits; validated (starts at 0, never decreases).
     /// `nvals`, when given, must equal the last split.
+    ///
+    /// ```
+    /// use ragtag::engine::RowPartition;
+    ///
+    /// let p = RowPartition::from_row_splits(vec![0, 2, 2, 5], None).unwrap();
+    /// assert_eq!((p.nrows(), p.nvals()), (3, 5));
+    /// assert_eq!(p.row_lengths(), &[2, 0, 3]);
+    /// ```
     pub fn from_row_splits(splits: Vec<i64>, nvals: Option<usize>) -> Result<Self> {
         if splits.is_empty() {
             return Err(value_error!(
@@ -103,6 +111,15 @@ impl RowPartition {
     }
 
     /// From row lengths (non-negative); they must add up to `nvals` when it is given.
+    ///
+    /// ```
+    /// use ragtag::engine::RowPartition;
+    ///
+    /// let p = RowPartition::from_row_lengths(&[3, 0, 2], Some(5)).unwrap();
+    /// assert_eq!(p.row_splits(), &[0, 3, 3, 5]);
+    /// assert_eq!(p.value_rowids(), &[0, 0, 0, 2, 2]);
+    /// assert!(RowPartition::from_row_lengths(&[3, -1], None).is_err());
+    /// ```
     pub fn from_row_lengths(lengths: &[i64], nvals: Option<usize>) -> Result<Self> {
         let mut splits = budget::vec("a row partition", lengths.len() + 1)?;
         let mut acc = 0i64;

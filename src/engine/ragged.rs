@@ -31,6 +31,21 @@ pub type Dim = Option<usize>;
 impl Ragged {
     /// A ragged tensor from partitions (outermost first) and flat values; checks that
     /// each partition's values are the next one's rows.
+    ///
+    /// ```
+    /// use ragtag::engine::{Ragged, RowPartition, Tensor};
+    ///
+    /// // [[[1, 2], [3]], [[4, 5, 6]]]: two rows of sentences, sentences of tokens.
+    /// let outer = RowPartition::from_row_lengths(&[2, 1], None).unwrap();
+    /// let inner = RowPartition::from_row_lengths(&[2, 1, 3], None).unwrap();
+    /// let rt = Ragged::new(vec![outer, inner], Tensor::from_i64(vec![1, 2, 3, 4, 5, 6])).unwrap();
+    /// assert_eq!((rt.nrows(), rt.ragged_rank()), (2, 2));
+    /// assert_eq!(rt.shape(), vec![Some(2), None, None]);
+    ///
+    /// // Each partition must cover the next one's rows.
+    /// let short = RowPartition::from_row_lengths(&[1, 1], None).unwrap();
+    /// assert!(Ragged::new(vec![short], Tensor::from_i64(vec![1, 2, 3])).is_err());
+    /// ```
     pub fn new(partitions: Vec<RowPartition>, flat_values: Tensor) -> Result<Ragged> {
         if partitions.is_empty() {
             return Err(value_error!(

@@ -34,6 +34,14 @@ fn check_len(shape: &[usize], n: usize) -> Result<()> {
 
 impl Tensor {
     /// A tensor from a shape and matching data.
+    ///
+    /// ```
+    /// use ragtag::engine::{Buffer, Tensor};
+    ///
+    /// let t = Tensor::new(vec![2, 3], Buffer::F32(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0].into())).unwrap();
+    /// assert_eq!((t.shape(), t.dtype().name()), (&[2, 3][..], "float32"));
+    /// assert!(Tensor::new(vec![2, 2], Buffer::I64(vec![1, 2, 3].into())).is_err());
+    /// ```
     pub fn new(shape: Vec<usize>, data: Buffer) -> Result<Tensor> {
         check_len(&shape, data.len())?;
         Ok(Tensor {

@@ -7,6 +7,7 @@
 
 pub mod cell;
 pub mod compare;
+pub mod evcxr;
 pub mod explain;
 pub mod grid;
 pub mod html;
