@@ -15,10 +15,10 @@ mod common;
 mod convert;
 mod display;
 mod draw;
-mod files_json;
-mod files_numpy;
 #[cfg(feature = "arrow")]
 mod files_arrow;
+mod files_json;
+mod files_numpy;
 mod functional;
 pub mod help;
 mod lod;
