@@ -46,6 +46,7 @@ pub static LESSONS: &[Lesson] = &[
     lesson!("lod_tensors.rtt"),
     lesson!("string_storage.rtt"),
     lesson!("guide/ragged_guide.rtt"),
+    lesson!("parquet_tokens.rtt"),
 ];
 
 /// One step of an open lesson: the explanation to show, then the input to offer (empty for
