@@ -46,6 +46,23 @@ pub async fn connect_retrying<S: Socket>(socket: &mut S, url: &str) {
     }
 }
 
+/// [`connect_retrying`] that gives up, with the exit status, once the kernel has exited.
+async fn connect_while_alive<S: Socket>(
+    socket: &mut S,
+    url: &str,
+    child: &mut KillOnDrop,
+) -> Result<(), String> {
+    loop {
+        if let Ok(Some(status)) = child.0.try_wait() {
+            return Err(status.to_string());
+        }
+        match socket.connect(url).await {
+            Ok(()) => return Ok(()),
+            Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
+    }
+}
+
 pub struct Kernel {
     pub child: KillOnDrop,
     pub key: Vec<u8>,
@@ -74,9 +91,23 @@ pub async fn within<T>(what: &str, f: impl std::future::Future<Output = T>) -> T
 }
 
 impl Kernel {
+    /// Starts a kernel and connects to it. A kernel that exits before its sockets answer
+    /// (another process took one of its ports between choosing and binding it) is started
+    /// again on fresh ports, up to three times.
     pub async fn start(name: &str) -> Kernel {
+        let mut why = String::new();
+        for attempt in 0..3 {
+            match Kernel::try_start(name, attempt).await {
+                Ok(k) => return k,
+                Err(e) => why = e,
+            }
+        }
+        panic!("the kernel did not start in three tries; the last: {why}");
+    }
+
+    async fn try_start(name: &str, attempt: usize) -> Result<Kernel, String> {
         let key = format!("ragtag-test-key-{name}");
-        let (dir, file, ports) = connection_file(name, &key);
+        let (dir, file, ports) = connection_file(&format!("{name}-{attempt}"), &key);
         let log = std::fs::File::create(dir.join("kernel.log")).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_ragtag"))
             // As jupyter_client does: the kernel ends if this test process dies.
@@ -88,19 +119,29 @@ impl Kernel {
             .stderr(log)
             .spawn()
             .expect("start the kernel");
-        let child = KillOnDrop(child);
+        let mut child = KillOnDrop(child);
         let url = |p: u16| format!("tcp://127.0.0.1:{p}");
         let mut shell = DealerSocket::new();
         let mut control = DealerSocket::new();
         let mut iopub = SubSocket::new();
         let mut hb = ReqSocket::new();
-        within("the kernel's sockets", async {
-            connect_retrying(&mut shell, &url(ports[0])).await;
-            connect_retrying(&mut iopub, &url(ports[1])).await;
-            connect_retrying(&mut control, &url(ports[3])).await;
-            connect_retrying(&mut hb, &url(ports[4])).await;
+        let connected = tokio::time::timeout(WAIT, async {
+            connect_while_alive(&mut shell, &url(ports[0]), &mut child).await?;
+            connect_while_alive(&mut iopub, &url(ports[1]), &mut child).await?;
+            connect_while_alive(&mut control, &url(ports[3]), &mut child).await?;
+            connect_while_alive(&mut hb, &url(ports[4]), &mut child).await
         })
         .await;
+        let log = || std::fs::read_to_string(dir.join("kernel.log")).unwrap_or_default();
+        match connected {
+            Ok(Ok(())) => {}
+            Ok(Err(exit)) => {
+                let why = format!("the kernel exited ({exit}) before its sockets answered: {}", log());
+                let _ = std::fs::remove_dir_all(&dir);
+                return Err(why);
+            }
+            Err(_) => panic!("timed out waiting for the kernel's sockets; its log: {}", log()),
+        }
         iopub.subscribe("").await.unwrap();
         let mut k = Kernel {
             child,
@@ -115,7 +156,7 @@ impl Kernel {
             shell_port: ports[0],
         };
         k.wait_for_iopub().await;
-        k
+        Ok(k)
     }
 
     /// A subscription takes effect a little after connecting; until an IOPub message arrives,
