@@ -43,7 +43,13 @@ def main():
             ratios.append(ratio)
         rows.append((op, tf, ak, npv, r, ratio))
     unit = lambda op: "µs" if op.endswith("_us") else "s"
-    fmt = lambda v: "–" if v is None else (f"{v:.4f}" if v < 10 else f"{v:.1f}")
+    def fmt(v, op):
+        if v is None:
+            return "–"
+        if unit(op) == "µs":
+            return f"{v:.1f}"
+        return f"{v:.4f}" if v >= 0.0001 else f"{v:.1e}"
+    ratio_fmt = lambda x: "–" if x is None else (f"{x:.2f}" if x >= 0.01 else f"{x:.3f}")
     print(f"N = {n:,} rows, {total:,} int64 values; {os.cpu_count()} cores, {cpu()}; "
           f"{platform.system()} {platform.release()}")
     print()
@@ -51,8 +57,8 @@ def main():
     print("|---|---|---|---|---|---|")
     for op, tf, ak, npv, r, ratio in rows:
         name = op[:-3] + " (µs)" if unit(op) == "µs" else op
-        print(f"| {name} | {fmt(tf)} | {fmt(ak)} | {fmt(npv)} | {fmt(r)} | "
-              f"{'–' if ratio is None else f'{ratio:.2f}'} |")
+        print(f"| {name} | {fmt(tf, op)} | {fmt(ak, op)} | {fmt(npv, op)} | {fmt(r, op)} | "
+              f"{ratio_fmt(ratio)} |")
     geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
     print()
     print(f"Geometric mean of ragtag ÷ best anchor over {len(ratios)} ops: {geo:.2f}")

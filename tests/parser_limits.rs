@@ -423,7 +423,7 @@ fn a_comment_inside_a_large_literal_is_skipped() {
     let ExprKind::Data(rows) = &value.kind else {
         panic!("a data block: {:?}", value.kind)
     };
-    let ragtag::engine::literal::Nested::List(rows) = &**rows else {
+    let ragtag::engine::literal::Nested::List(rows) = rows.tree() else {
         panic!("a list")
     };
     assert_eq!(rows.len(), 2);

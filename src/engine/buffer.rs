@@ -139,7 +139,7 @@ pub trait Column: Sized {
     }
 }
 
-impl<T: Copy> Column for Shared<T> {
+impl<T: Copy + Default + Send + Sync> Column for Shared<T> {
     fn col_len(&self) -> usize {
         self.len()
     }
@@ -159,6 +159,9 @@ impl<T: Copy> Column for Shared<T> {
     fn gather_ranges(&self, ranges: &[(usize, usize)]) -> Self {
         // The callers checked the result's size against the budget.
         let n = ranges.iter().map(|(a, b)| b - a).sum();
+        if n >= super::interrupt::PARALLEL_MIN {
+            return gather_ranges_parallel(self, ranges, n).into();
+        }
         #[allow(clippy::disallowed_methods)] // the size of parts of an existing value
         let mut out = Vec::with_capacity(n);
         for &(a, b) in ranges {
@@ -175,6 +178,50 @@ impl<T: Copy> Column for Shared<T> {
         }
         out.into()
     }
+}
+
+/// [`Column::gather_ranges`] of many values on every core: the ranges are cut into groups
+/// of about [`CHUNK`](super::interrupt::CHUNK) values, each group copied into its own part
+/// of the output. The output starts zeroed (fresh pages already are), since each part must
+/// exist before a thread writes it.
+fn gather_ranges_parallel<T: Copy + Default + Send + Sync>(
+    src: &[T],
+    ranges: &[(usize, usize)],
+    n: usize,
+) -> Vec<T> {
+    use rayon::prelude::*;
+    #[allow(clippy::disallowed_methods)] // the size of parts of an existing value
+    let mut out = vec![T::default(); n];
+    let mut tasks = Vec::new();
+    let mut rest = out.as_mut_slice();
+    let mut i = 0;
+    while i < ranges.len() {
+        let start = i;
+        let mut len = 0;
+        while i < ranges.len() && len < super::interrupt::CHUNK {
+            len += ranges[i].1 - ranges[i].0;
+            i += 1;
+        }
+        let (part, tail) = std::mem::take(&mut rest).split_at_mut(len);
+        tasks.push((part, &ranges[start..i]));
+        rest = tail;
+    }
+    tasks.into_par_iter().for_each(|(part, group)| {
+        let mut k = 0;
+        for &(a, b) in group {
+            let (from, to) = (&src[a..b], &mut part[k..k + (b - a)]);
+            // A few values are copied faster one by one than through a call to memcpy.
+            if from.len() <= 4 {
+                for (t, &f) in to.iter_mut().zip(from) {
+                    *t = f;
+                }
+            } else {
+                to.copy_from_slice(from);
+            }
+            k += b - a;
+        }
+    });
+    out
 }
 
 impl Column for StringBuf {
@@ -364,5 +411,34 @@ impl Scalar {
             DType::Float64 => Scalar::F64(0.0),
             DType::String => Scalar::Str(Vec::new()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn many_ranges_gather_the_same_on_every_core() {
+        #[allow(clippy::disallowed_methods)] // a constant test size
+        let src: Vec<i64> = (0..1_000_000).collect();
+        // Lengths 0..=6, some past memcpy's threshold, and enough values to go parallel.
+        let mut ranges = Vec::new();
+        let mut a = 0;
+        for i in 0..100_000usize {
+            let len = (i * 5 + i / 3) % 7;
+            if a + len > src.len() {
+                break;
+            }
+            ranges.push((a, a + len));
+            a += len / 2 + 1;
+        }
+        let want: Vec<i64> = ranges
+            .iter()
+            .flat_map(|&(a, b)| src[a..b].to_vec())
+            .collect();
+        assert!(want.len() >= crate::engine::interrupt::PARALLEL_MIN);
+        let got = Shared::from(src).gather_ranges(&ranges);
+        assert_eq!(got.to_vec(), want);
     }
 }

@@ -6,7 +6,7 @@ use super::buffer::{Buffer, Scalar};
 use super::dtype::DType;
 use super::error::Result;
 use super::strings::StringBuf;
-use super::{budget, Column};
+use super::{budget, interrupt, Column};
 
 /// A buffer being filled: elements are appended in order, then [`Builder::finish`] shares them.
 #[derive(Debug)]
@@ -41,11 +41,11 @@ impl Builder {
     /// Appends `other[start..end]`; both must have the same dtype.
     pub fn extend_range(&mut self, other: &Buffer, start: usize, end: usize) {
         match (self, other) {
-            (Builder::Bool(a), Buffer::Bool(b)) => a.extend_from_slice(&b[start..end]),
-            (Builder::I32(a), Buffer::I32(b)) => a.extend_from_slice(&b[start..end]),
-            (Builder::I64(a), Buffer::I64(b)) => a.extend_from_slice(&b[start..end]),
-            (Builder::F32(a), Buffer::F32(b)) => a.extend_from_slice(&b[start..end]),
-            (Builder::F64(a), Buffer::F64(b)) => a.extend_from_slice(&b[start..end]),
+            (Builder::Bool(a), Buffer::Bool(b)) => interrupt::extend_copy(a, &b[start..end]),
+            (Builder::I32(a), Buffer::I32(b)) => interrupt::extend_copy(a, &b[start..end]),
+            (Builder::I64(a), Buffer::I64(b)) => interrupt::extend_copy(a, &b[start..end]),
+            (Builder::F32(a), Buffer::F32(b)) => interrupt::extend_copy(a, &b[start..end]),
+            (Builder::F64(a), Buffer::F64(b)) => interrupt::extend_copy(a, &b[start..end]),
             (Builder::Str(a), Buffer::Str(b)) => a.extend_range(b, start, end),
             (a, b) => panic!("extend_range: dtype {} vs {}", a.dtype(), b.dtype()),
         }

@@ -5,6 +5,7 @@
 pub mod budget;
 pub mod buffer;
 pub mod builder;
+pub mod columns;
 pub mod dtype;
 pub mod error;
 pub mod interrupt;

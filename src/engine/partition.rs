@@ -122,8 +122,30 @@ impl RowPartition {
     /// ```
     pub fn from_row_lengths(lengths: &[i64], nvals: Option<usize>) -> Result<Self> {
         let mut splits = budget::vec("a row partition", lengths.len() + 1)?;
-        let mut acc = 0i64;
         splits.push(0);
+        // The common case without a branch per row: the running sum, with the sign bits of
+        // every length and every partial sum gathered on the side. Lengths below 2^63 cannot
+        // carry a sum from below 2^63 past 2^64 in one step, so a sum past i64::MAX shows
+        // as a set sign bit in some partial sum; any set bit sends the lengths to the
+        // checking pass below, which names the offending row.
+        let (mut acc, mut signs) = (0i64, 0i64);
+        splits.extend(lengths.iter().map(|&l| {
+            acc = acc.wrapping_add(l);
+            signs |= l | acc;
+            acc
+        }));
+        if signs >= 0 {
+            if let Some(n) = nvals {
+                if acc != n as i64 {
+                    return Err(invalid_arg!(
+                        "row_lengths add up to {acc}, but there are {n} values"
+                    ));
+                }
+            }
+            return Ok(Self::build(splits, None));
+        }
+        splits.truncate(1);
+        let mut acc = 0i64;
         // One pass: the running sum, checked for a negative length and for overflow (both
         // lengths are non-negative then, so a sum past i64::MAX wraps below zero).
         for (i, &l) in lengths.iter().enumerate() {
@@ -362,5 +384,28 @@ impl RowPartition {
             Arc::make_mut(&mut self.inner).uniform_row_length = length;
         }
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RowPartition;
+
+    #[test]
+    fn row_lengths_past_the_largest_int64_are_refused_however_far_they_wrap() {
+        let m = i64::MAX;
+        for lengths in [
+            vec![m, 1],
+            vec![m, m],
+            vec![m, m, m, 3],
+            vec![m, m, 2, m, m, 1],
+        ] {
+            let e = RowPartition::from_row_lengths(&lengths, None).unwrap_err();
+            assert!(e.to_string().contains("largest int64"), "{lengths:?}: {e}");
+        }
+        let e = RowPartition::from_row_lengths(&[m, m, -1], None).unwrap_err();
+        assert!(e.to_string().contains("row_lengths[2] = -1"), "{e}");
+        let p = RowPartition::from_row_lengths(&[m - 1, 1, 0], Some(m as usize)).unwrap();
+        assert_eq!(p.row_splits(), &[0, m - 1, m, m]);
     }
 }

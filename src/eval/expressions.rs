@@ -24,7 +24,7 @@ impl<'s> Interp<'s> {
             ExprKind::Name(n) => self.lookup(n, e.span)?,
             ExprKind::List(items) => {
                 if let Some(n) = subscript::literal_nested(e) {
-                    Value::Literal(Arc::new(n))
+                    Value::Literal(Arc::new(n.into()))
                 } else {
                     let vals = items
                         .iter()

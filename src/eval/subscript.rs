@@ -21,7 +21,7 @@ pub fn literal_nested(e: &Expr) -> Option<Nested> {
         ExprKind::List(items) => Some(Nested::List(
             items.iter().map(literal_nested).collect::<Option<_>>()?,
         )),
-        ExprKind::Data(n) => Some((**n).clone()),
+        ExprKind::Data(n) => Some(n.tree().clone()),
         ExprKind::Int(i) => Some(Nested::Leaf(Leaf::Int(*i))),
         ExprKind::Float(f) => Some(Nested::Leaf(Leaf::Float(*f))),
         ExprKind::Str(s) => Some(Nested::Leaf(Leaf::Str(s.as_bytes().to_vec()))),
@@ -40,7 +40,7 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>, EngineError> {
     Ok(match v {
         Value::List(items) | Value::Tuple(items) => items.to_vec(),
         // A list display's items stay Python values (nested displays stay lists).
-        Value::Literal(n) => match &**n {
+        Value::Literal(n) => match n.tree() {
             Nested::List(items) => items.iter().map(crate::value::literal_item).collect(),
             Nested::Leaf(_) => return Err(type_error!("a scalar is not iterable")),
         },

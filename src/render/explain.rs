@@ -96,7 +96,7 @@ pub fn explain(v: &Value, opts: &Options) -> Display {
                 s.chars().count(),
                 s.len()
             ));
-            d.extend(strings(&StringBuf::from_strs([&**s]), opts));
+            d.extend(strings(&StringBuf::from_strs([s.as_str()]), opts));
             d
         }
         other => Display::text(format!(

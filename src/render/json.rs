@@ -152,7 +152,7 @@ pub fn plain(v: &Value) -> J {
         Value::Bool(b) => J::from(*b),
         Value::Int(i) => J::from(*i),
         Value::Float(f) => float(*f),
-        Value::Str(s) => J::from(&**s),
+        Value::Str(s) => J::from(s.as_str()),
         Value::List(items) | Value::Tuple(items) => J::Array(items.iter().map(plain).collect()),
         Value::Literal(n) => nested(n),
         Value::NdArray(n) => nd_value(n),

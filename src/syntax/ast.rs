@@ -6,7 +6,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::engine::literal::Nested;
+use crate::engine::columns::ListLiteral;
 
 /// A byte range `[start, end)` in one source (a REPL line, a notebook cell, a script).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -208,8 +208,9 @@ pub enum ExprKind {
     /// A list display of number and string literals only (nested to any depth), scanned
     /// straight from the source into the literal it denotes: one node however many
     /// elements, shared with the value it evaluates to. The grammar's `list_display` gives
-    /// the same value for the same text (see `parser/data_blocks.rs`).
-    Data(Arc<Nested>),
+    /// the same value for the same text (see `parser/data_blocks.rs`). A large block of
+    /// numbers is held in columns.
+    Data(Arc<ListLiteral>),
     /// A name.
     Name(String),
     /// `[a, b, …]`.

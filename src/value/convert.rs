@@ -85,7 +85,7 @@ fn to_nested_unchecked(v: &Value, depth: usize) -> Result<Nested, EngineError> {
         Value::Int(i) => Nested::Leaf(Leaf::Int(*i)),
         Value::Float(f) => Nested::Leaf(Leaf::Float(*f)),
         Value::Str(s) => Nested::Leaf(Leaf::Str(s.as_bytes().to_vec())),
-        Value::Literal(n) => (**n).clone(),
+        Value::Literal(n) => n.tree().clone(),
         Value::List(items) | Value::Tuple(items) => Nested::List(
             items
                 .iter()
@@ -170,6 +170,16 @@ pub fn to_array(v: &Value, hint: Option<DType>) -> Result<Arc<Array>, EngineErro
         )
         .with_hint("convert it first with tf.sparse.to_dense(st)")),
         Value::None => Err(type_error!("None cannot be converted to a tensor")),
+        Value::Literal(lit) if lit.columns().is_some() => {
+            let c = lit.columns().expect("matched above");
+            match c.to_array(hint, Flavor::TensorFlow) {
+                Some(a) => a.map(Arc::new),
+                None => {
+                    let hint = hint.filter(|d| compatible_hint(lit, *d));
+                    Ok(Arc::new(nested_to_array(lit, hint)?))
+                }
+            }
+        }
         Value::Float(f) if hint.is_some_and(|d| d.is_int()) => Err(type_error!(
             "Cannot convert {} to a tensor of dtype {}",
             crate::engine::literal::py_float(*f),

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use crate::engine::columns::ListLiteral;
 use crate::engine::literal::{Leaf, Nested};
 use crate::engine::{Array, DType, EngineError, ErrorClass, Lod, Ragged, Scalar, Sparse, Tensor};
 use crate::eval::builtins::Builtin;
@@ -23,10 +24,10 @@ pub enum Value {
     /// A Python float.
     Float(f64),
     /// A Python str.
-    Str(Arc<str>),
+    Str(Arc<String>),
     /// A list display made only of literals: a tensor (`tf.constant` if rectangular,
     /// `tf.ragged.constant` otherwise) that builtins may still read as a Python list.
-    Literal(Arc<Nested>),
+    Literal(Arc<ListLiteral>),
     /// A Python list.
     List(Arc<Vec<Value>>),
     /// A Python tuple.
@@ -206,8 +207,9 @@ impl Value {
         }
     }
     /// A Python str.
-    pub fn str(s: impl AsRef<str>) -> Value {
-        Value::Str(Arc::from(s.as_ref()))
+    /// An owned `String` becomes the value without a copy.
+    pub fn str(s: impl Into<String>) -> Value {
+        Value::Str(Arc::new(s.into()))
     }
     /// A Python list.
     pub fn list(items: Vec<Value>) -> Value {
@@ -244,7 +246,7 @@ impl Value {
             Value::Str(s) => !s.is_empty(),
             Value::List(v) | Value::Tuple(v) => !v.is_empty(),
             Value::Dict(v) => !v.is_empty(),
-            Value::Literal(n) => !matches!(&**n, Nested::List(v) if v.is_empty()),
+            Value::Literal(n) => !matches!(n.tree(), Nested::List(v) if v.is_empty()),
             Value::NdArray(n) => {
                 let size: usize = n.shape().iter().product();
                 match &**n {
@@ -306,7 +308,7 @@ pub fn scalar_to_value(s: Scalar) -> Value {
 /// One item of a list display of literals: a Python scalar, or a nested display.
 pub fn literal_item(n: &Nested) -> Value {
     match n {
-        Nested::List(_) => Value::Literal(Arc::new(n.clone())),
+        Nested::List(_) => Value::Literal(Arc::new(n.clone().into())),
         leaf => nested_to_value(leaf),
     }
 }
@@ -317,7 +319,7 @@ pub fn relist(items: Vec<Value>, display: bool) -> Value {
     if display {
         let nested: Option<Vec<Nested>> = items.iter().map(item_nested).collect();
         if let Some(n) = nested {
-            return Value::Literal(Arc::new(Nested::List(n)));
+            return Value::Literal(Arc::new(Nested::List(n).into()));
         }
     }
     Value::list(items)
@@ -329,7 +331,7 @@ fn item_nested(v: &Value) -> Option<Nested> {
         Value::Int(i) => Nested::Leaf(Leaf::Int(*i)),
         Value::Float(f) => Nested::Leaf(Leaf::Float(*f)),
         Value::Str(s) => Nested::Leaf(Leaf::Str(s.as_bytes().to_vec())),
-        Value::Literal(n) => (**n).clone(),
+        Value::Literal(n) => n.tree().clone(),
         _ => return None,
     })
 }

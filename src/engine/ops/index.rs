@@ -240,18 +240,24 @@ fn inner_getitem(a: &Array, keys: &[Key]) -> Result<Array> {
         Key::Slice(s, e, st) if st.unwrap_or(1) == 1 => {
             // Contiguous in every row: one pass over the row splits gives the new splits and
             // one range per row, copied without per-row allocation.
+            // The ranges are independent of each other (computed on every core for many
+            // rows); the splits are their running total.
             let outer = rt.outer();
+            let rs = outer.row_splits();
+            budget::check("indexing", outer.nrows() as u128, 16)?;
+            let ranges = crate::engine::interrupt::map_range(outer.nrows(), |r| {
+                let (a0, b0) = (rs[r] as usize, rs[r + 1] as usize);
+                let (lo, hi) = crate::engine::tensor::slice_range(*s, *e, b0 - a0);
+                (a0 + lo, a0 + hi)
+            });
+            crate::engine::interrupt::check()?;
             let mut splits = budget::vec("indexing", outer.nrows() + 1)?;
-            let mut ranges = budget::vec("indexing", outer.nrows())?;
             splits.push(0i64);
             let mut total = 0i64;
-            for w in outer.row_splits().windows(2) {
-                let (a0, b0) = (w[0] as usize, w[1] as usize);
-                let (lo, hi) = crate::engine::tensor::slice_range(*s, *e, b0 - a0);
-                total += (hi - lo) as i64;
-                splits.push(total);
-                ranges.push((a0 + lo, a0 + hi));
-            }
+            splits.extend(ranges.iter().map(|&(a, b)| {
+                total += (b - a) as i64;
+                total
+            }));
             let values = rt.values().gather_ranges(&ranges);
             let values = inner_getitem_values(values, rest)?;
             let part = RowPartition::from_valid_splits(splits)

@@ -12,6 +12,7 @@ pub mod gather;
 pub mod index;
 pub mod kernels;
 pub mod mask;
+pub mod matmul;
 pub mod one_hot;
 pub mod range;
 pub mod reduce;

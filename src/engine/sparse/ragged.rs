@@ -85,6 +85,11 @@ impl Sparse {
             .with_hint("convert it with tf.sparse.to_dense(st) instead"));
         }
         self.check_bounds()?;
+        if r == 2 {
+            if let Some(part) = self.matrix_partition()? {
+                return Ragged::new(vec![part], self.values.clone());
+            }
+        }
         // rowids[k]: for each item of partition k's values, the row it belongs to.
         let mut rowids: Vec<Vec<i64>> =
             budget::filled("a ragged-sparse conversion", Vec::new(), r - 1)?;
@@ -118,6 +123,34 @@ impl Sparse {
             parts.push(RowPartition::from_value_rowids(ids, Some(nrows))?);
         }
         Ragged::new(parts, self.values.clone())
+    }
+
+    /// The row partition of a right-ragged matrix (rank 2), written in one pass over the
+    /// indices with no row id per value; None at the first entry that breaks right-raggedness,
+    /// where the general pass takes over and reports it. Bounds are already checked.
+    fn matrix_partition(&self) -> Result<Option<RowPartition>> {
+        let nrows = self.dense_shape[0] as usize;
+        let mut splits = budget::vec("a row partition", nrows + 1)?;
+        splits.push(0i64);
+        let (mut row, mut next_col) = (0i64, 0i64);
+        for (i, pair) in self.indices.chunks_exact(2).enumerate() {
+            let (r, c) = (pair[0], pair[1]);
+            if r != row || i == 0 {
+                // A new row starts at column 0, after every row before it.
+                if c != 0 || r < row {
+                    return Ok(None);
+                }
+                let gap = r as usize + 1 - splits.len();
+                budget::extend_filled("a row partition", &mut splits, i as i64, gap)?;
+                row = r;
+            } else if c != next_col {
+                return Ok(None);
+            }
+            next_col = c + 1;
+        }
+        let rest = nrows + 1 - splits.len();
+        budget::extend_filled("a row partition", &mut splits, self.nnz() as i64, rest)?;
+        Ok(Some(RowPartition::from_valid_splits(splits)))
     }
 
     /// For entry `i > 0`, the first dimension where it differs from entry `i - 1`, after
@@ -230,5 +263,36 @@ mod tests {
             vector.to_ragged().unwrap_err().class,
             ErrorClass::ValueError
         );
+    }
+
+    #[test]
+    fn a_matrix_becomes_ragged_in_one_pass_with_its_empty_rows() {
+        // Row lengths with empty rows first, inside and last, against row ids.
+        for lengths in [
+            vec![0, 0, 3, 0, 1, 2, 0],
+            vec![2],
+            vec![0, 0],
+            vec![1, 0, 0, 4],
+        ] {
+            let mut idx: Vec<Vec<i64>> = Vec::new();
+            let mut ids = Vec::new();
+            for (r, &n) in lengths.iter().enumerate() {
+                for c in 0..n {
+                    idx.push(vec![r as i64, c]);
+                    ids.push(r as i64);
+                }
+            }
+            let refs: Vec<&[i64]> = idx.iter().map(|v| v.as_slice()).collect();
+            let values: Vec<i32> = (0..ids.len() as i32).collect();
+            let st = sp(&refs, &values, &[lengths.len() as i64, 5]);
+            let r = st.to_ragged().unwrap();
+            let want = RowPartition::from_value_rowids(&ids, Some(lengths.len() as i64)).unwrap();
+            assert_eq!(r.outer().row_splits(), want.row_splits(), "{lengths:?}");
+        }
+        // A repeated entry and a row that restarts are the general pass's errors.
+        let repeat = sp(&[&[0, 0], &[0, 0]], &[1, 2], &[1, 3]);
+        assert!(repeat.to_ragged().unwrap_err().message.contains("repeats"));
+        let back = sp(&[&[0, 0], &[0, 1], &[0, 0]], &[1, 2, 3], &[1, 3]);
+        assert!(back.to_ragged().is_err());
     }
 }

@@ -99,7 +99,7 @@ pub fn tensor_list(a: &Args, name: &str) -> Result<Vec<Array>> {
     let v = a.value(name);
     let items = match v {
         Value::List(_) | Value::Tuple(_) => as_items(v).map_err(|e| a.err_at(name, e))?,
-        Value::Literal(n) if matches!(**n, Nested::List(_)) => {
+        Value::Literal(n) if matches!(n.tree(), Nested::List(_)) => {
             as_items(v).map_err(|e| a.err_at(name, e))?
         }
         Value::Array(_) => iterate(v).map_err(|e| a.err_at(name, e))?,

@@ -79,7 +79,7 @@ fn columns_arg(a: &Args) -> Result<Option<Vec<String>>> {
             })
             .collect::<Result<Vec<_>>>()
             .map(Some),
-        Some(v @ Value::Literal(n)) => match &**n {
+        Some(v @ Value::Literal(n)) => match n.tree() {
             Nested::List(items) => items
                 .iter()
                 .map(|item| match item {

@@ -21,6 +21,7 @@ mod files_json;
 mod files_numpy;
 mod functional;
 pub mod help;
+mod linalg;
 mod lod;
 mod math;
 mod notebook;
@@ -213,6 +214,7 @@ pub fn registry() -> &'static Registry {
             sparse_extra::BUILTINS,
             strings_extra::BUILTINS,
             lod::BUILTINS,
+            linalg::BUILTINS,
             convert::BUILTINS,
             array::BUILTINS,
             functional::BUILTINS,

@@ -102,6 +102,14 @@ fn np_array(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             Array::Dense(t) => t.clone(),
             Array::Ragged(_) => return array_to_nd(arr).map_err(|e| e.at(a.span("object"))),
         },
+        // A large block of numbers read into columns, when rectangular.
+        Value::Literal(lit) if lit.columns().and_then(|c| c.rect_shape()).is_some() => {
+            match lit.columns().and_then(|c| c.to_array(None, Flavor::NumPy)) {
+                Some(Ok(Array::Dense(t))) => t,
+                Some(Err(e)) => return Err(a.err_at("object", e)),
+                _ => unreachable!("a rectangular literal in columns is a dense tensor"),
+            }
+        }
         _ => {
             let n = convert::to_nested(v).map_err(|e| a.err_at("object", e))?;
             literal::constant(&n, None, Flavor::NumPy).map_err(|e| a.err_at("object", e))?

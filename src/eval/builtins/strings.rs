@@ -150,13 +150,13 @@ fn tensor_list(a: &Args, name: &str) -> Result<Vec<Arc<Array>>> {
     let items: Vec<Value> = match a.value(name) {
         Value::List(items) | Value::Tuple(items) => items.to_vec(),
         v @ Value::Array(_) => iterate(v).map_err(|e| a.err_at(name, e))?,
-        Value::Literal(n) if matches!(**n, Nested::List(_)) => {
-            let Nested::List(items) = &**n else {
+        Value::Literal(n) if matches!(n.tree(), Nested::List(_)) => {
+            let Nested::List(items) = n.tree() else {
                 unreachable!("matched a list")
             };
             items
                 .iter()
-                .map(|i| Value::Literal(Arc::new(i.clone())))
+                .map(|i| Value::Literal(Arc::new(i.clone().into())))
                 .collect()
         }
         other => {

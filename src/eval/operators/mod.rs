@@ -10,10 +10,12 @@ use std::sync::Arc;
 use super::convert;
 use crate::engine::ops::broadcast;
 use crate::engine::ops::kernels::{self, BinaryOp as K, UnaryOp as U};
+use crate::engine::ops::matmul::{matmul_arrays, Transpose};
 use crate::engine::{Array, EngineError, Sparse, Tensor};
 use crate::syntax::ast::{BinOp, UnaryOp};
-use crate::type_error;
 use crate::value::Value;
+use crate::{type_error, value_error};
+pub use numpy::numpy_matmul;
 use numpy::{numpy_as, numpy_binary};
 pub use python::{as_items, python_cmp, python_eq};
 use python::{contains, identical, overflow, python_binary};
@@ -64,15 +66,52 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
         BinOp::NotIn => return contains(b, a).map(|c| Value::Bool(!c)),
         _ => {}
     }
+    if op == BinOp::MatMul {
+        return matmul_operator(a, b);
+    }
     // A Python list becomes a tensor only where a tensor operand receives it.
-    let tensorish = is_tensor(a) || is_tensor(b);
-    if tensorish && !matches!(op, BinOp::MatMul) {
+    if is_tensor(a) || is_tensor(b) {
         return tensor_binary(op, a, b);
     }
     if matches!(a, Value::NdArray(_)) || matches!(b, Value::NdArray(_)) {
         return numpy_binary(op, a, b);
     }
     python_binary(op, a, b)
+}
+
+/// `a @ b`, as Python resolves it: a dense tensor on the left is `tf.linalg.matmul(a, b)`
+/// (a ragged `b` takes TensorFlow's ragged dispatch; a list converts to `a`'s dtype); a
+/// dense tensor on the right takes the left operand through its reflected `@` (converted to
+/// its dtype; a RaggedTensor cannot be). A RaggedTensor has no `@` of its own, so it fails
+/// on the left as Python does. NumPy arrays without tensors follow NumPy's `matmul`.
+fn matmul_operator(a: &Value, b: &Value) -> Result<Value, EngineError> {
+    let ragged = |v: &Value| matches!(v, Value::Array(x) if matches!(**x, Array::Ragged(_)));
+    let dense = |v: &Value| is_tensor(v) && !ragged(v);
+    if dense(a) {
+        let x = numpy_as(a, None)?;
+        let y = numpy_as(b, if ragged(b) { None } else { Some(x.dtype()) })?;
+        return matmul_arrays(&x, &y, Transpose::default()).map(Value::from_array);
+    }
+    if dense(b) && !ragged(a) {
+        let y = numpy_as(b, None)?;
+        let x = numpy_as(a, Some(y.dtype()))?;
+        return matmul_arrays(&x, &y, Transpose::default()).map(Value::from_array);
+    }
+    if ragged(a) && dense(b) {
+        return Err(value_error!(
+            "Attempt to convert a value (a RaggedTensor) with an unsupported type (RaggedTensor) to a Tensor: a RaggedTensor has no @ of its own, and the Tensor's reflected @ converts its left operand"
+        )
+        .with_hint("call tf.linalg.matmul(a, b), which takes RaggedTensors"));
+    }
+    if (ragged(a) || ragged(b)) && is_tensor(a) && is_tensor(b) {
+        return python_binary(BinOp::MatMul, a, b).map_err(|e| {
+            e.with_hint("a RaggedTensor has no @ of its own: call tf.linalg.matmul(a, b)")
+        });
+    }
+    if matches!(a, Value::NdArray(_)) || matches!(b, Value::NdArray(_)) {
+        return numpy_matmul(a, b);
+    }
+    python_binary(BinOp::MatMul, a, b)
 }
 
 /// Elementwise tensor arithmetic with broadcasting.

@@ -141,3 +141,43 @@ pub(super) fn numpy_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Eng
         Array::Ragged(_) => Err(type_error!("a NumPy array has no ragged dimensions")),
     }
 }
+
+/// An operand of NumPy's `matmul`: a tensor converts as `np.asarray` would (a ragged one
+/// cannot), anything else as in NumPy arithmetic.
+fn matmul_operand(v: &Value) -> Result<Tensor, EngineError> {
+    match v {
+        Value::Array(a) => match &**a {
+            Array::Dense(t) => Ok(t.clone()),
+            Array::Ragged(_) => Err(type_error!(
+                "np.matmul needs rectangular arrays, not a RaggedTensor"
+            )
+            .with_hint("use tf.linalg.matmul (or @) on the RaggedTensor itself")),
+        },
+        _ => numpy_operand(v).map(|(t, _)| t),
+    }
+}
+
+/// NumPy's `matmul` (`a @ b` on arrays, `np.matmul`): both operands take NumPy's common
+/// dtype (int32 with float32 is float64), vectors are allowed, and the result is a NumPy
+/// array (a NumPy scalar for two vectors).
+pub fn numpy_matmul(a: &Value, b: &Value) -> Result<Value, EngineError> {
+    let x = matmul_operand(a)?;
+    let y = matmul_operand(b)?;
+    let d = numpy_result_dtype(x.dtype(), false, y.dtype(), false).map_err(|e| {
+        type_error!(
+            "ufunc 'matmul' did not contain a loop with signature matching types: {}",
+            e.message
+        )
+    })?;
+    let cast = |t: Tensor| -> Result<Tensor, EngineError> {
+        if t.dtype() == d {
+            return Ok(t);
+        }
+        Ok(Tensor::from_parts(
+            t.shape().to_vec(),
+            crate::engine::ops::cast::cast_buffer(t.data(), d)?,
+        ))
+    };
+    let out = crate::engine::ops::matmul::numpy_matmul(&cast(x)?, &cast(y)?)?;
+    Ok(Value::NdArray(Arc::new(crate::value::NdArray::Dense(out))))
+}

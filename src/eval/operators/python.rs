@@ -342,7 +342,7 @@ pub(super) fn overflow() -> EngineError {
 pub fn as_items(v: &Value) -> Result<Vec<Value>, EngineError> {
     match v {
         Value::List(items) | Value::Tuple(items) => Ok(items.to_vec()),
-        Value::Literal(n) => match &**n {
+        Value::Literal(n) => match n.tree() {
             crate::engine::literal::Nested::List(items) => {
                 Ok(items.iter().map(crate::value::literal_item).collect())
             }

@@ -78,7 +78,7 @@ fn panel(v: &Value, encodings: bool, depth: usize) -> Canvas {
             kinds::lod(&mut c, 24, l);
         }
         Value::Str(s) => {
-            let buf = crate::engine::StringBuf::from_strs([&**s]);
+            let buf = crate::engine::StringBuf::from_strs([s.as_str()]);
             title(&mut c, &format!("a Python str: {} UTF-8 bytes", s.len()));
             strings::buffer(&mut c, 24, &buf);
         }

@@ -27,7 +27,7 @@ fn parse_with(src: &str, grammar: bool) -> Result<Program, SyntaxError> {
 /// The literal an expression denotes, as evaluation reads a list display of literals.
 fn literal(e: &Expr) -> Option<Nested> {
     Some(match &e.kind {
-        ExprKind::Data(n) => (**n).clone(),
+        ExprKind::Data(n) => n.tree().clone(),
         ExprKind::List(items) => Nested::List(items.iter().map(literal).collect::<Option<_>>()?),
         ExprKind::Int(i) => Nested::Leaf(Leaf::Int(*i)),
         ExprKind::Float(f) => Nested::Leaf(Leaf::Float(*f)),
@@ -158,4 +158,75 @@ fn a_data_block_is_one_node_printed_as_its_list() {
         crate::syntax::sexpr::program_to_sexpr(&slow),
         crate::syntax::sexpr::program_to_sexpr(&p)
     );
+}
+
+/// A regular block: `depth` levels of lists of random lengths, every scalar an int (of
+/// any size), or every scalar a float.
+fn regular_literal(rng: &mut Pcg, depth: u32, floats: bool, out: &mut String) {
+    out.push('[');
+    let n = rng.next_u32() % 9;
+    for i in 0..n {
+        if i > 0 {
+            out.push_str([",", ", ", " ,  "][rng.next_u32() as usize % 3]);
+        }
+        if depth > 1 {
+            regular_literal(rng, depth - 1, floats, out);
+            continue;
+        }
+        let r = rng.next_u32();
+        match (floats, r % 5) {
+            (true, 0) => out.push_str(&format!("{}e-3", r % 5000)),
+            (true, _) => out.push_str(&format!("-{}.{}", r % 100, r % 7)),
+            (false, 0) => out.push_str(&format!("{}", u64::from(r) << 24)),
+            (false, 1) => out.push_str(&format!("-{}", r % 3000)),
+            (false, _) => out.push_str(&format!("{}", r % 1000)),
+        }
+    }
+    out.push(']');
+}
+
+#[test]
+fn regular_blocks_are_read_into_columns_that_convert_as_their_tree_does() {
+    use crate::engine::literal::ragged_constant;
+    use crate::value::convert::nested_to_array;
+    let mut rng = Pcg::new(23);
+    let mut columns = 0;
+    for case in 0..300 {
+        let mut lit = String::from("[");
+        let depth = 1 + rng.next_u32() % 3;
+        let floats = case % 3 == 0;
+        while lit.len() < 300 {
+            if lit.len() > 1 {
+                lit.push_str(", ");
+            }
+            regular_literal(&mut rng, depth, floats, &mut lit);
+        }
+        lit.push(']');
+        let src = format!("x = {lit}");
+        let fast = outcome(&src, false);
+        assert_eq!(fast, outcome(&src, true), "source: {src}");
+        let p = parse_with(&src, false).unwrap();
+        let StmtKind::Assign { value, .. } = &p.body[0].kind else {
+            panic!("an assignment")
+        };
+        let ExprKind::Data(data) = &value.kind else {
+            panic!("a data block: {src}")
+        };
+        let Some(c) = data.columns() else {
+            continue;
+        };
+        columns += 1;
+        let tree = fast.unwrap().0.unwrap();
+        assert_eq!(
+            c.to_ragged().ok(),
+            ragged_constant(&tree, None, None, None).ok(),
+            "{src}"
+        );
+        let from_columns = c.to_array(None, crate::engine::literal::Flavor::TensorFlow);
+        if let Some(a) = from_columns {
+            assert_eq!(a.ok(), nested_to_array(&tree, None).ok(), "{src}");
+        }
+    }
+    // Blocks without a scalar (only empty lists) are read as trees.
+    assert!(columns > 250, "only {columns} read into columns");
 }

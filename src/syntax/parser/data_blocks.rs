@@ -3,10 +3,16 @@
 //! and spaces of the same length (so every span stays a byte range of the
 //! source), and converted straight to the AST by [`literal_block`], which also converts the
 //! grammar's own `literal_block` tokens (smaller blocks), so both give the same tree.
+//!
+//! A hidden block of plain ints or floats, all at one depth, is read into
+//! [`Columns`] by the same scan that finds it (the values and the row splits of each level,
+//! as `tf.ragged.constant` lays them out), so its bytes are read once; any other block is
+//! read into a tree by [`literal_block`].
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use crate::engine::columns::{Columns, ListLiteral, Values};
 use crate::engine::literal::{Leaf, Nested};
 
 use super::*;
@@ -20,9 +26,12 @@ const MIN_BYTES: usize = 256;
 pub(super) const MARKER: u8 = 0x01;
 const END_MARKER: u8 = 0x02;
 
+/// A hidden block: where it ends, and its literal when the scan read it into columns.
+pub(super) type Hidden = HashMap<usize, (usize, Option<Arc<ListLiteral>>)>;
+
 /// Replaces every large literal block of `text` (outside strings, in operand position) by
 /// the marker and spaces; returns where they were.
-pub(super) fn hide(text: &mut String) -> HashMap<usize, usize> {
+pub(super) fn hide(text: &mut String) -> Hidden {
     let mut found = HashMap::new();
     #[cfg(test)]
     if grammar_only() {
@@ -49,9 +58,13 @@ pub(super) fn hide(text: &mut String) -> HashMap<usize, usize> {
         if c == b'[' && b"([,=:{+-*/%<>!&|^~\n;".contains(&prev) && !not_blocks.contains(&i) {
             let mut j = i;
             open.clear();
-            if block(b, &mut j, &mut open) {
+            let mut cols = ColumnScan::default();
+            if block(b, &mut j, &mut open, &mut cols) {
                 if j - i >= MIN_BYTES {
-                    found.insert(i, j);
+                    let lit = cols
+                        .finish()
+                        .map(|c| Arc::new(ListLiteral::from_columns(c)));
+                    found.insert(i, (j, lit));
                     i = j;
                     prev = b']';
                     continue;
@@ -67,7 +80,7 @@ pub(super) fn hide(text: &mut String) -> HashMap<usize, usize> {
     }
     if !found.is_empty() {
         let mut bytes = std::mem::take(text).into_bytes();
-        for (&s, &e) in &found {
+        for (&s, &(e, _)) in &found {
             bytes[s] = MARKER;
             bytes[s + 1..e - 1].fill(b' ');
             bytes[e - 1] = END_MARKER;
@@ -85,21 +98,24 @@ fn skip_space(b: &[u8], i: &mut usize) {
 
 /// A nested list of numbers and strings at `i`; on success `i` is just past its `]`. On
 /// failure `open` holds the starts of the lists the scan was inside.
-fn block(b: &[u8], i: &mut usize, open: &mut Vec<usize>) -> bool {
+fn block(b: &[u8], i: &mut usize, open: &mut Vec<usize>, cols: &mut ColumnScan) -> bool {
     if open.len() >= MAX_NESTING {
         // Deeper than the grammar accepts (the pre-pass reports it); bounds the recursion.
         return false;
     }
+    let level = open.len();
+    cols.open(level);
     open.push(*i);
     *i += 1;
     skip_space(b, i);
     if b.get(*i) == Some(&b']') {
         *i += 1;
         open.pop();
+        cols.close(level);
         return true;
     }
     loop {
-        if !item(b, i, open) {
+        if !item(b, i, open, cols) {
             return false;
         }
         skip_space(b, i);
@@ -110,12 +126,14 @@ fn block(b: &[u8], i: &mut usize, open: &mut Vec<usize>) -> bool {
                 if b.get(*i) == Some(&b']') {
                     *i += 1;
                     open.pop();
+                    cols.close(level);
                     return true;
                 }
             }
             Some(b']') => {
                 *i += 1;
                 open.pop();
+                cols.close(level);
                 return true;
             }
             _ => return false,
@@ -123,16 +141,39 @@ fn block(b: &[u8], i: &mut usize, open: &mut Vec<usize>) -> bool {
     }
 }
 
-fn item(b: &[u8], i: &mut usize, open: &mut Vec<usize>) -> bool {
+fn item(b: &[u8], i: &mut usize, open: &mut Vec<usize>, cols: &mut ColumnScan) -> bool {
+    let level = open.len() - 1;
     match b.get(*i) {
-        Some(b'[') => block(b, i, open),
+        Some(b'[') => block(b, i, open, cols),
         Some(b'-') => {
             *i += 1;
-            number(b, i)
+            if let Some((v, end)) = short_int(b, *i) {
+                *i = end;
+                cols.int(level, -v);
+                return true;
+            }
+            let start = *i;
+            number(b, i) && {
+                cols.scalar(level, &b[start..*i], true);
+                true
+            }
         }
-        Some(c) if c.is_ascii_digit() || *c == b'.' => number(b, i),
+        Some(c) if c.is_ascii_digit() || *c == b'.' => {
+            // The common case, a short plain int ended by a separator, in one step.
+            if let Some((v, end)) = short_int(b, *i) {
+                *i = end;
+                cols.int(level, v);
+                return true;
+            }
+            let start = *i;
+            number(b, i) && {
+                cols.scalar(level, &b[start..*i], false);
+                true
+            }
+        }
         Some(b'\'' | b'"') => match skip_string(b, *i) {
             Some(j) => {
+                cols.failed = true;
                 *i = j;
                 // Adjacent literals join in Python; leave those to the grammar.
                 let mut k = j;
@@ -182,6 +223,159 @@ fn number(b: &[u8], i: &mut usize) -> bool {
     !leading_zero && !matches!(b.get(*i), Some(c) if c.is_ascii_alphanumeric() || *c == b'_')
 }
 
+/// The columns of the block being scanned, while it is a regular block of numbers: every
+/// scalar an int, or every scalar a float, all inside lists of one level (the outermost
+/// list is level 0), as [`LiteralScan`] would read them.
+#[derive(Default)]
+struct ColumnScan {
+    /// How many lists enclose each scalar, from the first scalar on.
+    depth: Option<usize>,
+    /// The deepest level of list seen.
+    deepest: usize,
+    /// The row splits of each level of lists below the outermost.
+    splits: Vec<Vec<i64>>,
+    values: Option<Nums>,
+    /// The block is not regular (or holds strings): it is read into a tree instead.
+    failed: bool,
+}
+
+impl ColumnScan {
+    fn open(&mut self, level: usize) {
+        self.failed |= self.depth.is_some_and(|d| level >= d);
+        self.deepest = self.deepest.max(level);
+    }
+    fn close(&mut self, level: usize) {
+        if self.failed || level == 0 {
+            return;
+        }
+        // The items of this list end where the next level (or the values) has got to.
+        let end = match (self.depth, &self.values) {
+            (Some(d), Some(v)) if level + 1 == d => v.len(),
+            _ => self.splits.get(level).map_or(0, |s| s.len() - 1),
+        };
+        while self.splits.len() < level {
+            self.splits.push(vec![0]);
+        }
+        self.splits[level - 1].push(end as i64);
+    }
+    /// A plain int inside a list at `level`.
+    fn int(&mut self, level: usize, v: i64) {
+        if let (Some(d), Some(Nums::I32(xs)), false) = (self.depth, &mut self.values, self.failed) {
+            if d == level + 1 {
+                if let Ok(x) = i32::try_from(v) {
+                    xs.push(x);
+                    return;
+                }
+            }
+        }
+        self.push(level, Some(Ok(v)));
+    }
+    /// The number `t` (its `-` already read when `neg`) inside a list at `level`.
+    fn scalar(&mut self, level: usize, t: &[u8], neg: bool) {
+        self.push(level, number_value(t, neg));
+    }
+    /// A number inside a list at `level` (`Ok` an int, `Err` a float; None one beyond
+    /// int64).
+    fn push(&mut self, level: usize, value: Option<std::result::Result<i64, f64>>) {
+        if self.failed {
+            return;
+        }
+        match self.depth {
+            None if self.deepest <= level => self.depth = Some(level + 1),
+            Some(d) if d == level + 1 => {}
+            _ => {
+                self.failed = true;
+                return;
+            }
+        }
+        let ok = match value {
+            Some(Ok(v)) => match self.values.get_or_insert(Nums::I32(Vec::new())) {
+                Nums::I32(xs) => match i32::try_from(v) {
+                    Ok(x) => {
+                        xs.push(x);
+                        true
+                    }
+                    Err(_) => {
+                        let mut wide: Vec<i64> = xs.iter().map(|&x| i64::from(x)).collect();
+                        wide.push(v);
+                        self.values = Some(Nums::I64(wide));
+                        true
+                    }
+                },
+                Nums::I64(xs) => {
+                    xs.push(v);
+                    true
+                }
+                Nums::F64(_) => false,
+            },
+            Some(Err(v)) => match self.values.get_or_insert(Nums::F64(Vec::new())) {
+                Nums::F64(xs) => {
+                    xs.push(v);
+                    true
+                }
+                _ => false,
+            },
+            None => false,
+        };
+        self.failed |= !ok;
+    }
+    fn finish(self) -> Option<Columns> {
+        if self.failed || self.depth? != self.splits.len() + 1 {
+            return None;
+        }
+        let values = match self.values? {
+            Nums::I32(v) => Values::I32(v.into()),
+            Nums::I64(v) => Values::I64(v.into()),
+            Nums::F64(v) => Values::F64(v.into()),
+        };
+        Columns::new(self.splits, values)
+    }
+}
+
+/// The scalars of a block being scanned: int32 while every int fits.
+enum Nums {
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    F64(Vec<f64>),
+}
+
+impl Nums {
+    fn len(&self) -> usize {
+        match self {
+            Nums::I32(v) => v.len(),
+            Nums::I64(v) => v.len(),
+            Nums::F64(v) => v.len(),
+        }
+    }
+}
+
+/// A plain int of at most 9 digits at `i` (no leading zero) followed by a separator, as
+/// `number` accepts it: its value and end.
+fn short_int(b: &[u8], i: usize) -> Option<(i64, usize)> {
+    let mut v: i64 = 0;
+    let mut j = i;
+    while j < b.len() && j - i < 10 && b[j].is_ascii_digit() {
+        v = v * 10 + i64::from(b[j] - b'0');
+        j += 1;
+    }
+    let short = j > i && j - i < 10 && (b[i] != b'0' || j == i + 1);
+    (short && matches!(b.get(j), Some(b',' | b']' | b' ' | b'\t' | 0x0C))).then_some((v, j))
+}
+
+/// The value of a number `number` accepted, as [`LiteralScan`] reads it: `Ok` for an int,
+/// `Err` for a float; None for an int beyond int64 (the tree's reading reports it).
+fn number_value(t: &[u8], neg: bool) -> Option<std::result::Result<i64, f64>> {
+    if t.iter().all(u8::is_ascii_digit) {
+        let mut v: i64 = 0;
+        for &c in t {
+            v = v.checked_mul(10)?.checked_add(i64::from(c - b'0'))?;
+        }
+        return Some(Ok(if neg { v.wrapping_neg() } else { v }));
+    }
+    let v: f64 = std::str::from_utf8(t).ok()?.parse().ok()?;
+    Some(Err(if neg { -v } else { v }))
+}
+
 /// The end of the plain (unprefixed) string literal starting at `i`.
 fn skip_string(b: &[u8], i: usize) -> Option<usize> {
     let q = b[i];
@@ -213,7 +407,7 @@ pub(super) fn literal_block(text: &str, base: usize) -> Result1<Expr> {
     };
     let nested = scan.list()?;
     Ok(boxed(
-        ExprKind::Data(Arc::new(nested)),
+        ExprKind::Data(Arc::new(ListLiteral::from(nested))),
         Span::new(base, base + scan.i),
     ))
 }

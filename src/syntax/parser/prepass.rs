@@ -34,6 +34,21 @@ const CANCEL_STRIDE: usize = 1 << 14;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Interrupted;
 
+/// The bytes of a run of numbers, spaces and commas, which the pre-pass skips in one loop.
+static QUIET: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = b'0';
+    while c <= b'9' {
+        t[c as usize] = true;
+        c += 1;
+    }
+    t[b' ' as usize] = true;
+    t[b'-' as usize] = true;
+    t[b'.' as usize] = true;
+    t[b',' as usize] = true;
+    t
+};
+
 /// True for the bytes of an identifier (any non-ASCII byte may belong to one).
 fn is_ident_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
@@ -127,6 +142,21 @@ pub(super) fn clean(
                 stack.push(i);
                 keywords.push(0);
                 headers.push(0);
+            }
+            // A run of numbers, spaces and commas (most of a data literal) changes nothing
+            // but what a comma ends, once for the whole run.
+            b'0'..=b'9' | b' ' | b'-' | b'.' | b',' if i == 0 || !is_ident_byte(b[i - 1]) => {
+                let start = i;
+                while i < n && QUIET[b[i] as usize] {
+                    i += 1;
+                }
+                let headers_open = *headers.last().expect("the outermost level") > 0;
+                if !headers_open && b[start..i].contains(&b',') {
+                    let level = keywords.last_mut().expect("the outermost level");
+                    open_keywords -= *level;
+                    *level = 0;
+                }
+                continue;
             }
             b',' if *headers.last().expect("the outermost level") > 0 => {}
             b':' => {

@@ -59,15 +59,18 @@ fn apply<T: Copy + Sync, U: Clone + Send>(
     n: usize,
     f: impl Fn(T, T) -> U + Sync,
 ) -> Shared<U> {
+    let f = &f;
+    // The repeated element is moved into the closure, so the loop reads it from a register
+    // rather than through a reference it must reload after every store.
     let out = match (x.len() == n, y.len() == n) {
         (true, true) => interrupt::zip_map(x, y, f),
         (false, true) => {
             let p = x[0];
-            interrupt::map(y, |q| f(p, q))
+            interrupt::map(y, move |q| f(p, q))
         }
         (true, false) => {
             let q = y[0];
-            interrupt::map(x, |p| f(p, q))
+            interrupt::map(x, move |p| f(p, q))
         }
         (false, false) => interrupt::map_range(n, |_| f(x[0], y[0])),
     };

@@ -19,18 +19,21 @@ fn self_str(a: &Args) -> String {
 
 pub(super) fn format(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let fmt = self_str(a);
-    let mut out = String::new();
+    // Bytes, not a String: a wide field is padded with one fill of its bytes, and the text
+    // is checked as UTF-8 once, at the end.
+    let mut out: Vec<u8> = Vec::new();
     let mut args = a.rest().iter();
     let mut chars = fmt.chars().peekable();
+    let mut utf8 = [0u8; 4];
     while let Some(c) = chars.next() {
         match c {
             '{' if chars.peek() == Some(&'{') => {
                 chars.next();
-                out.push('{');
+                out.push(b'{');
             }
             '}' if chars.peek() == Some(&'}') => {
                 chars.next();
-                out.push('}');
+                out.push(b'}');
             }
             '{' => {
                 let mut spec = String::new();
@@ -47,54 +50,59 @@ pub(super) fn format(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                     )
                     .at(a.call)
                 })?;
-                let piece = format_one(v, &spec).map_err(|e| a.err_at("self", e))?;
-                budget::check_bytes("str.format", out.len() as u128 + piece.len() as u128)
-                    .map_err(|e| a.err_at("self", e))?;
-                out.push_str(&piece);
+                format_one(&mut out, v, &spec).map_err(|e| a.err_at("self", e))?;
             }
-            c => out.push(c),
+            c => out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes()),
         }
     }
+    let out = String::from_utf8(out).expect("built from whole UTF-8 pieces");
     Ok(Value::str(out))
 }
 
 /// One `{}` replacement with an optional `:spec` (`.2f`, `d`, `>5`). Widths and
 /// precisions of any size are written by hand (Rust's formatter refuses those past 65535),
 /// within the memory budget.
-fn format_one(v: &Value, spec: &str) -> std::result::Result<String, crate::engine::EngineError> {
+fn format_one(
+    out: &mut Vec<u8>,
+    v: &Value,
+    spec: &str,
+) -> std::result::Result<(), crate::engine::EngineError> {
     let spec = spec.split_once(':').map_or("", |(_, s)| s);
     if let Some(prec) = spec.strip_prefix('.').and_then(|p| p.strip_suffix('f')) {
         if let (Ok(p), Ok(f)) = (prec.parse::<usize>(), convert::to_f64(v)) {
             // Up to 309 integer digits, a sign and a point, then the decimals.
-            let mut out = budget::string("str.format", p.saturating_add(320))?;
+            let mut text = budget::string("str.format", p.saturating_add(320))?;
             if f.is_finite() {
-                crate::engine::ops::strings::write_fixed(&mut out, f, p);
+                crate::engine::ops::strings::write_fixed(&mut text, f, p);
             } else {
-                out.push_str(&crate::render::tf_text::format_of(v));
+                text.push_str(&crate::render::tf_text::format_of(v));
             }
-            return Ok(out);
+            budget::grow("str.format", out, text.len())?;
+            out.extend_from_slice(text.as_bytes());
+            return Ok(());
         }
     }
     let text = crate::render::tf_text::format_of(v);
     // Alignment to a width: `>14`, `<8`, `^5` (fill is a space).
     let (align, width) = match spec.chars().next() {
         Some(c @ ('<' | '>' | '^')) => (c, &spec[1..]),
-        _ => return Ok(text),
+        _ => (' ', ""),
     };
-    let Ok(width) = width.parse::<usize>() else {
-        return Ok(text);
+    let pad = match width.parse::<usize>() {
+        Ok(width) => width.saturating_sub(text.chars().count()),
+        Err(_) => 0,
     };
-    let pad = width.saturating_sub(text.chars().count());
     let (left, right) = match align {
         '<' => (0, pad),
         '>' => (pad, 0),
         _ => (pad / 2, pad - pad / 2),
     };
-    let mut out = budget::string("str.format", text.len().saturating_add(pad))?;
-    out.extend(std::iter::repeat_n(' ', left));
-    out.push_str(&text);
-    out.extend(std::iter::repeat_n(' ', right));
-    Ok(out)
+    // One reservation for the whole field, checked against the budget with what is
+    // already written.
+    budget::grow("str.format", out, text.len().saturating_add(pad))?;
+    budget::extend_filled("str.format", out, b' ', left)?;
+    out.extend_from_slice(text.as_bytes());
+    budget::extend_filled("str.format", out, b' ', right)
 }
 
 pub(super) fn join(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

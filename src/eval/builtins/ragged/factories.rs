@@ -13,16 +13,6 @@ use crate::eval::Interp;
 use crate::value::Value;
 
 pub(super) fn constant(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    // A list display is read in place: its literal can be large, and copying it costs more
-    // than converting it.
-    let owned;
-    let n = match a.value("pylist") {
-        Value::Literal(n) => &**n,
-        v => {
-            owned = convert::to_nested(v).map_err(|e| a.err_at("pylist", e))?;
-            &owned
-        }
-    };
     let dtype = a.dtype("dtype")?;
     let rr = a.opt_int("ragged_rank")?;
     let splits_dtype = splits_dtype_arg(a, "row_splits_dtype")?;
@@ -43,7 +33,27 @@ pub(super) fn constant(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .collect::<Result<_>>()?,
         ),
     };
-    if (dtype, rr, &inner, splits_dtype) == (None, None, &None, DType::Int64) {
+    let defaults = (dtype, rr, &inner, splits_dtype) == (None, None, &None, DType::Int64);
+    // A large block of numbers read into columns becomes the tensor as it is.
+    if let (true, Value::Literal(lit)) = (defaults, a.value("pylist")) {
+        if let Some(c) = lit.columns() {
+            return c
+                .to_ragged()
+                .map(Value::from_array)
+                .map_err(|e| a.err_at("pylist", e));
+        }
+    }
+    // A list display is read in place: its literal can be large, and copying it costs more
+    // than converting it.
+    let owned;
+    let n = match a.value("pylist") {
+        Value::Literal(n) => &**n,
+        v => {
+            owned = convert::to_nested(v).map_err(|e| a.err_at("pylist", e))?;
+            &owned
+        }
+    };
+    if defaults {
         if let Some(r) = convert::regular_ragged(n) {
             return r.map(Value::from_array).map_err(|e| a.err_at("pylist", e));
         }
@@ -232,7 +242,7 @@ fn nested_index_dtype(a: &Args, name: &str) -> DType {
                 }
                 _ => false,
             };
-            return match &**n {
+            return match n.tree() {
                 literal::Nested::List(xs) if !xs.is_empty() && xs.iter().all(typed32) => {
                     DType::Int32
                 }

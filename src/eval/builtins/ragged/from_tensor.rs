@@ -175,7 +175,7 @@ fn nested_lengths(a: &Args) -> Result<Option<Vec<Vec<i64>>>> {
     let items = match a.get("lengths") {
         Some(Value::Tuple(v)) | Some(Value::List(v)) => v.to_vec(),
         // A list display of lists (ragged when they differ in length).
-        Some(v @ Value::Literal(n)) if matches!(&**n, literal::Nested::List(xs) if xs.iter().all(|x| matches!(x, literal::Nested::List(_)))) => {
+        Some(v @ Value::Literal(n)) if matches!(n.tree(), literal::Nested::List(xs) if xs.iter().all(|x| matches!(x, literal::Nested::List(_)))) => {
             crate::eval::subscript::iterate(v).map_err(|e| a.err_at("lengths", e))?
         }
         Some(v @ Value::Array(arr)) if arr.rank() == 2 => {

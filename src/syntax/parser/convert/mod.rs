@@ -4,7 +4,6 @@
 //! other expressions in `expr`, and number and string literals in `literals`.
 
 use std::cell::Cell;
-use std::collections::HashMap;
 
 use super::*;
 
@@ -40,8 +39,9 @@ pub(super) struct Converter<'src> {
     /// The text the grammar ran on, before the data blocks were hidden (comments blanked,
     /// byte for byte, so offsets are the source's): hidden blocks are read back from it.
     text: &'src str,
-    /// The data blocks hidden from the grammar (start → end offsets in `text`).
-    hidden: HashMap<usize, usize>,
+    /// The data blocks hidden from the grammar (start → end offsets in `text`, and the
+    /// literal when the scan that found the block read it into columns).
+    hidden: data_blocks::Hidden,
     /// The depth (in [`MAX_DEPTH`]'s units) of the expression being converted.
     depth: Cell<usize>,
 }
@@ -49,7 +49,7 @@ pub(super) struct Converter<'src> {
 impl<'src> Converter<'src> {
     /// A converter for pairs parsed from `text` with the data blocks `hidden` (see
     /// `data_blocks::hide`) replaced by markers.
-    pub(super) fn new(text: &'src str, hidden: HashMap<usize, usize>) -> Self {
+    pub(super) fn new(text: &'src str, hidden: data_blocks::Hidden) -> Self {
         Converter {
             text,
             hidden,
@@ -79,7 +79,10 @@ impl<'src> Converter<'src> {
     /// The expression of the hidden data block starting at `start`.
     fn expand(&self, start: usize) -> Result1<Expr> {
         match self.hidden.get(&start) {
-            Some(&end) => data_blocks::literal_block(&self.text[start..end], start),
+            Some((end, Some(lit))) => {
+                Ok(boxed(ExprKind::Data(lit.clone()), Span::new(start, *end)))
+            }
+            Some(&(end, None)) => data_blocks::literal_block(&self.text[start..end], start),
             // The marker bytes were in the user's own text, not put there by `hide`.
             None => Err(SyntaxError::new(
                 SyntaxErrorKind::ControlCharacter,
