@@ -136,11 +136,17 @@ impl Kernel {
         match connected {
             Ok(Ok(())) => {}
             Ok(Err(exit)) => {
-                let why = format!("the kernel exited ({exit}) before its sockets answered: {}", log());
+                let why = format!(
+                    "the kernel exited ({exit}) before its sockets answered: {}",
+                    log()
+                );
                 let _ = std::fs::remove_dir_all(&dir);
                 return Err(why);
             }
-            Err(_) => panic!("timed out waiting for the kernel's sockets; its log: {}", log()),
+            Err(_) => panic!(
+                "timed out waiting for the kernel's sockets; its log: {}",
+                log()
+            ),
         }
         iopub.subscribe("").await.unwrap();
         let mut k = Kernel {

@@ -1,5 +1,6 @@
 //! Source text to [`Program`]: a lexical pre-pass, the pest grammar in `grammar/ragtag.pest`
 //! (operator precedence by a Pratt parser), and a conversion of pest's pairs into the AST.
+//! A short line of the commonest forms is read directly (`fast`), into the same tree.
 //!
 //! The pre-pass (`clean`) copies the source byte for byte, blanking comments and turning
 //! newlines inside brackets and after a line-continuation backslash into spaces, so the
@@ -45,6 +46,9 @@ mod data_blocks;
 #[cfg(test)]
 mod error_tests;
 mod errors;
+mod fast;
+#[cfg(test)]
+mod fast_tests;
 mod prepass;
 #[cfg(test)]
 mod tests;
@@ -90,6 +94,14 @@ pub fn parse_interruptible(src: &str, cancel: &AtomicBool) -> Result<Program, Pa
 
 /// Parses a program; also tells whether the input ends in a line continuation (`\`).
 fn parse_program(src: &str, cancel: &AtomicBool) -> (Result<Program, ParseError>, bool) {
+    match fast::program(src) {
+        Some(program) => (Ok(program), false),
+        None => full_program(src, cancel),
+    }
+}
+
+/// [`parse_program`] by the pre-pass, the grammar and the conversion, for any input.
+fn full_program(src: &str, cancel: &AtomicBool) -> (Result<Program, ParseError>, bool) {
     on_parse_stack(|| match clean(src, true, cancel) {
         Ok(cleaned) => (convert_program(src, &cleaned, cancel), cleaned.continued),
         Err(Interrupted) => (Err(ParseError::Interrupted), false),

@@ -18,6 +18,7 @@ pub(super) use literals::unescape;
 pub(super) use literals::{float_literal, int_literal, string_literal};
 pub(super) use operators::binop;
 use stmt::target_list;
+pub(super) use stmt::to_target;
 
 pub(super) type Result1<T> = Result<T, SyntaxError>;
 
