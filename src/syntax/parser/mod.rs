@@ -47,8 +47,6 @@ mod data_blocks;
 mod error_tests;
 mod errors;
 mod fast;
-#[cfg(test)]
-mod fast_tests;
 mod prepass;
 #[cfg(test)]
 mod tests;

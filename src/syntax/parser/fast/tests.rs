@@ -6,7 +6,8 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use super::*;
+use super::super::*;
+use super::program;
 
 /// The full parser's tree for `src`.
 fn full(src: &str) -> Result<Program, String> {
@@ -19,7 +20,7 @@ fn full(src: &str) -> Result<Program, String> {
 
 /// Checks `src`; returns whether the direct parser took it.
 fn same(src: &str) -> bool {
-    let Some(fast) = fast::program(src) else {
+    let Some(fast) = program(src) else {
         return false;
     };
     match full(src) {

@@ -11,9 +11,12 @@
 //! parsers give the same tree for every input this one accepts, over the project's programs,
 //! the fuzz corpus and generated expressions.
 
-use std::collections::HashSet;
-
 use super::*;
+use tokens::{infix, is_keyword, literal_block, number, plain};
+
+#[cfg(test)]
+mod tests;
+mod tokens;
 
 /// Inputs at least this long go to the full parser. A data block is hidden from the grammar
 /// from 256 bytes (`data_blocks::MIN_BYTES`), and a short line is where parsing time is
@@ -23,14 +26,6 @@ const MAX_LEN: usize = 240;
 /// How deep the expressions may nest here; deeper ones go to the full parser, which bounds
 /// them with its own limits and errors.
 const MAX_DEPTH: usize = 48;
-
-/// Python's reserved words (the grammar's `keyword` rule), which are never names here.
-const KEYWORDS: &[&str] = &[
-    "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif",
-    "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
-    "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield", "False",
-    "None", "True",
-];
 
 /// The program `src` denotes, when it is one simple line this parser reads; `None` sends it
 /// to the full parser.
@@ -58,64 +53,6 @@ pub(super) fn program(src: &str) -> Option<Program> {
     Some(Program { body: vec![stmt] })
 }
 
-/// ASCII text with no tabs, quotes, comments, backslashes, semicolons or control characters,
-/// whose only line breaks come after its last statement, and which starts a statement at
-/// column 0.
-fn plain(b: &[u8]) -> bool {
-    if b[0] == b' ' || b[0] == b'\n' {
-        return false;
-    }
-    let body = b.len()
-        - b.iter()
-            .rev()
-            .take_while(|&&c| c == b' ' || c == b'\n')
-            .count();
-    b[..body]
-        .iter()
-        .all(|&c| (0x20..0x7f).contains(&c) && !matches!(c, b'\'' | b'"' | b'#' | b'\\' | b';'))
-}
-
-/// An infix operator and its binding power: the Pratt parser's precedences (`PRATT` in
-/// convert/operators.rs, 10 apart, lowest first), with `**` the only right-associative one.
-fn infix(b: &[u8], i: usize) -> Option<(BinOp, usize, u8)> {
-    let at = |k: usize| b.get(i + k).copied().unwrap_or(0);
-    // An operator followed by `=` is an augmented assignment: the full parser reports it.
-    let (op, len) = match (at(0), at(1)) {
-        (b'=', b'=') => (BinOp::Eq, 2),
-        (b'!', b'=') => (BinOp::Ne, 2),
-        (b'<', b'=') => (BinOp::Le, 2),
-        (b'>', b'=') => (BinOp::Ge, 2),
-        (b'<', c) if c != b'<' => (BinOp::Lt, 1),
-        (b'>', c) if c != b'>' => (BinOp::Gt, 1),
-        (b'*', b'*') => (BinOp::Pow, 2),
-        (b'/', b'/') => (BinOp::FloorDiv, 2),
-        (b'+', _) => (BinOp::Add, 1),
-        (b'-', c) if c != b'>' => (BinOp::Sub, 1),
-        (b'*', _) => (BinOp::Mul, 1),
-        (b'/', _) => (BinOp::Div, 1),
-        (b'%', _) => (BinOp::Mod, 1),
-        (b'@', _) => (BinOp::MatMul, 1),
-        (b'|', _) => (BinOp::BitOr, 1),
-        (b'^', _) => (BinOp::BitXor, 1),
-        (b'&', _) => (BinOp::BitAnd, 1),
-        _ => return None,
-    };
-    if !op.is_comparison() && at(len) == b'=' {
-        return None;
-    }
-    let power = match op {
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 40,
-        BinOp::BitOr => 50,
-        BinOp::BitXor => 60,
-        BinOp::BitAnd => 70,
-        BinOp::Add | BinOp::Sub => 80,
-        BinOp::Mul | BinOp::Div | BinOp::FloorDiv | BinOp::Mod | BinOp::MatMul => 90,
-        BinOp::Pow => 110,
-        _ => return None,
-    };
-    Some((op, len, power))
-}
-
 /// The binding power of the prefix operators `-`, `+` and `~`.
 const PREFIX: u8 = 100;
 
@@ -129,7 +66,7 @@ struct Fast<'a> {
     depth: usize,
 }
 
-impl Fast<'_> {
+impl<'a> Fast<'a> {
     fn skip_space(&mut self) {
         while self.b.get(self.i) == Some(&b' ') {
             self.i += 1;
@@ -288,7 +225,7 @@ impl Fast<'_> {
                     self.i += 1;
                     self.skip_space();
                     let (name, _) = self.name()?;
-                    if KEYWORDS.contains(&name) {
+                    if is_keyword(name) {
                         return None;
                     }
                     ExprKind::Attr(Box::new(e), name.to_owned())
@@ -308,7 +245,7 @@ impl Fast<'_> {
     }
 
     /// An identifier at the cursor, and where it starts.
-    fn name(&mut self) -> Option<(&str, usize)> {
+    fn name(&mut self) -> Option<(&'a str, usize)> {
         let start = self.i;
         if !matches!(self.peek(), b'a'..=b'z' | b'A'..=b'Z' | b'_') {
             return None;
@@ -330,7 +267,7 @@ impl Fast<'_> {
                     "True" => ExprKind::Bool(true),
                     "False" => ExprKind::Bool(false),
                     "None" => ExprKind::None,
-                    _ if KEYWORDS.contains(&name) => return None,
+                    _ if is_keyword(name) => return None,
                     _ => ExprKind::Name(name.to_owned()),
                 }
             }
@@ -404,19 +341,19 @@ impl Fast<'_> {
     fn call_args(&mut self) -> Option<Vec<Arg>> {
         self.enter()?;
         let mut args = Vec::new();
-        let mut keywords = HashSet::new();
+        // The keyword names so far (a short line has few).
+        let mut keywords: Vec<String> = Vec::new();
         while !self.eat(b')') {
             self.skip_space();
             // `name=value` (not `name == value`).
             let save = self.i;
             let keyword = match self.name() {
                 Some((name, _)) => {
-                    let name = name.to_owned();
                     self.skip_space();
                     let kw = self.peek() == b'=' && self.b.get(self.i + 1) != Some(&b'=');
                     if kw {
                         self.i += 1;
-                        Some(name)
+                        Some(name.to_owned())
                     } else {
                         self.i = save;
                         None
@@ -426,10 +363,11 @@ impl Fast<'_> {
             };
             match keyword {
                 Some(name) => {
-                    if KEYWORDS.contains(&name.as_str()) || !keywords.insert(name.clone()) {
+                    if is_keyword(&name) || keywords.contains(&name) {
                         return None;
                     }
                     let value = self.expr(0)?;
+                    keywords.push(name.clone());
                     args.push(Arg {
                         name: Some(name),
                         value,
@@ -507,75 +445,5 @@ impl Fast<'_> {
             step,
             span: Span::new(start_at, self.prev_end),
         })
-    }
-}
-
-/// A decimal int (`0`, `42`) or a float with digits on both sides of its point (`1.5`) at
-/// `i`, with where it ends; `None` for any other way of writing a number, or an int past
-/// 64 bits.
-fn number(b: &[u8], i: usize) -> Option<(ExprKind, usize)> {
-    let digits = |mut j: usize| {
-        while b.get(j).is_some_and(u8::is_ascii_digit) {
-            j += 1;
-        }
-        j
-    };
-    let mut end = digits(i);
-    let float = b.get(end) == Some(&b'.');
-    if float {
-        if !b.get(end + 1).is_some_and(u8::is_ascii_digit) {
-            return None;
-        }
-        end = digits(end + 1);
-    }
-    if b.get(end)
-        .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.'))
-    {
-        return None;
-    }
-    let text = std::str::from_utf8(&b[i..end]).ok()?;
-    if float {
-        return Some((ExprKind::Float(text.parse().ok()?), end));
-    }
-    if text.len() > 1 && text.starts_with('0') {
-        return None;
-    }
-    Some((ExprKind::Int(text.parse().ok()?), end))
-}
-
-/// The end of the grammar's `literal_block` at `i` (a list of numbers nested to any
-/// depth, `-` written against its number), for the numbers [`number`] reads.
-fn literal_block(b: &[u8], mut i: usize, depth: usize) -> Option<usize> {
-    if depth > MAX_DEPTH {
-        return None;
-    }
-    let space = |i: &mut usize| {
-        while b.get(*i) == Some(&b' ') {
-            *i += 1;
-        }
-    };
-    i += 1;
-    space(&mut i);
-    if b.get(i) == Some(&b']') {
-        return Some(i + 1);
-    }
-    loop {
-        match b.get(i) {
-            Some(b'[') => i = literal_block(b, i, depth + 1)?,
-            Some(b'-') => i = number(b, i + 1)?.1,
-            _ => i = number(b, i)?.1,
-        }
-        space(&mut i);
-        match b.get(i) {
-            Some(b',') => {
-                i += 1;
-                space(&mut i);
-                if b.get(i) == Some(&b']') {
-                    return Some(i + 1);
-                }
-            }
-            Some(b']') => return Some(i + 1),
-            _ => return None,
-        }
     }
 }
