@@ -96,6 +96,15 @@ fn skip_space(b: &[u8], i: &mut usize) {
     }
 }
 
+/// The end of a data block (the form [`hide`] looks for) starting at the `[` at `i`, which
+/// sits inside `enclosing` other brackets; `None` when there is none. The enclosing brackets
+/// count towards the nesting limit, so a block the pre-pass would refuse is not found.
+pub(super) fn block_end(b: &[u8], i: usize, enclosing: usize) -> Option<usize> {
+    let mut open = vec![0; enclosing];
+    let mut end = i;
+    block(b, &mut end, &mut open, &mut ColumnScan::default()).then_some(end)
+}
+
 /// A nested list of numbers and strings at `i`; on success `i` is just past its `]`. On
 /// failure `open` holds the starts of the lists the scan was inside.
 fn block(b: &[u8], i: &mut usize, open: &mut Vec<usize>, cols: &mut ColumnScan) -> bool {

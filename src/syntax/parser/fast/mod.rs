@@ -12,7 +12,8 @@
 //! the fuzz corpus and generated expressions.
 
 use super::*;
-use tokens::{infix, is_keyword, literal_block, number, plain};
+use crate::syntax::KEYWORDS;
+use tokens::{infix, number, plain};
 
 #[cfg(test)]
 mod tests;
@@ -225,7 +226,7 @@ impl<'a> Fast<'a> {
                     self.i += 1;
                     self.skip_space();
                     let (name, _) = self.name()?;
-                    if is_keyword(name) {
+                    if KEYWORDS.contains(&name) {
                         return None;
                     }
                     ExprKind::Attr(Box::new(e), name.to_owned())
@@ -267,7 +268,7 @@ impl<'a> Fast<'a> {
                     "True" => ExprKind::Bool(true),
                     "False" => ExprKind::Bool(false),
                     "None" => ExprKind::None,
-                    _ if is_keyword(name) => return None,
+                    _ if KEYWORDS.contains(&name) => return None,
                     _ => ExprKind::Name(name.to_owned()),
                 }
             }
@@ -309,7 +310,7 @@ impl<'a> Fast<'a> {
                 ExprKind::Tuple(items)
             }
             b'[' => {
-                if let Some(end) = literal_block(self.b, self.i, self.depth) {
+                if let Some(end) = data_blocks::block_end(self.b, self.i, self.depth) {
                     let e = data_blocks::literal_block(&self.src[start..end], start).ok()?;
                     self.i = end;
                     self.prev_end = end;
@@ -363,7 +364,7 @@ impl<'a> Fast<'a> {
             };
             match keyword {
                 Some(name) => {
-                    if is_keyword(&name) || keywords.contains(&name) {
+                    if KEYWORDS.contains(&name.as_str()) || keywords.contains(&name) {
                         return None;
                     }
                     let value = self.expr(0)?;

@@ -118,9 +118,16 @@ fn everything_else_is_left_to_the_full_parser() {
     ] {
         assert!(!same(src), "{src:?} should go to the full parser");
     }
-    // Brackets nested deeper than the direct parser goes.
-    let deep = format!("{}1{}", "[".repeat(60), "]".repeat(60));
+    // Brackets nested deeper than the direct parser goes: expressions past its own depth,
+    // a data block past the pre-pass's bracket limit once the brackets around it count.
+    let deep = format!("f(({}1{}))", "[".repeat(99), "]".repeat(99));
     assert!(!same(&deep));
+    assert!(full(&deep).is_err(), "the pre-pass refuses 101 brackets");
+    let deep = format!("{}1{}", "[".repeat(60), "]".repeat(60));
+    assert!(
+        same(&deep),
+        "a data block is read as deep as the grammar reads it"
+    );
     let deep = format!("{}1{}", "(".repeat(60), ")".repeat(60));
     assert!(!same(&deep));
 }

@@ -1,49 +1,7 @@
 //! The direct parser's tokens: which lines it reads at all, its operators with their
-//! binding powers, its numbers, its keywords and the grammar's `literal_block` form.
+//! binding powers, and its numbers.
 
 use super::*;
-
-/// Python's reserved words (the grammar's `keyword` rule), which are never names here.
-pub(super) fn is_keyword(name: &str) -> bool {
-    matches!(
-        name,
-        "and"
-            | "as"
-            | "assert"
-            | "async"
-            | "await"
-            | "break"
-            | "class"
-            | "continue"
-            | "def"
-            | "del"
-            | "elif"
-            | "else"
-            | "except"
-            | "finally"
-            | "for"
-            | "from"
-            | "global"
-            | "if"
-            | "import"
-            | "in"
-            | "is"
-            | "lambda"
-            | "nonlocal"
-            | "not"
-            | "or"
-            | "pass"
-            | "raise"
-            | "return"
-            | "try"
-            | "while"
-            | "with"
-            | "yield"
-            | "False"
-            | "None"
-            | "True"
-    )
-}
 
 /// ASCII text with no tabs, quotes, comments, backslashes, semicolons or control characters,
 /// whose only line breaks come after its last statement, and which starts a statement at
@@ -134,41 +92,4 @@ pub(super) fn number(b: &[u8], i: usize) -> Option<(ExprKind, usize)> {
         return None;
     }
     Some((ExprKind::Int(text.parse().ok()?), end))
-}
-
-/// The end of the grammar's `literal_block` at `i` (a list of numbers nested to any
-/// depth, `-` written against its number), for the numbers [`number`] reads.
-pub(super) fn literal_block(b: &[u8], mut i: usize, depth: usize) -> Option<usize> {
-    if depth > MAX_DEPTH {
-        return None;
-    }
-    let space = |i: &mut usize| {
-        while b.get(*i) == Some(&b' ') {
-            *i += 1;
-        }
-    };
-    i += 1;
-    space(&mut i);
-    if b.get(i) == Some(&b']') {
-        return Some(i + 1);
-    }
-    loop {
-        match b.get(i) {
-            Some(b'[') => i = literal_block(b, i, depth + 1)?,
-            Some(b'-') => i = number(b, i + 1)?.1,
-            _ => i = number(b, i)?.1,
-        }
-        space(&mut i);
-        match b.get(i) {
-            Some(b',') => {
-                i += 1;
-                space(&mut i);
-                if b.get(i) == Some(&b']') {
-                    return Some(i + 1);
-                }
-            }
-            Some(b']') => return Some(i + 1),
-            _ => return None,
-        }
-    }
 }
