@@ -3,7 +3,9 @@
 //!
 //! The pipeline: [`syntax`] parses source into a typed tree, [`eval`] runs it in a
 //! [`session::Session`] against the [`engine`], and [`render`] shows each value as a table,
-//! TensorFlow text, JSON or HTML.
+//! TensorFlow text, JSON or HTML. Each layer is a crate of its own (`ragtag-engine`,
+//! `ragtag-syntax`, `ragtag-lang`), re-exported here under its module name; this crate adds
+//! the golden-transcript runner and, in its binary, the REPL and the Jupyter kernel.
 //!
 //! # From Rust
 //!
@@ -82,20 +84,15 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod command;
-pub mod complete;
-pub mod diagnostic;
-pub mod engine;
-pub mod eval;
-pub mod formats;
+// The layers, each a crate of the workspace, under the paths users of this library know.
+pub use ragtag_engine as engine;
+pub use ragtag_engine::guard;
+/// evcxr's display of the engine's tensor types: `use ragtag::EvcxrDisplay;` in evcxr.
+pub use ragtag_lang::render::evcxr::EvcxrDisplay;
+pub use ragtag_lang::{
+    command, complete, diagnostic, eval, formats, render, session, value, Session,
+};
+pub use ragtag_syntax as syntax;
+
 #[allow(clippy::disallowed_methods)] // transcript text: sizes follow the files read
 pub mod golden;
-pub mod guard;
-#[allow(clippy::disallowed_methods)] // display code: sizes follow what is shown
-pub mod render;
-pub mod session;
-#[allow(clippy::disallowed_methods)] // parser: sizes follow the source text
-pub mod syntax;
-pub mod value;
-
-pub use session::Session;

@@ -84,8 +84,16 @@ const CASES: &[Case] = &[
     // for both the test and the kernel it starts): directories end in `/`, and hidden names
     // show only when the typed part starts with `.`.
     at_end("np.load('Cargo.to", 9, Want::Exact(&["Cargo.toml"])),
-    at_end("x = \"src/formats/js", 17, Want::Exact(&["json/"])),
-    at_end("np.load('src/complete/", 22, Want::Exact(&["paths.rs"])),
+    at_end(
+        "x = \"crates/lang/src/formats/js",
+        29,
+        Want::Exact(&["json/"]),
+    ),
+    at_end(
+        "np.load('crates/lang/src/complete/",
+        34,
+        Want::Exact(&["paths.rs"]),
+    ),
     at_end("ragtag.read_jsonl('.c", 19, Want::Has(&[".ci/"])),
     at_end("np.load('no_such_dir/", 21, Want::Exact(&[])),
     // The cursor in the middle of a line.

@@ -91,6 +91,7 @@ if [ "${CI:-}" != true ]; then
     cat >>"$cells" <<'CELLS'
 s.eval("rt[:, -2:] * 10").unwrap()
 s.eval("rt[7]").unwrap_err().to_string()
+use ragtag::EvcxrDisplay;
 ragtag::engine::Ragged::new(vec![ragtag::engine::RowPartition::from_row_lengths(&[1, 2], None).unwrap()], ragtag::engine::Tensor::from_i64(vec![7, 8, 9])).unwrap()
 CELLS
 fi

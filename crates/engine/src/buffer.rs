@@ -1,0 +1,444 @@
+//! Flat, typed element storage shared by dense, ragged, sparse and LoD tensors.
+
+use super::budget;
+use super::dtype::DType;
+use super::error::Result;
+use super::shared::Shared;
+use super::size;
+use super::strings::StringBuf;
+
+/// The elements of a tensor in row-major order, one contiguous buffer per dtype. Numbers and
+/// bools are shared, copy-on-write ndarray vectors: cloning or slicing a buffer copies nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Buffer {
+    /// `bool` elements.
+    Bool(Shared<bool>),
+    /// `int32` elements.
+    I32(Shared<i32>),
+    /// `int64` elements.
+    I64(Shared<i64>),
+    /// `float32` elements.
+    F32(Shared<f32>),
+    /// `float64` elements.
+    F64(Shared<f64>),
+    /// `string` elements: one byte buffer plus offsets.
+    Str(StringBuf),
+}
+
+/// One element, detached from its buffer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scalar {
+    /// A `bool`.
+    Bool(bool),
+    /// An `int32`.
+    I32(i32),
+    /// An `int64`.
+    I64(i64),
+    /// A `float32`.
+    F32(f32),
+    /// A `float64`.
+    F64(f64),
+    /// A `string`.
+    Str(Vec<u8>),
+}
+
+impl Scalar {
+    /// The scalar's dtype.
+    pub fn dtype(&self) -> DType {
+        match self {
+            Scalar::Bool(_) => DType::Bool,
+            Scalar::I32(_) => DType::Int32,
+            Scalar::I64(_) => DType::Int64,
+            Scalar::F32(_) => DType::Float32,
+            Scalar::F64(_) => DType::Float64,
+            Scalar::Str(_) => DType::String,
+        }
+    }
+    /// The value as f64 (numbers and bools).
+    pub fn as_f64(&self) -> Option<f64> {
+        Some(match self {
+            Scalar::Bool(b) => *b as i64 as f64,
+            Scalar::I32(v) => *v as f64,
+            Scalar::I64(v) => *v as f64,
+            Scalar::F32(v) => *v as f64,
+            Scalar::F64(v) => *v,
+            Scalar::Str(_) => return None,
+        })
+    }
+    /// The value as i64 (integers and bools only).
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Scalar::Bool(b) => Some(*b as i64),
+            Scalar::I32(v) => Some(*v as i64),
+            Scalar::I64(v) => Some(*v),
+            _ => None,
+        }
+    }
+}
+
+/// Applies `$body` to the vector inside any buffer variant, rebuilding the same variant.
+/// `$v` is bound to the inner `Vec<T>` or `StringBuf`; the body must work for both
+/// (use the [`Column`] trait).
+#[macro_export]
+macro_rules! map_buffer {
+    ($buf:expr, $v:ident => $body:expr) => {
+        match $buf {
+            $crate::Buffer::Bool($v) => $crate::Buffer::Bool($body),
+            $crate::Buffer::I32($v) => $crate::Buffer::I32($body),
+            $crate::Buffer::I64($v) => $crate::Buffer::I64($body),
+            $crate::Buffer::F32($v) => $crate::Buffer::F32($body),
+            $crate::Buffer::F64($v) => $crate::Buffer::F64($body),
+            $crate::Buffer::Str($v) => $crate::Buffer::Str($body),
+        }
+    };
+}
+
+/// Applies `$body` to the numeric vector inside a buffer, rebuilding the same variant;
+/// bool and string buffers evaluate `$other` instead.
+#[macro_export]
+macro_rules! map_numeric {
+    ($buf:expr, $v:ident => $body:expr, $other:expr) => {
+        match $buf {
+            $crate::Buffer::I32($v) => $crate::Buffer::I32($body),
+            $crate::Buffer::I64($v) => $crate::Buffer::I64($body),
+            $crate::Buffer::F32($v) => $crate::Buffer::F32($body),
+            $crate::Buffer::F64($v) => $crate::Buffer::F64($body),
+            _ => $other,
+        }
+    };
+}
+
+/// Operations every element column supports, numeric or string.
+pub trait Column: Sized {
+    /// Number of elements.
+    fn col_len(&self) -> usize;
+    /// An empty column with room for `n` elements.
+    fn empty_like(&self, n: usize) -> Self;
+    /// The elements at `indices`.
+    fn gather(&self, indices: &[usize]) -> Self;
+    /// Appends `other[start..end]`.
+    fn extend_range(&mut self, other: &Self, start: usize, end: usize);
+    /// Appends element `i` of `other`.
+    fn push_from(&mut self, other: &Self, i: usize) {
+        self.extend_range(other, i, i + 1)
+    }
+    /// The elements `start..end`.
+    fn slice_range(&self, start: usize, end: usize) -> Self {
+        let mut out = self.empty_like(end - start);
+        out.extend_range(self, start, end);
+        out
+    }
+    /// The concatenation of the given ranges of `self`.
+    fn gather_ranges(&self, ranges: &[(usize, usize)]) -> Self {
+        let n = ranges.iter().map(|(a, b)| b - a).sum();
+        let mut out = self.empty_like(n);
+        for &(a, b) in ranges {
+            out.extend_range(self, a, b);
+        }
+        out
+    }
+}
+
+impl<T: Copy + Default + Send + Sync> Column for Shared<T> {
+    fn col_len(&self) -> usize {
+        self.len()
+    }
+    fn empty_like(&self, _n: usize) -> Self {
+        // Grows as it is filled; the callers check result sizes against the budget.
+        Shared::new()
+    }
+    fn gather(&self, indices: &[usize]) -> Self {
+        indices.iter().map(|&i| self[i]).collect()
+    }
+    fn extend_range(&mut self, other: &Self, start: usize, end: usize) {
+        self.extend_from_slice(&other[start..end]);
+    }
+    fn slice_range(&self, start: usize, end: usize) -> Self {
+        self.slice(start, end)
+    }
+    fn gather_ranges(&self, ranges: &[(usize, usize)]) -> Self {
+        // The callers checked the result's size against the budget.
+        let n = ranges.iter().map(|(a, b)| b - a).sum();
+        if n >= super::interrupt::PARALLEL_MIN {
+            return gather_ranges_parallel(self, ranges, n).into();
+        }
+        #[allow(clippy::disallowed_methods)] // the size of parts of an existing value
+        let mut out = Vec::with_capacity(n);
+        for &(a, b) in ranges {
+            let part = &self[a..b];
+            // A few values are copied faster one by one than through a call to memcpy
+            // (a ragged slice such as rt[:, :2] copies one or two values per row).
+            if part.len() <= 4 {
+                for &v in part {
+                    out.push(v);
+                }
+            } else {
+                out.extend_from_slice(part);
+            }
+        }
+        out.into()
+    }
+}
+
+/// [`Column::gather_ranges`] of many values on every core: the ranges are cut into groups
+/// of about [`CHUNK`](super::interrupt::CHUNK) values, each group copied into its own part
+/// of the output. The output starts zeroed (fresh pages already are), since each part must
+/// exist before a thread writes it.
+fn gather_ranges_parallel<T: Copy + Default + Send + Sync>(
+    src: &[T],
+    ranges: &[(usize, usize)],
+    n: usize,
+) -> Vec<T> {
+    use rayon::prelude::*;
+    #[allow(clippy::disallowed_methods)] // the size of parts of an existing value
+    let mut out = vec![T::default(); n];
+    let mut tasks = Vec::new();
+    let mut rest = out.as_mut_slice();
+    let mut i = 0;
+    while i < ranges.len() {
+        let start = i;
+        let mut len = 0;
+        while i < ranges.len() && len < super::interrupt::CHUNK {
+            len += ranges[i].1 - ranges[i].0;
+            i += 1;
+        }
+        let (part, tail) = std::mem::take(&mut rest).split_at_mut(len);
+        tasks.push((part, &ranges[start..i]));
+        rest = tail;
+    }
+    tasks.into_par_iter().for_each(|(part, group)| {
+        let mut k = 0;
+        for &(a, b) in group {
+            let (from, to) = (&src[a..b], &mut part[k..k + (b - a)]);
+            // A few values are copied faster one by one than through a call to memcpy.
+            if from.len() <= 4 {
+                for (t, &f) in to.iter_mut().zip(from) {
+                    *t = f;
+                }
+            } else {
+                to.copy_from_slice(from);
+            }
+            k += b - a;
+        }
+    });
+    out
+}
+
+impl Column for StringBuf {
+    fn col_len(&self) -> usize {
+        self.len()
+    }
+    fn empty_like(&self, _n: usize) -> Self {
+        StringBuf::new()
+    }
+    fn gather(&self, indices: &[usize]) -> Self {
+        StringBuf::gather(self, indices)
+    }
+    fn extend_range(&mut self, other: &Self, start: usize, end: usize) {
+        StringBuf::extend_range(self, other, start, end)
+    }
+    fn slice_range(&self, start: usize, end: usize) -> Self {
+        self.slice(start, end)
+    }
+}
+
+impl Buffer {
+    /// The buffer's dtype.
+    pub fn dtype(&self) -> DType {
+        match self {
+            Buffer::Bool(_) => DType::Bool,
+            Buffer::I32(_) => DType::Int32,
+            Buffer::I64(_) => DType::Int64,
+            Buffer::F32(_) => DType::Float32,
+            Buffer::F64(_) => DType::Float64,
+            Buffer::Str(_) => DType::String,
+        }
+    }
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        match self {
+            Buffer::Bool(v) => v.len(),
+            Buffer::I32(v) => v.len(),
+            Buffer::I64(v) => v.len(),
+            Buffer::F32(v) => v.len(),
+            Buffer::F64(v) => v.len(),
+            Buffer::Str(v) => v.len(),
+        }
+    }
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// An empty buffer of `dtype`.
+    pub fn empty(dtype: DType) -> Buffer {
+        Buffer::filled(&Scalar::default_of(dtype), 0)
+    }
+    /// `n` copies of `value`, for a small `n` known in advance (a scalar, a fill value);
+    /// a size that follows from arguments goes through [`Buffer::try_filled`].
+    pub fn filled(value: &Scalar, n: usize) -> Buffer {
+        debug_assert!(
+            n <= 1 << 16,
+            "Buffer::filled is for small sizes; use try_filled"
+        );
+        Buffer::try_filled("a tensor", value, n).expect("a small buffer fits the budget")
+    }
+    /// `n` copies of `value`, within the memory budget (strings count their real bytes).
+    pub fn try_filled(what: &str, value: &Scalar, n: usize) -> Result<Buffer> {
+        Ok(match value {
+            Scalar::Bool(v) => Buffer::Bool(budget::filled(what, *v, n)?.into()),
+            Scalar::I32(v) => Buffer::I32(budget::filled(what, *v, n)?.into()),
+            Scalar::I64(v) => Buffer::I64(budget::filled(what, *v, n)?.into()),
+            Scalar::F32(v) => Buffer::F32(budget::filled(what, *v, n)?.into()),
+            Scalar::F64(v) => Buffer::F64(budget::filled(what, *v, n)?.into()),
+            Scalar::Str(v) => Buffer::Str(StringBuf::try_repeat(what, v, n)?),
+        })
+    }
+    /// Element `i`.
+    pub fn get(&self, i: usize) -> Scalar {
+        match self {
+            Buffer::Bool(v) => Scalar::Bool(v[i]),
+            Buffer::I32(v) => Scalar::I32(v[i]),
+            Buffer::I64(v) => Scalar::I64(v[i]),
+            Buffer::F32(v) => Scalar::F32(v[i]),
+            Buffer::F64(v) => Scalar::F64(v[i]),
+            Buffer::Str(v) => Scalar::Str(v.get(i).to_vec()),
+        }
+    }
+    /// The elements at `indices`.
+    pub fn gather(&self, indices: &[usize]) -> Buffer {
+        map_buffer!(self, v => v.gather(indices))
+    }
+    /// The elements `start..end`.
+    pub fn slice(&self, start: usize, end: usize) -> Buffer {
+        map_buffer!(self, v => v.slice_range(start, end))
+    }
+    /// The concatenation of the given ranges.
+    pub fn gather_ranges(&self, ranges: &[(usize, usize)]) -> Buffer {
+        map_buffer!(self, v => v.gather_ranges(ranges))
+    }
+    /// Appends `other[start..end]`; both must have the same dtype.
+    pub fn extend_range(&mut self, other: &Buffer, start: usize, end: usize) {
+        match (self, other) {
+            (Buffer::Bool(a), Buffer::Bool(b)) => a.extend_range(b, start, end),
+            (Buffer::I32(a), Buffer::I32(b)) => a.extend_range(b, start, end),
+            (Buffer::I64(a), Buffer::I64(b)) => a.extend_range(b, start, end),
+            (Buffer::F32(a), Buffer::F32(b)) => a.extend_range(b, start, end),
+            (Buffer::F64(a), Buffer::F64(b)) => a.extend_range(b, start, end),
+            (Buffer::Str(a), Buffer::Str(b)) => a.extend_range(b, start, end),
+            (a, b) => panic!("extend_range: dtype {} vs {}", a.dtype(), b.dtype()),
+        }
+    }
+    /// Concatenates buffers of one dtype (`dtype` is used when `parts` is empty), within
+    /// the memory budget.
+    pub fn concat(dtype: DType, parts: &[&Buffer]) -> Result<Buffer> {
+        let n = size::sum(parts.iter().map(|p| p.len()))?;
+        let bytes = size::sum(parts.iter().map(|p| p.str_bytes()))?;
+        let mut out = super::builder::Builder::with_capacity("concat", dtype, n, bytes)?;
+        for p in parts {
+            out.extend_range(p, 0, p.len());
+        }
+        Ok(out.finish())
+    }
+    /// An empty buffer with room for `n` elements (and `str_bytes` bytes of strings), within
+    /// the memory budget.
+    pub fn with_capacity(what: &str, dtype: DType, n: usize, str_bytes: usize) -> Result<Buffer> {
+        Ok(match dtype {
+            DType::Bool => Buffer::Bool(budget::vec(what, n)?.into()),
+            DType::Int32 => Buffer::I32(budget::vec(what, n)?.into()),
+            DType::Int64 => Buffer::I64(budget::vec(what, n)?.into()),
+            DType::Float32 => Buffer::F32(budget::vec(what, n)?.into()),
+            DType::Float64 => Buffer::F64(budget::vec(what, n)?.into()),
+            DType::String => Buffer::Str(StringBuf::try_with_capacity(what, n, str_bytes)?),
+        })
+    }
+    /// The bytes of string data (0 for other dtypes).
+    pub fn str_bytes(&self) -> usize {
+        match self {
+            Buffer::Str(s) => s.bytes().len(),
+            _ => 0,
+        }
+    }
+    /// The bytes this buffer occupies: elements times their size, plus string data and
+    /// offsets.
+    pub fn byte_size(&self) -> usize {
+        match self {
+            Buffer::Str(s) => s.bytes().len() + std::mem::size_of_val(s.offsets()),
+            b => b.len() * b.dtype().item_bytes(),
+        }
+    }
+    /// Appends one scalar of the same dtype.
+    pub fn push(&mut self, s: &Scalar) {
+        match (self, s) {
+            (Buffer::Bool(a), Scalar::Bool(b)) => a.push(*b),
+            (Buffer::I32(a), Scalar::I32(b)) => a.push(*b),
+            (Buffer::I64(a), Scalar::I64(b)) => a.push(*b),
+            (Buffer::F32(a), Scalar::F32(b)) => a.push(*b),
+            (Buffer::F64(a), Scalar::F64(b)) => a.push(*b),
+            (Buffer::Str(a), Scalar::Str(b)) => a.push(b),
+            (a, b) => panic!("push: dtype {} vs {}", a.dtype(), b.dtype()),
+        }
+    }
+    /// The elements as i64, when the dtype is an integer or bool.
+    pub fn to_i64_vec(&self) -> Option<Vec<i64>> {
+        Some(match self {
+            Buffer::Bool(v) => v.iter().map(|&b| b as i64).collect(),
+            Buffer::I32(v) => v.iter().map(|&x| x as i64).collect(),
+            Buffer::I64(v) => v.to_vec(),
+            _ => return None,
+        })
+    }
+    /// The elements as f64, when numeric or bool.
+    pub fn to_f64_vec(&self) -> Option<Vec<f64>> {
+        Some(match self {
+            Buffer::Bool(v) => v.iter().map(|&b| b as i64 as f64).collect(),
+            Buffer::I32(v) => v.iter().map(|&x| x as f64).collect(),
+            Buffer::I64(v) => v.iter().map(|&x| x as f64).collect(),
+            Buffer::F32(v) => v.iter().map(|&x| x as f64).collect(),
+            Buffer::F64(v) => v.to_vec(),
+            Buffer::Str(_) => return None,
+        })
+    }
+}
+
+impl Scalar {
+    /// The zero of a dtype (`False`, `0`, `0.0`, `''`): TensorFlow's default fill.
+    pub fn default_of(dtype: DType) -> Scalar {
+        match dtype {
+            DType::Bool => Scalar::Bool(false),
+            DType::Int32 => Scalar::I32(0),
+            DType::Int64 => Scalar::I64(0),
+            DType::Float32 => Scalar::F32(0.0),
+            DType::Float64 => Scalar::F64(0.0),
+            DType::String => Scalar::Str(Vec::new()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn many_ranges_gather_the_same_on_every_core() {
+        #[allow(clippy::disallowed_methods)] // a constant test size
+        let src: Vec<i64> = (0..1_000_000).collect();
+        // Lengths 0..=6, some past memcpy's threshold, and enough values to go parallel.
+        let mut ranges = Vec::new();
+        let mut a = 0;
+        for i in 0..100_000usize {
+            let len = (i * 5 + i / 3) % 7;
+            if a + len > src.len() {
+                break;
+            }
+            ranges.push((a, a + len));
+            a += len / 2 + 1;
+        }
+        let want: Vec<i64> = ranges
+            .iter()
+            .flat_map(|&(a, b)| src[a..b].to_vec())
+            .collect();
+        assert!(want.len() >= crate::interrupt::PARALLEL_MIN);
+        let got = Shared::from(src).gather_ranges(&ranges);
+        assert_eq!(got.to_vec(), want);
+    }
+}

@@ -1,0 +1,156 @@
+//! Unary elementwise kernels: negation, logical and bitwise not, and the float functions
+//! (computed in float64, stored back in the input's width).
+
+use super::{dtype_mismatch, UnaryOp};
+use crate::buffer::Buffer;
+use crate::error::Result;
+use crate::interrupt;
+use crate::invalid_arg;
+use crate::ops::special;
+
+/// Applies a unary op to every element. An interrupt stops it part-way.
+pub fn unary(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
+    let out = unary_unchecked(op, b)?;
+    interrupt::check()?;
+    Ok(out)
+}
+
+fn unary_unchecked(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
+    let d = b.dtype();
+    if op == UnaryOp::LogicalNot {
+        return match b {
+            Buffer::Bool(v) => Ok(Buffer::Bool(interrupt::map(v, |x| !x).into())),
+            _ => Err(dtype_mismatch("~ (logical not)", "bool", d).with_hint(
+                "in TensorFlow `~` is logical_not and only takes bool tensors; compare first, e.g. ~(x > 2)",
+            )),
+        };
+    }
+    if op == UnaryOp::Invert {
+        return match b {
+            Buffer::I32(v) => Ok(Buffer::I32(interrupt::map(v, |x| !x).into())),
+            Buffer::I64(v) => Ok(Buffer::I64(interrupt::map(v, |x| !x).into())),
+            _ => Err(dtype_mismatch("tf.bitwise.invert", "integer", d)),
+        };
+    }
+    if op.float_only() && !d.is_float() {
+        return Err(dtype_mismatch(
+            &format!("tf.math.{}", op.tf_name().to_lowercase()),
+            "float",
+            d,
+        )
+        .with_hint("cast first: tf.cast(x, tf.float32)"));
+    }
+    macro_rules! int_op {
+        ($v:expr, $t:ty) => {
+            interrupt::map($v, |x: $t| match op {
+                UnaryOp::Neg => x.wrapping_neg(),
+                UnaryOp::Abs => x.wrapping_abs(),
+                UnaryOp::Square => x.wrapping_mul(x),
+                UnaryOp::Sign => x.signum(),
+                _ => x,
+            })
+        };
+    }
+    if matches!(op, UnaryOp::IsNan | UnaryOp::IsInf | UnaryOp::IsFinite) {
+        let test = |x: f64| match op {
+            UnaryOp::IsNan => x.is_nan(),
+            UnaryOp::IsInf => x.is_infinite(),
+            _ => x.is_finite(),
+        };
+        return Ok(Buffer::Bool(match b {
+            Buffer::F32(v) => interrupt::map(v, |x| test(f64::from(x))).into(),
+            Buffer::F64(v) => interrupt::map(v, test).into(),
+            _ => unreachable!("float checked"),
+        }));
+    }
+    Ok(match b {
+        Buffer::I32(v) => Buffer::I32(int_op!(v, i32).into()),
+        Buffer::I64(v) => Buffer::I64(int_op!(v, i64).into()),
+        Buffer::F32(v) => {
+            Buffer::F32(interrupt::map(v, |x| float_unary(op, f64::from(x)) as f32).into())
+        }
+        Buffer::F64(v) => Buffer::F64(interrupt::map(v, |x| float_unary(op, x)).into()),
+        _ => {
+            return Err(invalid_arg!(
+                "{} is not defined for {} tensors",
+                op.tf_name(),
+                d
+            ))
+        }
+    })
+}
+
+/// One float element through `op`, computed in float64.
+fn float_unary(op: UnaryOp, x: f64) -> f64 {
+    match op {
+        UnaryOp::Neg => -x,
+        UnaryOp::Abs => x.abs(),
+        UnaryOp::Square => x * x,
+        UnaryOp::Sqrt => x.sqrt(),
+        UnaryOp::Exp => x.exp(),
+        UnaryOp::Log => x.ln(),
+        UnaryOp::Sign => {
+            if x > 0.0 {
+                1.0
+            } else if x < 0.0 {
+                -1.0
+            } else {
+                x
+            }
+        }
+        UnaryOp::Floor => x.floor(),
+        UnaryOp::Ceil => x.ceil(),
+        UnaryOp::Round | UnaryOp::Rint => x.round_ties_even(),
+        UnaryOp::Sin => x.sin(),
+        UnaryOp::Cos => x.cos(),
+        UnaryOp::Tanh => x.tanh(),
+        UnaryOp::Sigmoid => 1.0 / (1.0 + (-x).exp()),
+        UnaryOp::Reciprocal => 1.0 / x,
+        UnaryOp::ReciprocalNoNan => {
+            if x == 0.0 {
+                0.0
+            } else {
+                1.0 / x
+            }
+        }
+        UnaryOp::Acos => x.acos(),
+        UnaryOp::Acosh => x.acosh(),
+        UnaryOp::Asin => x.asin(),
+        UnaryOp::Asinh => x.asinh(),
+        UnaryOp::Atan => x.atan(),
+        UnaryOp::Atanh => x.atanh(),
+        UnaryOp::Cosh => x.cosh(),
+        UnaryOp::Sinh => x.sinh(),
+        UnaryOp::Tan => x.tan(),
+        UnaryOp::Log1p => x.ln_1p(),
+        UnaryOp::Expm1 => x.exp_m1(),
+        UnaryOp::Rsqrt => 1.0 / x.sqrt(),
+        UnaryOp::Erf => special::erf(x),
+        UnaryOp::Erfc => special::erfc(x),
+        UnaryOp::Erfinv => special::erfinv(x),
+        UnaryOp::Ndtri => std::f64::consts::SQRT_2 * special::erfinv(2.0 * x - 1.0),
+        UnaryOp::Lgamma => special::lgamma(x),
+        UnaryOp::Digamma => special::digamma(x),
+        UnaryOp::Softplus => {
+            if x > 0.0 {
+                x + (-x).exp().ln_1p()
+            } else {
+                x.exp().ln_1p()
+            }
+        }
+        UnaryOp::Softsign => x / (1.0 + x.abs()),
+        UnaryOp::LogSigmoid => {
+            // -softplus(-x), stable on both sides.
+            if x < 0.0 {
+                x - x.exp().ln_1p()
+            } else {
+                -(-x).exp().ln_1p()
+            }
+        }
+        UnaryOp::LogicalNot
+        | UnaryOp::IsNan
+        | UnaryOp::IsInf
+        | UnaryOp::IsFinite
+        | UnaryOp::Invert => x,
+    }
+}

@@ -1,0 +1,283 @@
+//! The product loop: each batch's matrices as 2-D ndarray views of the operands' flat
+//! storage, multiplied a block of rows at a time into one output buffer allocated once,
+//! across rayon's threads for large products, with a look at the interrupt flag between
+//! steps.
+
+use ndarray::linalg::general_mat_mul;
+use ndarray::{ArrayView2, ArrayViewMut2, Axis, Slice};
+use rayon::prelude::*;
+
+use crate::budget;
+use crate::error::Result;
+use crate::invalid_arg;
+use crate::{interrupt, size};
+
+/// Multiply-adds in one block of rows: large enough that a block amortises the packing
+/// matrixmultiply does per call (a 256 × 256 float32 product is 8 blocks), small enough
+/// that a step of several blocks stays around a millisecond.
+const BLOCK_WORK: usize = 1 << 21;
+
+/// Multiply-adds between two looks at the interrupt flag (a few milliseconds at most).
+const STEP_WORK: usize = 1 << 24;
+
+/// At most this many blocks in one step, so a batch of millions of tiny matrices still
+/// looks at the flag often and keeps the step's list of blocks small.
+const STEP_BLOCKS: usize = 4096;
+
+/// From this many multiply-adds a step runs on every core: below it a split and a join
+/// (microseconds) cost more than they save.
+const PARALLEL_WORK: usize = 1 << 18;
+
+/// Element types with a matrix product `c = a · b` (c starts zeroed).
+pub(crate) trait Element: Copy + Send + Sync + Default + 'static {
+    /// Writes `a · b` into `c`.
+    fn gemm(a: ArrayView2<'_, Self>, b: ArrayView2<'_, Self>, c: ArrayViewMut2<'_, Self>);
+}
+
+macro_rules! float_element {
+    ($t:ty) => {
+        impl Element for $t {
+            fn gemm(a: ArrayView2<'_, $t>, b: ArrayView2<'_, $t>, mut c: ArrayViewMut2<'_, $t>) {
+                // matrixmultiply's blocked, vectorised kernel, on any strides.
+                general_mat_mul(1.0, &a, &b, 0.0, &mut c);
+            }
+        }
+    };
+}
+float_element!(f32);
+float_element!(f64);
+
+macro_rules! int_element {
+    ($t:ty) => {
+        impl Element for $t {
+            /// Integer products wrap around, as TensorFlow's and NumPy's do (ndarray's
+            /// generic product would panic on overflow in a debug build).
+            fn gemm(a: ArrayView2<'_, $t>, b: ArrayView2<'_, $t>, mut c: ArrayViewMut2<'_, $t>) {
+                for (mut crow, arow) in c.rows_mut().into_iter().zip(a.rows()) {
+                    for (&x, brow) in arow.iter().zip(b.rows()) {
+                        if x == 0 {
+                            continue;
+                        }
+                        for (z, &y) in crow.iter_mut().zip(brow.iter()) {
+                            *z = z.wrapping_add(x.wrapping_mul(y));
+                        }
+                    }
+                }
+            }
+        }
+    };
+}
+int_element!(i32);
+int_element!(i64);
+
+impl Element for bool {
+    /// NumPy's boolean product: `c[i, j]` is whether some `a[i, p] and b[p, j]`.
+    fn gemm(a: ArrayView2<'_, bool>, b: ArrayView2<'_, bool>, mut c: ArrayViewMut2<'_, bool>) {
+        for (mut crow, arow) in c.rows_mut().into_iter().zip(a.rows()) {
+            for (&x, brow) in arow.iter().zip(b.rows()) {
+                if x {
+                    for (z, &y) in crow.iter_mut().zip(brow.iter()) {
+                        *z |= y;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One product of the batch: `rows` rows of `a` starting at element `a` of its storage
+/// (the matrix's first element when `a` is transposed), times the matrix at element `b` of
+/// `b`'s storage. Output rows follow one another in batch order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Part {
+    /// Offset of this part's `a` matrix in `a`'s storage.
+    pub a: usize,
+    /// Offset of this part's `b` matrix in `b`'s storage.
+    pub b: usize,
+    /// Rows of the product (of `a`, or of `aᵀ`).
+    pub rows: usize,
+}
+
+/// A batch of products sharing the inner size `k` and the column count `n`.
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    /// The inner (contracted) size.
+    pub k: usize,
+    /// Columns of the product.
+    pub n: usize,
+    /// `a` is stored as `[k, rows]` and read transposed.
+    pub ta: bool,
+    /// `b` is stored as `[n, k]` and read transposed.
+    pub tb: bool,
+    /// The products, in output order.
+    pub parts: Vec<Part>,
+}
+
+/// A block of output rows: part `part`'s rows `r0..r1`, written into `out`.
+struct Block<'o, T> {
+    part: Part,
+    r0: usize,
+    r1: usize,
+    out: &'o mut [T],
+}
+
+/// `slice` seen as a `rows × cols` matrix.
+fn matrix<T>(slice: &[T], rows: usize, cols: usize) -> Result<ArrayView2<'_, T>> {
+    ArrayView2::from_shape((rows, cols), slice)
+        .map_err(|e| invalid_arg!("matmul: a {rows} × {cols} view: {e}"))
+}
+
+/// The whole batch of products: a buffer of `Σ rows × n` elements named `what` in a
+/// memory error. Integer products wrap around.
+pub(crate) fn run<T: Element>(a: &[T], b: &[T], plan: &Plan, what: &str) -> Result<Vec<T>> {
+    let rows = size::sum(plan.parts.iter().map(|p| p.rows))?;
+    let total = size::mul(rows, plan.n)?;
+    let mut out = budget::filled(what, T::default(), total)?;
+    if total == 0 || plan.k == 0 {
+        return Ok(out);
+    }
+    let row_work = plan.k.saturating_mul(plan.n).max(1);
+    let block_rows = (BLOCK_WORK / row_work).max(1);
+    let mut rest: &mut [T] = &mut out;
+    let mut step: Vec<Block<'_, T>> = Vec::new();
+    let mut step_work = 0usize;
+    for part in &plan.parts {
+        let mut r0 = 0;
+        while r0 < part.rows {
+            let r1 = part.rows.min(r0 + block_rows);
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut((r1 - r0) * plan.n);
+            rest = tail;
+            step.push(Block {
+                part: *part,
+                r0,
+                r1,
+                out: head,
+            });
+            step_work = step_work.saturating_add((r1 - r0).saturating_mul(row_work));
+            if step_work >= STEP_WORK || step.len() >= STEP_BLOCKS {
+                run_step(a, b, plan, std::mem::take(&mut step), step_work)?;
+                step_work = 0;
+            }
+            r0 = r1;
+        }
+    }
+    run_step(a, b, plan, step, step_work)?;
+    Ok(out)
+}
+
+/// Runs one step's blocks (on every core when the step is large), after a look at the
+/// interrupt flag.
+fn run_step<T: Element>(
+    a: &[T],
+    b: &[T],
+    plan: &Plan,
+    step: Vec<Block<'_, T>>,
+    work: usize,
+) -> Result<()> {
+    interrupt::check()?;
+    if step.len() > 1 && work >= PARALLEL_WORK {
+        step.into_par_iter()
+            .try_for_each(|blk| block(a, b, plan, blk))
+    } else {
+        step.into_iter().try_for_each(|blk| block(a, b, plan, blk))
+    }
+}
+
+/// Multiplies one block of rows.
+fn block<T: Element>(a: &[T], b: &[T], plan: &Plan, blk: Block<'_, T>) -> Result<()> {
+    let Plan { k, n, ta, tb, .. } = *plan;
+    let Part { a: ao, b: bo, rows } = blk.part;
+    let a_mat = a
+        .get(ao..ao + rows * k)
+        .ok_or_else(|| invalid_arg!("matmul: a's storage is shorter than its shape"))?;
+    let b_mat = b
+        .get(bo..bo + k * n)
+        .ok_or_else(|| invalid_arg!("matmul: b's storage is shorter than its shape"))?;
+    let av = if ta {
+        matrix(a_mat, k, rows)?.reversed_axes()
+    } else {
+        matrix(a_mat, rows, k)?
+    };
+    let av = av.slice_axis(Axis(0), Slice::from(blk.r0..blk.r1));
+    let bv = if tb {
+        matrix(b_mat, n, k)?.reversed_axes()
+    } else {
+        matrix(b_mat, k, n)?
+    };
+    let cv = ArrayViewMut2::from_shape((blk.r1 - blk.r0, n), blk.out)
+        .map_err(|e| invalid_arg!("matmul: the output view: {e}"))?;
+    T::gemm(av, bv, cv);
+    Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::disallowed_methods)] // test inputs: sizes are constants here
+mod tests {
+    use super::*;
+    use crate::error::ErrorClass;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    fn plan(rows: usize, k: usize, n: usize, batches: usize) -> Plan {
+        Plan {
+            k,
+            n,
+            ta: false,
+            tb: false,
+            parts: (0..batches)
+                .map(|i| Part {
+                    a: i * rows * k,
+                    b: i * k * n,
+                    rows,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn every_step_looks_at_the_interrupt_flag() {
+        let flag = Arc::new(AtomicBool::new(true));
+        interrupt::watch(Some(flag.clone()));
+        let mut out = [0.0f32; 4];
+        let blk = Block {
+            part: Part {
+                a: 0,
+                b: 0,
+                rows: 2,
+            },
+            r0: 0,
+            r1: 2,
+            out: &mut out,
+        };
+        let r = run_step(&[1.0; 4], &[1.0; 4], &plan(2, 2, 2, 1), vec![blk], 8);
+        assert_eq!(r.unwrap_err().class, ErrorClass::KeyboardInterrupt);
+        assert_eq!(out, [0.0; 4], "no block ran");
+        flag.store(false, Ordering::Relaxed);
+        interrupt::watch(None);
+    }
+
+    #[test]
+    fn blocks_cover_every_row_of_every_part() {
+        // Rows long enough that each block holds one row: many blocks, many steps.
+        let (rows, k, n) = (5, 1 << 11, 1 << 10);
+        let a = vec![1i32; 2 * rows * k];
+        let b = vec![1i32; 2 * k * n];
+        let out = run(&a, &b, &plan(rows, k, n, 2), "test").unwrap();
+        assert_eq!(out.len(), 2 * rows * n);
+        assert!(out.iter().all(|&v| v == k as i32));
+    }
+
+    #[test]
+    fn short_storage_is_an_error_not_a_panic() {
+        let r = run(&[1.0f64; 3], &[1.0; 4], &plan(2, 2, 2, 1), "test");
+        assert_eq!(r.unwrap_err().class, ErrorClass::InvalidArgumentError);
+    }
+
+    #[test]
+    fn bool_products_are_any_of_ands() {
+        let a = [true, false, false, false];
+        let b = [true, true, false, true];
+        let out = run(&a, &b, &plan(2, 2, 2, 1), "test").unwrap();
+        assert_eq!(out, vec![true, true, false, false]);
+    }
+}

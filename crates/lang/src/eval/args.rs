@@ -1,0 +1,262 @@
+//! Binding call arguments to a builtin's parameters, and reading them as the types builtins
+//! need — each conversion error points at the argument that caused it.
+
+use super::builtins::{Builtin, ParamSpec};
+use super::convert;
+use crate::diagnostic::{Error, Result};
+use crate::value::Value;
+use ragtag_engine::{Array, DType, ErrorClass};
+use ragtag_syntax::ast::Span;
+use std::sync::Arc;
+
+/// Arguments bound to a builtin's parameters.
+#[derive(Debug)]
+pub struct Args {
+    /// The span of the whole call.
+    pub call: Span,
+    builtin: &'static Builtin,
+    slots: Vec<Option<(Value, Span)>>,
+    rest: Vec<(Value, Span)>,
+    kwargs: Vec<(String, Value, Span)>,
+}
+
+/// An argument as evaluated at the call site.
+#[derive(Debug, Clone)]
+pub struct CallArg {
+    /// `Some(name)` for keyword arguments.
+    pub name: Option<String>,
+    /// The value.
+    pub value: Value,
+    /// Its source span.
+    pub span: Span,
+}
+
+impl Args {
+    /// Binds `args` to `builtin`'s parameters as Python would.
+    pub fn bind(builtin: &'static Builtin, args: Vec<CallArg>, call: Span) -> Result<Args> {
+        let params = builtin.params();
+        // A NumPy array converts where a TensorFlow (or Paddle, or ragtag) function expects
+        // a tensor; NumPy's own functions and Python's builtins see the array itself.
+        let numpy_aware = builtin.name.starts_with("np.")
+            || crate::eval::builtins::python::BUILTINS
+                .iter()
+                .any(|b| std::ptr::eq(b, builtin));
+        let args: Vec<CallArg> = if numpy_aware {
+            args
+        } else {
+            args.into_iter()
+                .map(|a| match &a.value {
+                    Value::NdArray(_) => match crate::eval::convert::to_array(&a.value, None) {
+                        Ok(x) => CallArg {
+                            value: Value::Array(x),
+                            ..a
+                        },
+                        Err(_) => a,
+                    },
+                    _ => a,
+                })
+                .collect()
+        };
+        #[allow(clippy::disallowed_methods)] // one slot per parameter of a builtin
+        let mut slots: Vec<Option<(Value, Span)>> = vec![None; params.len()];
+        let mut rest = Vec::new();
+        let variadic = params.iter().position(|p| p.variadic && !p.keywords);
+        let takes_kwargs = params.iter().any(|p| p.keywords);
+        let mut kwargs: Vec<(String, Value, Span)> = Vec::new();
+        let mut next = 0;
+        for a in args {
+            match a.name {
+                None => {
+                    if Some(next) == variadic {
+                        rest.push((a.value, a.span));
+                        continue;
+                    }
+                    if next >= params.len() {
+                        return Err(Error::new(
+                            ErrorClass::TypeError,
+                            format!(
+                                "{}() takes {} positional argument{} but more were given",
+                                builtin.name,
+                                positional_count(params),
+                                if positional_count(params) == 1 {
+                                    ""
+                                } else {
+                                    "s"
+                                }
+                            ),
+                        )
+                        .at_labeled(a.span, "one too many")
+                        .with_hint(format!("signature: {}", builtin.signature())));
+                    }
+                    slots[next] = Some((a.value, a.span));
+                    next += 1;
+                }
+                Some(name) => {
+                    let known = params.iter().position(|p| p.name == name && !p.variadic);
+                    if known.is_none() && takes_kwargs {
+                        if kwargs.iter().any(|(k, _, _)| *k == name) {
+                            return Err(Error::new(
+                                ErrorClass::TypeError,
+                                format!(
+                                    "{}() got multiple values for keyword argument '{name}'",
+                                    builtin.name
+                                ),
+                            )
+                            .at(a.span));
+                        }
+                        kwargs.push((name, a.value, a.span));
+                        continue;
+                    }
+                    let Some(i) = known else {
+                        let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+                        let mut err = Error::new(
+                            ErrorClass::TypeError,
+                            format!(
+                                "{}() got an unexpected keyword argument '{name}'",
+                                builtin.name
+                            ),
+                        )
+                        .at_labeled(a.span, "unknown keyword");
+                        err = match crate::eval::suggest::closest(&name, names.iter().copied()) {
+                            Some(s) => err.with_hint(format!(
+                                "did you mean `{s}`? signature: {}",
+                                builtin.signature()
+                            )),
+                            None => err.with_hint(format!("signature: {}", builtin.signature())),
+                        };
+                        return Err(err);
+                    };
+                    if slots[i].is_some() {
+                        return Err(Error::new(
+                            ErrorClass::TypeError,
+                            format!(
+                                "{}() got multiple values for argument '{name}'",
+                                builtin.name
+                            ),
+                        )
+                        .at(a.span));
+                    }
+                    slots[i] = Some((a.value, a.span));
+                }
+            }
+        }
+        for (i, p) in params.iter().enumerate() {
+            if p.required && slots[i].is_none() {
+                return Err(Error::new(
+                    ErrorClass::TypeError,
+                    format!("{}() missing required argument '{}'", builtin.name, p.name),
+                )
+                .at(call)
+                .with_hint(format!("signature: {}", builtin.signature())));
+            }
+        }
+        Ok(Args {
+            call,
+            builtin,
+            slots,
+            rest,
+            kwargs,
+        })
+    }
+
+    fn slot(&self, name: &str) -> Option<&(Value, Span)> {
+        let i = self
+            .builtin
+            .params()
+            .iter()
+            .position(|p| p.name == name)
+            .unwrap_or_else(|| panic!("{} has no parameter {name}", self.builtin.name));
+        self.slots[i].as_ref()
+    }
+
+    /// The builtin being called.
+    pub fn builtin(&self) -> &'static Builtin {
+        self.builtin
+    }
+    /// The argument `name`, if given and not `None`.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.slot(name)
+            .map(|(v, _)| v)
+            .filter(|v| !matches!(v, Value::None))
+    }
+    /// The argument `name` (required parameters are always present after binding).
+    pub fn value(&self, name: &str) -> &Value {
+        self.slot(name).map(|(v, _)| v).unwrap_or(&Value::None)
+    }
+    /// The span of argument `name`, or of the call when it was not given.
+    pub fn span(&self, name: &str) -> Span {
+        self.slot(name).map_or(self.call, |(_, s)| *s)
+    }
+    /// The extra positional arguments of a `*args` parameter.
+    pub fn rest(&self) -> &[(Value, Span)] {
+        &self.rest
+    }
+    /// The keyword arguments of a `**kwargs` parameter, in call order.
+    pub fn kwargs(&self) -> &[(String, Value, Span)] {
+        &self.kwargs
+    }
+    /// Attaches the span of argument `name` to an error.
+    pub fn err_at(&self, name: &str, e: impl Into<Error>) -> Error {
+        e.into().at(self.span(name))
+    }
+
+    /// Argument `name` as a dense or ragged tensor (`hint`: dtype for Python literals).
+    pub fn array(&self, name: &str, hint: Option<DType>) -> Result<Arc<Array>> {
+        convert::to_array(self.value(name), hint).map_err(|e| self.err_at(name, e))
+    }
+    /// Argument `name` as an int, if given.
+    pub fn opt_int(&self, name: &str) -> Result<Option<i64>> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(v) => convert::to_int(v)
+                .map(Some)
+                .map_err(|e| self.err_at(name, e)),
+        }
+    }
+    /// Argument `name` as an int (an error when missing).
+    pub fn int(&self, name: &str) -> Result<i64> {
+        self.opt_int(name)?.ok_or_else(|| {
+            Error::new(
+                ErrorClass::TypeError,
+                format!("argument '{name}' must be an int, not None"),
+            )
+            .at(self.span(name))
+        })
+    }
+    /// Argument `name` as a list of ints (a Python list or an integer vector).
+    pub fn ints(&self, name: &str) -> Result<Vec<i64>> {
+        convert::to_ints(self.value(name)).map_err(|e| self.err_at(name, e))
+    }
+    /// Argument `name` as a dtype, if given.
+    pub fn dtype(&self, name: &str) -> Result<Option<DType>> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(v) => convert::to_dtype(v)
+                .map(Some)
+                .map_err(|e| self.err_at(name, e)),
+        }
+    }
+    /// Argument `name` as a bool (default when missing).
+    pub fn flag(&self, name: &str, default: bool) -> Result<bool> {
+        match self.get(name) {
+            None => Ok(default),
+            Some(v) => v.truthy().map_err(|e| self.err_at(name, e)),
+        }
+    }
+    /// Argument `name` as a string, if given.
+    pub fn opt_str(&self, name: &str) -> Result<Option<String>> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::Str(s)) => Ok(Some(s.to_string())),
+            Some(v) => Err(Error::new(
+                ErrorClass::TypeError,
+                format!("argument '{name}' must be a str, not {}", v.type_name()),
+            )
+            .at(self.span(name))),
+        }
+    }
+}
+
+fn positional_count(params: &[ParamSpec]) -> usize {
+    params.iter().filter(|p| !p.variadic).count()
+}

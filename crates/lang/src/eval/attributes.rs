@@ -1,0 +1,118 @@
+//! Attributes: `value.name` on modules, classes, exceptions and tensors, and Paddle's
+//! setters that rebind their receiver.
+
+use std::sync::Arc;
+
+use super::args::{Args, CallArg};
+use super::builtins::{self, registry, Kind};
+use super::exceptions::ExceptionClass;
+use super::{suggest, Interp};
+use crate::diagnostic::{Error, Result};
+use crate::value::Value;
+use ragtag_syntax::ast::*;
+
+impl<'s> Interp<'s> {
+    /// `value.name`.
+    pub(super) fn get_attr(
+        &mut self,
+        o: Value,
+        name: &str,
+        span: Span,
+        obj_span: Span,
+    ) -> Result<Value> {
+        if let Value::Module(m) = &o {
+            return builtins::module_attr(m, name).ok_or_else(|| {
+                let prefix = format!("{m}.");
+                let names: Vec<&str> = registry()
+                    .function_paths()
+                    .filter_map(|p| {
+                        p.strip_prefix(&prefix)
+                            .or_else(|| p.strip_prefix(&format!("tf.{prefix}")).map(|_| ""))
+                    })
+                    .filter(|p| !p.is_empty() && !p.contains('.'))
+                    .collect();
+                let mut err = Error::new(
+                    ExceptionClass::AttributeError,
+                    format!("module '{m}' has no attribute '{name}'"),
+                )
+                .at_labeled(span, "unknown name");
+                suggest::did_you_mean(&mut err, name, names, |s| format!("{m}.{s}"));
+                err
+            });
+        }
+        // A class that is also a callable builtin (`tf.RaggedTensorSpec`) has its static
+        // methods under its path (`tf.RaggedTensorSpec.from_value`).
+        if let Value::Builtin(b) = &o {
+            if let Some(f) = registry().get(&format!("{}.{name}", b.name)) {
+                if f.kind == Kind::Function {
+                    return Ok(Value::Builtin(f));
+                }
+            }
+        }
+        if let Value::Exception(x) = &o {
+            if matches!(name, "message" | "args") {
+                return Ok(Value::str(&x.message));
+            }
+        }
+        let class = builtins::class_of(&o);
+        if let Some(b) = class.and_then(|c| registry().member(c, name)) {
+            return match b.kind {
+                Kind::Property => {
+                    let args = Args::bind(
+                        b,
+                        vec![CallArg {
+                            name: None,
+                            value: o,
+                            span: obj_span,
+                        }],
+                        span,
+                    )?;
+                    (b.func)(self, &args).map_err(|e| e.at(span))
+                }
+                _ => Ok(Value::Method(Arc::new(o), b)),
+            };
+        }
+        let members: Vec<&str> = class
+            .map(|c| {
+                let prefix = format!("{c}.");
+                registry()
+                    .all
+                    .iter()
+                    .filter_map(|b| b.name.strip_prefix(prefix.as_str()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut err = Error::new(
+            ExceptionClass::AttributeError,
+            format!("'{}' object has no attribute '{name}'", o.type_name()),
+        )
+        .at_labeled(span, "unknown attribute");
+        suggest::did_you_mean(&mut err, name, members, |s| format!(".{s}"));
+        Err(err)
+    }
+
+    /// Paddle's in-place setters (`t.set_lod(…)`) return the updated tensor, since values
+    /// are immutable: rebind the receiver's name to it, and yield None as Paddle does.
+    pub(super) fn rebind_receiver(&mut self, f: &Expr, func: &Value, result: Value) -> Value {
+        let Value::Method(_, b) = func else {
+            return result;
+        };
+        if !builtins::updates_receiver(b) {
+            return result;
+        }
+        if let ExprKind::Attr(obj, _) = &f.kind {
+            if let ExprKind::Name(n) = &obj.kind {
+                let local = self
+                    .frames
+                    .last()
+                    .is_some_and(|fr| fr.contains_key(n.as_str()));
+                if local || !self.globals.contains_key(n.as_str()) {
+                    self.set(n, result);
+                } else {
+                    self.set_global(n, result);
+                }
+            }
+        }
+        Value::None
+    }
+}

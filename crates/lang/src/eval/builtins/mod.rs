@@ -1,0 +1,527 @@
+//! The builtin table: one entry per function, method and property, with its signature, doc
+//! and examples — the single source for evaluation, completion, `help()` and inspection.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::LazyLock;
+
+use super::args::Args;
+use super::Interp;
+use crate::diagnostic::Result;
+use crate::value::Value;
+
+mod array;
+mod bitwise;
+mod common;
+mod convert;
+mod display;
+mod draw;
+#[cfg(feature = "arrow")]
+mod files_arrow;
+mod files_json;
+mod files_numpy;
+mod functional;
+pub mod help;
+mod linalg;
+mod lod;
+mod math;
+mod notebook;
+mod numpy;
+pub mod python;
+mod ragged;
+mod random;
+mod segments;
+mod sparse;
+mod sparse_extra;
+mod sparse_ops;
+mod spec;
+mod strings;
+mod strings_extra;
+mod tensor;
+
+pub use lod::updates_receiver;
+
+/// What a builtin is attached to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A function reached by its module path (`tf.ragged.constant`).
+    Function,
+    /// A method of a value (`rt.row_lengths()`); the receiver is the first parameter.
+    Method,
+    /// An attribute computed from a value (`rt.values`); evaluated on access.
+    Property,
+}
+
+/// A builtin's implementation.
+pub type BuiltinFn = fn(&mut Interp<'_>, &Args) -> Result<Value>;
+
+/// One builtin function, method or property.
+#[derive(Debug)]
+pub struct Builtin {
+    /// The full path, e.g. `tf.ragged.constant` or `tf.RaggedTensor.row_lengths`.
+    pub name: &'static str,
+    /// The parameter list as Python shows it, e.g. `(pylist, dtype=None)`.
+    pub sig: &'static str,
+    /// One paragraph on what it does (first sentence is the summary).
+    pub doc: &'static str,
+    /// Runnable examples, shown by `help()` and executed by the tests.
+    pub examples: &'static [&'static str],
+    /// Other full paths that reach it (`tf.sparse_tensor_to_dense`).
+    pub aliases: &'static [&'static str],
+    /// Function, method or property.
+    pub kind: Kind,
+    /// The implementation.
+    pub func: BuiltinFn,
+}
+
+impl Builtin {
+    /// A function builtin.
+    pub const fn function(name: &'static str, sig: &'static str, func: BuiltinFn) -> Builtin {
+        Builtin {
+            name,
+            sig,
+            doc: "",
+            examples: &[],
+            aliases: &[],
+            kind: Kind::Function,
+            func,
+        }
+    }
+    /// A method builtin (`sig` starts with `self`).
+    pub const fn method(name: &'static str, sig: &'static str, func: BuiltinFn) -> Builtin {
+        Builtin {
+            kind: Kind::Method,
+            ..Builtin::function(name, sig, func)
+        }
+    }
+    /// A property builtin.
+    pub const fn property(name: &'static str, func: BuiltinFn) -> Builtin {
+        Builtin {
+            kind: Kind::Property,
+            ..Builtin::function(name, "(self)", func)
+        }
+    }
+    /// Sets the doc paragraph.
+    pub const fn doc(self, doc: &'static str) -> Builtin {
+        Builtin { doc, ..self }
+    }
+    /// Sets the examples.
+    pub const fn examples(self, examples: &'static [&'static str]) -> Builtin {
+        Builtin { examples, ..self }
+    }
+    /// Sets the aliases.
+    pub const fn aliases(self, aliases: &'static [&'static str]) -> Builtin {
+        Builtin { aliases, ..self }
+    }
+    /// The last component of the name (`constant`).
+    pub fn short_name(&self) -> &'static str {
+        self.name.rsplit('.').next().unwrap_or(self.name)
+    }
+    /// `name(params)` as shown in help.
+    pub fn signature(&self) -> String {
+        format!("{}{}", self.name, self.sig)
+    }
+    /// The parsed parameters.
+    pub fn params(&'static self) -> &'static [ParamSpec] {
+        &registry().params[self.name]
+    }
+}
+
+/// One parameter of a builtin, parsed from its signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamSpec {
+    /// The name.
+    pub name: String,
+    /// True when it has no default.
+    pub required: bool,
+    /// True for `*args` and `**kwargs`.
+    pub variadic: bool,
+    /// True for `**kwargs`: it collects the keyword arguments no other parameter names.
+    pub keywords: bool,
+}
+
+/// Splits `(a, b=1, *rest, c=None)` into parameters.
+fn parse_sig(sig: &str) -> Vec<ParamSpec> {
+    let inner = sig.trim().trim_start_matches('(').trim_end_matches(')');
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut cur = String::new();
+    let mut parts = Vec::new();
+    for c in inner.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    parts.push(cur);
+    for p in parts {
+        let p = p.trim();
+        if p.is_empty() || p == "/" || p == "*" {
+            continue;
+        }
+        let variadic = p.starts_with('*');
+        let keywords = p.starts_with("**");
+        let (name, default) = match p.split_once('=') {
+            Some((n, _)) => (n.trim(), true),
+            None => (p, false),
+        };
+        out.push(ParamSpec {
+            name: name.trim_start_matches('*').to_string(),
+            required: !default && !variadic,
+            variadic,
+            keywords,
+        });
+    }
+    out
+}
+
+/// Every builtin, indexed by each of its paths.
+pub struct Registry {
+    /// All builtins in definition order.
+    pub all: Vec<&'static Builtin>,
+    by_path: HashMap<&'static str, &'static Builtin>,
+    params: HashMap<&'static str, Vec<ParamSpec>>,
+    modules: BTreeSet<String>,
+}
+
+/// The builtin registry (built on first use).
+pub fn registry() -> &'static Registry {
+    static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
+        let tables: &[&'static [Builtin]] = &[
+            python::BUILTINS,
+            tensor::BUILTINS,
+            tensor::MATH,
+            tensor::BINARY,
+            tensor::REDUCTIONS,
+            math::UNARY,
+            math::BINARY,
+            math::LISTS,
+            math::MISC,
+            math::REDUCTIONS,
+            math::SOFTMAX,
+            bitwise::BUILTINS,
+            ragged::BUILTINS,
+            random::BUILTINS,
+            strings::BUILTINS,
+            sparse::BUILTINS,
+            sparse_ops::BUILTINS,
+            spec::BUILTINS,
+            sparse_extra::BUILTINS,
+            strings_extra::BUILTINS,
+            lod::BUILTINS,
+            linalg::BUILTINS,
+            convert::BUILTINS,
+            array::BUILTINS,
+            functional::BUILTINS,
+            segments::BUILTINS,
+            display::BUILTINS,
+            draw::BUILTINS,
+            numpy::BUILTINS,
+            notebook::BUILTINS,
+            files_numpy::BUILTINS,
+            files_json::BUILTINS,
+            #[cfg(feature = "arrow")]
+            files_arrow::BUILTINS,
+        ];
+        let mut all = Vec::new();
+        let mut by_path = HashMap::new();
+        let mut params = HashMap::new();
+        let mut modules = BTreeSet::new();
+        for table in tables {
+            for b in table.iter() {
+                all.push(b);
+                params.insert(b.name, parse_sig(b.sig));
+                for path in std::iter::once(&b.name).chain(b.aliases.iter()) {
+                    by_path.insert(*path, b);
+                    if b.kind == Kind::Function {
+                        let mut prefix = String::new();
+                        for part in path
+                            .split('.')
+                            .collect::<Vec<_>>()
+                            .iter()
+                            .rev()
+                            .skip(1)
+                            .rev()
+                        {
+                            if !prefix.is_empty() {
+                                prefix.push('.');
+                            }
+                            prefix.push_str(part);
+                            modules.insert(prefix.clone());
+                        }
+                    }
+                }
+            }
+        }
+        Registry {
+            all,
+            by_path,
+            params,
+            modules,
+        }
+    });
+    &REGISTRY
+}
+
+impl Registry {
+    /// The builtin at `path` exactly.
+    pub fn get(&self, path: &str) -> Option<&'static Builtin> {
+        self.by_path.get(path).copied()
+    }
+    /// The builtin at `path`, also trying it under `tf.` (so `ragged.constant` works).
+    pub fn resolve(&self, path: &str) -> Option<&'static Builtin> {
+        let function = |p: &str| self.get(p).filter(|b| b.kind == Kind::Function);
+        function(path)
+            .or_else(|| function(&format!("tf.{path}")))
+            .or_else(|| {
+                // `tf.square` is `tf.math.square`.
+                let rest = path.strip_prefix("tf.").unwrap_or(path);
+                function(&format!("tf.math.{rest}"))
+            })
+    }
+    /// True when `path` (or `tf.path`) is a namespace holding builtins.
+    pub fn is_module(&self, path: &str) -> Option<String> {
+        if self.modules.contains(path) {
+            Some(path.to_string())
+        } else {
+            let tf = format!("tf.{path}");
+            self.modules.contains(&tf).then_some(tf)
+        }
+    }
+    /// The method or property `name` of values of class `class` (`tf.RaggedTensor`).
+    pub fn member(&self, class: &str, name: &str) -> Option<&'static Builtin> {
+        self.get(&format!("{class}.{name}"))
+            .filter(|b| b.kind != Kind::Function)
+    }
+    /// Every path that reaches a function, for completion and suggestions.
+    pub fn function_paths(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.by_path
+            .iter()
+            .filter(|(_, b)| b.kind == Kind::Function)
+            .map(|(p, _)| *p)
+    }
+    /// The namespaces.
+    pub fn modules(&self) -> impl Iterator<Item = &str> {
+        self.modules.iter().map(|s| s.as_str())
+    }
+}
+
+/// Named constants reachable by path: dtypes, `tf.newaxis`, math constants, `tf.errors.*`.
+pub fn constant(path: &str) -> Option<Value> {
+    named_constant(path)
+}
+
+/// `module.name`: a builtin, a constant, or a deeper module.
+pub fn module_attr(module: &str, name: &str) -> Option<Value> {
+    let path = format!("{module}.{name}");
+    let path = path
+        .strip_prefix("paddle.fluid.")
+        .map(|r| format!("fluid.{r}"))
+        .unwrap_or(path);
+    if let Some(v) = constant(&path) {
+        return Some(v);
+    }
+    if let Some(b) = registry().resolve(&path) {
+        return Some(Value::Builtin(b));
+    }
+    if let Some(m) = namespace(&path) {
+        return Some(Value::Module(std::sync::Arc::from(m)));
+    }
+    registry()
+        .is_module(&path)
+        .map(|m| Value::Module(std::sync::Arc::from(m.as_str())))
+}
+
+/// The class path whose members a value has (`tf.RaggedTensor` for ragged tensors).
+pub fn class_of(v: &Value) -> Option<&'static str> {
+    Some(match v {
+        Value::Array(a) => match **a {
+            ragtag_engine::Array::Dense(_) => "tf.Tensor",
+            ragtag_engine::Array::Ragged(_) => "tf.RaggedTensor",
+        },
+        Value::Sparse(_) => "tf.SparseTensor",
+        Value::Lod(_) => "fluid.LoDTensor",
+        Value::Shape(_) => "tf.TensorShape",
+        Value::DType(_) => "tf.DType",
+        Value::Str(_) => "str",
+        Value::List(_) | Value::Literal(_) => "list",
+        Value::Dict(_) => "dict",
+        Value::NdArray(_) => "np.ndarray",
+        Value::Spec(s) if s.ragged => "tf.RaggedTensorSpec",
+        Value::Spec(_) => "tf.TensorSpec",
+        _ => return None,
+    })
+}
+
+/// `tf.cast` of a dense or ragged tensor.
+pub fn cast_array(
+    a: &ragtag_engine::Array,
+    dtype: ragtag_engine::DType,
+) -> Result<ragtag_engine::Array, ragtag_engine::EngineError> {
+    crate::eval::operators::map_flat(a, |t| {
+        Ok(ragtag_engine::Tensor::from_parts(
+            t.shape().to_vec(),
+            ragtag_engine::ops::cast::cast_buffer(t.data(), dtype)?,
+        ))
+    })
+}
+
+/// Python's `'%s' % x` for the few uses in guide code.
+pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, ragtag_engine::EngineError> {
+    let args = match arg {
+        Value::Tuple(items) => items.to_vec(),
+        other => vec![other.clone()],
+    };
+    let mut out = String::new();
+    let mut it = args.iter();
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('%') => out.push('%'),
+            Some('s') | Some('d') | Some('r') | Some('f') => {
+                let v = it.next().ok_or_else(|| {
+                    ragtag_engine::type_error!("not enough arguments for format string")
+                })?;
+                out.push_str(&crate::render::tf_text::str_of(v));
+            }
+            _ => return Err(ragtag_engine::value_error!("unsupported format character")),
+        }
+    }
+    Ok(Value::str(out))
+}
+
+// ---------------------------------------------------------------------------------------
+// The names each namespace holds besides its builtins. Evaluation reads them through
+// `constant` and `module_attr`; the completer and the highlighter read them through the
+// functions below, so what completes is what evaluates.
+
+/// The constants each module holds, spelled as TensorFlow, NumPy and Python's `math` spell
+/// them; [`constant_value`] gives their values. Either library's dtype spelling also works
+/// under the other (`tf.str_`, `np.string`, see [`named_constant`]) as a lenient alias the
+/// completer does not offer.
+const NAMED_CONSTANTS: &[(&str, &[&str])] = &[
+    (
+        "tf",
+        &[
+            "bool", "int32", "int64", "float32", "float64", "string", "newaxis",
+        ],
+    ),
+    (
+        "tf.dtypes",
+        &["bool", "int32", "int64", "float32", "float64", "string"],
+    ),
+    (
+        "np",
+        &[
+            "bool_", "int32", "int64", "float32", "float64", "str_", "newaxis", "pi", "e", "inf",
+            "nan",
+        ],
+    ),
+    ("math", &["pi", "e", "inf", "nan"]),
+    ("sys", &["stdout", "stderr"]),
+];
+
+/// The value of the constant `name` in whichever module holds it: a dtype (`str_` is
+/// `string`), `newaxis` (Python's `None`) or a float.
+fn constant_value(name: &str) -> Option<Value> {
+    Some(match name {
+        "newaxis" => Value::None,
+        "pi" => Value::Float(std::f64::consts::PI),
+        "e" => Value::Float(std::f64::consts::E),
+        "inf" => Value::Float(f64::INFINITY),
+        "nan" => Value::Float(f64::NAN),
+        "stdout" | "stderr" => notebook::stream(name),
+        _ => return ragtag_engine::DType::parse(name.trim_end_matches('_')).map(Value::DType),
+    })
+}
+
+/// Namespaces that hold no builtin under their own path, and the module each one is:
+/// `paddle.fluid` is `fluid`; `tf.errors` holds the exception classes.
+const NAMESPACES: &[(&str, &str)] = &[("paddle.fluid", "fluid"), ("tf.errors", "tf.errors")];
+
+/// The constant at `path`: a row of [`NAMED_CONSTANTS`], a dtype under either library's
+/// spelling, or an exception class under `tf.errors`.
+fn named_constant(path: &str) -> Option<Value> {
+    let (module, name) = path.rsplit_once('.')?;
+    if constants_of(module).any(|n| n == name) {
+        return constant_value(name);
+    }
+    let dtype_module = matches!(module, "tf" | "tf.dtypes" | "np" | "numpy");
+    let dtype_name = matches!(
+        name,
+        "bool" | "int32" | "int64" | "float32" | "float64" | "string" | "str_" | "bool_"
+    );
+    if dtype_module && dtype_name {
+        return constant_value(name);
+    }
+    if module == "tf.errors" {
+        return crate::eval::exceptions::ExceptionClass::from_name(name)
+            .filter(|c| c.is_tf())
+            .map(Value::ErrorClass);
+    }
+    None
+}
+
+/// The rows of [`NAMED_CONSTANTS`] for `module`.
+fn constants_of(module: &str) -> impl Iterator<Item = &'static str> + '_ {
+    NAMED_CONSTANTS
+        .iter()
+        .filter(move |(m, _)| *m == module)
+        .flat_map(|(_, names)| names.iter().copied())
+}
+
+/// The module a namespace path without builtins names (`paddle.fluid` → `fluid`).
+fn namespace(path: &str) -> Option<&'static str> {
+    NAMESPACES
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map(|&(_, module)| module)
+}
+
+/// The module roots a session starts with, by their own names (`tf`, `np`, `fluid`,
+/// `paddle`, `math`): the first part of every namespace that holds builtins or constants,
+/// kept when [`super::root_module`] resolves it to itself (so `tensorflow` is not listed).
+pub fn root_names() -> BTreeSet<&'static str> {
+    let reg = registry();
+    let paths = reg
+        .modules
+        .iter()
+        .map(|m| m.as_str())
+        .chain(NAMED_CONSTANTS.iter().map(|(m, _)| *m))
+        .chain(NAMESPACES.iter().map(|(p, _)| *p));
+    paths
+        .filter_map(|p| {
+            let first = p.split('.').next().unwrap_or(p);
+            super::root_module(first).filter(|r| *r == first)
+        })
+        .collect()
+}
+
+/// The names directly under `module` that are not builtins: its constants, the exception
+/// classes under `tf.errors`, and namespaces without builtins of their own (`paddle.fluid`).
+pub fn attribute_names(module: &str) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = constants_of(module).collect();
+    out.extend(NAMESPACES.iter().filter_map(|(p, _)| {
+        p.strip_prefix(module)
+            .and_then(|r| r.strip_prefix('.'))
+            .filter(|r| !r.contains('.'))
+    }));
+    if module == "tf.errors" {
+        out.extend(
+            crate::eval::exceptions::ExceptionClass::ALL
+                .iter()
+                .filter(|c| c.is_tf())
+                .map(|c| c.name()),
+        );
+    }
+    out
+}

@@ -1,0 +1,326 @@
+//! Python's own builtins that guide code uses: print, len, range, str.format, …
+//!
+//! The table is one list (every entry sees NumPy arrays as themselves, see `Args::bind`);
+//! the implementations live beside it by concern.
+
+mod iterables;
+mod numbers;
+mod text;
+
+use self::iterables::{dict, enumerate, max, min, sorted, sum, zip};
+use self::numbers::{bool_, float, int, math1, math_int, math_log, num_arg};
+use self::text::{dict_items, dict_keys, dict_values, format, join, lower, split, strip, upper};
+use super::help::help;
+pub use super::help::{help_index, help_text, lookup_help};
+use super::Builtin;
+use crate::diagnostic::{Error, Result};
+use crate::eval::args::Args;
+use crate::eval::subscript::iterate;
+use crate::eval::Interp;
+use crate::render::tf_text::{repr_of, str_of};
+use crate::value::Value;
+use ragtag_engine::{budget, ErrorClass};
+
+/// Python builtins.
+pub static BUILTINS: &[Builtin] = &[
+    Builtin::function("print", "(*values, sep=' ', end='\\n', file=None)", print)
+        .doc(
+            "Writes the values' text forms (TensorFlow's, for tensors), separated by `sep`; \
+             to standard error with `file=sys.stderr`.",
+        )
+        .examples(&["print(tf.ragged.constant([[1, 2], [3]]))"]),
+    Builtin::function("len", "(obj)", len)
+        .doc("The number of items: rows of a tensor, items of a list, characters of a str.")
+        .examples(&["len(tf.ragged.constant([[1, 2], [3]]))"]),
+    Builtin::function("ord", "(c)", ord)
+        .doc("The Unicode code point of a one-character str.")
+        .examples(&["ord('a')"]),
+    Builtin::function("chr", "(i)", chr)
+        .doc("The one-character str of a Unicode code point.")
+        .examples(&["chr(97)"]),
+    Builtin::function("abs", "(x)", abs)
+        .doc("The absolute value, elementwise for tensors (`tf.math.abs`).")
+        .examples(&["abs(tf.ragged.constant([[-1, 2], [-3]]))"]),
+    Builtin::function("range", "(start, stop=None, step=None)", range)
+        .doc("A Python list of ints from `start` (or 0) up to `stop`, stepping by `step`.")
+        .examples(&["range(3)"]),
+    Builtin::function("list", "(iterable=None)", list)
+        .doc("A Python list of the items (rows of a tensor become tensors).")
+        .examples(&["list(range(3))"]),
+    Builtin::function("tuple", "(iterable=None)", tuple)
+        .doc("A Python tuple of the items.")
+        .examples(&["tuple([1, 2])"]),
+    Builtin::function("str", "(object='')", str_)
+        .doc("The text form of a value: what `print` shows.")
+        .examples(&["str(tf.constant([1, 2]))"]),
+    Builtin::function("repr", "(object)", repr)
+        .doc("The representation of a value, as Python's `repr`.")
+        .examples(&["repr('a')"]),
+    Builtin::function("int", "(x=0)", int)
+        .doc("A Python int from a number, a numeric string or a scalar tensor.")
+        .examples(&["int('3')"]),
+    Builtin::function("float", "(x=0.0)", float)
+        .doc("A Python float from a number, a numeric string or a scalar tensor.")
+        .examples(&["float(3)"]),
+    Builtin::function("bool", "(x=False)", bool_)
+        .doc("Python truthiness of a value.")
+        .examples(&["bool([])"]),
+    Builtin::function("zip", "(*iterables)", zip)
+        .doc("Tuples of the i-th items of each iterable, up to the shortest.")
+        .examples(&["zip([1, 2], ['a', 'b'])"]),
+    Builtin::function("enumerate", "(iterable, start=0)", enumerate)
+        .doc("Pairs `(index, item)`.")
+        .examples(&["enumerate(['a', 'b'])"]),
+    Builtin::function("sum", "(iterable, start=0)", sum)
+        .doc("Python's sum of the items (use `tf.reduce_sum` for tensors).")
+        .examples(&["sum([1, 2, 3])"]),
+    Builtin::function("min", "(*values)", min)
+        .doc("The smallest item.")
+        .examples(&["min([3, 1, 2])"]),
+    Builtin::function("max", "(*values)", max)
+        .doc("The largest item.")
+        .examples(&["max(3, 1, 2)"]),
+    Builtin::function("sorted", "(iterable)", sorted)
+        .doc("The items sorted ascending.")
+        .examples(&["sorted([3, 1, 2])"]),
+    Builtin::function("dict", "(pairs=None)", dict)
+        .doc("A dict from `(key, value)` pairs.")
+        .examples(&["dict([('a', 1)])"]),
+    Builtin::function("type", "(object)", type_)
+        .doc("The name of a value's type.")
+        .examples(&["type(tf.ragged.constant([[1], []]))"]),
+    Builtin::function("isinstance", "(obj, classinfo)", isinstance)
+        .doc("Whether `obj` is a `classinfo` (compared by type name: `tf.RaggedTensor`, `int` …).")
+        .examples(&["isinstance(tf.ragged.constant([[1], []]), tf.RaggedTensor)"]),
+    Builtin::function("help", "(obj=None)", help)
+        .doc("Shows a builtin's signature, meaning and examples; with no argument, lists them all.")
+        .examples(&["help(tf.ragged.constant)"]),
+    Builtin::function("math.sqrt", "(x)", |_, a| math1(a, f64::sqrt))
+        .doc("Python's math.sqrt: the square root of a number, as a Python float (use tf.math.sqrt for tensors).")
+        .examples(&["math.sqrt(4)"]),
+    Builtin::function("math.exp", "(x)", |_, a| math1(a, f64::exp))
+        .doc("Python's math.exp of a number (use tf.math.exp for tensors).")
+        .examples(&["math.exp(1)"]),
+    Builtin::function("math.log", "(x, base=None)", math_log)
+        .doc("Python's math.log: the natural logarithm, or the logarithm in `base` (use tf.math.log for tensors).")
+        .examples(&["math.log(8, 2)"]),
+    Builtin::function("math.floor", "(x)", |_, a| math_int(a, f64::floor))
+        .doc("Python's math.floor: the largest int not above x.")
+        .examples(&["math.floor(2.5)"]),
+    Builtin::function("math.ceil", "(x)", |_, a| math_int(a, f64::ceil))
+        .doc("Python's math.ceil: the smallest int not below x.")
+        .examples(&["math.ceil(2.5)"]),
+    Builtin::function("math.isnan", "(x)", |_, a| Ok(Value::Bool(num_arg(a)?.is_nan())))
+        .doc("Python's math.isnan.")
+        .examples(&["math.isnan(float('nan'))"]),
+    Builtin::method("str.format", "(self, *args)", format)
+        .doc("Replaces each `{}` with the next argument's text form.")
+        .examples(&["'{} rows'.format(3)"]),
+    Builtin::method("str.join", "(self, iterable)", join)
+        .doc("The items (strings) joined with this string between them.")
+        .examples(&["'+'.join(['a', 'b'])"]),
+    Builtin::method("str.split", "(self, sep=None)", split)
+        .doc("The words of the string (split on whitespace, or on `sep`).")
+        .examples(&["'a b'.split()"]),
+    Builtin::method("str.upper", "(self)", upper)
+        .doc("The string in upper case.")
+        .examples(&["'ab'.upper()"]),
+    Builtin::method("str.lower", "(self)", lower)
+        .doc("The string in lower case.")
+        .examples(&["'AB'.lower()"]),
+    Builtin::method("str.strip", "(self)", strip)
+        .doc("The string without leading and trailing whitespace.")
+        .examples(&["' a '.strip()"]),
+    Builtin::method("dict.keys", "(self)", dict_keys)
+        .doc("The keys, in insertion order.")
+        .examples(&["{'a': 1}.keys()"]),
+    Builtin::method("dict.values", "(self)", dict_values)
+        .doc("The values, in insertion order.")
+        .examples(&["{'a': 1}.values()"]),
+    Builtin::method("dict.items", "(self)", dict_items)
+        .doc("The `(key, value)` pairs, in insertion order.")
+        .examples(&["{'a': 1}.items()"]),
+];
+
+fn print(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let sep = a.opt_str("sep")?.unwrap_or_else(|| " ".into());
+    let end = a.opt_str("end")?.unwrap_or_else(|| "\n".into());
+    let text: Vec<String> = a.rest().iter().map(|(v, _)| str_of(v)).collect();
+    let text = format!("{}{}", text.join(&sep), end);
+    match a.get("file") {
+        Some(f) if super::notebook::is_stderr(f) => it.sink().print_stderr(&text),
+        _ => it.print(&text),
+    }
+    Ok(Value::None)
+}
+
+fn ord(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    match a.value("c") {
+        Value::Str(s) if s.chars().count() == 1 => {
+            Ok(Value::Int(s.chars().next().map_or(0, |c| c as i64)))
+        }
+        Value::Str(s) => Err(Error::new(
+            ErrorClass::TypeError,
+            format!(
+                "ord() expected a character, but string of length {} found",
+                s.chars().count()
+            ),
+        )
+        .at(a.span("c"))),
+        other => Err(Error::new(
+            ErrorClass::TypeError,
+            format!(
+                "ord() expected string of length 1, but {} found",
+                other.type_name()
+            ),
+        )
+        .at(a.span("c"))),
+    }
+}
+
+fn chr(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let i = a.int("i")?;
+    u32::try_from(i)
+        .ok()
+        .and_then(char::from_u32)
+        .map(|c| Value::str(c.to_string()))
+        .ok_or_else(|| {
+            Error::new(
+                ErrorClass::ValueError,
+                format!("chr() arg not in range(0x110000): {i}"),
+            )
+            .at(a.span("i"))
+        })
+}
+
+fn len(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let v = a.value("obj");
+    let n = match v {
+        Value::Str(s) => s.chars().count(),
+        Value::List(x) | Value::Tuple(x) => x.len(),
+        Value::Dict(x) => x.len(),
+        Value::Shape(s) => s.len(),
+        Value::Lod(l) => l.data().shape().first().copied().unwrap_or(0),
+        Value::Literal(_) => iterate(v).map_err(|e| a.err_at("obj", e))?.len(),
+        Value::NdArray(n) => match n.shape().first() {
+            Some(&d) => d,
+            None => {
+                return Err(
+                    Error::new(ErrorClass::TypeError, "len() of unsized object").at(a.span("obj"))
+                )
+            }
+        },
+        Value::Array(_) => {
+            let arr = a.array("obj", None)?;
+            if arr.rank() == 0 {
+                return Err(Error::new(
+                    ErrorClass::TypeError,
+                    "len() of unsized object (a scalar tensor)",
+                )
+                .at(a.span("obj")));
+            }
+            arr.nrows()
+        }
+        other => {
+            return Err(Error::new(
+                ErrorClass::TypeError,
+                format!("object of type '{}' has no len()", other.type_name()),
+            )
+            .at(a.span("obj")))
+        }
+    };
+    Ok(Value::Int(n as i64))
+}
+
+fn abs(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let v = a.value("x");
+    Ok(match v {
+        Value::Int(i) => Value::Int(i.wrapping_abs()),
+        Value::Float(f) => Value::Float(f.abs()),
+        Value::Bool(b) => Value::Int(*b as i64),
+        _ => crate::eval::operators::map_unary(ragtag_engine::ops::kernels::UnaryOp::Abs, v)
+            .map_err(|e| a.err_at("x", e))?,
+    })
+}
+
+fn range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let first = a.int("start")?;
+    let (start, stop) = match a.opt_int("stop")? {
+        Some(s) => (first, s),
+        None => (0, first),
+    };
+    let step = a.opt_int("step")?.unwrap_or(1);
+    if step == 0 {
+        return Err(
+            Error::new(ErrorClass::ValueError, "range() arg 3 must not be zero").at(a.span("step")),
+        );
+    }
+    // Count in i128 so that ranges near the ends of i64 cannot overflow.
+    let (start, stop, step) = (start as i128, stop as i128, step as i128);
+    let span = if step > 0 { stop - start } else { start - stop };
+    let count = if span <= 0 {
+        0
+    } else {
+        (span + step.abs() - 1) / step.abs()
+    };
+    let mut out: Vec<Value> =
+        budget::vec("range()", count as usize).map_err(|e| Error::from(e).at(a.call))?;
+    out.extend((0..count).map(|k| Value::Int((start + k * step) as i64)));
+    Ok(Value::list(out))
+}
+
+fn items_of(a: &Args, name: &str) -> Result<Vec<Value>> {
+    match a.get(name) {
+        None => Ok(Vec::new()),
+        Some(v) => iterate(v).map_err(|e| a.err_at(name, e)),
+    }
+}
+
+fn list(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    Ok(Value::list(items_of(a, "iterable")?))
+}
+
+fn tuple(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    Ok(Value::tuple(items_of(a, "iterable")?))
+}
+
+fn str_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    Ok(Value::str(str_of(a.value("object"))))
+}
+
+fn repr(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    Ok(Value::str(repr_of(a.value("object"))))
+}
+
+fn type_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    if let Value::Exception(e) = a.value("object") {
+        return Ok(Value::ErrorClass(e.class));
+    }
+    Ok(Value::str(format!(
+        "<class '{}'>",
+        a.value("object").type_name()
+    )))
+}
+
+fn isinstance(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let obj = a.value("obj").type_name();
+    let classes = match a.value("classinfo") {
+        Value::Tuple(items) => items.to_vec(),
+        other => vec![other.clone()],
+    };
+    let name_of = |v: &Value| -> String {
+        match v {
+            Value::Builtin(b) => b.short_name().to_string(),
+            Value::Module(m) => m.rsplit('.').next().unwrap_or(m).to_string(),
+            Value::ErrorClass(c) => c.name().to_string(),
+            _ => String::new(),
+        }
+    };
+    Ok(Value::Bool(classes.iter().any(|c| {
+        if let (Value::Exception(e), Value::ErrorClass(k)) = (a.value("obj"), c) {
+            return k.catches(e.class);
+        }
+        let n = name_of(c);
+        n == obj || (n == "Tensor" && obj == "Tensor")
+    })))
+}

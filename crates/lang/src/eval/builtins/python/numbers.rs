@@ -1,0 +1,116 @@
+//! Python's number conversions (`int`, `float`, `bool`) and the `math` module functions
+//! guide code calls on plain numbers.
+
+use crate::diagnostic::{Error, Result};
+use crate::eval::args::Args;
+use crate::eval::convert;
+use crate::eval::Interp;
+use crate::value::Value;
+use ragtag_engine::ErrorClass;
+
+pub(super) fn int(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let v = a.value("x");
+    Ok(Value::Int(match v {
+        Value::Str(s) => s.trim().parse::<i64>().map_err(|_| {
+            Error::new(
+                ErrorClass::ValueError,
+                format!("invalid literal for int(): '{s}'"),
+            )
+            .at(a.span("x"))
+        })?,
+        Value::Float(f) => float_to_int(*f).map_err(|e| a.err_at("x", e))?,
+        _ => match convert::to_f64(v) {
+            Ok(f) => float_to_int(f).map_err(|e| a.err_at("x", e))?,
+            Err(e) => return Err(a.err_at("x", e)),
+        },
+    }))
+}
+
+/// Python's `int(float)`, failing where the float has no int64 value.
+fn float_to_int(f: f64) -> std::result::Result<i64, ragtag_engine::EngineError> {
+    let t = f.trunc();
+    // 2**63 is exactly representable; every float below it and at least -2**63 fits.
+    if t.is_nan() {
+        Err(ragtag_engine::EngineError::new(
+            ErrorClass::ValueError,
+            "cannot convert float NaN to integer",
+        ))
+    } else if !(i64::MIN as f64..-(i64::MIN as f64)).contains(&t) {
+        Err(ragtag_engine::EngineError::new(
+            ErrorClass::OverflowError,
+            format!(
+                "cannot convert float {} to a 64-bit integer",
+                crate::render::tf_text::py_float(f)
+            ),
+        ))
+    } else {
+        Ok(t as i64)
+    }
+}
+
+pub(super) fn float(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let v = a.value("x");
+    Ok(Value::Float(match v {
+        Value::Str(s) => match s.trim().to_ascii_lowercase().as_str() {
+            "nan" => f64::NAN,
+            "inf" | "infinity" => f64::INFINITY,
+            "-inf" | "-infinity" => f64::NEG_INFINITY,
+            t => t.parse::<f64>().map_err(|_| {
+                Error::new(
+                    ErrorClass::ValueError,
+                    format!("could not convert string to float: '{s}'"),
+                )
+                .at(a.span("x"))
+            })?,
+        },
+        _ => convert::to_f64(v).map_err(|e| a.err_at("x", e))?,
+    }))
+}
+
+pub(super) fn bool_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    Ok(Value::Bool(
+        a.value("x").truthy().map_err(|e| a.err_at("x", e))?,
+    ))
+}
+
+pub(super) fn num_arg(a: &Args) -> Result<f64> {
+    convert::to_f64(a.value("x")).map_err(|e| a.err_at("x", e))
+}
+
+pub(super) fn math1(a: &Args, f: fn(f64) -> f64) -> Result<Value> {
+    let x = num_arg(a)?;
+    let y = f(x);
+    if y.is_nan() && !x.is_nan() {
+        return Err(Error::new(ErrorClass::ValueError, "math domain error").at(a.span("x")));
+    }
+    Ok(Value::Float(y))
+}
+
+pub(super) fn math_int(a: &Args, f: fn(f64) -> f64) -> Result<Value> {
+    if let Value::Int(i) = a.value("x") {
+        return Ok(Value::Int(*i));
+    }
+    let y = f(num_arg(a)?);
+    if !y.is_finite() {
+        return Err(Error::new(
+            ErrorClass::ValueError,
+            "cannot convert an infinite or nan float to an int",
+        )
+        .at(a.span("x")));
+    }
+    Ok(Value::Int(y as i64))
+}
+
+pub(super) fn math_log(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let x = num_arg(a)?;
+    if x <= 0.0 {
+        return Err(Error::new(ErrorClass::ValueError, "math domain error").at(a.span("x")));
+    }
+    match a.get("base") {
+        None => Ok(Value::Float(x.ln())),
+        Some(b) => {
+            let b = convert::to_f64(b).map_err(|e| a.err_at("base", e))?;
+            Ok(Value::Float(x.ln() / b.ln()))
+        }
+    }
+}

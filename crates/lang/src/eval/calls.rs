@@ -1,0 +1,166 @@
+//! Calls: builtins with bound arguments, bound methods, user functions, exception
+//! classes and dtypes.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::args::{Args, CallArg};
+use super::builtins::{self, Builtin};
+use super::exceptions::{Exception, ExceptionClass};
+use super::statements::outside_loop;
+use super::{convert, Flow, Interp, MAX_DEPTH};
+use crate::diagnostic::{Error, Result};
+use crate::value::{Closure, ClosureBody, Value};
+use ragtag_syntax::ast::*;
+
+impl<'s> Interp<'s> {
+    /// Calls a function value with evaluated arguments.
+    pub fn call(&mut self, func: &Value, args: Vec<CallArg>, span: Span) -> Result<Value> {
+        self.check_cancel()?;
+        match func {
+            Value::Builtin(b) => self.call_builtin(b, args, span),
+            Value::Method(recv, b) => {
+                #[allow(clippy::disallowed_methods)] // sized by the source text
+                let mut all = Vec::with_capacity(args.len() + 1);
+                all.push(CallArg {
+                    name: None,
+                    value: (**recv).clone(),
+                    span,
+                });
+                all.extend(args);
+                self.call_builtin(b, all, span)
+            }
+            Value::Closure(c) => self.call_closure(c, args, span),
+            Value::ErrorClass(class) => {
+                let msg = match args.first().map(|a| &a.value) {
+                    Some(Value::Str(s)) => s.to_string(),
+                    Some(v) => crate::render::tf_text::str_of(v),
+                    None => String::new(),
+                };
+                Ok(Value::Exception(Arc::new(Exception::new(*class, msg))))
+            }
+            Value::DType(d) => {
+                let a = args.into_iter().next().ok_or_else(|| {
+                    Error::new(ExceptionClass::TypeError, "a dtype call needs one value").at(span)
+                })?;
+                let x =
+                    convert::to_array(&a.value, Some(*d)).map_err(|e| Error::from(e).at(a.span))?;
+                builtins::cast_array(&x, *d)
+                    .map(Value::from_array)
+                    .map_err(|e| Error::from(e).at(span))
+            }
+            other => Err(Error::new(
+                ExceptionClass::TypeError,
+                format!("'{}' object is not callable", other.type_name()),
+            )
+            .at(span)),
+        }
+    }
+
+    /// Binds `args` to a builtin's signature and calls it.
+    fn call_builtin(
+        &mut self,
+        b: &'static Builtin,
+        args: Vec<CallArg>,
+        span: Span,
+    ) -> Result<Value> {
+        let args = Args::bind(b, args, span)?;
+        (b.func)(self, &args).map_err(|e| e.at(span))
+    }
+
+    /// Calls a user function.
+    pub fn call_closure(
+        &mut self,
+        c: &Arc<Closure>,
+        args: Vec<CallArg>,
+        span: Span,
+    ) -> Result<Value> {
+        if self.frames.len() >= MAX_DEPTH {
+            return Err(Error::new(
+                ExceptionClass::RecursionError,
+                format!("maximum recursion depth exceeded ({MAX_DEPTH} nested calls)"),
+            )
+            .at(span)
+            .with_hint(
+                "Python's default recursion limit; a recursive function needs a base case",
+            ));
+        }
+        let mut frame: HashMap<String, Value> = c.captured.iter().cloned().collect();
+        #[allow(clippy::disallowed_methods)] // sized by the source text
+        let mut bound: Vec<Option<Value>> = vec![None; c.params.len()];
+        let mut pos = 0;
+        for a in args {
+            match &a.name {
+                None => {
+                    if pos >= c.params.len() {
+                        return Err(Error::new(
+                            ExceptionClass::TypeError,
+                            format!(
+                                "{}() takes {} positional arguments but more were given",
+                                c.name,
+                                c.params.len()
+                            ),
+                        )
+                        .at(a.span));
+                    }
+                    bound[pos] = Some(a.value);
+                    pos += 1;
+                }
+                Some(n) => {
+                    let Some(i) = c.params.iter().position(|p| &p.name == n) else {
+                        return Err(Error::new(
+                            ExceptionClass::TypeError,
+                            format!("{}() got an unexpected keyword argument '{n}'", c.name),
+                        )
+                        .at(a.span));
+                    };
+                    bound[i] = Some(a.value);
+                }
+            }
+        }
+        for (i, p) in c.params.iter().enumerate() {
+            let v = match bound[i].take().or_else(|| c.defaults[i].clone()) {
+                Some(v) => v,
+                None => {
+                    return Err(Error::new(
+                        ExceptionClass::TypeError,
+                        format!("{}() missing required argument '{}'", c.name, p.name),
+                    )
+                    .at(span))
+                }
+            };
+            frame.insert(p.name.clone(), v);
+        }
+        self.frames.push(frame);
+        let result = match &c.body {
+            ClosureBody::Expr(e) => self.eval(e),
+            ClosureBody::Block(body) => self.exec_block(body).and_then(|f| match f {
+                Flow::Return(v) => Ok(v),
+                Flow::Normal => Ok(Value::None),
+                Flow::Break | Flow::Continue => Err(outside_loop(span)),
+            }),
+        };
+        self.frames.pop();
+        // An error inside a function from another cell keeps its own source.
+        result.map_err(|e| {
+            if c.source != self.source {
+                e.in_source(c.source)
+            } else {
+                e
+            }
+        })
+    }
+
+    /// Calls any function value with positional values (used by `map_fn` and friends).
+    pub fn call_values(&mut self, func: &Value, values: Vec<Value>, span: Span) -> Result<Value> {
+        let args = values
+            .into_iter()
+            .map(|value| CallArg {
+                name: None,
+                value,
+                span,
+            })
+            .collect();
+        self.call(func, args, span)
+    }
+}

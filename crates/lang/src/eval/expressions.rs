@@ -1,0 +1,173 @@
+//! Expressions: evaluating each kind of expression node.
+
+use std::sync::Arc;
+
+use super::args::CallArg;
+use super::exceptions::ExceptionClass;
+use super::{operators, subscript, Interp};
+use crate::diagnostic::{Error, Result};
+use crate::value::{ClosureBody, Value};
+use ragtag_engine::EngineError;
+use ragtag_syntax::ast::*;
+
+impl<'s> Interp<'s> {
+    /// Evaluates an expression.
+    pub fn eval(&mut self, e: &Expr) -> Result<Value> {
+        ragtag_engine::guard::check_stack().map_err(|err| Error::from(err).at(e.span))?;
+        let v = match &e.kind {
+            ExprKind::Int(i) => Value::Int(*i),
+            ExprKind::Float(f) => Value::Float(*f),
+            ExprKind::Str(s) => Value::str(s),
+            ExprKind::Bool(b) => Value::Bool(*b),
+            ExprKind::None => Value::None,
+            ExprKind::Ellipsis => Value::Opaque(Arc::from("Ellipsis")),
+            ExprKind::Name(n) => self.lookup(n, e.span)?,
+            ExprKind::List(items) => {
+                if let Some(n) = subscript::literal_nested(e) {
+                    Value::Literal(Arc::new(n.into()))
+                } else {
+                    let vals = items
+                        .iter()
+                        .map(|i| self.eval(i))
+                        .collect::<Result<Vec<_>>>()?;
+                    Value::list(vals)
+                }
+            }
+            ExprKind::Data(n) => Value::Literal(n.clone()),
+            ExprKind::Tuple(items) => Value::tuple(
+                items
+                    .iter()
+                    .map(|i| self.eval(i))
+                    .collect::<Result<Vec<_>>>()?,
+            ),
+            ExprKind::Dict(items) => {
+                #[allow(clippy::disallowed_methods)] // sized by values already built
+                let mut out = Vec::with_capacity(items.len());
+                for (k, v) in items {
+                    let key = self.eval(k)?;
+                    if matches!(key, Value::List(_) | Value::Literal(_) | Value::Dict(_)) {
+                        return Err(Error::new(
+                            ExceptionClass::TypeError,
+                            format!("unhashable type: '{}'", key.type_name()),
+                        )
+                        .at(k.span));
+                    }
+                    out.push((key, self.eval(v)?));
+                }
+                Value::Dict(Arc::new(out))
+            }
+            ExprKind::Attr(obj, name) => {
+                let o = self.eval(obj)?;
+                self.get_attr(o, name, e.span, obj.span)?
+            }
+            ExprKind::Call(f, args) => {
+                let func = self.eval(f)?;
+                #[allow(clippy::disallowed_methods)] // sized by the source text
+                let mut call_args = Vec::with_capacity(args.len());
+                for a in args {
+                    let v = self.eval(&a.value)?;
+                    if a.star {
+                        let items = subscript::iterate(&v)
+                            .map_err(|err| Error::from(err).at(a.value.span))?;
+                        call_args.extend(items.into_iter().map(|value| CallArg {
+                            name: None,
+                            value,
+                            span: a.value.span,
+                        }));
+                    } else {
+                        call_args.push(CallArg {
+                            name: a.name.clone(),
+                            value: v,
+                            span: a.value.span,
+                        });
+                    }
+                }
+                let result = self.call(&func, call_args, e.span)?;
+                self.rebind_receiver(f, &func, result)
+            }
+            ExprKind::Subscript(obj, index) => {
+                let o = self.eval(obj)?;
+                subscript::subscript(self, &o, index, e.span)?
+            }
+            ExprKind::Unary(op, x) => {
+                let v = self.eval(x)?;
+                operators::unary(*op, &v).map_err(|err| Error::from(err).at(e.span))?
+            }
+            ExprKind::Binary(op, l, r) => {
+                let a = self.eval(l)?;
+                let b = self.eval(r)?;
+                operators::binary(*op, &a, &b)
+                    .map_err(|err| binary_error(err, e.span, l, r, &a, &b))?
+            }
+            ExprKind::Logic(op, l, r) => {
+                let a = self.eval(l)?;
+                let t = a.truthy().map_err(|err| Error::from(err).at(l.span))?;
+                match (op, t) {
+                    (LogicOp::And, false) | (LogicOp::Or, true) => a,
+                    _ => self.eval(r)?,
+                }
+            }
+            ExprKind::Not(x) => {
+                let v = self.eval(x)?;
+                Value::Bool(!v.truthy().map_err(|err| Error::from(err).at(x.span))?)
+            }
+            ExprKind::Lambda(params, body) => {
+                self.make_closure("<lambda>", params, ClosureBody::Expr((**body).clone()))?
+            }
+            ExprKind::IfElse { cond, then, orelse } => {
+                let c = self.eval(cond)?;
+                if c.truthy().map_err(|err| Error::from(err).at(cond.span))? {
+                    self.eval(then)?
+                } else {
+                    self.eval(orelse)?
+                }
+            }
+            ExprKind::ListComp {
+                elt,
+                target,
+                iter,
+                conds,
+            } => {
+                let it = self.eval(iter)?;
+                let items =
+                    subscript::iterate(&it).map_err(|err| Error::from(err).at(iter.span))?;
+                #[allow(clippy::disallowed_methods)] // sized by values already built
+                let mut out = Vec::with_capacity(items.len());
+                // The loop variable lives in its own frame, as in Python 3.
+                let frame = self.frames.last().cloned().unwrap_or_default();
+                self.frames.push(frame);
+                let result = (|| -> Result<()> {
+                    'items: for item in items {
+                        self.check_cancel()?;
+                        self.assign(target, item)?;
+                        for c in conds {
+                            if !self
+                                .eval(c)?
+                                .truthy()
+                                .map_err(|err| Error::from(err).at(c.span))?
+                            {
+                                continue 'items;
+                            }
+                        }
+                        out.push(self.eval(elt)?);
+                    }
+                    Ok(())
+                })();
+                self.frames.pop();
+                result?;
+                Value::list(out)
+            }
+        };
+        Ok(v)
+    }
+}
+
+/// Labels both operands of a failing binary operator with their descriptions (kind,
+/// dtype and shape); the error's span is the whole expression.
+fn binary_error(err: EngineError, span: Span, l: &Expr, r: &Expr, a: &Value, b: &Value) -> Error {
+    let describe = |v: &Value| crate::render::describe(v);
+    Error::from(err)
+        .at(span)
+        .with_label(l.span, describe(a))
+        .with_label(r.span, describe(b))
+}

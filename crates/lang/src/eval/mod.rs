@@ -1,0 +1,206 @@
+//! The evaluator: runs statements and expressions against a session's names and the
+//! builtin table. This module holds the [`Interp`] state and top-level runs; statements,
+//! expressions, names, attributes and calls each have their own submodule, and
+//! [`exceptions`] holds the Python exception classes programs raise and catch.
+
+pub mod args;
+mod attributes;
+pub mod builtins;
+mod calls;
+pub mod catalogue;
+pub mod convert;
+pub mod exceptions;
+mod expressions;
+mod names;
+pub mod operators;
+mod statements;
+mod subscript;
+pub mod suggest;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::diagnostic::{Error, Result};
+use crate::value::Value;
+use ragtag_syntax::ast::*;
+use statements::outside_loop;
+
+/// Where evaluation sends what a program shows.
+pub trait Sink: Send {
+    /// A bare expression statement produced `value` at top level.
+    fn display(&mut self, value: &Value);
+    /// `print(…)` wrote `text` (including its line end).
+    fn print(&mut self, text: &str);
+    /// Whether a bare expression whose value is None is displayed (`{"kind": "none"}` in
+    /// JSON); by default it shows nothing, as in Python's REPL.
+    fn shows_none(&self) -> bool {
+        false
+    }
+    /// How text this sink shows should be drawn (width, limits, Unicode, colour), for output
+    /// rendered during evaluation such as `explain(x)`. Plain Unicode by default.
+    fn render_options(&self) -> crate::render::Options {
+        crate::render::Options::default()
+    }
+    /// A display that is not a value — `explain(x)`'s view of how a value is stored. The
+    /// default prints it as a text table; a sink that can show rich output (the Jupyter
+    /// kernel) overrides this to send HTML too.
+    fn show(&mut self, display: &crate::render::grid::Display, opts: &crate::render::Options) {
+        self.print(&format!(
+            "{}\n",
+            crate::render::table::to_text(display, opts)
+        ));
+    }
+    /// A picture (`draw(x)`): its SVG document and `text`, the value's table, for where
+    /// pictures cannot be shown. The default prints the text; the Jupyter kernel sends
+    /// both, and `ragtag run --format svg` prints the SVG.
+    fn picture(&mut self, svg: &str, text: &str) {
+        let _ = svg;
+        self.print(&format!("{text}\n{}\n", crate::render::svg::TEXT_NOTE));
+    }
+    /// A help page (`help(x)`): printed, unless the front end has a pager (Jupyter's).
+    fn page(&mut self, text: &str) {
+        self.print(text);
+    }
+    /// `print(…, file=sys.stderr)`: printed, unless the front end keeps a stderr stream.
+    fn print_stderr(&mut self, text: &str) {
+        self.print(text);
+    }
+    /// `display(x)`: shown now as a display of its own (not the cell's result).
+    fn display_now(&mut self, value: &Value) {
+        self.display(value);
+    }
+    /// `clear_output(wait)`: clears the cell's output where the front end has one.
+    fn clear_output(&mut self, _wait: bool) {}
+}
+
+/// How a statement finished.
+enum Flow {
+    Normal,
+    Return(Value),
+    Break,
+    Continue,
+}
+
+/// Deepest nesting of user function calls before a RecursionError: Python's default
+/// recursion limit. Nested expressions are bounded separately by the evaluation stack
+/// ([`ragtag_engine::guard::check_stack`]).
+pub const MAX_DEPTH: usize = 1000;
+
+/// One evaluation in progress: the session's globals plus a stack of local frames.
+pub struct Interp<'s> {
+    globals: &'s mut HashMap<String, Value>,
+    frames: Vec<HashMap<String, Value>>,
+    sink: &'s mut dyn Sink,
+    cancel: &'s AtomicBool,
+    /// The id of the source being run (for closures created in it).
+    pub source: usize,
+    /// What the running top-level statement changed in the globals: each name with the
+    /// value it had before the statement (kept once per name, so a loop that assigns a
+    /// name a billion times keeps one entry), so a failing statement can be undone.
+    undo: HashMap<String, Option<Value>>,
+}
+
+/// The names every session starts with besides builtins: module roots and exception classes.
+pub fn root_module(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "tf" | "tensorflow" => "tf",
+        "np" | "numpy" => "np",
+        "fluid" => "fluid",
+        "paddle" => "paddle",
+        "math" => "math",
+        "sys" => "sys",
+        "ak" | "awkward" => "ak",
+        "ragtag" => "ragtag",
+        _ => return None,
+    })
+}
+
+impl<'s> Interp<'s> {
+    /// An evaluator over `globals`, sending output to `sink`.
+    pub fn new(
+        globals: &'s mut HashMap<String, Value>,
+        sink: &'s mut dyn Sink,
+        cancel: &'s AtomicBool,
+        source: usize,
+    ) -> Self {
+        Interp {
+            globals,
+            frames: Vec::new(),
+            sink,
+            cancel,
+            source,
+            undo: HashMap::new(),
+        }
+    }
+
+    /// Fails with KeyboardInterrupt when the user asked to stop.
+    pub fn check_cancel(&self) -> Result<()> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(Error::from(ragtag_engine::interrupt::interrupted()));
+        }
+        Ok(())
+    }
+
+    /// Sends `print` output to the sink.
+    pub fn print(&mut self, text: &str) {
+        self.sink.print(text);
+    }
+
+    /// The sink output goes to (pages, stderr, displays, clearing).
+    pub fn sink(&mut self) -> &mut dyn Sink {
+        &mut *self.sink
+    }
+
+    /// The display options of the sink output goes to.
+    pub fn render_options(&self) -> crate::render::Options {
+        self.sink.render_options()
+    }
+
+    /// Sends a display that is not a value (an explanation) to the sink.
+    pub fn show(&mut self, display: &crate::render::grid::Display) {
+        let opts = self.sink.render_options();
+        self.sink.show(display, &opts);
+    }
+
+    /// Sends a picture (`draw(x)`) and its text form to the sink.
+    pub fn picture(&mut self, svg: &str, text: &str) {
+        self.sink.picture(svg, text);
+    }
+
+    /// Runs a whole program at top level, as Python does: the statements before a failing
+    /// one keep their effects, and the failing statement has none (every global name it
+    /// assigned gets its old value back, or is removed again).
+    pub fn run(&mut self, program: &Program) -> Result<()> {
+        for stmt in &program.body {
+            self.undo.clear();
+            let result = self.check_cancel().and_then(|()| match self.exec(stmt)? {
+                Flow::Break | Flow::Continue => Err(outside_loop(stmt.span)),
+                Flow::Normal | Flow::Return(_) => Ok(()),
+            });
+            if let Err(e) = result {
+                self.rollback();
+                return Err(e);
+            }
+        }
+        self.undo.clear();
+        Ok(())
+    }
+
+    /// Undoes what the running top-level statement did to the globals.
+    fn rollback(&mut self) {
+        for (name, old) in std::mem::take(&mut self.undo) {
+            match old {
+                Some(v) => self.globals.insert(name, v),
+                None => self.globals.remove(&name),
+            };
+        }
+    }
+
+    /// Binds a global name, remembering its old value for [`Interp::rollback`].
+    fn set_global(&mut self, name: &str, v: Value) {
+        let old = self.globals.insert(name.to_string(), v);
+        if !self.undo.contains_key(name) {
+            self.undo.insert(name.to_string(), old);
+        }
+    }
+}

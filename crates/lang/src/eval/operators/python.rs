@@ -1,0 +1,356 @@
+//! Python semantics between Python values: numbers, strings, lists, tuples and dicts
+//! (`==`, ordering, `in`, arithmetic, repetition and `%` formatting).
+
+use std::sync::Arc;
+
+use crate::value::Value;
+use ragtag_engine::{budget, EngineError, ErrorClass};
+use ragtag_engine::{type_error, value_error};
+use ragtag_syntax::ast::BinOp;
+
+pub(super) fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::None, Value::None) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Array(x), Value::Array(y)) => Arc::ptr_eq(x, y),
+        (Value::DType(x), Value::DType(y)) => x == y,
+        _ => false,
+    }
+}
+
+pub(super) fn contains(container: &Value, item: &Value) -> Result<bool, EngineError> {
+    match container {
+        Value::List(items) | Value::Tuple(items) => {
+            for x in items.iter() {
+                if python_eq(x, item) {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
+        Value::Dict(items) => Ok(items.iter().any(|(k, _)| python_eq(k, item))),
+        Value::Str(s) => match item {
+            Value::Str(t) => Ok(s.contains(&**t)),
+            _ => Err(type_error!("'in <string>' requires a string on the left")),
+        },
+        Value::Literal(_) => {
+            for x in as_items(container)? {
+                if python_eq(&x, item) {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
+        other => Err(type_error!(
+            "argument of type '{}' is not iterable",
+            other.type_name()
+        )),
+    }
+}
+
+/// Python `==` between non-tensor values.
+pub fn python_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::None, Value::None) => true,
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::List(x), Value::List(y)) | (Value::Tuple(x), Value::Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| python_eq(p, q))
+        }
+        (Value::Literal(x), Value::Literal(y)) => x == y,
+        (Value::Literal(_), Value::List(_)) | (Value::List(_), Value::Literal(_)) => {
+            match (as_items(a), as_items(b)) {
+                (Ok(x), Ok(y)) => python_eq(&Value::list(x), &Value::list(y)),
+                _ => false,
+            }
+        }
+        (Value::DType(x), Value::DType(y)) => x == y,
+        (Value::Shape(x), Value::Shape(y)) => x == y,
+        _ => match (num(a), num(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        },
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Num {
+    I(i64),
+    F(f64),
+}
+
+fn num(v: &Value) -> Option<Num> {
+    match v {
+        Value::Bool(b) => Some(Num::I(*b as i64)),
+        Value::Int(i) => Some(Num::I(*i)),
+        Value::Float(f) => Some(Num::F(*f)),
+        _ => None,
+    }
+}
+
+impl PartialEq for Num {
+    fn eq(&self, other: &Self) -> bool {
+        match (*self, *other) {
+            (Num::I(a), Num::I(b)) => a == b,
+            (a, b) => a.f() == b.f(),
+        }
+    }
+}
+
+impl Num {
+    fn f(self) -> f64 {
+        match self {
+            Num::I(i) => i as f64,
+            Num::F(f) => f,
+        }
+    }
+}
+
+pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
+    let unsupported = || {
+        type_error!(
+            "unsupported operand type(s) for {op}: '{}' and '{}'",
+            a.type_name(),
+            b.type_name()
+        )
+    };
+    match op {
+        BinOp::Eq => return Ok(Value::Bool(python_eq(a, b))),
+        BinOp::Ne => return Ok(Value::Bool(!python_eq(a, b))),
+        _ => {}
+    }
+    // Sequences and strings.
+    match (op, a, b) {
+        (BinOp::Add, Value::Str(x), Value::Str(y)) => {
+            let mut s = budget::string("string concatenation", x.len().saturating_add(y.len()))?;
+            s.push_str(x);
+            s.push_str(y);
+            return Ok(Value::str(s));
+        }
+        (BinOp::Mul, Value::Str(x), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::Str(x)) => {
+            let n = usize::try_from(*n).unwrap_or(0);
+            return Ok(Value::str(budget::repeat_str("string repetition", x, n)?));
+        }
+        (BinOp::Mod, Value::Str(x), _) => {
+            return crate::eval::builtins::percent_format(x, b);
+        }
+        (BinOp::Add, _, _) if is_list(a) || is_list(b) => {
+            if !(is_list(a) && is_list(b)) {
+                let other = if is_list(a) { b } else { a };
+                return Err(type_error!(
+                    "can only concatenate list (not \"{}\") to list",
+                    other.type_name()
+                ));
+            }
+            let xs = as_items(a)?;
+            let ys = as_items(b)?;
+            let mut out = budget::vec("list concatenation", xs.len().saturating_add(ys.len()))?;
+            out.extend(xs);
+            out.extend(ys);
+            let display = matches!((a, b), (Value::Literal(_), Value::Literal(_)));
+            return Ok(crate::value::relist(out, display));
+        }
+        (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => {
+            return Ok(Value::tuple(x.iter().chain(y.iter()).cloned().collect()))
+        }
+        (BinOp::Mul, x, Value::Int(n)) | (BinOp::Mul, Value::Int(n), x) if is_list(x) => {
+            let n = usize::try_from(*n).unwrap_or(0);
+            let items = as_items(x)?;
+            let out = budget::repeat("list repetition", &items, n)?;
+            return Ok(crate::value::relist(out, matches!(x, Value::Literal(_))));
+        }
+        (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, _, _)
+            if (is_list(a) && is_list(b))
+                || matches!((a, b), (Value::Tuple(_), Value::Tuple(_))) =>
+        {
+            let o = python_cmp(a, b)?;
+            return Ok(Value::Bool(match op {
+                BinOp::Lt => o.is_lt(),
+                BinOp::Le => o.is_le(),
+                BinOp::Gt => o.is_gt(),
+                _ => o.is_ge(),
+            }));
+        }
+        (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Value::Str(x), Value::Str(y)) => {
+            let o = x.cmp(y);
+            return Ok(Value::Bool(match op {
+                BinOp::Lt => o.is_lt(),
+                BinOp::Le => o.is_le(),
+                BinOp::Gt => o.is_gt(),
+                _ => o.is_ge(),
+            }));
+        }
+        _ => {}
+    }
+    let (Some(x), Some(y)) = (num(a), num(b)) else {
+        return Err(unsupported());
+    };
+    let both_bool = matches!((a, b), (Value::Bool(_), Value::Bool(_)));
+    Ok(match (x, y) {
+        (Num::I(p), Num::I(q)) => match op {
+            BinOp::Add => Value::Int(p.checked_add(q).ok_or_else(overflow)?),
+            BinOp::Sub => Value::Int(p.checked_sub(q).ok_or_else(overflow)?),
+            BinOp::Mul => Value::Int(p.checked_mul(q).ok_or_else(overflow)?),
+            BinOp::Div => {
+                if q == 0 {
+                    return Err(zero_div("division by zero"));
+                }
+                Value::Float(p as f64 / q as f64)
+            }
+            BinOp::FloorDiv => {
+                if q == 0 {
+                    return Err(zero_div("integer division or modulo by zero"));
+                }
+                // Python floors; Rust truncates. Only MIN // -1 overflows.
+                let d = p.checked_div(q).ok_or_else(overflow)?;
+                Value::Int(if p % q != 0 && ((p < 0) != (q < 0)) {
+                    d - 1
+                } else {
+                    d
+                })
+            }
+            BinOp::Mod => {
+                if q == 0 {
+                    return Err(zero_div("integer modulo by zero"));
+                }
+                // `MIN % -1` overflows in Rust; its value is 0.
+                let r = p.checked_rem(q).unwrap_or(0);
+                Value::Int(if r != 0 && ((r < 0) != (q < 0)) {
+                    r + q
+                } else {
+                    r
+                })
+            }
+            BinOp::Pow => {
+                if q >= 0 {
+                    // 0, 1 and -1 stay small for any exponent and every other base
+                    // overflows past 64, so a huge exponent is cut to 64 or 65 (same parity).
+                    let e = if q > 64 {
+                        64 + (q & 1) as u32
+                    } else {
+                        q as u32
+                    };
+                    Value::Int(p.checked_pow(e).ok_or_else(overflow)?)
+                } else if p == 0 {
+                    return Err(zero_div("0 cannot be raised to a negative power"));
+                } else {
+                    Value::Float((p as f64).powf(q as f64))
+                }
+            }
+            BinOp::BitAnd if both_bool => Value::Bool(p & q != 0),
+            BinOp::BitOr if both_bool => Value::Bool(p | q != 0),
+            BinOp::BitXor if both_bool => Value::Bool(p ^ q != 0),
+            BinOp::BitAnd => Value::Int(p & q),
+            BinOp::BitOr => Value::Int(p | q),
+            BinOp::BitXor => Value::Int(p ^ q),
+            BinOp::Lt => Value::Bool(p < q),
+            BinOp::Le => Value::Bool(p <= q),
+            BinOp::Gt => Value::Bool(p > q),
+            BinOp::Ge => Value::Bool(p >= q),
+            _ => return Err(unsupported()),
+        },
+        (x, y) => {
+            let (p, q) = (x.f(), y.f());
+            match op {
+                BinOp::Add => Value::Float(p + q),
+                BinOp::Sub => Value::Float(p - q),
+                BinOp::Mul => Value::Float(p * q),
+                BinOp::Div => {
+                    if q == 0.0 {
+                        return Err(zero_div("float division by zero"));
+                    }
+                    Value::Float(p / q)
+                }
+                BinOp::FloorDiv => {
+                    if q == 0.0 {
+                        return Err(zero_div("float floor division by zero"));
+                    }
+                    Value::Float((p / q).floor())
+                }
+                BinOp::Mod => {
+                    if q == 0.0 {
+                        return Err(zero_div("float modulo"));
+                    }
+                    let r = p % q;
+                    Value::Float(if r != 0.0 && ((r < 0.0) != (q < 0.0)) {
+                        r + q
+                    } else {
+                        r
+                    })
+                }
+                BinOp::Pow => Value::Float(p.powf(q)),
+                BinOp::Lt => Value::Bool(p < q),
+                BinOp::Le => Value::Bool(p <= q),
+                BinOp::Gt => Value::Bool(p > q),
+                BinOp::Ge => Value::Bool(p >= q),
+                _ => return Err(unsupported()),
+            }
+        }
+    })
+}
+
+/// A Python list (a display of literals or of any values).
+fn is_list(v: &Value) -> bool {
+    matches!(v, Value::List(_) | Value::Literal(_))
+}
+
+/// Python's ordering of two values (`<` on numbers, strings, lists and tuples, item by
+/// item); a TypeError between kinds Python does not order.
+pub fn python_cmp(a: &Value, b: &Value) -> Result<std::cmp::Ordering, EngineError> {
+    use std::cmp::Ordering;
+    ragtag_engine::guard::check_stack()?;
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => return Ok(x.cmp(y)),
+        (Value::Tuple(_), Value::Tuple(_)) => {}
+        _ if is_list(a) && is_list(b) => {}
+        _ => {
+            return match (num(a), num(b)) {
+                (Some(Num::I(x)), Some(Num::I(y))) => Ok(x.cmp(&y)),
+                (Some(x), Some(y)) => Ok(x.f().partial_cmp(&y.f()).unwrap_or(Ordering::Equal)),
+                _ => Err(type_error!(
+                    "'<' not supported between instances of '{}' and '{}'",
+                    a.type_name(),
+                    b.type_name()
+                )),
+            }
+        }
+    }
+    let xs = as_items(a)?;
+    let ys = as_items(b)?;
+    for (x, y) in xs.iter().zip(ys.iter()) {
+        if python_eq(x, y) {
+            continue;
+        }
+        return python_cmp(x, y);
+    }
+    Ok(xs.len().cmp(&ys.len()))
+}
+
+fn zero_div(msg: &str) -> EngineError {
+    EngineError::new(ErrorClass::ZeroDivisionError, msg)
+}
+
+/// A Python int result past 64 bits: Python would grow the int, ragtag cannot.
+pub(super) fn overflow() -> EngineError {
+    EngineError::new(
+        ErrorClass::OverflowError,
+        "integer result does not fit in 64 bits",
+    )
+    .with_hint("ragtag's Python ints are int64; use a float (e.g. 10.0**100) for larger numbers")
+}
+
+/// The items of a list-like value.
+pub fn as_items(v: &Value) -> Result<Vec<Value>, EngineError> {
+    match v {
+        Value::List(items) | Value::Tuple(items) => Ok(items.to_vec()),
+        Value::Literal(n) => match n.tree() {
+            ragtag_engine::literal::Nested::List(items) => {
+                Ok(items.iter().map(crate::value::literal_item).collect())
+            }
+            _ => Err(value_error!("not a list")),
+        },
+        other => Err(type_error!(
+            "'{}' object is not iterable",
+            other.type_name()
+        )),
+    }
+}

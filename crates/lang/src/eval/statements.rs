@@ -1,0 +1,280 @@
+//! Statements: running blocks, control flow, `try`/`except`, `raise`, `assert` and
+//! `import`.
+
+use std::sync::Arc;
+
+use super::builtins;
+use super::exceptions::ExceptionClass;
+use super::{root_module, subscript, Flow, Interp};
+use crate::diagnostic::{Error, Result};
+use crate::value::{ClosureBody, Value};
+use ragtag_syntax::ast::*;
+
+impl<'s> Interp<'s> {
+    /// Runs statements in order until one breaks, continues or returns.
+    pub(super) fn exec_block(&mut self, body: &[Stmt]) -> Result<Flow> {
+        for stmt in body {
+            self.check_cancel()?;
+            match self.exec(stmt)? {
+                Flow::Normal => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// Runs one statement.
+    pub(super) fn exec(&mut self, stmt: &Stmt) -> Result<Flow> {
+        ragtag_engine::guard::check_stack().map_err(|e| Error::from(e).at(stmt.span))?;
+        match &stmt.kind {
+            StmtKind::Expr(e) => {
+                let v = self.eval(e)?;
+                // A top-level call of `print` shows only what it printed.
+                let print_call = matches!(&e.kind, ExprKind::Call(f, _)
+                    if matches!(&f.kind, ExprKind::Name(n) if n == "print"));
+                if self.frames.is_empty()
+                    && (!matches!(v, Value::None) || (self.sink.shows_none() && !print_call))
+                {
+                    self.sink.display(&v);
+                }
+            }
+            StmtKind::Assign { targets, value } => {
+                let v = self.eval(value)?;
+                for t in targets {
+                    self.assign(t, v.clone())?;
+                }
+            }
+            // `from __future__ import …` only changes how Python 2 compiled the file.
+            StmtKind::Import { module, .. } if module.starts_with("__future__.") => {}
+            StmtKind::Import { module, alias } => {
+                let bound = alias
+                    .clone()
+                    .unwrap_or_else(|| module.split('.').next().unwrap_or(module).to_string());
+                let value = import(module).map_err(|e| e.at(stmt.span))?;
+                let value = match (alias, value) {
+                    // `import a.b` binds `a`.
+                    (None, Value::Module(m)) => {
+                        let root = m.split('.').next().unwrap_or("").to_string();
+                        Value::Module(Arc::from(root.as_str()))
+                    }
+                    (_, v) => v,
+                };
+                self.set(&bound, value);
+            }
+            StmtKind::Break => return Ok(Flow::Break),
+            StmtKind::Continue => return Ok(Flow::Continue),
+            StmtKind::Del(items) => {
+                for e in items {
+                    self.delete(e)?;
+                }
+            }
+            StmtKind::While { cond, body } => loop {
+                self.check_cancel()?;
+                let c = self.eval(cond)?;
+                if !c.truthy().map_err(|e| Error::from(e).at(cond.span))? {
+                    break;
+                }
+                match self.exec_block(body)? {
+                    Flow::Break => break,
+                    Flow::Return(v) => return Ok(Flow::Return(v)),
+                    Flow::Normal | Flow::Continue => {}
+                }
+            },
+            StmtKind::Pass => {}
+            StmtKind::Def { name, params, body } => {
+                let closure = self.make_closure(name, params, ClosureBody::Block(body.clone()))?;
+                self.set(name, closure);
+            }
+            StmtKind::Return(e) => {
+                let v = match e {
+                    Some(e) => self.eval(e)?,
+                    None => Value::None,
+                };
+                return Ok(Flow::Return(v));
+            }
+            StmtKind::Raise(e) => {
+                let err = match e {
+                    None => Error::new(
+                        ExceptionClass::RuntimeError,
+                        "No active exception to reraise",
+                    ),
+                    Some(e) => match self.eval(e)? {
+                        Value::Exception(x) => Error::from((*x).clone()),
+                        Value::ErrorClass(c) => Error::new(c, ""),
+                        other => Error::new(
+                            ExceptionClass::TypeError,
+                            format!(
+                                "exceptions must derive from BaseException, not {}",
+                                other.type_name()
+                            ),
+                        ),
+                    }
+                    .at(e.span),
+                };
+                return Err(err);
+            }
+            StmtKind::Assert { test, msg } => {
+                let holds = self
+                    .eval(test)?
+                    .truthy()
+                    .map_err(|err| Error::from(err).at(test.span))?;
+                if !holds {
+                    let message = match msg {
+                        Some(m) => crate::render::tf_text::str_of(&self.eval(m)?),
+                        None => String::new(),
+                    };
+                    return Err(Error::new(ExceptionClass::AssertionError, message)
+                        .at(test.span)
+                        .with_hint("the asserted condition is false"));
+                }
+            }
+            StmtKind::If { cond, body, orelse } => {
+                let c = self.eval(cond)?;
+                let t = c.truthy().map_err(|e| Error::from(e).at(cond.span))?;
+                return self.exec_block(if t { body } else { orelse });
+            }
+            StmtKind::For { target, iter, body } => {
+                let it = self.eval(iter)?;
+                let items = subscript::iterate(&it).map_err(|e| Error::from(e).at(iter.span))?;
+                for item in items {
+                    self.check_cancel()?;
+                    self.assign(target, item)?;
+                    match self.exec_block(body)? {
+                        Flow::Break => break,
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        Flow::Normal | Flow::Continue => {}
+                    }
+                }
+            }
+            StmtKind::Try {
+                body,
+                handlers,
+                finally,
+            } => {
+                let result = self.exec_block(body);
+                let result = match result {
+                    Err(err)
+                        if err.class != ExceptionClass::KeyboardInterrupt
+                            || self.catches_interrupt(handlers) =>
+                    {
+                        self.handle(err, handlers)
+                    }
+                    other => other,
+                };
+                if !finally.is_empty() {
+                    match self.exec_block(finally)? {
+                        Flow::Normal => {}
+                        other => return Ok(other),
+                    }
+                }
+                return result;
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// Whether a handler names a class that catches KeyboardInterrupt. Read from the
+    /// source, not evaluated: an interrupted run evaluates nothing more unless a handler
+    /// asks for the interrupt (a bare `except:` does not, so Ctrl-C still stops a loop).
+    fn catches_interrupt(&self, handlers: &[Handler]) -> bool {
+        let names_it = |c: &Expr| match &c.kind {
+            ExprKind::Name(n) => ExceptionClass::from_name(n)
+                .is_some_and(|k| k.name() == n && k.catches(ExceptionClass::KeyboardInterrupt)),
+            _ => false,
+        };
+        handlers.iter().any(|h| h.classes.iter().any(names_it))
+    }
+
+    /// Runs the first handler whose classes catch `err`; `err` again when none does.
+    fn handle(&mut self, err: Error, handlers: &[Handler]) -> Result<Flow> {
+        for h in handlers {
+            let mut matched = h.classes.is_empty();
+            for c in &h.classes {
+                let v = self.eval(c)?;
+                let classes: Vec<Value> = match v {
+                    Value::Tuple(items) => items.to_vec(),
+                    other => vec![other],
+                };
+                for class in classes {
+                    let class = match &class {
+                        Value::ErrorClass(k) => *k,
+                        other => {
+                            return Err(Error::new(
+                                ExceptionClass::TypeError,
+                                format!(
+                                    "catching classes that do not inherit from BaseException is not allowed (got a {})",
+                                    other.type_name()
+                                ),
+                            )
+                            .at(c.span))
+                        }
+                    };
+                    matched |= class.catches(err.class);
+                }
+            }
+            if matched {
+                if let Some(name) = &h.name {
+                    self.set(name, Value::Exception(Arc::new(err.to_exception())));
+                }
+                return self.exec_block(&h.body);
+            }
+        }
+        Err(err)
+    }
+}
+
+/// `break` or `continue` that no loop encloses.
+pub(super) fn outside_loop(span: Span) -> Error {
+    Error::new(
+        ExceptionClass::SyntaxError,
+        "'break' or 'continue' outside loop",
+    )
+    .at(span)
+}
+
+/// The value `import module` gives: a module ragtag provides, or a name inside one
+/// (`from tensorflow.ragged import constant`); ModuleNotFoundError otherwise.
+fn import(module: &str) -> Result<Value> {
+    let canonical = match module {
+        "tensorflow" => "tf".to_string(),
+        "numpy" => "np".to_string(),
+        "paddle.fluid" => "fluid".to_string(),
+        m => m
+            .strip_prefix("tensorflow.")
+            .map(|r| format!("tf.{r}"))
+            .or_else(|| m.strip_prefix("numpy.").map(|r| format!("np.{r}")))
+            .or_else(|| {
+                m.strip_prefix("paddle.fluid.")
+                    .map(|r| format!("fluid.{r}"))
+            })
+            .unwrap_or_else(|| m.to_string()),
+    };
+    let mut parts = canonical.split('.');
+    let first = parts.next().unwrap_or("");
+    // Python names the first part of the path that does not exist.
+    let written: Vec<&str> = module.split('.').collect();
+    let extra = written.len().saturating_sub(canonical.split('.').count());
+    let not_found = |depth: usize| {
+        let name = written[..(depth + extra + 1).min(written.len())].join(".");
+        Error::new(
+            ExceptionClass::ModuleNotFoundError,
+            format!("No module named '{name}'"),
+        )
+        .with_hint("ragtag provides tensorflow (tf), numpy (np), paddle / paddle.fluid and math")
+    };
+    let real = matches!(
+        written[0],
+        "tensorflow" | "numpy" | "paddle" | "math" | "sys"
+    );
+    let Some(root) = root_module(first).filter(|r| *r == first && real) else {
+        return Err(not_found(0));
+    };
+    let mut v = Value::Module(Arc::from(root));
+    for (depth, part) in parts.enumerate() {
+        let Value::Module(m) = &v else {
+            return Err(not_found(depth + 1));
+        };
+        v = builtins::module_attr(m, part).ok_or_else(|| not_found(depth + 1))?;
+    }
+    Ok(v)
+}

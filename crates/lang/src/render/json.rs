@@ -1,0 +1,187 @@
+//! The JSON form: one object per displayed value — the machine interface that scripts,
+//! golden tests and the conformance check read.
+
+use serde_json::{json, Map, Value as J};
+
+use crate::value::convert::array_to_nested;
+use crate::value::Value;
+use ragtag_engine::literal::{Leaf, Nested};
+use ragtag_engine::{Array, Buffer, Scalar, Tensor};
+
+/// A float as JSON: NaN and infinities become strings.
+pub fn float(f: f64) -> J {
+    if f.is_nan() {
+        J::from("nan")
+    } else if f.is_infinite() {
+        J::from(if f > 0.0 { "inf" } else { "-inf" })
+    } else {
+        serde_json::Number::from_f64(f).map_or(J::Null, J::Number)
+    }
+}
+
+fn scalar(s: &Scalar) -> J {
+    match s {
+        Scalar::Bool(b) => J::from(*b),
+        Scalar::I32(v) => J::from(*v),
+        Scalar::I64(v) => J::from(*v),
+        Scalar::F32(v) => float(*v as f64),
+        Scalar::F64(v) => float(*v),
+        Scalar::Str(b) => J::from(String::from_utf8_lossy(b).into_owned()),
+    }
+}
+
+fn nested(n: &Nested) -> J {
+    match n {
+        Nested::List(items) => J::Array(items.iter().map(nested).collect()),
+        Nested::Leaf(Leaf::Typed(s)) => scalar(s),
+        Nested::Leaf(Leaf::Bool(b)) => J::from(*b),
+        Nested::Leaf(Leaf::Int(i)) => J::from(*i),
+        Nested::Leaf(Leaf::Float(f)) => float(*f),
+        Nested::Leaf(Leaf::Str(s)) => J::from(String::from_utf8_lossy(s).into_owned()),
+    }
+}
+
+/// A dense tensor's elements as nested JSON arrays (a bare value for rank 0).
+pub fn tensor_value(t: &Tensor) -> J {
+    fn rec(d: &Buffer, shape: &[usize], off: usize) -> J {
+        match shape.split_first() {
+            None => scalar(&d.get(off)),
+            Some((&n, rest)) => {
+                let stride: usize = rest.iter().product();
+                J::Array((0..n).map(|i| rec(d, rest, off + i * stride)).collect())
+            }
+        }
+    }
+    rec(t.data(), t.shape(), 0)
+}
+
+fn shape_json(dims: &[Option<usize>]) -> J {
+    J::Array(dims.iter().map(|d| d.map_or(J::Null, J::from)).collect())
+}
+
+/// The JSON object of a value, as DESIGN.md specifies.
+pub fn to_json(v: &Value) -> J {
+    if ragtag_engine::guard::too_deep() {
+        return J::from("...");
+    }
+    match v {
+        Value::None => json!({"kind": "none"}),
+        Value::Bool(b) => json!({"kind": "bool", "value": b}),
+        Value::Int(i) => json!({"kind": "int", "value": i}),
+        Value::Float(f) => json!({"kind": "float", "value": float(*f)}),
+        Value::Str(s) => json!({"kind": "str", "value": &**s}),
+        Value::Literal(n) => json!({"kind": "list", "value": nested(n)}),
+        Value::List(items) => {
+            json!({"kind": "list", "value": J::Array(items.iter().map(plain).collect())})
+        }
+        Value::Tuple(items) => {
+            json!({"kind": "tuple", "value": J::Array(items.iter().map(to_json).collect())})
+        }
+        Value::Dict(items) => {
+            let mut m = Map::new();
+            for (k, val) in items.iter() {
+                m.insert(crate::render::tf_text::str_of(k), to_json(val));
+            }
+            json!({"kind": "dict", "value": m})
+        }
+        Value::Array(a) => array_json(a),
+        Value::NdArray(n) => json!({
+            "kind": "ndarray",
+            "dtype": n.dtype_name(),
+            "shape": n.shape(),
+            "value": nd_value(n),
+        }),
+        Value::Sparse(s) => json!({
+            "kind": "sparse",
+            "dtype": s.dtype().name(),
+            "indices": tensor_value(&s.indices_tensor()),
+            "values": tensor_value(s.values()),
+            "dense_shape": s.dense_shape(),
+        }),
+        Value::Lod(l) => json!({
+            "kind": "lod",
+            "dtype": l.data().dtype().name(),
+            "shape": l.data().shape(),
+            "lod": l.lod(),
+            "value": tensor_value(l.data()),
+        }),
+        Value::Shape(dims) => json!({"kind": "shape", "value": shape_json(dims)}),
+        Value::DType(d) => json!({"kind": "dtype", "value": d.name()}),
+        Value::Exception(e) => {
+            json!({"kind": "exception", "error": e.class.name(), "message": e.message})
+        }
+        other => {
+            json!({"kind": "object", "type": other.type_name(), "value": crate::render::tf_text::repr_of(other)})
+        }
+    }
+}
+
+fn array_json(a: &Array) -> J {
+    match a {
+        Array::Dense(t) => json!({
+            "kind": "tensor",
+            "dtype": t.dtype().name(),
+            "shape": t.shape(),
+            "value": tensor_value(t),
+        }),
+        Array::Ragged(r) => json!({
+            "kind": "ragged",
+            "dtype": r.dtype().name(),
+            "shape": shape_json(&r.shape()),
+            "ragged_rank": r.ragged_rank(),
+            "value": nested(&array_to_nested(a)),
+        }),
+    }
+}
+
+/// The elements of a NumPy array as nested JSON arrays (a scalar for rank 0).
+fn nd_value(n: &crate::value::NdArray) -> J {
+    match n {
+        crate::value::NdArray::Dense(t) => tensor_value(t),
+        crate::value::NdArray::Object(items, _) => J::Array(items.iter().map(plain).collect()),
+    }
+}
+
+/// A Python value inside a list: plain JSON (numbers, strings, nested arrays).
+pub fn plain(v: &Value) -> J {
+    if ragtag_engine::guard::too_deep() {
+        return J::from("...");
+    }
+    match v {
+        Value::None => J::Null,
+        Value::Bool(b) => J::from(*b),
+        Value::Int(i) => J::from(*i),
+        Value::Float(f) => float(*f),
+        Value::Str(s) => J::from(s.as_str()),
+        Value::List(items) | Value::Tuple(items) => J::Array(items.iter().map(plain).collect()),
+        Value::Literal(n) => nested(n),
+        Value::NdArray(n) => nd_value(n),
+        Value::Array(a) => match &**a {
+            Array::Dense(t) => tensor_value(t),
+            Array::Ragged(_) => nested(&array_to_nested(a)),
+        },
+        other => to_json(other),
+    }
+}
+
+/// The error object of an uncaught error.
+pub fn error_json(class: &str, message: &str) -> J {
+    json!({"kind": "error", "error": class, "message": message})
+}
+
+/// The error object of an uncaught error with where it happened: the source's name and the
+/// 1-based line and column its span starts at (what `ragtag run --format json` writes).
+pub fn error_json_at(class: &str, message: &str, at: Option<(&str, usize, usize)>) -> J {
+    let mut j = error_json(class, message);
+    if let (Some((source, line, column)), Some(obj)) = (at, j.as_object_mut()) {
+        obj.insert("source".into(), J::from(source));
+        obj.insert("line".into(), J::from(line));
+        obj.insert("column".into(), J::from(column));
+    }
+    j
+}
+
+/// What `print` wrote.
+pub fn print_json(text: &str) -> J {
+    json!({"kind": "print", "text": text})
+}

@@ -1,0 +1,365 @@
+//! TensorFlow's text forms: what `print(x)`, `str(x)` and `repr(x)` show, with NumPy's array
+//! formatting inside `tf.Tensor(...)`.
+
+use super::numpy::{self, EDGEITEMS, THRESHOLD};
+use crate::value::Value;
+use ragtag_engine::{Array, Buffer, Sparse, Tensor};
+
+/// A value's `str()`: what `print` shows. It lives with the other text forms, so the value
+/// layer needs nothing from rendering.
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&str_of(self))
+    }
+}
+
+/// Python's `repr` of a float (`100.0`, `0.1`, `1e-05`, `nan`, `inf`).
+pub fn py_float(f: f64) -> String {
+    if f.is_nan() {
+        return "nan".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    let a = f.abs();
+    if a != 0.0 && !(1e-4..1e16).contains(&a) {
+        // Scientific notation with a two-digit exponent, as Python writes it.
+        let s = format!("{f:e}");
+        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let e: i32 = e.parse().unwrap_or(0);
+        let sign = if e < 0 { '-' } else { '+' };
+        return format!("{m}e{sign}{:02}", e.abs());
+    }
+    let s = format!("{f}");
+    if s.contains('.') {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+/// A float32 as NumPy's `str(np.float32(x))` writes it: float32's shortest round-trip
+/// digits, positional between 1e-4 and 1e16, otherwise scientific (`1e-05`, `1.5e+20`).
+pub fn py_float32(f: f32) -> String {
+    if !f.is_finite() {
+        return py_float(f as f64);
+    }
+    let a = f.abs();
+    if a == 0.0 || (1e-4..1e16).contains(&a) {
+        let s = format!("{f}");
+        return if s.contains('.') { s } else { format!("{s}.0") };
+    }
+    let s = format!("{f:e}");
+    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+    let e: i32 = e.parse().unwrap_or(0);
+    let sign = if e < 0 { '-' } else { '+' };
+    format!("{m}e{sign}{:02}", e.abs())
+}
+
+/// Python's `repr` of bytes: `b'abc'`, or `b"it's"` when it holds a single quote.
+pub fn py_bytes(b: &[u8]) -> String {
+    let quote = if b.contains(&b'\'') && !b.contains(&b'"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(b.len() + 3);
+    out.push('b');
+    out.push(quote);
+    for &c in b {
+        match c {
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'\r' => out.push_str("\\r"),
+            c if c as char == quote => {
+                out.push('\\');
+                out.push(quote);
+            }
+            0x20..=0x7e => out.push(c as char),
+            c => out.push_str(&format!("\\x{c:02x}")),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// Python's `repr` of a str.
+pub fn py_str(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// One element as a Python list shows it (`3`, `2.5`, `True`, `b'So'`).
+fn element_py(d: &Buffer, i: usize) -> String {
+    match d {
+        Buffer::Bool(v) => if v[i] { "True" } else { "False" }.into(),
+        Buffer::I32(v) => v[i].to_string(),
+        Buffer::I64(v) => v[i].to_string(),
+        Buffer::F32(v) => py_float32(v[i]),
+        Buffer::F64(v) => py_float(v[i]),
+        Buffer::Str(s) => py_bytes(s.get(i)),
+    }
+}
+
+/// Writes `n` items as a Python list, eliding the middle (`...`) when `summarize` is set and
+/// there are more than twice NumPy's edge items.
+fn list_py(n: usize, summarize: bool, out: &mut String, item: &mut dyn FnMut(usize, &mut String)) {
+    out.push('[');
+    let cut = summarize && n > 2 * EDGEITEMS;
+    let mut first = true;
+    let mut sep = |out: &mut String| {
+        if !std::mem::take(&mut first) {
+            out.push_str(", ");
+        }
+    };
+    for i in 0..n {
+        if cut && i == EDGEITEMS {
+            sep(out);
+            out.push_str("...");
+        }
+        if cut && (EDGEITEMS..n - EDGEITEMS).contains(&i) {
+            continue;
+        }
+        sep(out);
+        item(i, out);
+    }
+    out.push(']');
+}
+
+/// The dense block of `shape` at element `off` as nested Python lists.
+fn block_py(d: &Buffer, shape: &[usize], off: usize, summarize: bool, out: &mut String) {
+    match shape.split_first() {
+        None => out.push_str(&element_py(d, off)),
+        Some((&n, rest)) => {
+            let stride: usize = rest.iter().product();
+            list_py(n, summarize, out, &mut |i, out| {
+                block_py(d, rest, off + i * stride, summarize, out)
+            });
+        }
+    }
+}
+
+/// `<tf.RaggedTensor [[3, 1], [], [5, 9]]>`: TensorFlow's one-line form. Tensors of more
+/// than NumPy's threshold of values show the first and last rows of each list around `...`,
+/// as TensorFlow's NumPy-based printing does, so a million rows print in microseconds.
+pub fn ragged_text(a: &Array) -> String {
+    let mut s = String::from("<tf.RaggedTensor ");
+    match a {
+        Array::Ragged(_) => s.push_str(&numpy::ragged_value_text(a)),
+        Array::Dense(t) => block_py(t.data(), t.shape(), 0, t.size() > THRESHOLD, &mut s),
+    }
+    s.push('>');
+    s
+}
+
+fn shape_tuple(shape: &[usize]) -> String {
+    match shape.len() {
+        1 => format!("({},)", shape[0]),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// NumPy's `str(array)`: `[3 1 4 1]`, `[[1 2]\n [3 4]]`.
+pub fn numpy_str(t: &Tensor) -> String {
+    numpy::array_str(t)
+}
+
+/// `tf.Tensor([3 1 4 1], shape=(4,), dtype=int32)`; a multi-line array starts on its own line.
+pub fn tensor_str(t: &Tensor) -> String {
+    let body = numpy::array_str(t);
+    let sep = if body.contains('\n') { "\n" } else { "" };
+    format!(
+        "tf.Tensor({sep}{body}, shape={}, dtype={})",
+        shape_tuple(t.shape()),
+        t.dtype()
+    )
+}
+
+/// `<tf.Tensor: shape=(3,), dtype=int32, numpy=array([2, 3, 6], dtype=int32)>`.
+pub fn tensor_repr(t: &Tensor) -> String {
+    let body = numpy::array_repr(t);
+    let sep = if body.contains('\n') { "\n" } else { "" };
+    format!(
+        "<tf.Tensor: shape={}, dtype={}, numpy={sep}{body}>",
+        shape_tuple(t.shape()),
+        t.dtype()
+    )
+}
+
+/// `SparseTensor(indices=tf.Tensor(…), values=tf.Tensor(…), dense_shape=tf.Tensor(…))`.
+pub fn sparse_str(s: &Sparse) -> String {
+    format!(
+        "SparseTensor(indices={}, values={}, dense_shape={})",
+        tensor_str(&s.indices_tensor()),
+        tensor_str(s.values()),
+        tensor_str(&Tensor::from_i64(s.dense_shape().to_vec()))
+    )
+}
+
+fn shape_dims(dims: &[Option<usize>]) -> String {
+    dims.iter()
+        .map(|d| d.map_or("None".to_string(), |d| d.to_string()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Python's `format(x, '')`, what `"{}".format(x)` inserts: a dense tensor formats as its
+/// NumPy array (`[[1 3]\n [0 0]]`, as `EagerTensor.__format__` does), anything else as `str`.
+pub fn format_of(v: &Value) -> String {
+    match v {
+        Value::Array(a) => match &**a {
+            Array::Dense(t) => numpy::array_str(t),
+            Array::Ragged(_) => str_of(v),
+        },
+        _ => str_of(v),
+    }
+}
+
+/// Python's `str(x)`: what `print` shows.
+pub fn str_of(v: &Value) -> String {
+    match v {
+        Value::Str(s) => s.to_string(),
+        Value::Array(a) => match &**a {
+            Array::Dense(t) => tensor_str(t),
+            Array::Ragged(_) => ragged_text(a),
+        },
+        Value::Shape(dims) => {
+            if dims.len() == 1 {
+                format!("({},)", shape_dims(dims))
+            } else {
+                format!("({})", shape_dims(dims))
+            }
+        }
+        Value::Exception(e) => e.message.clone(),
+        Value::Sparse(s) => sparse_str(s),
+        Value::NdArray(n) => super::numpy::nd_str(n),
+        _ => repr_of(v),
+    }
+}
+
+/// Python's `repr(x)`: what a bare expression shows in TensorFlow's own REPL.
+pub fn repr_of(v: &Value) -> String {
+    if ragtag_engine::guard::too_deep() {
+        // Nested deeper than the evaluation stack allows (Python raises RecursionError).
+        return "...".into();
+    }
+    match v {
+        Value::None => "None".into(),
+        Value::Bool(b) => if *b { "True" } else { "False" }.into(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => py_float(*f),
+        Value::Str(s) => py_str(s),
+        Value::Literal(n) => repr_of(&crate::value::nested_to_value(n)),
+        Value::NdArray(n) => super::numpy::nd_repr(n),
+        Value::List(items) => format!(
+            "[{}]",
+            items.iter().map(repr_of).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Tuple(items) => {
+            if items.len() == 1 {
+                format!("({},)", repr_of(&items[0]))
+            } else {
+                format!(
+                    "({})",
+                    items.iter().map(repr_of).collect::<Vec<_>>().join(", ")
+                )
+            }
+        }
+        Value::Dict(items) => format!(
+            "{{{}}}",
+            items
+                .iter()
+                .map(|(k, v)| format!("{}: {}", repr_of(k), repr_of(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Array(a) => match &**a {
+            Array::Dense(t) => tensor_repr(t),
+            Array::Ragged(_) => ragged_text(a),
+        },
+        Value::Sparse(s) => sparse_str(s),
+        Value::Lod(l) => format!(
+            "LoDTensor(lod=[{}], data={})",
+            l.lod()
+                .iter()
+                .map(|level| ragtag_engine::size::dense_shape_str(level))
+                .collect::<Vec<_>>()
+                .join(", "),
+            numpy_str(l.data())
+        ),
+        Value::Shape(dims) => format!("TensorShape([{}])", shape_dims(dims)),
+        Value::DType(d) => format!("tf.{}", d.name()),
+        Value::Builtin(b) => format!("<built-in function {}>", b.name),
+        Value::Method(_, b) => format!("<bound method {}>", b.name),
+        Value::Closure(c) => format!("<function {}>", c.name),
+        Value::Module(m) => format!("<module '{m}'>"),
+        Value::ErrorClass(c) if c.is_tf() => format!(
+            "<class 'tensorflow.python.framework.errors_impl.{}'>",
+            c.name()
+        ),
+        Value::ErrorClass(c) => format!("<class '{}'>", c.name()),
+        // A KeyError's message is already the repr of its key: `KeyError('a')`.
+        Value::Exception(e) if e.class.name() == "KeyError" => {
+            format!("KeyError({})", e.message)
+        }
+        Value::Exception(e) if e.message.is_empty() => format!("{}()", e.class.name()),
+        Value::Exception(e) => format!("{}({})", e.class.name(), py_str(&e.message)),
+        Value::Opaque(o) => o.to_string(),
+        Value::Spec(s) => {
+            let shape = match &s.shape {
+                Some(dims) => format!("[{}]", shape_dims(dims)),
+                None => "None".into(),
+            };
+            if s.ragged {
+                format!(
+                    "RaggedTensorSpec(TensorShape({shape}), tf.{}, {}, tf.{})",
+                    s.dtype.name(),
+                    s.ragged_rank,
+                    s.row_splits_dtype.name()
+                )
+            } else {
+                let dims = match &s.shape {
+                    Some(dims) if dims.len() == 1 => format!("({},)", shape_dims(dims)),
+                    Some(dims) => format!("({})", shape_dims(dims)),
+                    None => "None".into(),
+                };
+                format!(
+                    "TensorSpec(shape={dims}, dtype=tf.{}, name=None)",
+                    s.dtype.name()
+                )
+            }
+        }
+    }
+}
+
+/// Every `print` of TensorFlow's ragged tensor guide that ragtag can run, with the output the
+/// guide shows (TensorFlow's own); the rest are checked on values built directly.
+#[cfg(test)]
+mod tests;

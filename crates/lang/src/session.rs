@@ -1,0 +1,518 @@
+//! A session: the names a user has defined, every source they typed (so diagnostics can
+//! point into any earlier cell), the execution counter and display settings. The REPL, the
+//! script runner, the golden-test runner and the Jupyter kernel are thin adapters over it.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use crate::diagnostic::{self, Error, Style};
+use crate::eval::{Interp, Sink};
+use crate::render::{Format, Options};
+use crate::value::Value;
+use ragtag_engine::guard;
+
+/// One session of ragtag: the names the user defined, the inputs run so far (numbered as
+/// cells), and how values are displayed.
+///
+/// ```
+/// use ragtag::session::{Collect, Output};
+///
+/// let mut session = ragtag::Session::new();
+/// // Each input is one cell; what it shows goes to a sink (here, collected in order).
+/// let mut sink = Collect::default();
+/// session
+///     .execute("x = tf.ragged.constant([[1, 2], [3]])\nx * 10", &mut sink)
+///     .unwrap();
+/// assert_eq!(session.execution_count(), 1);
+/// let Output::Value(shown) = &sink.outputs[0] else { panic!("no value shown") };
+/// // Rendered in the session's format (a table by default; `session.format` changes it).
+/// assert!(session.render_value(shown).contains("30"));
+/// assert_eq!(session.vars()[0].0, "x");
+/// ```
+pub struct Session {
+    globals: HashMap<String, Value>,
+    sources: Vec<(String, String)>,
+    /// For each of `sources`, whether it failed.
+    failed: Vec<bool>,
+    counter: usize,
+    /// How displayed values are shown.
+    pub format: Format,
+    /// Table limits and style.
+    pub options: Options,
+    /// This session's memory budget for one operation (`:set memory=`), overriding the
+    /// process's (`--max-memory`, or half of physical memory).
+    pub memory_limit: Option<u64>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        guard::drop_deep(std::mem::take(&mut self.globals));
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+impl Session {
+    /// A fresh session with no user names; `tf`, `np`, `ak`, builtins and modules are there.
+    ///
+    /// ```
+    /// let mut session = ragtag::Session::new();
+    /// assert!(session.vars().is_empty());
+    /// assert!(session.eval("tf.constant([1, 2])").is_ok());
+    /// ```
+    pub fn new() -> Self {
+        Session {
+            globals: HashMap::new(),
+            sources: Vec::new(),
+            failed: Vec::new(),
+            counter: 0,
+            format: Format::Table,
+            options: Options::default(),
+            memory_limit: None,
+            cancel: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// The flag that interrupts a running evaluation when set (Ctrl-C, interrupt_request).
+    pub fn cancel_flag(&self) -> Arc<AtomicBool> {
+        self.cancel.clone()
+    }
+
+    /// How many inputs have been executed.
+    pub fn execution_count(&self) -> usize {
+        self.counter
+    }
+
+    /// The user's names and values, sorted by name.
+    pub fn vars(&self) -> Vec<(&str, &Value)> {
+        let mut v: Vec<_> = self.globals.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        v.sort_by(|a, b| a.0.cmp(b.0));
+        v
+    }
+
+    /// The value of a user name.
+    ///
+    /// ```
+    /// use ragtag::value::Value;
+    ///
+    /// let mut session = ragtag::Session::new();
+    /// session.run("n = 2 + 3").unwrap();
+    /// assert!(matches!(session.get("n"), Some(Value::Int(5))));
+    /// assert!(session.get("m").is_none());
+    /// ```
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.globals.get(name)
+    }
+
+    /// Forgets every user name.
+    pub fn reset(&mut self) {
+        guard::drop_deep(std::mem::take(&mut self.globals));
+    }
+
+    /// The sources executed so far, as `(name, text)`.
+    pub fn sources(&self) -> &[(String, String)] {
+        &self.sources
+    }
+
+    /// Runs `src` as one input named `name` (e.g. `<cell 3>`). Displayed values and printed
+    /// text go to `sink` as they happen. As in Python, the statements before a failing one
+    /// keep their effects and the failing statement has none. The input runs under
+    /// [`guard::run`]: a panic becomes an `InternalError` and leaves every name as it was
+    /// before the input.
+    pub fn execute_named(
+        &mut self,
+        src: &str,
+        name: &str,
+        sink: &mut dyn Sink,
+    ) -> Result<(), Error> {
+        self.counter += 1;
+        let id = self.sources.len();
+        self.sources.push((name.to_string(), src.to_string()));
+        self.failed.push(true);
+        self.cancel.store(false, Ordering::Relaxed);
+        let cancel = self.cancel.clone();
+        let memory_limit = self.memory_limit;
+        // The names travel to the evaluation thread and back; everything that may drop a
+        // value the input made happens there, on a stack that can drop deeply nested values.
+        let mut globals = std::mem::take(&mut self.globals);
+        let text: Arc<str> = Arc::from(src);
+        let (shows_none, options) = (sink.shows_none(), sink.render_options());
+        let outcome = guard::run_owned(
+            move |events: &guard::Events<Event>| {
+                ragtag_engine::interrupt::watch(Some(cancel.clone()));
+                ragtag_engine::budget::set_thread_limit(memory_limit);
+                let snapshot = globals.clone();
+                let mut relay = Relay {
+                    events,
+                    shows_none,
+                    options,
+                };
+                let run = guard::catch(|| {
+                    let program =
+                        ragtag_syntax::parse_interruptible(&text, &cancel).map_err(Error::from)?;
+                    Interp::new(&mut globals, &mut relay, &cancel, id).run(&program)
+                });
+                if run.is_err() {
+                    // A bug: the statement that hit it may have changed names half-way.
+                    globals = snapshot;
+                }
+                (globals, run)
+            },
+            |event| event.deliver(sink),
+        );
+        let outcome = outcome.map(|(globals, run)| {
+            self.globals = globals;
+            run
+        });
+        let result = outcome
+            .and_then(|run| run)
+            .unwrap_or_else(|crash| Err(internal_error(src, &crash)));
+        self.failed[id] = result.is_err();
+        result.map_err(|e| e.in_source(id))
+    }
+
+    /// Counts a meta-command as the next numbered input, so a notebook's prompt numbers and
+    /// the `<cell N>` names in diagnostics stay in step.
+    pub fn record_command(&mut self, line: &str) {
+        self.counter += 1;
+        self.sources
+            .push((format!("<cell {}>", self.counter), line.to_string()));
+        self.failed.push(false);
+    }
+
+    /// Whether the input at `index` of [`Session::sources`] failed (raised an error).
+    pub fn failed(&self, index: usize) -> bool {
+        self.failed.get(index).copied().unwrap_or(false)
+    }
+
+    /// Runs `f` without numbering what it executes, for a frontend's `silent` request: the
+    /// execution counter is restored afterwards, and the cells it ran are renamed `<silent>`
+    /// so history leaves them out and the next numbered cell does not share their name.
+    pub fn silently<R>(&mut self, f: impl FnOnce(&mut Session) -> R) -> R {
+        let (counter, first) = (self.counter, self.sources.len());
+        let result = f(self);
+        self.counter = counter;
+        for (name, _) in self.sources.iter_mut().skip(first) {
+            if name.starts_with("<cell ") {
+                *name = "<silent>".to_string();
+            }
+        }
+        result
+    }
+
+    /// Evaluates one expression as the next numbered cell and returns its value without
+    /// displaying it (for commands such as `:explain EXPR`). Names are not changed.
+    pub fn evaluate(&mut self, src: &str, sink: &mut dyn Sink) -> Result<Value, Error> {
+        self.counter += 1;
+        let id = self.sources.len();
+        let name = format!("<cell {}>", self.counter);
+        self.sources.push((name, src.to_string()));
+        self.cancel.store(false, Ordering::Relaxed);
+        self.failed.push(true);
+        let cancel = self.cancel.clone();
+        let mut scratch = self.globals.clone();
+        let memory_limit = self.memory_limit;
+        let text: Arc<str> = Arc::from(src);
+        let (shows_none, options) = (sink.shows_none(), sink.render_options());
+        let outcome = guard::run_owned(
+            move |events: &guard::Events<Event>| {
+                ragtag_engine::interrupt::watch(Some(cancel.clone()));
+                ragtag_engine::budget::set_thread_limit(memory_limit);
+                let program =
+                    ragtag_syntax::parse_interruptible(&text, &cancel).map_err(Error::from)?;
+                let expr = match program.body.as_slice() {
+                    [stmt] => match &stmt.kind {
+                        ragtag_syntax::ast::StmtKind::Expr(e) => e.clone(),
+                        _ => {
+                            return Err(Error::new(
+                                crate::eval::exceptions::ExceptionClass::SyntaxError,
+                                "expected an expression",
+                            )
+                            .at(stmt.span))
+                        }
+                    },
+                    _ => {
+                        return Err(Error::new(
+                            crate::eval::exceptions::ExceptionClass::SyntaxError,
+                            "expected one expression",
+                        ))
+                    }
+                };
+                let mut relay = Relay {
+                    events,
+                    shows_none,
+                    options,
+                };
+                Interp::new(&mut scratch, &mut relay, &cancel, id).eval(&expr)
+            },
+            |event| event.deliver(sink),
+        );
+        let result = outcome.unwrap_or_else(|crash| Err(internal_error(src, &crash)));
+        self.failed[id] = result.is_err();
+        result.map_err(|e| e.in_source(id))
+    }
+
+    /// Runs `src` as the next numbered cell (`<cell N>`).
+    pub fn execute(&mut self, src: &str, sink: &mut dyn Sink) -> Result<(), Error> {
+        let name = format!("<cell {}>", self.counter + 1);
+        self.execute_named(src, &name, sink)
+    }
+
+    /// Runs `src` (statements, as a notebook cell) as the next numbered cell and returns
+    /// what it displayed and printed, in order. Names it assigns stay defined for later
+    /// inputs; on an error, the statements before the failing one keep their effects.
+    ///
+    /// ```
+    /// use ragtag::session::Output;
+    ///
+    /// let mut session = ragtag::Session::new();
+    /// let outputs = session
+    ///     .run("rt = tf.ragged.constant([[1, 2], [3]])\nprint(rt.nrows())\nrt.row_lengths()")
+    ///     .unwrap();
+    /// assert!(matches!(&outputs[0], Output::Print(text) if text == "tf.Tensor(2, shape=(), dtype=int64)\n"));
+    /// assert!(matches!(&outputs[1], Output::Value(v) if v.as_dense().is_some()));
+    /// assert!(session.get("rt").is_some());
+    /// ```
+    pub fn run(&mut self, src: &str) -> Result<Vec<Output>, Error> {
+        let mut sink = Collect::default();
+        self.execute(src, &mut sink)?;
+        Ok(sink.outputs)
+    }
+
+    /// Evaluates one expression against the session's names and returns its value, for a
+    /// program (or an evcxr notebook) that uses ragtag as a library. The input is numbered
+    /// like a cell, so an error's diagnostic can point into it; names are not changed. What
+    /// the expression prints on the way is written to standard output, as Python's `eval`
+    /// would (displayed values as their tables).
+    ///
+    /// ```
+    /// let mut session = ragtag::Session::new();
+    /// session.run("x = tf.ragged.constant([[1, 2, 3], [], [4]])").unwrap();
+    /// let lengths = session.eval("x.row_lengths()").unwrap();
+    /// let t = lengths.as_dense().unwrap();
+    /// assert_eq!(t.to_i64_vec(), Some(vec![3, 0, 1]));
+    ///
+    /// let e = session.eval("x[5]").unwrap_err();
+    /// assert_eq!(e.class.name(), "IndexError");
+    /// ```
+    pub fn eval(&mut self, src: &str) -> Result<Value, Error> {
+        let mut sink = Collect::default();
+        let value = self.evaluate(src, &mut sink);
+        let mut out = std::io::stdout().lock();
+        for output in &sink.outputs {
+            let text = match output {
+                Output::Print(text) => text.clone(),
+                Output::Value(v) => format!("{}\n", self.render_value(v)),
+            };
+            // Nobody is left to tell when standard output is closed.
+            let _ = out.write_all(text.as_bytes());
+        }
+        let _ = out.flush();
+        value
+    }
+
+    /// Renders an error with miette against the source it points into.
+    pub fn render_error(&self, e: &Error, style: Style, width: usize) -> String {
+        let (name, text) = e
+            .source
+            .and_then(|i| self.sources.get(i))
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .unwrap_or(("<input>", ""));
+        diagnostic::render(e, name, text, style, width)
+    }
+
+    /// Where an error points: its source's name and the 1-based line and column where its
+    /// span starts. The column counts bytes, as Python's `col_offset` and the report's
+    /// `name:line:column` header do. None when the error has no span.
+    pub fn error_location(&self, e: &Error) -> Option<(String, usize, usize)> {
+        let span = e.span?;
+        let (name, text) = self.sources.get(e.source?)?;
+        let before = text.get(..span.start)?;
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().unwrap_or("").len() + 1;
+        Some((name.clone(), line, column))
+    }
+
+    /// Renders a displayed value in the session's format.
+    ///
+    /// ```
+    /// use ragtag::render::Format;
+    ///
+    /// let mut session = ragtag::Session::new();
+    /// let v = session.eval("tf.ragged.constant([[1], [2, 3]])").unwrap();
+    /// session.format = Format::Tf;
+    /// assert_eq!(session.render_value(&v), "<tf.RaggedTensor [[1], [2, 3]]>");
+    /// ```
+    pub fn render_value(&self, v: &Value) -> String {
+        crate::render::render(v, self.format, &self.options)
+    }
+}
+
+/// What evaluation hands to the caller's sink, across threads.
+enum Event {
+    Display(Value),
+    Print(String),
+    Show(crate::render::grid::Display, Options),
+    Picture(String, String),
+    Page(String),
+    Stderr(String),
+    DisplayNow(Value),
+    ClearOutput(bool),
+}
+
+impl Event {
+    fn deliver(self, sink: &mut dyn Sink) {
+        match self {
+            Event::Display(v) => sink.display(&v),
+            Event::Print(text) => sink.print(&text),
+            Event::Show(display, opts) => sink.show(&display, &opts),
+            Event::Picture(svg, text) => sink.picture(&svg, &text),
+            Event::Page(text) => sink.page(&text),
+            Event::Stderr(text) => sink.print_stderr(&text),
+            Event::DisplayNow(v) => sink.display_now(&v),
+            Event::ClearOutput(wait) => sink.clear_output(wait),
+        }
+    }
+}
+
+/// The sink evaluation writes to on its own thread: it relays each output, in order, to
+/// the session's caller, whose sink shows it while the input is still running.
+struct Relay<'a> {
+    events: &'a guard::Events<Event>,
+    /// The caller's sink's answers, asked once before the input runs.
+    shows_none: bool,
+    options: Options,
+}
+
+impl Sink for Relay<'_> {
+    fn display(&mut self, value: &Value) {
+        self.events.send(Event::Display(value.clone()));
+    }
+    fn print(&mut self, text: &str) {
+        self.events.send(Event::Print(text.to_string()));
+    }
+    fn shows_none(&self) -> bool {
+        self.shows_none
+    }
+    fn render_options(&self) -> Options {
+        self.options
+    }
+    fn show(&mut self, display: &crate::render::grid::Display, opts: &Options) {
+        self.events.send(Event::Show(display.clone(), *opts));
+    }
+    // Every other output is relayed too, so each front end still decides how to show it
+    // (a pager, a picture, the stderr stream).
+    fn picture(&mut self, svg: &str, text: &str) {
+        self.events
+            .send(Event::Picture(svg.to_string(), text.to_string()));
+    }
+    fn page(&mut self, text: &str) {
+        self.events.send(Event::Page(text.to_string()));
+    }
+    fn print_stderr(&mut self, text: &str) {
+        self.events.send(Event::Stderr(text.to_string()));
+    }
+    fn display_now(&mut self, value: &Value) {
+        self.events.send(Event::DisplayNow(value.clone()));
+    }
+    fn clear_output(&mut self, wait: bool) {
+        self.events.send(Event::ClearOutput(wait));
+    }
+}
+
+/// The report of an input that crashed the evaluator: a bug in ragtag, said as such, with
+/// the input quoted so it can be reported.
+fn internal_error(src: &str, crash: &guard::Crash) -> Error {
+    let first = src.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let mut quoted: String = first
+        .chars()
+        .take(80)
+        .flat_map(char::escape_debug)
+        .collect();
+    if first.chars().count() > 80 || src.trim().lines().count() > 1 {
+        quoted.push_str(" …");
+    }
+    Error::new(
+        crate::eval::exceptions::ExceptionClass::InternalError,
+        format!("ragtag failed on `{quoted}`: {}", crash.message),
+    )
+    .with_hint(
+        "this is a bug in ragtag, not in your input; the session and its names are as they \
+         were before this input. Please report it with the input quoted above",
+    )
+}
+
+/// A sink that collects outputs in order (used by tests, the golden runner and the kernel).
+#[derive(Debug, Default)]
+pub struct Collect {
+    /// What was produced, in order.
+    pub outputs: Vec<Output>,
+    /// Whether a bare expression whose value is None shows it (JSON does; the REPL and
+    /// the table and TF text forms show nothing, as Python's REPL does).
+    pub show_none: bool,
+}
+
+/// One thing an input produced.
+#[derive(Debug, Clone)]
+pub enum Output {
+    /// A displayed value.
+    Value(Value),
+    /// Text written by `print`.
+    Print(String),
+}
+
+impl Sink for Collect {
+    fn shows_none(&self) -> bool {
+        self.show_none
+    }
+    fn display(&mut self, value: &Value) {
+        self.outputs.push(Output::Value(value.clone()));
+    }
+    fn print(&mut self, text: &str) {
+        match self.outputs.last_mut() {
+            Some(Output::Print(s)) => s.push_str(text),
+            _ => self.outputs.push(Output::Print(text.to_string())),
+        }
+    }
+}
+
+/// Runs `src` in a fresh session and returns what it displayed, as DESIGN's JSON objects,
+/// followed by an error object if it stopped on an uncaught error (what `ragtag run
+/// --format json` prints, without `print` output).
+pub fn json_outputs(src: &str) -> Vec<serde_json::Value> {
+    json_stream(src, false)
+}
+
+/// Like [`json_outputs`], with what `print` wrote in its place among the values (consecutive
+/// prints joined), as `ragtag run --format json` prints it.
+pub fn json_transcript(src: &str) -> Vec<serde_json::Value> {
+    json_stream(src, true)
+}
+
+fn json_stream(src: &str, prints: bool) -> Vec<serde_json::Value> {
+    let mut session = Session::new();
+    let mut sink = Collect {
+        show_none: prints,
+        ..Collect::default()
+    };
+    let result = session.execute_named(src, "<program>", &mut sink);
+    let mut out: Vec<serde_json::Value> = sink
+        .outputs
+        .iter()
+        .filter_map(|o| match o {
+            Output::Value(v) => Some(crate::render::json::to_json(v)),
+            Output::Print(text) => prints.then(|| crate::render::json::print_json(text)),
+        })
+        .collect();
+    if let Err(e) = result {
+        out.push(crate::render::json::error_json(e.class.name(), &e.message));
+    }
+    out
+}

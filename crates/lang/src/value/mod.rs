@@ -1,0 +1,349 @@
+//! Values of the language: Python scalars and containers, tensors of every kind, functions.
+
+use std::sync::Arc;
+
+use crate::eval::builtins::Builtin;
+use crate::eval::exceptions::{Exception, ExceptionClass};
+use ragtag_engine::columns::ListLiteral;
+use ragtag_engine::literal::{Leaf, Nested};
+use ragtag_engine::{Array, DType, EngineError, ErrorClass, Lod, Ragged, Scalar, Sparse, Tensor};
+use ragtag_syntax::ast::{Expr, Param, Stmt};
+
+pub mod convert;
+mod fast_literal;
+
+/// A value a name can hold or an expression can produce.
+#[derive(Debug, Clone)]
+pub enum Value {
+    /// `None`.
+    None,
+    /// A Python bool.
+    Bool(bool),
+    /// A Python int.
+    Int(i64),
+    /// A Python float.
+    Float(f64),
+    /// A Python str.
+    Str(Arc<String>),
+    /// A list display made only of literals: a tensor (`tf.constant` if rectangular,
+    /// `tf.ragged.constant` otherwise) that builtins may still read as a Python list.
+    Literal(Arc<ListLiteral>),
+    /// A Python list.
+    List(Arc<Vec<Value>>),
+    /// A Python tuple.
+    Tuple(Arc<Vec<Value>>),
+    /// A Python dict (insertion ordered).
+    Dict(Arc<Vec<(Value, Value)>>),
+    /// A dense `tf.Tensor` (or NumPy array) or a `tf.RaggedTensor`.
+    Array(Arc<Array>),
+    /// A `tf.SparseTensor`.
+    Sparse(Arc<Sparse>),
+    /// A Paddle `LoDTensor`.
+    Lod(Arc<Lod>),
+    /// A `tf.TensorShape` (`None` entries are unknown sizes).
+    Shape(Arc<Vec<Option<usize>>>),
+    /// A dtype such as `tf.int32`.
+    DType(DType),
+    /// A builtin function.
+    Builtin(&'static Builtin),
+    /// A builtin method bound to its receiver.
+    Method(Arc<Value>, &'static Builtin),
+    /// A user function (`lambda` or `def`).
+    Closure(Arc<Closure>),
+    /// A module or namespace such as `tf.ragged`.
+    Module(Arc<str>),
+    /// An exception class such as `ValueError`.
+    ErrorClass(ExceptionClass),
+    /// A caught exception (`except … as e`).
+    Exception(Arc<Exception>),
+    /// An opaque marker object (`fluid.CPUPlace()`).
+    Opaque(Arc<str>),
+    /// A `tf.RaggedTensorSpec` or `tf.TensorSpec`.
+    Spec(Arc<TypeSpec>),
+    /// A NumPy array (`x.numpy()`, `np.array(…)`).
+    NdArray(Arc<NdArray>),
+}
+
+/// A NumPy array: numbers, bools or bytes in a dense block, or a 1-D object array of
+/// arrays (what a RaggedTensor's `.numpy()` gives: one array per row).
+#[derive(Debug, Clone)]
+pub enum NdArray {
+    /// A dense array (string elements are NumPy's object array of bytes).
+    Dense(Tensor),
+    /// An object array whose items are arrays, with its number of dimensions: with more
+    /// than one, each item is itself an object array of one dimension fewer (a row).
+    Object(Vec<Value>, usize),
+}
+
+impl NdArray {
+    /// NumPy's `shape`.
+    pub fn shape(&self) -> Vec<usize> {
+        match self {
+            NdArray::Dense(t) => t.shape().to_vec(),
+            NdArray::Object(items, ndim) => {
+                let mut shape = vec![items.len()];
+                match items.first() {
+                    Some(Value::NdArray(row)) if *ndim > 1 => shape.extend(row.shape()),
+                    _ => shape.extend((1..*ndim).map(|_| 0)),
+                }
+                shape
+            }
+        }
+    }
+    /// NumPy's dtype name (`int64`, `object`).
+    pub fn dtype_name(&self) -> &'static str {
+        match self {
+            NdArray::Dense(t) if t.dtype() == DType::String => "object",
+            NdArray::Dense(t) => t.dtype().name(),
+            NdArray::Object(..) => "object",
+        }
+    }
+}
+
+/// A user function: its parameters, body and the local names it closed over.
+#[derive(Debug)]
+pub struct Closure {
+    /// Its name (`<lambda>` for lambdas).
+    pub name: String,
+    /// The parameters.
+    pub params: Vec<Param>,
+    /// Evaluated defaults, aligned with `params`.
+    pub defaults: Vec<Option<Value>>,
+    /// The body.
+    pub body: ClosureBody,
+    /// Local names visible where it was defined (empty at top level).
+    pub captured: Vec<(String, Value)>,
+    /// The source it was defined in, for diagnostics inside it.
+    pub source: usize,
+}
+
+/// A lambda's expression or a def's statements.
+#[derive(Debug)]
+pub enum ClosureBody {
+    /// `lambda …: expr`
+    Expr(Expr),
+    /// `def …: stmts`
+    Block(Vec<Stmt>),
+}
+
+/// What a `tf.RaggedTensorSpec` or `tf.TensorSpec` describes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeSpec {
+    /// A RaggedTensorSpec (else a TensorSpec).
+    pub ragged: bool,
+    /// The shape, None for an unknown rank; None sizes are unknown (or ragged).
+    pub shape: Option<Vec<Option<usize>>>,
+    /// The dtype of the values.
+    pub dtype: DType,
+    /// How many dimensions are ragged partitions (0 for a TensorSpec).
+    pub ragged_rank: usize,
+    /// The dtype of the row partitions.
+    pub row_splits_dtype: DType,
+}
+
+impl Value {
+    /// A short name of the value's kind, as Python's `type()` would say.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::None => "NoneType",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "str",
+            Value::Literal(_) => "list",
+            Value::List(_) => "list",
+            Value::Tuple(_) => "tuple",
+            Value::Dict(_) => "dict",
+            Value::Array(a) => match **a {
+                Array::Dense(_) => "Tensor",
+                Array::Ragged(_) => "RaggedTensor",
+            },
+            Value::Sparse(_) => "SparseTensor",
+            Value::Lod(_) => "LoDTensor",
+            Value::Shape(_) => "TensorShape",
+            Value::DType(_) => "DType",
+            Value::Builtin(_) | Value::Method(..) => "builtin_function",
+            Value::Closure(_) => "function",
+            Value::Module(_) => "module",
+            Value::ErrorClass(_) => "type",
+            Value::Exception(e) => e.class.name(),
+            Value::Opaque(_) => "object",
+            Value::Spec(s) if s.ragged => "RaggedTensorSpec",
+            Value::Spec(_) => "TensorSpec",
+            Value::NdArray(_) => "ndarray",
+        }
+    }
+
+    /// Wraps a dense or ragged array.
+    pub fn from_array(a: Array) -> Value {
+        Value::Array(Arc::new(a))
+    }
+    /// Wraps a dense tensor.
+    pub fn tensor(t: Tensor) -> Value {
+        Value::Array(Arc::new(Array::Dense(t)))
+    }
+    /// Wraps a ragged tensor.
+    pub fn ragged(r: Ragged) -> Value {
+        Value::Array(Arc::new(Array::Ragged(r)))
+    }
+    /// The dense tensor inside, if this is one.
+    pub fn as_dense(&self) -> Option<&Tensor> {
+        match self {
+            Value::Array(a) => match &**a {
+                Array::Dense(t) => Some(t),
+                Array::Ragged(_) => None,
+            },
+            _ => None,
+        }
+    }
+    /// The ragged tensor inside, if this is one.
+    pub fn as_ragged(&self) -> Option<&Ragged> {
+        match self {
+            Value::Array(a) => match &**a {
+                Array::Ragged(r) => Some(r),
+                Array::Dense(_) => None,
+            },
+            _ => None,
+        }
+    }
+    /// A Python str.
+    /// An owned `String` becomes the value without a copy.
+    pub fn str(s: impl Into<String>) -> Value {
+        Value::Str(Arc::new(s.into()))
+    }
+    /// A Python list.
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Arc::new(items))
+    }
+    /// A Python tuple.
+    pub fn tuple(items: Vec<Value>) -> Value {
+        Value::Tuple(Arc::new(items))
+    }
+    /// A list of Python ints.
+    pub fn int_list(items: &[i64]) -> Value {
+        Value::list(items.iter().map(|&i| Value::Int(i)).collect())
+    }
+
+    /// True for the tensor kinds (dense, ragged, sparse, LoD, literal lists).
+    pub fn is_tensor_like(&self) -> bool {
+        matches!(
+            self,
+            Value::Array(_)
+                | Value::Sparse(_)
+                | Value::Lod(_)
+                | Value::Literal(_)
+                | Value::NdArray(_)
+        )
+    }
+
+    /// Python truthiness (`if x:`); tensors with one element use that element.
+    pub fn truthy(&self) -> Result<bool, EngineError> {
+        Ok(match self {
+            Value::None => false,
+            Value::Bool(b) => *b,
+            Value::Int(i) => *i != 0,
+            Value::Float(f) => *f != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            Value::List(v) | Value::Tuple(v) => !v.is_empty(),
+            Value::Dict(v) => !v.is_empty(),
+            Value::Literal(n) => !matches!(n.tree(), Nested::List(v) if v.is_empty()),
+            Value::NdArray(n) => {
+                let size: usize = n.shape().iter().product();
+                match &**n {
+                    NdArray::Dense(t) if size == 1 => {
+                        return Value::tensor(t.clone()).truthy();
+                    }
+                    NdArray::Object(items, _) if size == 1 => return items[0].truthy(),
+                    _ if size == 0 => false,
+                    _ => {
+                        return Err(EngineError::new(
+                            ErrorClass::ValueError,
+                            "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()",
+                        ))
+                    }
+                }
+            }
+            Value::Array(a) if matches!(**a, Array::Ragged(_)) => {
+                return Err(EngineError::new(
+                    ErrorClass::TypeError,
+                    "RaggedTensor may not be used as a boolean",
+                )
+                .with_hint("use tf.reduce_any(rt) or tf.reduce_all(rt), or test rt.nrows() > 0"))
+            }
+            Value::Array(a) => match a
+                .flat_values()
+                .scalar_value()
+                .filter(|_| matches!(**a, Array::Dense(_)))
+            {
+                Some(Scalar::Bool(b)) => b,
+                Some(s) => {
+                    s.as_f64().is_some_and(|f| f != 0.0)
+                        || matches!(s, Scalar::Str(ref v) if !v.is_empty())
+                }
+                None => {
+                    return Err(EngineError::new(
+                        ErrorClass::ValueError,
+                        "The truth value of a tensor with more than one element is ambiguous",
+                    )
+                    .with_hint("use tf.reduce_any(x) or tf.reduce_all(x)"))
+                }
+            },
+            _ => true,
+        })
+    }
+}
+
+/// Converts a scalar element to the matching Python value.
+pub fn scalar_to_value(s: Scalar) -> Value {
+    match s {
+        Scalar::Bool(b) => Value::Bool(b),
+        Scalar::I32(v) => Value::Int(v as i64),
+        Scalar::I64(v) => Value::Int(v),
+        Scalar::F32(v) => Value::Float(v as f64),
+        Scalar::F64(v) => Value::Float(v),
+        Scalar::Str(b) => Value::str(String::from_utf8_lossy(&b)),
+    }
+}
+
+/// One item of a list display of literals: a Python scalar, or a nested display.
+pub fn literal_item(n: &Nested) -> Value {
+    match n {
+        Nested::List(_) => Value::Literal(Arc::new(n.clone().into())),
+        leaf => nested_to_value(leaf),
+    }
+}
+
+/// A list of Python values, kept a list display (shown as the table of the tensor it would
+/// become) when `display` is set and every item is a literal.
+pub fn relist(items: Vec<Value>, display: bool) -> Value {
+    if display {
+        let nested: Option<Vec<Nested>> = items.iter().map(item_nested).collect();
+        if let Some(n) = nested {
+            return Value::Literal(Arc::new(Nested::List(n).into()));
+        }
+    }
+    Value::list(items)
+}
+
+fn item_nested(v: &Value) -> Option<Nested> {
+    Some(match v {
+        Value::Bool(b) => Nested::Leaf(Leaf::Bool(*b)),
+        Value::Int(i) => Nested::Leaf(Leaf::Int(*i)),
+        Value::Float(f) => Nested::Leaf(Leaf::Float(*f)),
+        Value::Str(s) => Nested::Leaf(Leaf::Str(s.as_bytes().to_vec())),
+        Value::Literal(n) => n.tree().clone(),
+        _ => return None,
+    })
+}
+
+/// Converts a nested literal to Python values (for `to_list()` and `list()`).
+pub fn nested_to_value(n: &Nested) -> Value {
+    match n {
+        Nested::List(items) => Value::list(items.iter().map(nested_to_value).collect()),
+        Nested::Leaf(Leaf::Bool(b)) => Value::Bool(*b),
+        Nested::Leaf(Leaf::Int(i)) => Value::Int(*i),
+        Nested::Leaf(Leaf::Float(f)) => Value::Float(*f),
+        Nested::Leaf(Leaf::Str(s)) => Value::str(String::from_utf8_lossy(s)),
+        Nested::Leaf(Leaf::Typed(s)) => scalar_to_value(s.clone()),
+    }
+}

@@ -1,0 +1,407 @@
+//! The typed syntax tree that the parser produces and the evaluator walks.
+//!
+//! Every expression and statement carries the byte span of its source text, so that errors
+//! found later (a shape mismatch, an unknown name) can point at the operand that caused them.
+
+use std::fmt;
+use std::sync::Arc;
+
+use ragtag_engine::columns::ListLiteral;
+
+/// A byte range `[start, end)` in one source (a REPL line, a notebook cell, a script).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// Offset of the first byte.
+    pub start: usize,
+    /// Offset one past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span covering `start..end`.
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+    /// Length in bytes.
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+    /// True for a zero-length span.
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(s: Span) -> Self {
+        (s.start, s.len()).into()
+    }
+}
+
+/// A whole input: a script, a REPL entry or a notebook cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Program {
+    /// The statements in order.
+    pub body: Vec<Stmt>,
+}
+
+/// A statement with its span.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stmt {
+    /// What kind of statement.
+    pub kind: StmtKind,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// The statements of the language.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StmtKind {
+    /// A bare expression; its value is displayed when it is not `None`.
+    Expr(Expr),
+    /// `a = b = expr` or `a, b = expr`: each target in turn receives the value.
+    Assign {
+        /// The targets left of each `=`, leftmost first.
+        targets: Vec<Target>,
+        /// The value assigned.
+        value: Expr,
+    },
+    /// `import a.b as c` / `from a import b`: accepted; the well-known names are always bound.
+    Import {
+        /// The dotted module path as written.
+        module: String,
+        /// The `as` name, if any.
+        alias: Option<String>,
+    },
+    /// `pass`.
+    Pass,
+    /// `break` (leaves the innermost loop).
+    Break,
+    /// `continue` (starts the innermost loop's next iteration).
+    Continue,
+    /// `del a, b[0]`: names or subscripts.
+    Del(Vec<Expr>),
+    /// `while cond: body`.
+    While {
+        /// The condition, tested before each iteration.
+        cond: Expr,
+        /// The loop body.
+        body: Vec<Stmt>,
+    },
+    /// `def name(params): body`, with any decorators already dropped.
+    Def {
+        /// The function's name.
+        name: String,
+        /// Its parameters.
+        params: Vec<Param>,
+        /// Its body.
+        body: Vec<Stmt>,
+    },
+    /// `return expr?`.
+    Return(Option<Expr>),
+    /// `try: body` followed by `except` clauses (and an optional `finally`).
+    Try {
+        /// The guarded statements.
+        body: Vec<Stmt>,
+        /// The handlers, in order.
+        handlers: Vec<Handler>,
+        /// `finally:` statements, if any.
+        finally: Vec<Stmt>,
+    },
+    /// `raise expr?`.
+    Raise(Option<Expr>),
+    /// `assert test` or `assert test, message`.
+    Assert {
+        /// The condition that must hold.
+        test: Expr,
+        /// The message of the AssertionError when it does not.
+        msg: Option<Expr>,
+    },
+    /// `if cond: body elif …: … else: …`, with elif chains nested into `orelse`.
+    If {
+        /// The condition.
+        cond: Expr,
+        /// Statements when true.
+        body: Vec<Stmt>,
+        /// Statements when false.
+        orelse: Vec<Stmt>,
+    },
+    /// `for target in iter: body`.
+    For {
+        /// The loop variable(s).
+        target: Target,
+        /// The iterated value.
+        iter: Expr,
+        /// The loop body.
+        body: Vec<Stmt>,
+    },
+}
+
+/// One `except [Class[, Class…]] [as name]:` clause.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Handler {
+    /// The classes it catches (empty: catches everything).
+    pub classes: Vec<Expr>,
+    /// The `as` name.
+    pub name: Option<String>,
+    /// The handler body.
+    pub body: Vec<Stmt>,
+    /// Where the `except` line is.
+    pub span: Span,
+}
+
+/// An assignment target.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    /// A plain name.
+    Name(String, Span),
+    /// `a, b` or `(a, b)` or `[a, b]`: unpacks a sequence.
+    Tuple(Vec<Target>, Span),
+}
+
+impl Target {
+    /// The source span of the target.
+    pub fn span(&self) -> Span {
+        match self {
+            Target::Name(_, s) | Target::Tuple(_, s) => *s,
+        }
+    }
+}
+
+/// A parameter of a `lambda` or `def`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    /// The parameter's name.
+    pub name: String,
+    /// Its default value, if any.
+    pub default: Option<Expr>,
+}
+
+/// An expression with its span.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    /// What kind of expression.
+    pub kind: ExprKind,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// The expressions of the language.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExprKind {
+    /// An integer literal.
+    Int(i64),
+    /// A float literal.
+    Float(f64),
+    /// A string literal (escapes resolved; adjacent literals joined).
+    Str(String),
+    /// `True` / `False`.
+    Bool(bool),
+    /// `None`.
+    None,
+    /// `...` (only meaningful inside a subscript).
+    Ellipsis,
+    /// A list display of number and string literals only (nested to any depth), scanned
+    /// straight from the source into the literal it denotes: one node however many
+    /// elements, shared with the value it evaluates to. The grammar's `list_display` gives
+    /// the same value for the same text (see `parser/data_blocks.rs`). A large block of
+    /// numbers is held in columns.
+    Data(Arc<ListLiteral>),
+    /// A name.
+    Name(String),
+    /// `[a, b, …]`.
+    List(Vec<Expr>),
+    /// `(a, b)`, `(a,)`, `()`, or a bare `a, b` where a tuple is allowed.
+    Tuple(Vec<Expr>),
+    /// `{k: v, …}`.
+    Dict(Vec<(Expr, Expr)>),
+    /// `value.name`.
+    Attr(Box<Expr>, String),
+    /// `func(args…)`.
+    Call(Box<Expr>, Vec<Arg>),
+    /// `value[index, …]`: one entry per comma-separated part.
+    Subscript(Box<Expr>, Vec<Index>),
+    /// A prefix operator.
+    Unary(UnaryOp, Box<Expr>),
+    /// A binary arithmetic, bitwise or comparison operator.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `a and b` / `a or b` (short-circuit, yields an operand as Python does).
+    Logic(LogicOp, Box<Expr>, Box<Expr>),
+    /// `not a`.
+    Not(Box<Expr>),
+    /// `lambda params: body`.
+    Lambda(Vec<Param>, Box<Expr>),
+    /// `a if cond else b`.
+    IfElse {
+        /// The condition.
+        cond: Box<Expr>,
+        /// The value when true.
+        then: Box<Expr>,
+        /// The value when false.
+        orelse: Box<Expr>,
+    },
+    /// `[elt for target in iter if cond]`.
+    ListComp {
+        /// The produced element.
+        elt: Box<Expr>,
+        /// The loop variable(s).
+        target: Target,
+        /// The iterated value.
+        iter: Box<Expr>,
+        /// Optional filters.
+        conds: Vec<Expr>,
+    },
+}
+
+/// A call argument.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arg {
+    /// `Some(name)` for `name=value`.
+    pub name: Option<String>,
+    /// The argument's value.
+    pub value: Expr,
+    /// `*args` unpacking.
+    pub star: bool,
+}
+
+/// One comma-separated part of a subscript.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Index {
+    /// A plain expression (an int, a tensor, `None`/`tf.newaxis`, `...`).
+    Expr(Expr),
+    /// `start:stop:step`, each part optional.
+    Slice {
+        /// The start.
+        start: Option<Expr>,
+        /// The stop.
+        stop: Option<Expr>,
+        /// The step.
+        step: Option<Expr>,
+        /// Where it is.
+        span: Span,
+    },
+}
+
+/// Prefix operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnaryOp {
+    /// `-x`
+    Neg,
+    /// `+x`
+    Pos,
+    /// `~x`
+    Invert,
+}
+
+/// `and` / `or`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogicOp {
+    /// `and`
+    And,
+    /// `or`
+    Or,
+}
+
+/// Binary operators, arithmetic, bitwise and comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `//`
+    FloorDiv,
+    /// `%`
+    Mod,
+    /// `**`
+    Pow,
+    /// `@`
+    MatMul,
+    /// `&`
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `in`
+    In,
+    /// `not in`
+    NotIn,
+    /// `is`
+    Is,
+    /// `is not`
+    IsNot,
+}
+
+impl BinOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::Pow => "**",
+            BinOp::MatMul => "@",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::In => "in",
+            BinOp::NotIn => "not in",
+            BinOp::Is => "is",
+            BinOp::IsNot => "is not",
+        }
+    }
+    /// True for the six ordering/equality comparisons.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    }
+}
+
+impl fmt::Display for BinOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.symbol())
+    }
+}
+
+impl UnaryOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "-",
+            UnaryOp::Pos => "+",
+            UnaryOp::Invert => "~",
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! S-expression rendering of the AST, for snapshot tests and the REPL's `:ast` command.
+//!
+//! Expressions: `(+ a b)`, `(- x)`, `(not x)`, `(and a b)`, `(not-in a b)`, `(is-not a b)`,
+//! `(call f 1 (kw axis 0) (star xs))`, `(. obj name)`, `(subscript x 0 (slice 1 _ 2))`,
+//! `(list 1 2)`, `(tuple 1 2)`, `(dict (k v) …)`, `(lambda (x (= y 2)) body)`,
+//! `(if cond then else)`, `(listcomp elt (for x xs) (if c))`; literals print as written
+//! (`"s"`, `1`, `2.5`, `True`, `None`, `...`).
+//!
+//! Statements: `(= t1 t2 value)`, `(import m)` / `(import m as a)`, `(pass)`, `(return x)`,
+//! `(raise x)`, `(def f (params…) stmt…)`, `(if cond (body…) (else…))`,
+//! `(for target iter stmt…)`, `(try (body…) (except (classes…) name stmt…) (finally stmt…))`.
+
+use ragtag_engine::literal::{Leaf, Nested};
+
+use super::ast::{
+    Arg, BinOp, Expr, ExprKind, Index, LogicOp, Param, Program, Stmt, StmtKind, Target,
+};
+
+/// A scanned data block, printed as the list display it was written as.
+fn nested(n: &Nested) -> String {
+    let negative = |v: String| match v.strip_prefix('-') {
+        Some(abs) => format!("(- {abs})"),
+        None => v,
+    };
+    match n {
+        Nested::List(items) => form("list", items.iter().map(nested)),
+        Nested::Leaf(Leaf::Int(i)) => negative(i.to_string()),
+        Nested::Leaf(Leaf::Float(f)) => negative(format!("{f:?}")),
+        Nested::Leaf(Leaf::Str(b)) => format!("{:?}", String::from_utf8_lossy(b)),
+        Nested::Leaf(Leaf::Bool(b)) => if *b { "True" } else { "False" }.into(),
+        Nested::Leaf(Leaf::Typed(s)) => format!("{s:?}"),
+    }
+}
+
+/// One line per top-level statement.
+pub fn program_to_sexpr(program: &Program) -> String {
+    program.body.iter().map(stmt).collect::<Vec<_>>().join("\n")
+}
+
+/// The S-expression of one expression.
+pub fn expr_to_sexpr(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Int(i) => i.to_string(),
+        ExprKind::Float(f) => format!("{f:?}"),
+        ExprKind::Str(s) => format!("{s:?}"),
+        ExprKind::Bool(true) => "True".into(),
+        ExprKind::Bool(false) => "False".into(),
+        ExprKind::None => "None".into(),
+        ExprKind::Ellipsis => "...".into(),
+        ExprKind::Name(n) => n.clone(),
+        ExprKind::List(items) => form("list", items.iter().map(expr_to_sexpr)),
+        ExprKind::Data(n) => nested(n),
+        ExprKind::Tuple(items) => form("tuple", items.iter().map(expr_to_sexpr)),
+        ExprKind::Dict(entries) => form(
+            "dict",
+            entries
+                .iter()
+                .map(|(k, v)| format!("({} {})", expr_to_sexpr(k), expr_to_sexpr(v))),
+        ),
+        ExprKind::Attr(obj, name) => format!("(. {} {name})", expr_to_sexpr(obj)),
+        ExprKind::Call(f, args) => form(
+            "call",
+            std::iter::once(expr_to_sexpr(f)).chain(args.iter().map(arg)),
+        ),
+        ExprKind::Subscript(x, items) => form(
+            "subscript",
+            std::iter::once(expr_to_sexpr(x)).chain(items.iter().map(index)),
+        ),
+        ExprKind::Unary(op, x) => format!("({} {})", op.symbol(), expr_to_sexpr(x)),
+        ExprKind::Binary(op, a, b) => {
+            format!("({} {} {})", binop(*op), expr_to_sexpr(a), expr_to_sexpr(b))
+        }
+        ExprKind::Logic(op, a, b) => {
+            let name = match op {
+                LogicOp::And => "and",
+                LogicOp::Or => "or",
+            };
+            format!("({name} {} {})", expr_to_sexpr(a), expr_to_sexpr(b))
+        }
+        ExprKind::Not(x) => format!("(not {})", expr_to_sexpr(x)),
+        ExprKind::Lambda(params, body) => {
+            format!("(lambda {} {})", param_list(params), expr_to_sexpr(body))
+        }
+        ExprKind::IfElse { cond, then, orelse } => {
+            format!(
+                "(if {} {} {})",
+                expr_to_sexpr(cond),
+                expr_to_sexpr(then),
+                expr_to_sexpr(orelse)
+            )
+        }
+        ExprKind::ListComp {
+            elt,
+            target: t,
+            iter,
+            conds,
+        } => {
+            let mut parts = vec![
+                expr_to_sexpr(elt),
+                format!("(for {} {})", target(t), expr_to_sexpr(iter)),
+            ];
+            parts.extend(conds.iter().map(|c| format!("(if {})", expr_to_sexpr(c))));
+            form("listcomp", parts.into_iter())
+        }
+    }
+}
+
+/// `(head a b …)`, or `(head)` with no parts.
+fn form(head: &str, parts: impl Iterator<Item = String>) -> String {
+    let mut out = format!("({head}");
+    for p in parts {
+        out.push(' ');
+        out.push_str(&p);
+    }
+    out.push(')');
+    out
+}
+
+/// Operator names; the two-word ones are hyphenated so every form has one head.
+fn binop(op: BinOp) -> &'static str {
+    match op {
+        BinOp::NotIn => "not-in",
+        BinOp::IsNot => "is-not",
+        other => other.symbol(),
+    }
+}
+
+fn arg(a: &Arg) -> String {
+    let value = expr_to_sexpr(&a.value);
+    match (&a.name, a.star) {
+        (Some(name), _) => format!("(kw {name} {value})"),
+        (None, true) => format!("(star {value})"),
+        (None, false) => value,
+    }
+}
+
+fn index(i: &Index) -> String {
+    match i {
+        Index::Expr(e) => expr_to_sexpr(e),
+        Index::Slice {
+            start, stop, step, ..
+        } => {
+            let part = |p: &Option<Expr>| p.as_ref().map_or_else(|| "_".to_owned(), expr_to_sexpr);
+            format!("(slice {} {} {})", part(start), part(stop), part(step))
+        }
+    }
+}
+
+fn param_list(params: &[Param]) -> String {
+    let items: Vec<String> = params
+        .iter()
+        .map(|p| match &p.default {
+            Some(d) => format!("(= {} {})", p.name, expr_to_sexpr(d)),
+            None => p.name.clone(),
+        })
+        .collect();
+    format!("({})", items.join(" "))
+}
+
+fn target(t: &Target) -> String {
+    match t {
+        Target::Name(n, _) => n.clone(),
+        Target::Tuple(items, _) => form("tuple", items.iter().map(target)),
+    }
+}
+
+/// `(s1 s2 …)`: a statement list.
+fn block(body: &[Stmt]) -> String {
+    format!("({})", body.iter().map(stmt).collect::<Vec<_>>().join(" "))
+}
+
+fn stmt(s: &Stmt) -> String {
+    match &s.kind {
+        StmtKind::Expr(e) => expr_to_sexpr(e),
+        StmtKind::Assign { targets, value } => form(
+            "=",
+            targets
+                .iter()
+                .map(target)
+                .chain(std::iter::once(expr_to_sexpr(value))),
+        ),
+        StmtKind::Import {
+            module,
+            alias: Some(a),
+        } => format!("(import {module} as {a})"),
+        StmtKind::Import {
+            module,
+            alias: None,
+        } => format!("(import {module})"),
+        StmtKind::Pass => "(pass)".into(),
+        StmtKind::Break => "(break)".into(),
+        StmtKind::Continue => "(continue)".into(),
+        StmtKind::Del(items) => form("del", items.iter().map(expr_to_sexpr)),
+        StmtKind::While { cond, body } => {
+            let head = format!("while {}", expr_to_sexpr(cond));
+            form(&head, body.iter().map(stmt))
+        }
+        StmtKind::Return(value) => form("return", value.iter().map(expr_to_sexpr)),
+        StmtKind::Raise(value) => form("raise", value.iter().map(expr_to_sexpr)),
+        StmtKind::Assert { test, msg } => form(
+            "assert",
+            std::iter::once(expr_to_sexpr(test)).chain(msg.iter().map(expr_to_sexpr)),
+        ),
+        StmtKind::Def { name, params, body } => {
+            let head = format!("def {name} {}", param_list(params));
+            form(&head, body.iter().map(stmt))
+        }
+        StmtKind::If { cond, body, orelse } => {
+            let mut parts = vec![expr_to_sexpr(cond), block(body)];
+            if !orelse.is_empty() {
+                parts.push(block(orelse));
+            }
+            form("if", parts.into_iter())
+        }
+        StmtKind::For {
+            target: t,
+            iter,
+            body,
+        } => {
+            let head = format!("for {} {}", target(t), expr_to_sexpr(iter));
+            form(&head, body.iter().map(stmt))
+        }
+        StmtKind::Try {
+            body,
+            handlers,
+            finally,
+        } => {
+            let mut parts = vec![block(body)];
+            for h in handlers {
+                let classes = form("", h.classes.iter().map(expr_to_sexpr)).replacen("( ", "(", 1);
+                let head = format!("except {classes} {}", h.name.as_deref().unwrap_or("_"));
+                parts.push(form(&head, h.body.iter().map(stmt)));
+            }
+            if !finally.is_empty() {
+                parts.push(form("finally", finally.iter().map(stmt)));
+            }
+            form("try", parts.into_iter())
+        }
+    }
+}
