@@ -11,7 +11,7 @@
 //!     ragtag_lang::render::Format::Tf,
 //!     &ragtag_lang::render::Options::default(),
 //! );
-//! assert_eq!(text, "tf.Tensor([3 0 2], shape=(3,), dtype=int64)");
+//! assert_eq!(text, "<tf.Tensor: shape=(3,), dtype=int64, numpy=array([3, 0, 2])>");
 //! ```
 
 #![forbid(unsafe_code)]

@@ -17,9 +17,9 @@ use ragtag_engine::guard;
 /// cells), and how values are displayed.
 ///
 /// ```
-/// use ragtag::session::{Collect, Output};
+/// use ragtag_lang::session::{Collect, Output};
 ///
-/// let mut session = ragtag::Session::new();
+/// let mut session = ragtag_lang::Session::new();
 /// // Each input is one cell; what it shows goes to a sink (here, collected in order).
 /// let mut sink = Collect::default();
 /// session
@@ -63,7 +63,7 @@ impl Session {
     /// A fresh session with no user names; `tf`, `np`, `ak`, builtins and modules are there.
     ///
     /// ```
-    /// let mut session = ragtag::Session::new();
+    /// let mut session = ragtag_lang::Session::new();
     /// assert!(session.vars().is_empty());
     /// assert!(session.eval("tf.constant([1, 2])").is_ok());
     /// ```
@@ -100,9 +100,9 @@ impl Session {
     /// The value of a user name.
     ///
     /// ```
-    /// use ragtag::value::Value;
+    /// use ragtag_lang::value::Value;
     ///
-    /// let mut session = ragtag::Session::new();
+    /// let mut session = ragtag_lang::Session::new();
     /// session.run("n = 2 + 3").unwrap();
     /// assert!(matches!(session.get("n"), Some(Value::Int(5))));
     /// assert!(session.get("m").is_none());
@@ -270,9 +270,9 @@ impl Session {
     /// inputs; on an error, the statements before the failing one keep their effects.
     ///
     /// ```
-    /// use ragtag::session::Output;
+    /// use ragtag_lang::session::Output;
     ///
-    /// let mut session = ragtag::Session::new();
+    /// let mut session = ragtag_lang::Session::new();
     /// let outputs = session
     ///     .run("rt = tf.ragged.constant([[1, 2], [3]])\nprint(rt.nrows())\nrt.row_lengths()")
     ///     .unwrap();
@@ -293,7 +293,7 @@ impl Session {
     /// would (displayed values as their tables).
     ///
     /// ```
-    /// let mut session = ragtag::Session::new();
+    /// let mut session = ragtag_lang::Session::new();
     /// session.run("x = tf.ragged.constant([[1, 2, 3], [], [4]])").unwrap();
     /// let lengths = session.eval("x.row_lengths()").unwrap();
     /// let t = lengths.as_dense().unwrap();
@@ -343,9 +343,9 @@ impl Session {
     /// Renders a displayed value in the session's format.
     ///
     /// ```
-    /// use ragtag::render::Format;
+    /// use ragtag_lang::render::Format;
     ///
-    /// let mut session = ragtag::Session::new();
+    /// let mut session = ragtag_lang::Session::new();
     /// let v = session.eval("tf.ragged.constant([[1], [2, 3]])").unwrap();
     /// session.format = Format::Tf;
     /// assert_eq!(session.render_value(&v), "<tf.RaggedTensor [[1], [2, 3]]>");

@@ -11,9 +11,9 @@
 //! show `text/html`); evcxr_repl prints only `text/plain`.
 //!
 //! ```
-//! let mut session = ragtag::Session::new();
+//! let mut session = ragtag_lang::Session::new();
 //! let rt = session.eval("tf.ragged.constant([[1, 2], [3]])").unwrap();
-//! let shown = ragtag::render::evcxr::content(&rt, &ragtag::render::Options::default());
+//! let shown = ragtag_lang::render::evcxr::content(&rt, &ragtag_lang::render::Options::default());
 //! assert!(shown.starts_with("EVCXR_BEGIN_CONTENT text/html\n<div class=\"ragtag-display\""));
 //! assert!(shown.contains("EVCXR_END_CONTENT\nEVCXR_BEGIN_CONTENT text/plain\n"));
 //! assert!(shown.ends_with("\nEVCXR_END_CONTENT\n"));
@@ -99,8 +99,8 @@ impl Value {
 /// makes a cell ending in an engine tensor show ragtag's table.
 ///
 /// ```
-/// use ragtag::engine::{Array, Ragged, RowPartition, Tensor};
-/// use ragtag::EvcxrDisplay;
+/// use ragtag_engine::{Array, Ragged, RowPartition, Tensor};
+/// use ragtag_lang::render::evcxr::EvcxrDisplay;
 ///
 /// Array::Dense(Tensor::from_i64(vec![1, 2, 3])).evcxr_display();
 /// let rows = RowPartition::from_row_lengths(&[2, 0, 1], None).unwrap();
