@@ -57,7 +57,7 @@ fn main() {
         let done = Instant::now();
         let asked = stopper.join().expect("the stopper thread ran");
         let stopped = match &result {
-            Err(e) if e.class == ragtag::engine::ErrorClass::KeyboardInterrupt => {
+            Err(e) if e.class == ragtag::engine::ExceptionClass::KeyboardInterrupt => {
                 format!("{:.1} ms", done.duration_since(asked).as_secs_f64() * 1e3)
             }
             Err(e) => format!("failed: {e}"),

@@ -91,7 +91,7 @@ fn every_guide_cell_runs() {
 }
 
 /// What a cell shows in text form: what it printed, then the TensorFlow repr of each value it
-/// displayed, then `<ErrorClass>` if it failed — the form tools/guide_answers.py records.
+/// displayed, then `<ExceptionClass>` if it failed — the form tools/guide_answers.py records.
 fn cell_text(session: &mut Session, cell: &str) -> String {
     let mut sink = Collect::default();
     let result = session.execute(cell, &mut sink);

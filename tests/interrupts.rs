@@ -8,11 +8,11 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use ragtag::eval::exceptions::ExceptionClass as ErrorClass;
+use ragtag::engine::exceptions::ExceptionClass;
 use ragtag::session::Collect;
 use ragtag::Session;
 
-fn interrupted_after(session: &mut Session, src: &str, delay: Duration) -> Option<ErrorClass> {
+fn interrupted_after(session: &mut Session, src: &str, delay: Duration) -> Option<ExceptionClass> {
     let flag = session.cancel_flag();
     let stopper = std::thread::spawn(move || {
         std::thread::sleep(delay);
@@ -40,7 +40,7 @@ fn one_long_operation_stops_part_way_and_assigns_nothing() {
     ] {
         assert_eq!(
             interrupted_after(&mut session, src, Duration::from_millis(5)),
-            Some(ErrorClass::KeyboardInterrupt),
+            Some(ExceptionClass::KeyboardInterrupt),
             "{src}"
         );
         assert!(session.get("y").is_none(), "{src} assigned y");

@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use ragtag::engine::ops::matmul::{matmul, matmul_arrays, numpy_matmul, Transpose};
-use ragtag::engine::{interrupt, Array, Buffer, DType, ErrorClass, Ragged, RowPartition, Tensor};
+use ragtag::engine::{
+    interrupt, Array, Buffer, DType, ExceptionClass, Ragged, RowPartition, Tensor,
+};
 
 const CASES: u32 = 96;
 
@@ -318,7 +320,7 @@ fn an_interrupt_stops_a_long_product() {
     let result = matmul(&a, &a, Transpose::default());
     stopper.join().unwrap();
     interrupt::watch(None);
-    assert_eq!(result.unwrap_err().class, ErrorClass::KeyboardInterrupt);
+    assert_eq!(result.unwrap_err().class, ExceptionClass::KeyboardInterrupt);
     assert!(
         started.elapsed() < Duration::from_secs(20),
         "it stopped part-way"
@@ -349,13 +351,13 @@ fn bad_shapes_are_errors_not_panics() {
                 if let Err(e) = r {
                     assert_eq!(
                         e.class,
-                        ErrorClass::InvalidArgumentError,
+                        ExceptionClass::InvalidArgumentError,
                         "{x:?} {y:?}: {e:?}"
                     );
                 }
             }
             if let Err(e) = numpy_matmul(&t(x.clone()), &t(y.clone())) {
-                assert_eq!(e.class, ErrorClass::ValueError, "{x:?} {y:?}: {e:?}");
+                assert_eq!(e.class, ExceptionClass::ValueError, "{x:?} {y:?}: {e:?}");
             }
         }
     }

@@ -8,7 +8,7 @@
 use std::sync::atomic::AtomicBool;
 
 use ragtag::diagnostic::Error;
-use ragtag::eval::exceptions::ExceptionClass as ErrorClass;
+use ragtag::engine::exceptions::ExceptionClass;
 use ragtag::syntax::ast::{ExprKind, StmtKind};
 use ragtag::syntax::{
     completeness, parse, parse_interruptible, program_to_sexpr, Completeness, ParseError,
@@ -308,7 +308,7 @@ fn parsing_stops_when_the_cancel_flag_is_set() {
         Err(ParseError::Interrupted)
     );
     let err = Error::from(ParseError::Interrupted);
-    assert_eq!(err.class, ErrorClass::KeyboardInterrupt);
+    assert_eq!(err.class, ExceptionClass::KeyboardInterrupt);
     // Without the flag it is `parse`.
     let go = AtomicBool::new(false);
     assert_eq!(parse_interruptible(&src, &go).ok(), parse(&src).ok());
@@ -317,7 +317,7 @@ fn parsing_stops_when_the_cancel_flag_is_set() {
             assert_eq!(Some(e.clone()), parse(&bad).err());
             assert_eq!(
                 Error::from(ParseError::Syntax(e)).class,
-                ErrorClass::SyntaxError
+                ExceptionClass::SyntaxError
             );
         }
         other => panic!("{other:?}"),

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use libfuzzer_sys::fuzz_target;
-use ragtag::eval::exceptions::ExceptionClass as ErrorClass;
+use ragtag::engine::exceptions::ExceptionClass;
 use ragtag::render::Format;
 use ragtag::session::{Collect, Output};
 use ragtag::Session;
@@ -66,7 +66,7 @@ fuzz_target!(|data: &[u8]| {
     let result = session.execute(src, &mut sink);
     dog.started.store(0, Ordering::Relaxed);
     if let Err(e) = &result {
-        if e.class == ErrorClass::InternalError {
+        if e.class == ExceptionClass::InternalError {
             panic!("{}", e.message);
         }
         let _ = session.render_error(e, ragtag::diagnostic::Style::Plain, 100);

@@ -22,7 +22,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::error::{EngineError, ErrorClass, Result};
+use super::error::Result;
+
+use crate::exceptions::{Exception, ExceptionClass};
 
 /// The limit used where physical memory cannot be read (not Linux, no `/proc`).
 pub const FALLBACK_LIMIT: u64 = 4 << 30;
@@ -161,14 +163,14 @@ pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
 }
 
 /// The ResourceExhaustedError for `what` asking for `bytes` (as `detail`) over `limit`.
-fn exhausted(what: &str, bytes: u128, detail: &str, limit: u64) -> EngineError {
+fn exhausted(what: &str, bytes: u128, detail: &str, limit: u64) -> Exception {
     let (asked, allowed) = match (human(bytes), human(limit as u128)) {
         // Rounded alike: show the exact byte counts.
         (a, l) if a == l => (format!("{bytes} bytes"), format!("{limit} bytes")),
         pair => pair,
     };
-    EngineError {
-        class: ErrorClass::ResourceExhaustedError,
+    Exception {
+        class: ExceptionClass::ResourceExhaustedError,
         message: format!(
             "{what} would allocate {asked}{detail}, over ragtag's memory limit of {allowed}"
         ),
@@ -212,9 +214,9 @@ pub fn check_shape(what: &str, shape: &[usize], item_bytes: usize) -> Result<usi
     Ok(count)
 }
 
-fn alloc_failed(what: &str, bytes: u128) -> EngineError {
-    EngineError {
-        class: ErrorClass::ResourceExhaustedError,
+fn alloc_failed(what: &str, bytes: u128) -> Exception {
+    Exception {
+        class: ExceptionClass::ResourceExhaustedError,
         message: format!(
             "{what} could not allocate {}: the system is out of memory",
             human(bytes)
@@ -360,7 +362,7 @@ mod tests {
     fn small_passes_huge_fails() {
         assert!(check_against(4 << 30, "x", 1000, 8).is_ok());
         let e = check_against(4 << 30, "tf.range", 1 << 40, 8).unwrap_err();
-        assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
+        assert_eq!(e.class, ExceptionClass::ResourceExhaustedError);
         assert!(e.message.contains("8.0 TiB"), "{}", e.message);
         assert!(e.message.contains("tf.range"), "{}", e.message);
         assert!(e.message.contains("4.0 GiB"), "{}", e.message);
@@ -383,7 +385,7 @@ mod tests {
         let v: Vec<i32> = vec("test", 10).unwrap();
         assert!(v.capacity() >= 10 && v.is_empty());
         let e = vec::<u64>("huge", usize::MAX).unwrap_err();
-        assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
+        assert_eq!(e.class, ExceptionClass::ResourceExhaustedError);
         assert_eq!(filled("f", 7u8, 3).unwrap(), [7, 7, 7]);
         assert_eq!(repeat("r", &[1, 2], 2).unwrap(), [1, 2, 1, 2]);
         assert!(repeat("r", &[1, 2], usize::MAX).is_err());

@@ -19,7 +19,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Mutex, Once};
 
-use crate::ErrorClass;
+use crate::ExceptionClass;
 
 /// The stack of an evaluation thread. The memory is reserved, not touched, until an input
 /// recurses that deep; a thread whose input went deeper than [`RETIRE_DEPTH_BYTES`] is not
@@ -292,7 +292,7 @@ pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Crash> {
 /// [`STACK_LIMIT_BYTES`] of its stack. Recursive parts of evaluation (expressions,
 /// statements, calls, conversions of nested values) call this at each level. On a thread
 /// that is not an evaluation thread it never fails.
-pub fn check_stack() -> Result<(), crate::EngineError> {
+pub fn check_stack() -> Result<(), crate::Exception> {
     let base = STACK_BASE.with(Cell::get);
     if base == 0 {
         return Ok(());
@@ -304,8 +304,8 @@ pub fn check_stack() -> Result<(), crate::EngineError> {
         RETIRE.with(|r| r.set(true));
     }
     if used > STACK_LIMIT_BYTES {
-        return Err(crate::EngineError::new(
-            ErrorClass::RecursionError,
+        return Err(crate::Exception::new(
+            ExceptionClass::RecursionError,
             "maximum recursion depth exceeded",
         )
         .with_hint(
@@ -375,7 +375,7 @@ mod tests {
         assert_eq!(run(|| 6 * 7), Ok(42));
     }
 
-    fn nest(n: usize) -> Result<usize, crate::EngineError> {
+    fn nest(n: usize) -> Result<usize, crate::Exception> {
         check_stack()?;
         let pad = [n as u8; 512];
         Ok(nest(n + 1)? + usize::from(std::hint::black_box(pad)[0] == 0))
@@ -384,7 +384,7 @@ mod tests {
     #[test]
     fn unbounded_recursion_is_a_recursion_error() {
         let e = run(|| nest(0)).unwrap().unwrap_err();
-        assert_eq!(e.class, ErrorClass::RecursionError);
+        assert_eq!(e.class, ExceptionClass::RecursionError);
         // Off an evaluation thread the check never fails.
         assert!(check_stack().is_ok());
     }

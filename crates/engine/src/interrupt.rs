@@ -10,7 +10,9 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::error::{EngineError, ErrorClass, Result};
+use super::error::Result;
+
+use crate::exceptions::{Exception, ExceptionClass};
 
 /// How many elements an operation processes between two looks at the flag: small enough
 /// that the slowest per-element work (a string format, a transcendental function) takes well
@@ -44,8 +46,8 @@ pub fn check() -> Result<()> {
 }
 
 /// The error an interrupted operation returns.
-pub fn interrupted() -> EngineError {
-    EngineError::new(ErrorClass::KeyboardInterrupt, "interrupted").with_hint(
+pub fn interrupted() -> Exception {
+    Exception::new(ExceptionClass::KeyboardInterrupt, "interrupted").with_hint(
         "the interrupted statement assigned nothing; earlier statements keep their effects",
     )
 }
@@ -225,7 +227,7 @@ mod tests {
             seen += range.len();
             flag.store(true, Ordering::Relaxed);
         });
-        assert_eq!(r.unwrap_err().class, ErrorClass::KeyboardInterrupt);
+        assert_eq!(r.unwrap_err().class, ExceptionClass::KeyboardInterrupt);
         assert_eq!(seen, CHUNK, "stops at the first look after the flag is set");
         assert!(map(&x, |v| v).is_empty());
         let big = vec![1u8; 2 * PARALLEL_MIN];
@@ -237,7 +239,10 @@ mod tests {
         assert!(map_range(big.len(), |i| i).is_empty());
         assert!(zip_map(&x, &x, |a, b| a + b).is_empty());
         assert!(map_range(x.len(), |i| i).is_empty());
-        assert_eq!(check().unwrap_err().class, ErrorClass::KeyboardInterrupt);
+        assert_eq!(
+            check().unwrap_err().class,
+            ExceptionClass::KeyboardInterrupt
+        );
         watch(None);
     }
 }

@@ -169,7 +169,7 @@ impl Lod {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Buffer, ErrorClass};
+    use crate::{Buffer, ExceptionClass};
 
     fn column(n: usize) -> Tensor {
         Tensor::new(vec![n, 1], Buffer::F64((0..n).map(|i| i as f64).collect())).unwrap()
@@ -188,7 +188,7 @@ mod tests {
     #[test]
     fn bad_lengths_say_why() {
         let e = Lod::from_lengths(column(3), &[vec![1, 1]]).unwrap_err();
-        assert_eq!(e.class, ErrorClass::ValueError);
+        assert_eq!(e.class, ExceptionClass::ValueError);
         assert!(
             e.message
                 .contains("lengths [1, 1]) ends at 2, but the data has 3 rows"),

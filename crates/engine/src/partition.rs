@@ -6,9 +6,9 @@ use std::sync::{Arc, OnceLock};
 
 use super::buffer::Buffer;
 use super::dtype::DType;
-use super::error::EngineError;
 use super::error::Result;
 use super::tensor::Tensor;
+use crate::exceptions::Exception;
 use crate::{invalid_arg, value_error};
 
 /// A vector of row indices as an int32 or int64 tensor (values known to fit: they count
@@ -242,7 +242,7 @@ impl RowPartition {
             ));
         }
         Self::from_row_splits(splits, Some(nvals))
-            .map_err(|e| EngineError::new(e.class, format!("invalid row_starts: {}", e.message)))
+            .map_err(|e| Exception::new(e.class, format!("invalid row_starts: {}", e.message)))
     }
 
     /// From the end of each row; rows start where the previous ended, the first at 0.
@@ -251,7 +251,7 @@ impl RowPartition {
         splits.push(0);
         splits.extend_from_slice(limits);
         Self::from_row_splits(splits, Some(nvals))
-            .map_err(|e| EngineError::new(e.class, format!("invalid row_limits: {}", e.message)))
+            .map_err(|e| Exception::new(e.class, format!("invalid row_limits: {}", e.message)))
     }
 
     /// Rows of one fixed length over `nvals` values (`nrows` needed only when the length is 0).

@@ -544,7 +544,7 @@ impl Array {
 mod hostile_tests {
     use super::*;
     use crate::strings::StringBuf;
-    use crate::ErrorClass;
+    use crate::ExceptionClass;
 
     fn strings(lengths: &[i64], items: &[&str]) -> Ragged {
         let p = RowPartition::from_row_lengths(lengths, None).unwrap();
@@ -581,10 +581,10 @@ mod hostile_tests {
         let e = r
             .to_tensor(&empty, Some(&[Some(1 << 62), Some(1 << 62)]))
             .unwrap_err();
-        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+        assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
         let e = r
             .to_tensor(&empty, Some(&[Some(1 << 40), Some(1 << 20)]))
             .unwrap_err();
-        assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
+        assert_eq!(e.class, ExceptionClass::ResourceExhaustedError);
     }
 }

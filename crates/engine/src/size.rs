@@ -199,7 +199,7 @@ mod tests {
         assert_eq!(numel(&[2, 3]).unwrap(), 6);
         assert_eq!(numel(&[0, 1 << 62, 1 << 62]).unwrap(), 0);
         let e = numel(&[1_000_000_000_000_000_000, 1_000_000_000_000_000_000, 0]).unwrap_err();
-        assert_eq!(e.class, crate::ErrorClass::InvalidArgumentError);
+        assert_eq!(e.class, crate::ExceptionClass::InvalidArgumentError);
         assert!(e.message.contains("2**63 - 1"), "{}", e.message);
         assert!(numel(&[usize::MAX]).is_err());
         assert!(dims("shape", &[-1]).is_err());

@@ -4,12 +4,12 @@
 use crate::diagnostic::Error;
 use crate::eval::builtins::help::value_help;
 use crate::eval::builtins::python::{help_index, help_text, lookup_help};
-use crate::eval::exceptions::ExceptionClass as ErrorClass;
 use crate::eval::Sink;
 use crate::render::{describe, explain, html, table, Format};
 use crate::session::Session;
 use crate::value::Value;
 use ragtag_engine::budget;
+use ragtag_engine::exceptions::ExceptionClass;
 
 pub mod continuation;
 pub mod tutorial;
@@ -131,7 +131,7 @@ pub fn storage(v: &Value, options: &crate::render::Options) -> Option<String> {
 }
 
 fn usage(msg: impl Into<String>) -> Error {
-    Error::new(ErrorClass::ValueError, msg)
+    Error::new(ExceptionClass::ValueError, msg)
 }
 
 /// Runs one meta-command.
@@ -155,7 +155,7 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
                 Some(b) => help_text(b),
                 None => {
                     return Err(Error::new(
-                        ErrorClass::NameError,
+                        ExceptionClass::NameError,
                         format!("no builtin named '{rest}'"),
                     ))
                 }
@@ -255,7 +255,10 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
         }
         ":load" => {
             let text = std::fs::read_to_string(rest).map_err(|e| {
-                Error::new(ErrorClass::RuntimeError, format!("cannot read {rest}: {e}"))
+                Error::new(
+                    ExceptionClass::RuntimeError,
+                    format!("cannot read {rest}: {e}"),
+                )
             })?;
             session.execute_named(&text, rest, sink)?;
             Outcome::Text(String::new())
@@ -270,7 +273,7 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
             }
             std::fs::write(rest, text).map_err(|e| {
                 Error::new(
-                    ErrorClass::RuntimeError,
+                    ExceptionClass::RuntimeError,
                     format!("cannot write {rest}: {e}"),
                 )
             })?;
@@ -279,7 +282,10 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
         ":quit" | ":q" | ":exit" => Outcome::Quit,
         other => {
             let names = COMMANDS.iter().map(|(c, _)| *c);
-            let mut e = Error::new(ErrorClass::NameError, format!("unknown command '{other}'"));
+            let mut e = Error::new(
+                ExceptionClass::NameError,
+                format!("unknown command '{other}'"),
+            );
             if let Some(s) = crate::eval::suggest::closest(other, names) {
                 e = e.with_hint(format!("did you mean `{s}`? (:help lists them)"));
             }

@@ -3,8 +3,7 @@
 
 use std::fmt;
 
-use crate::eval::exceptions::{Exception, ExceptionClass};
-use ragtag_engine::EngineError;
+use ragtag_engine::exceptions::{Exception, ExceptionClass};
 use ragtag_syntax::ast::Span;
 use ragtag_syntax::SyntaxError;
 
@@ -83,12 +82,6 @@ impl Error {
     }
 }
 
-impl From<EngineError> for Error {
-    fn from(e: EngineError) -> Self {
-        Error::from(Exception::from(e))
-    }
-}
-
 impl From<Exception> for Error {
     fn from(e: Exception) -> Self {
         Error {
@@ -124,10 +117,11 @@ impl From<ragtag_syntax::ParseError> for Error {
     fn from(e: ragtag_syntax::ParseError) -> Self {
         match e {
             ragtag_syntax::ParseError::Syntax(e) => e.into(),
-            ragtag_syntax::ParseError::Interrupted => {
-                Error::new(ragtag_engine::ErrorClass::KeyboardInterrupt, "interrupted")
-                    .with_hint("every name still holds the value it had before this input")
-            }
+            ragtag_syntax::ParseError::Interrupted => Error::new(
+                ragtag_engine::ExceptionClass::KeyboardInterrupt,
+                "interrupted",
+            )
+            .with_hint("every name still holds the value it had before this input"),
         }
     }
 }

@@ -232,7 +232,7 @@ impl Session {
                         ragtag_syntax::ast::StmtKind::Expr(e) => e.clone(),
                         _ => {
                             return Err(Error::new(
-                                crate::eval::exceptions::ExceptionClass::SyntaxError,
+                                ragtag_engine::exceptions::ExceptionClass::SyntaxError,
                                 "expected an expression",
                             )
                             .at(stmt.span))
@@ -240,7 +240,7 @@ impl Session {
                     },
                     _ => {
                         return Err(Error::new(
-                            crate::eval::exceptions::ExceptionClass::SyntaxError,
+                            ragtag_engine::exceptions::ExceptionClass::SyntaxError,
                             "expected one expression",
                         ))
                     }
@@ -440,7 +440,7 @@ fn internal_error(src: &str, crash: &guard::Crash) -> Error {
         quoted.push_str(" …");
     }
     Error::new(
-        crate::eval::exceptions::ExceptionClass::InternalError,
+        ragtag_engine::exceptions::ExceptionClass::InternalError,
         format!("ragtag failed on `{quoted}`: {}", crash.message),
     )
     .with_hint(

@@ -259,7 +259,7 @@ fn mismatch(
     lb: usize,
     ragged: bool,
     parents: usize,
-) -> crate::EngineError {
+) -> crate::Exception {
     let what = if ragged && parents > 1 {
         format!("row {p} of ragged dimension {d} has {la} elements in the left operand but {lb} in the right")
     } else {

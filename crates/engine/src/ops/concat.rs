@@ -6,7 +6,8 @@
 use super::{insertion_axis, positive_axis, shape_str};
 use crate::buffer::Buffer;
 use crate::builder::Builder;
-use crate::error::{ErrorClass, Result};
+use crate::error::Result;
+use crate::exceptions::ExceptionClass;
 use crate::partition::RowPartition;
 use crate::ragged::{Array, Ragged};
 use crate::tensor::Tensor;
@@ -90,7 +91,7 @@ fn concat_dense_offset(parts: &[&Tensor], axis: i64, dim_offset: usize) -> Resul
         return Err(invalid_arg!("cannot concatenate scalars (rank 0 tensors)")
             .with_hint("use tf.stack to join scalars into a vector"));
     }
-    let axis = positive_axis(axis, rank, ErrorClass::InvalidArgumentError, "axis")?;
+    let axis = positive_axis(axis, rank, ExceptionClass::InvalidArgumentError, "axis")?;
     check_dtypes(parts.iter().map(|p| p.dtype()))?;
     for (i, p) in parts.iter().enumerate().skip(1) {
         if p.rank() != rank {
@@ -146,7 +147,7 @@ fn interleave(what: &str, parts: &[&Tensor], outer: usize, blocks: &[usize]) -> 
 pub fn stack_dense(parts: &[&Tensor], axis: i64) -> Result<Tensor> {
     let first = parts[0];
     let rank = first.rank();
-    let axis = insertion_axis(axis, rank, ErrorClass::ValueError, "axis")?;
+    let axis = insertion_axis(axis, rank, ExceptionClass::ValueError, "axis")?;
     check_dtypes(parts.iter().map(|p| p.dtype()))?;
     for (i, p) in parts.iter().enumerate().skip(1) {
         if p.shape() != first.shape() {
@@ -189,9 +190,9 @@ fn join(parts: &[Array], axis: i64, stack: bool) -> Result<Array> {
     }
     let out_ndims = ndims + stack as usize;
     let axis = if stack {
-        insertion_axis(axis, ndims, ErrorClass::ValueError, "axis")?
+        insertion_axis(axis, ndims, ExceptionClass::ValueError, "axis")?
     } else {
-        positive_axis(axis, ndims, ErrorClass::ValueError, "axis")?
+        positive_axis(axis, ndims, ExceptionClass::ValueError, "axis")?
     };
     check_dtypes(parts.iter().map(|p| p.dtype()))?;
     let dense = dense_parts(parts);
@@ -406,7 +407,7 @@ mod tests {
         };
         assert_eq!(t.shape(), &[2, 3]);
         let e = concat(&[a.clone(), b], 0).unwrap_err();
-        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+        assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
         assert!(
             e.message.contains("dimension 1 of input 1"),
             "{}",
@@ -415,7 +416,7 @@ mod tests {
         let e = concat(&[a.clone(), dense(&[2], &[1, 2])], 0).unwrap_err();
         assert!(e.message.contains("rank"), "{}", e.message);
         let e = concat(&[a, dense(&[], &[1])], 5).unwrap_err();
-        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+        assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
         let e = concat(&[dense(&[], &[1]), dense(&[], &[2])], 0).unwrap_err();
         assert!(e.message.contains("scalars"));
     }
@@ -467,7 +468,7 @@ mod tests {
             vec![vec![1, 7, 8], vec![2, 3, 4, 9], vec![5, 6]]
         );
         let e = concat(&[x, rt(&[&[1]])], 1).unwrap_err();
-        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+        assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
         assert!(e.message.contains("rows"), "{}", e.message);
     }
 
@@ -485,9 +486,9 @@ mod tests {
         );
         let other = rt(&[&[1, 2], &[3]]);
         let e = concat(&[a.clone(), other], 0).unwrap_err();
-        assert_eq!(e.class, ErrorClass::ValueError);
+        assert_eq!(e.class, ExceptionClass::ValueError);
         let e = concat(&[a.clone(), a], 3).unwrap_err();
-        assert_eq!(e.class, ErrorClass::ValueError);
+        assert_eq!(e.class, ExceptionClass::ValueError);
     }
 
     #[test]
@@ -503,7 +504,7 @@ mod tests {
         let out = ragged_stack(&[dense(&[2], &[1, 2]), dense(&[1], &[3])], 0).unwrap();
         assert_eq!(rows(&out), vec![vec![1, 2], vec![3]]);
         let e = stack(&[dense(&[2], &[1, 2]), dense(&[1], &[3])], 0).unwrap_err();
-        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+        assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
         let Array::Dense(t) = stack(&[dense(&[2], &[1, 2]), dense(&[2], &[3, 4])], 1).unwrap()
         else {
             panic!()

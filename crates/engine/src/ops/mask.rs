@@ -27,7 +27,7 @@ fn truth(t: &Tensor) -> Result<Vec<bool>> {
     }
 }
 
-fn incompatible(what: &[usize], mask: &[usize]) -> crate::EngineError {
+fn incompatible(what: &[usize], mask: &[usize]) -> crate::Exception {
     value_error!(
         "the mask has shape {}, but the masked dimensions of the tensor have shape {}",
         super::dense_shape_str(mask),
@@ -412,7 +412,7 @@ mod tests {
         let cols = boolean_mask_dense(&t, &dense_bool(&[3], vec![false, true, true]), 1).unwrap();
         assert_eq!(cols.data(), &Buffer::I32(vec![2, 3, 5, 6].into()));
         let e = boolean_mask_dense(&t, &dense_bool(&[3], vec![true; 3]), 0).unwrap_err();
-        assert_eq!(e.class, crate::ErrorClass::ValueError);
+        assert_eq!(e.class, crate::ExceptionClass::ValueError);
         assert!(boolean_mask_dense(&t, &dense_bool(&[], vec![true]), 0).is_err());
         let none = boolean_mask_dense(&t, &dense_bool(&[2], vec![false, false]), 0).unwrap();
         assert_eq!(none.shape(), &[0, 3]);
@@ -448,7 +448,7 @@ mod tests {
 
         let bad = ragged_bool(&[2, 2, 2], vec![true; 6]);
         let e = ragged_boolean_mask(&data, &bad).unwrap_err();
-        assert_eq!(e.class, crate::ErrorClass::InvalidArgumentError);
+        assert_eq!(e.class, crate::ExceptionClass::InvalidArgumentError);
         let empty = ragged_i32(&[0, 0], vec![]);
         let em = ragged_bool(&[0, 0], vec![]);
         let Array::Ragged(out) = ragged_boolean_mask(&empty, &em).unwrap() else {
@@ -491,7 +491,7 @@ mod tests {
         assert_eq!(out.flat_values().to_i64_vec().unwrap(), vec![1, 0, 3, 0, 5]);
         assert_eq!(
             where_select(&x, &x, &y).unwrap_err().class,
-            crate::ErrorClass::TypeError
+            crate::ExceptionClass::TypeError
         );
         let bad = ragged_bool(&[3, 2], vec![true; 5]);
         assert!(where_select(&bad, &x, &y).is_err());

@@ -26,7 +26,9 @@ pub mod tile;
 /// The shape formatters of messages, kept here for the callers that name them through `ops`.
 pub use crate::size::{dense_shape_str, shape_str};
 
-use crate::error::{EngineError, ErrorClass, Result};
+use crate::error::Result;
+
+use crate::exceptions::{Exception, ExceptionClass};
 use crate::ragged::Array;
 
 /// Refuses results of more than the memory budget allows (see [`crate::budget`]),
@@ -43,8 +45,8 @@ pub fn check_int_ids(ids: &Array, what: &str) -> Result<()> {
     if dtype.is_int() {
         return Ok(());
     }
-    let err = EngineError::new(
-        ErrorClass::InvalidArgumentError,
+    let err = Exception::new(
+        ExceptionClass::InvalidArgumentError,
         format!("{what} must be int32 or int64, not {dtype}"),
     );
     Err(
@@ -60,9 +62,9 @@ pub fn check_int_ids(ids: &Array, what: &str) -> Result<()> {
 
 /// Resolves a Python-style axis (negative counts from the end) against `rank`, or fails with
 /// an error of `class` naming the valid range. `name` is what the message calls the axis.
-pub fn positive_axis(axis: i64, rank: usize, class: ErrorClass, name: &str) -> Result<usize> {
+pub fn positive_axis(axis: i64, rank: usize, class: ExceptionClass, name: &str) -> Result<usize> {
     if rank == 0 {
-        return Err(EngineError::new(
+        return Err(Exception::new(
             class,
             format!(
                 "{name} {axis} is out of range: the tensor is a scalar (rank 0) and has no axes"
@@ -74,13 +76,13 @@ pub fn positive_axis(axis: i64, rank: usize, class: ErrorClass, name: &str) -> R
 
 /// Resolves where a new axis goes in a tensor of `rank` (`tf.expand_dims`, `tf.stack`): one
 /// of `rank + 1` places, negative counting from the end, or an error of `class`.
-pub fn insertion_axis(axis: i64, rank: usize, class: ErrorClass, name: &str) -> Result<usize> {
+pub fn insertion_axis(axis: i64, rank: usize, class: ExceptionClass, name: &str) -> Result<usize> {
     resolve_axis(axis, rank, rank + 1, class, name)
 }
 
 /// Resolves every axis of `axes` against `rank` (see [`positive_axis`]): the distinct axes,
 /// in increasing order.
-pub fn positive_axes(axes: &[i64], rank: usize, class: ErrorClass) -> Result<Vec<usize>> {
+pub fn positive_axes(axes: &[i64], rank: usize, class: ExceptionClass) -> Result<Vec<usize>> {
     let mut norm: Vec<usize> = crate::budget::vec("the axes", axes.len())?;
     for &ax in axes {
         let k = positive_axis(ax, rank, class, "axis")?;
@@ -93,12 +95,18 @@ pub fn positive_axes(axes: &[i64], rank: usize, class: ErrorClass) -> Result<Vec
 }
 
 /// `axis` as one of `n` positions of a tensor of `rank`, counting from the end when negative.
-fn resolve_axis(axis: i64, rank: usize, n: usize, class: ErrorClass, name: &str) -> Result<usize> {
+fn resolve_axis(
+    axis: i64,
+    rank: usize,
+    n: usize,
+    class: ExceptionClass,
+    name: &str,
+) -> Result<usize> {
     match crate::size::index(axis, n) {
         Some(k) => Ok(k),
         None => {
             let n = n as i64;
-            Err(EngineError::new(
+            Err(Exception::new(
                 class,
                 format!(
                     "{name} {axis} is out of range for a tensor of rank {rank} (valid: {} to {})",

@@ -167,7 +167,7 @@ mod tests {
             ragged_range(&s32(0), &s32(i32::MAX), &s32(1))
                 .unwrap_err()
                 .class,
-            crate::ErrorClass::ResourceExhaustedError
+            crate::ExceptionClass::ResourceExhaustedError
         );
     }
 }

@@ -3,7 +3,8 @@
 use super::index::{getitem, Key};
 use super::{insertion_axis, positive_axis};
 use crate::budget;
-use crate::error::{ErrorClass, Result};
+use crate::error::Result;
+use crate::exceptions::ExceptionClass;
 use crate::invalid_arg;
 use crate::partition::RowPartition;
 use crate::ragged::{Array, Ragged};
@@ -14,14 +15,14 @@ use crate::tensor::Tensor;
 pub fn expand_dims(a: &Array, axis: i64) -> Result<Array> {
     match a {
         Array::Dense(t) => {
-            let class = ErrorClass::InvalidArgumentError;
+            let class = ExceptionClass::InvalidArgumentError;
             let k = insertion_axis(axis, t.rank(), class, "axis")?;
             let mut shape = t.shape().to_vec();
             shape.insert(k, 1);
             Ok(Array::Dense(t.clone().with_shape(shape)))
         }
         Array::Ragged(r) => {
-            let k = insertion_axis(axis, r.rank(), ErrorClass::ValueError, "axis")?;
+            let k = insertion_axis(axis, r.rank(), ExceptionClass::ValueError, "axis")?;
             expand_ragged(r, k).map(Array::Ragged)
         }
     }
@@ -73,7 +74,12 @@ fn squeeze_dense(t: &Tensor, axes: Option<&[i64]>) -> Result<Tensor> {
         Some(axes) => {
             let mut v = budget::vec("a reshape", axes.len())?;
             for &ax in axes {
-                let d = positive_axis(ax, shape.len(), ErrorClass::InvalidArgumentError, "axis")?;
+                let d = positive_axis(
+                    ax,
+                    shape.len(),
+                    ExceptionClass::InvalidArgumentError,
+                    "axis",
+                )?;
                 if shape[d] != 1 {
                     return Err(invalid_arg!(
                         "cannot squeeze dimension {d}: it has size {}, not 1",
@@ -97,7 +103,7 @@ fn squeeze_ragged(r: &Ragged, axes: &[i64]) -> Result<Array> {
     let mut ragged_dims = Vec::new();
     let mut dense_dims = Vec::new();
     for &ax in axes {
-        let d = positive_axis(ax, r.rank(), ErrorClass::ValueError, "axis")?;
+        let d = positive_axis(ax, r.rank(), ExceptionClass::ValueError, "axis")?;
         if d > rr {
             dense_dims.push((d - rr) as i64);
         } else {
@@ -148,9 +154,9 @@ pub fn reverse(a: &Array, axes: &[i64]) -> Result<Array> {
     let rank = a.rank();
     let dense = matches!(a, Array::Dense(_));
     let class = if dense {
-        ErrorClass::InvalidArgumentError
+        ExceptionClass::InvalidArgumentError
     } else {
-        ErrorClass::ValueError
+        ExceptionClass::ValueError
     };
     let mut dims = budget::vec("a reshape", axes.len())?;
     for (i, &ax) in axes.iter().enumerate() {
@@ -194,7 +200,7 @@ mod tests {
         );
         assert_eq!(
             expand_dims(&t, 3).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
         let r = Array::Ragged(ragged(&[2, 1], vec![1, 2, 3]));
         let e0 = expand_dims(&r, 0).unwrap();
@@ -206,7 +212,7 @@ mod tests {
         assert_eq!(e2.ragged_rank(), 1);
         assert_eq!(
             expand_dims(&r, 4).unwrap_err().class,
-            ErrorClass::ValueError
+            ExceptionClass::ValueError
         );
         let empty = Array::Ragged(ragged(&[], vec![]));
         assert_eq!(
@@ -234,11 +240,11 @@ mod tests {
         let r2 = Array::Ragged(ragged(&[2, 1], vec![1, 2, 3]));
         assert_eq!(
             squeeze(&r2, Some(&[1])).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
         assert_eq!(
             squeeze(&r2, None).unwrap_err().class,
-            ErrorClass::ValueError
+            ExceptionClass::ValueError
         );
         let one = Array::Ragged(ragged(&[3], vec![1, 2, 3]));
         assert_eq!(
@@ -261,11 +267,11 @@ mod tests {
         assert_eq!(out.data(), &Buffer::I32(vec![4, 3, 2, 1].into()));
         assert_eq!(
             reverse(&t, &[0, 0]).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
         assert_eq!(
             reverse(&t, &[2]).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
         let r = Array::Ragged(ragged(&[2, 1, 0, 3], vec![1, 2, 3, 4, 5, 6]));
         let Array::Ragged(out) = reverse(&r, &[1]).unwrap() else {
@@ -280,7 +286,10 @@ mod tests {
             panic!()
         };
         assert_eq!(out.row_lengths(), &[3, 0, 1, 2]);
-        assert_eq!(reverse(&r, &[2]).unwrap_err().class, ErrorClass::ValueError);
+        assert_eq!(
+            reverse(&r, &[2]).unwrap_err().class,
+            ExceptionClass::ValueError
+        );
         assert_eq!(reverse(&r, &[]).unwrap(), r);
     }
 }

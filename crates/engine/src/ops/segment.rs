@@ -366,16 +366,16 @@ mod tests {
 
     #[test]
     fn hostile_splits_and_ids_fail_cleanly() {
-        use crate::ErrorClass;
+        use crate::ExceptionClass;
         // A decreasing split after a huge one, and splits spanning all of int64.
         let e = row_splits_to_segment_ids(&[0, 1 << 62, 3]).unwrap_err();
-        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+        assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
         let e = row_splits_to_segment_ids(&[i64::MIN, 3, i64::MAX]).unwrap_err();
-        assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
+        assert_eq!(e.class, ExceptionClass::ResourceExhaustedError);
         let e = segment_ids_to_row_splits(&[0, 1 << 62], None).unwrap_err();
-        assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
+        assert_eq!(e.class, ExceptionClass::ResourceExhaustedError);
         let e = segment_ids_to_row_splits(&[0, i64::MAX], None).unwrap_err();
-        assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
+        assert_eq!(e.class, ExceptionClass::ResourceExhaustedError);
     }
 
     #[test]

@@ -116,7 +116,7 @@ fn tile_ragged(r: &Ragged, multiples: &[usize]) -> Result<Ragged> {
 mod tests {
     use super::*;
     use crate::buffer::Buffer;
-    use crate::ErrorClass;
+    use crate::ExceptionClass;
 
     fn ragged(lengths: &[i64], values: Vec<i32>) -> Array {
         let p = RowPartition::from_row_lengths(lengths, None).unwrap();
@@ -139,7 +139,7 @@ mod tests {
         assert_eq!(out.shape(), &[0, 2]);
         assert_eq!(
             tile(&t, &[1]).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
         assert!(tile(&t, &[1, -1])
             .unwrap_err()

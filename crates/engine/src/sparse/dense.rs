@@ -310,7 +310,7 @@ pub fn sparse_to_dense(
 mod tests {
     use super::super::tests::{rows, sp};
     use super::*;
-    use crate::ErrorClass;
+    use crate::ExceptionClass;
 
     fn i32s(t: &Tensor) -> Vec<i32> {
         match t.data() {
@@ -335,16 +335,16 @@ mod tests {
         let oob = sp(&[&[4, 1], &[1, 2]], &[1, 2], &[3, 4]);
         assert_eq!(
             oob.to_dense(&Scalar::I32(0), true).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
         assert_eq!(
             oob.to_dense(&Scalar::I32(0), false).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
         let unordered = sp(&[&[2, 1], &[0, 3]], &[1, 2], &[3, 5]);
         assert_eq!(
             unordered.to_dense(&Scalar::I32(0), true).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
         assert!(unordered.to_dense(&Scalar::I32(0), false).is_ok());
         assert_eq!(
@@ -352,7 +352,7 @@ mod tests {
                 .to_dense(&Scalar::I64(0), false)
                 .unwrap_err()
                 .class,
-            ErrorClass::TypeError
+            ExceptionClass::TypeError
         );
     }
 
@@ -419,7 +419,7 @@ mod tests {
             true,
         )
         .unwrap_err();
-        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+        assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
     }
 
     #[test]
@@ -437,7 +437,7 @@ mod tests {
         assert_eq!(on, vec![1, 2, 23]);
         assert_eq!(
             a.to_indicator(3).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
     }
 
@@ -457,7 +457,7 @@ mod tests {
         let bad = Tensor::vector(Buffer::I32(vec![1, 2, 3].into()));
         assert_eq!(
             a.dense_at_indices(&bad).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
     }
 
@@ -469,7 +469,7 @@ mod tests {
         let wrong = Tensor::new(vec![2, 1], Buffer::I32(vec![1, 1].into())).unwrap();
         assert_eq!(
             a.add_dense(&wrong).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
     }
 }

@@ -6,7 +6,8 @@ use std::cmp::Ordering;
 use super::Sparse;
 use crate::budget;
 use crate::buffer::Buffer;
-use crate::error::{ErrorClass, Result};
+use crate::error::Result;
+use crate::exceptions::ExceptionClass;
 use crate::interrupt;
 use crate::invalid_arg;
 use crate::ops::{insertion_axis, positive_axis};
@@ -247,7 +248,7 @@ impl Sparse {
     /// `[-rank - 1, rank]`; negative counts from the end).
     pub fn expand_dims(&self, axis: i64) -> Result<Sparse> {
         let r = self.rank();
-        let at = insertion_axis(axis, r, ErrorClass::InvalidArgumentError, "axis")?;
+        let at = insertion_axis(axis, r, ExceptionClass::InvalidArgumentError, "axis")?;
         let mut indices = budget::vec("tf.sparse.expand_dims", self.nnz() * (r + 1))?;
         for i in 0..self.nnz() {
             if i % interrupt::CHUNK == 0 {
@@ -266,7 +267,12 @@ impl Sparse {
     /// `tf.sparse.split`: `num_split` pieces along `axis`; when the dimension does not
     /// divide evenly, the first pieces are one larger.
     pub fn split(&self, num_split: i64, axis: i64) -> Result<Vec<Sparse>> {
-        let ax = positive_axis(axis, self.rank(), ErrorClass::InvalidArgumentError, "axis")?;
+        let ax = positive_axis(
+            axis,
+            self.rank(),
+            ExceptionClass::InvalidArgumentError,
+            "axis",
+        )?;
         let dim = self.dense_shape[ax];
         if num_split < 1 || num_split > dim {
             return Err(invalid_arg!(

@@ -4,7 +4,8 @@
 use super::{dense_strides, Sparse};
 use crate::budget;
 use crate::buffer::Buffer;
-use crate::error::{ErrorClass, Result};
+use crate::error::Result;
+use crate::exceptions::ExceptionClass;
 use crate::size::dense_shape_str;
 use crate::tensor::Tensor;
 use crate::{invalid_arg, type_error};
@@ -194,7 +195,7 @@ impl Sparse {
         match axes {
             None => reduced.iter_mut().for_each(|x| *x = true),
             Some(axes) => {
-                let class = ErrorClass::InvalidArgumentError;
+                let class = ExceptionClass::InvalidArgumentError;
                 for k in crate::ops::positive_axes(axes, r, class)? {
                     reduced[k] = true;
                 }
@@ -279,7 +280,7 @@ pub enum SparseOut {
 mod tests {
     use super::super::tests::{rows, sp, vals};
     use super::*;
-    use crate::ErrorClass;
+    use crate::ExceptionClass;
 
     fn dense_i32(o: SparseOut) -> (Vec<usize>, Vec<i32>) {
         match o {
@@ -304,7 +305,7 @@ mod tests {
         let c = sp(&[], &[], &[3, 4]);
         assert_eq!(
             a.add(&c, 0.0).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
     }
 
@@ -350,7 +351,7 @@ mod tests {
             a.reduce(Some(&[2]), SparseReduce::Sum, false, false)
                 .unwrap_err()
                 .class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
     }
 }

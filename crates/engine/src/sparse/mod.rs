@@ -19,8 +19,9 @@ use std::cmp::Ordering;
 
 use super::buffer::Buffer;
 use super::dtype::DType;
-use super::error::{EngineError, Result};
+use super::error::Result;
 use super::tensor::Tensor;
+use crate::exceptions::Exception;
 use crate::size::dense_shape_str;
 use crate::{invalid_arg, value_error};
 
@@ -195,7 +196,7 @@ impl Sparse {
         (1..self.nnz()).all(|i| self.index(i - 1) <= self.index(i))
     }
     /// The error (with a hint) describing `p`.
-    pub fn problem_error(&self, p: IndexProblem) -> EngineError {
+    pub fn problem_error(&self, p: IndexProblem) -> Exception {
         match p {
             IndexProblem::OutOfBounds { i, dim } => {
                 let x = self.index(i)[dim];
@@ -289,7 +290,7 @@ pub(crate) fn flat_offset(idx: &[i64], strides: &[usize]) -> usize {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::ErrorClass;
+    use crate::ExceptionClass;
 
     /// A sparse int32 tensor from index rows.
     #[track_caller]
@@ -325,17 +326,17 @@ pub(crate) mod tests {
             vec![2, 2],
         )
         .unwrap_err();
-        assert_eq!(e.class, ErrorClass::ValueError);
+        assert_eq!(e.class, ExceptionClass::ValueError);
         let e =
             Sparse::new(vec![], Tensor::vector(Buffer::I32(vec![].into())), vec![-1]).unwrap_err();
-        assert_eq!(e.class, ErrorClass::ValueError);
+        assert_eq!(e.class, ExceptionClass::ValueError);
     }
 
     #[test]
     fn validation_names_the_entry() {
         let s = sp(&[&[4, 1], &[1, 2]], &[1, 2], &[3, 4]);
         let e = s.check_indices().unwrap_err();
-        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+        assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
         assert!(
             e.message.contains("indices[0] = [4, 1] is out of bounds"),
             "{}",
@@ -366,9 +367,9 @@ pub(crate) mod tests {
     #[test]
     fn huge_dense_shapes_are_refused() {
         let e = dense_strides(&[1 << 40, 1 << 20], 1).unwrap_err();
-        assert_eq!(e.class, ErrorClass::ResourceExhaustedError);
+        assert_eq!(e.class, ExceptionClass::ResourceExhaustedError);
         assert_eq!(dense_strides(&[2, 3, 4], 8).unwrap(), (vec![12, 4, 1], 24));
         let e = dense_strides(&[usize::MAX, 2, 0], 1).unwrap_err();
-        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+        assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
     }
 }

@@ -5,7 +5,8 @@
 
 use super::{index_text, Sparse};
 use crate::budget;
-use crate::error::{EngineError, Result};
+use crate::error::Result;
+use crate::exceptions::Exception;
 use crate::partition::RowPartition;
 use crate::ragged::Ragged;
 use crate::tensor::{numel, Tensor};
@@ -155,7 +156,7 @@ impl Sparse {
 
     /// For entry `i > 0`, the first dimension where it differs from entry `i - 1`, after
     /// checking that it continues the previous row or starts a new one without a gap.
-    fn ragged_step(&self, i: usize) -> Result<usize, EngineError> {
+    fn ragged_step(&self, i: usize) -> Result<usize, Exception> {
         let (prev, idx) = (self.index(i - 1), self.index(i));
         let Some(d) = (0..self.rank()).find(|&d| idx[d] != prev[d]) else {
             return Err(invalid_arg!(
@@ -199,7 +200,7 @@ mod tests {
     use super::super::tests::{rows, sp, vals};
     use super::*;
     use crate::buffer::Buffer;
-    use crate::ErrorClass;
+    use crate::ExceptionClass;
 
     fn ragged(splits: &[i64], values: &[i32]) -> Ragged {
         Ragged::new(
@@ -243,7 +244,7 @@ mod tests {
         assert_eq!(r.row_lengths(), &[1, 0, 2]);
         let hole = sp(&[&[0, 1], &[0, 3], &[2, 0]], &[1, 2, 3], &[3, 5]);
         let e = hole.to_ragged().unwrap_err();
-        assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+        assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
         assert!(e.message.contains("not right-ragged"), "{}", e.message);
         let gap = sp(&[&[0, 0], &[0, 2]], &[1, 2], &[1, 3]);
         assert!(gap
@@ -261,7 +262,7 @@ mod tests {
         let vector = sp(&[&[1]], &[1], &[2]);
         assert_eq!(
             vector.to_ragged().unwrap_err().class,
-            ErrorClass::ValueError
+            ExceptionClass::ValueError
         );
     }
 

@@ -3,7 +3,8 @@
 
 use super::Sparse;
 use crate::buffer::{Buffer, Scalar};
-use crate::error::{ErrorClass, Result};
+use crate::error::Result;
+use crate::exceptions::ExceptionClass;
 use crate::ops::positive_axis;
 use crate::size::dense_shape_str;
 use crate::tensor::Tensor;
@@ -25,7 +26,7 @@ impl Sparse {
             return Ok((*first).clone());
         }
         let rank = first.rank();
-        let axis = positive_axis(axis, rank, ErrorClass::InvalidArgumentError, "axis")?;
+        let axis = positive_axis(axis, rank, ExceptionClass::InvalidArgumentError, "axis")?;
         let mut shape = first.dense_shape.clone();
         shape[axis] = 0;
         for (k, s) in inputs.iter().enumerate() {
@@ -320,7 +321,7 @@ impl Sparse {
 mod tests {
     use super::super::tests::{rows, sp, vals};
     use super::*;
-    use crate::ErrorClass;
+    use crate::ExceptionClass;
 
     #[test]
     fn concat_both_axes() {
@@ -361,17 +362,17 @@ mod tests {
         let b = sp(&[&[3, 0]], &[2], &[4, 1]);
         assert_eq!(
             Sparse::concat(1, &[&a, &b], false).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
         let c = Sparse::concat(1, &[&a, &b], true).unwrap();
         assert_eq!(c.dense_shape(), &[4, 6]);
         assert_eq!(
             Sparse::concat(2, &[&a, &b], false).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
         assert_eq!(
             Sparse::concat(0, &[], false).unwrap_err().class,
-            ErrorClass::ValueError
+            ExceptionClass::ValueError
         );
     }
 
@@ -380,7 +381,10 @@ mod tests {
         let b = sp(&[&[2, 1], &[0, 3], &[2, 0]], &[1, 2, 3], &[3, 5]);
         let r = b.retain(&[true, false, true]).unwrap();
         assert_eq!(rows(&r), vec![vec![2, 1], vec![2, 0]]);
-        assert_eq!(b.retain(&[true]).unwrap_err().class, ErrorClass::ValueError);
+        assert_eq!(
+            b.retain(&[true]).unwrap_err().class,
+            ExceptionClass::ValueError
+        );
     }
 
     #[test]
@@ -407,7 +411,7 @@ mod tests {
         let bad = sp(&[&[7, 0]], &[1], &[5, 6]);
         assert_eq!(
             bad.fill_empty_rows(&Scalar::I32(0)).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
     }
 
@@ -419,7 +423,7 @@ mod tests {
         assert_eq!(rows(&s), vec![vec![0, 0], vec![0, 2]]);
         assert_eq!(
             a.slice(&[0], &[1]).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
     }
 
@@ -431,11 +435,11 @@ mod tests {
         assert_eq!(rows(&r), vec![vec![0, 1], vec![1, 0], vec![3, 1]]);
         assert_eq!(
             a.reshape(&[4, 4]).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
         assert_eq!(
             a.reshape(&[-1, -1]).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
         let t = a.transpose(None).unwrap();
         assert_eq!(t.dense_shape(), &[5, 3]);
@@ -443,7 +447,7 @@ mod tests {
         assert_eq!(vals(&t), vec![3, 1, 2]);
         assert_eq!(
             a.transpose(Some(&[0, 0])).unwrap_err().class,
-            ErrorClass::InvalidArgumentError
+            ExceptionClass::InvalidArgumentError
         );
     }
 }

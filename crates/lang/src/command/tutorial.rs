@@ -91,7 +91,7 @@ pub fn open(line: &str) -> Result<Vec<Step>, crate::diagnostic::Error> {
         .map_or("", |(_, a)| a.trim());
     let lesson = find(arg).ok_or_else(|| {
         crate::diagnostic::Error::new(
-            crate::eval::exceptions::ExceptionClass::ValueError,
+            ragtag_engine::exceptions::ExceptionClass::ValueError,
             format!("no lesson '{arg}': give its number or a part of its name"),
         )
         .with_hint(format!(

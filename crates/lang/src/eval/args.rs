@@ -5,7 +5,7 @@ use super::builtins::{Builtin, ParamSpec};
 use super::convert;
 use crate::diagnostic::{Error, Result};
 use crate::value::Value;
-use ragtag_engine::{Array, DType, ErrorClass};
+use ragtag_engine::{Array, DType, ExceptionClass};
 use ragtag_syntax::ast::Span;
 use std::sync::Arc;
 
@@ -73,7 +73,7 @@ impl Args {
                     }
                     if next >= params.len() {
                         return Err(Error::new(
-                            ErrorClass::TypeError,
+                            ExceptionClass::TypeError,
                             format!(
                                 "{}() takes {} positional argument{} but more were given",
                                 builtin.name,
@@ -96,7 +96,7 @@ impl Args {
                     if known.is_none() && takes_kwargs {
                         if kwargs.iter().any(|(k, _, _)| *k == name) {
                             return Err(Error::new(
-                                ErrorClass::TypeError,
+                                ExceptionClass::TypeError,
                                 format!(
                                     "{}() got multiple values for keyword argument '{name}'",
                                     builtin.name
@@ -110,7 +110,7 @@ impl Args {
                     let Some(i) = known else {
                         let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
                         let mut err = Error::new(
-                            ErrorClass::TypeError,
+                            ExceptionClass::TypeError,
                             format!(
                                 "{}() got an unexpected keyword argument '{name}'",
                                 builtin.name
@@ -128,7 +128,7 @@ impl Args {
                     };
                     if slots[i].is_some() {
                         return Err(Error::new(
-                            ErrorClass::TypeError,
+                            ExceptionClass::TypeError,
                             format!(
                                 "{}() got multiple values for argument '{name}'",
                                 builtin.name
@@ -143,7 +143,7 @@ impl Args {
         for (i, p) in params.iter().enumerate() {
             if p.required && slots[i].is_none() {
                 return Err(Error::new(
-                    ErrorClass::TypeError,
+                    ExceptionClass::TypeError,
                     format!("{}() missing required argument '{}'", builtin.name, p.name),
                 )
                 .at(call)
@@ -217,7 +217,7 @@ impl Args {
     pub fn int(&self, name: &str) -> Result<i64> {
         self.opt_int(name)?.ok_or_else(|| {
             Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!("argument '{name}' must be an int, not None"),
             )
             .at(self.span(name))
@@ -249,7 +249,7 @@ impl Args {
             None => Ok(None),
             Some(Value::Str(s)) => Ok(Some(s.to_string())),
             Some(v) => Err(Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!("argument '{name}' must be a str, not {}", v.type_name()),
             )
             .at(self.span(name))),

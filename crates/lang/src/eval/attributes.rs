@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use super::args::{Args, CallArg};
 use super::builtins::{self, registry, Kind};
-use super::exceptions::ExceptionClass;
 use super::{suggest, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::Value;
+use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_syntax::ast::*;
 
 impl<'s> Interp<'s> {

@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use super::args::{Args, CallArg};
 use super::builtins::{self, Builtin};
-use super::exceptions::{Exception, ExceptionClass};
 use super::statements::outside_loop;
 use super::{convert, Flow, Interp, MAX_DEPTH};
 use crate::diagnostic::{Error, Result};
 use crate::value::{Closure, ClosureBody, Value};
+use ragtag_engine::exceptions::{Exception, ExceptionClass};
 use ragtag_syntax::ast::*;
 
 impl<'s> Interp<'s> {

@@ -1,11 +1,10 @@
-//! The error catalogue: every error ragtag raises, generated from the three error enums —
-//! the Python and TensorFlow exception classes ([`ExceptionClass`]), the kinds of syntax
-//! error ([`SyntaxErrorKind`]) and the engine's error kinds ([`ErrorClass`]) — each with
-//! when it happens and an input that raises it. `:help errors` shows [`text`];
+//! The error catalogue: every error ragtag raises, generated from the two error enums —
+//! the Python and TensorFlow exception classes every layer raises ([`ExceptionClass`], the
+//! engine's) and the kinds of syntax error ([`SyntaxErrorKind`]) — each with when it
+//! happens and an input that raises it. `:help errors` shows [`text`];
 //! docs/errors.md is [`markdown`], and a test keeps the file in step and runs every example.
 
-use super::exceptions::ExceptionClass;
-use ragtag_engine::ErrorClass;
+use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_syntax::SyntaxErrorKind;
 
 /// Examples longer than this are described instead of shown (the deep-nesting kinds).
@@ -69,14 +68,6 @@ pub fn text() -> String {
             out.push_str(&format!("      {lead}{line}\n"));
         }
     }
-    out.push_str("\nThe engine's error kinds, each raised as the class of the same name:\n");
-    for k in ErrorClass::ALL {
-        out.push_str(&format!("\n  {}: {}\n", k.name(), k.summary()));
-        for (i, line) in example_lines(k.example()).iter().enumerate() {
-            let lead = if i == 0 { "e.g. " } else { "     " };
-            out.push_str(&format!("      {lead}{line}\n"));
-        }
-    }
     out
 }
 
@@ -126,19 +117,6 @@ pub fn markdown() -> String {
             cell(&example_lines(k.example()))
         ));
     }
-    out.push_str(
-        "\n## Engine error kinds\n\nThe engine reports these kinds; each is raised as the \
-         exception class of the same name.\n\n\
-         | kind | when | example |\n|---|---|---|\n",
-    );
-    for k in ErrorClass::ALL {
-        out.push_str(&format!(
-            "| {} | {} | {} |\n",
-            k.name(),
-            k.summary().replace('|', "\\|"),
-            cell(&example_lines(k.example()))
-        ));
-    }
     out
 }
 
@@ -160,9 +138,6 @@ mod tests {
         for k in SyntaxErrorKind::ALL {
             assert!(text.contains(&format!("{k:?}")), "{k:?}");
             assert!(md.contains(&format!("| {k:?} |")), "{k:?}");
-        }
-        for k in ErrorClass::ALL {
-            assert!(text.contains(k.summary()), "{k}");
         }
         assert!(text.contains("\n      IndexError: "), "{text}");
         assert!(text.contains("e.g. f = lambda n: f(n)\n"), "{text}");

@@ -3,11 +3,11 @@
 use std::sync::Arc;
 
 use super::args::CallArg;
-use super::exceptions::ExceptionClass;
 use super::{operators, subscript, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::{ClosureBody, Value};
-use ragtag_engine::EngineError;
+use ragtag_engine::exceptions::ExceptionClass;
+use ragtag_engine::Exception;
 use ragtag_syntax::ast::*;
 
 impl<'s> Interp<'s> {
@@ -164,7 +164,7 @@ impl<'s> Interp<'s> {
 
 /// Labels both operands of a failing binary operator with their descriptions (kind,
 /// dtype and shape); the error's span is the whole expression.
-fn binary_error(err: EngineError, span: Span, l: &Expr, r: &Expr, a: &Value, b: &Value) -> Error {
+fn binary_error(err: Exception, span: Span, l: &Expr, r: &Expr, a: &Value, b: &Value) -> Error {
     let describe = |v: &Value| crate::render::describe(v);
     Error::from(err)
         .at(span)

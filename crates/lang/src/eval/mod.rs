@@ -1,7 +1,8 @@
 //! The evaluator: runs statements and expressions against a session's names and the
 //! builtin table. This module holds the [`Interp`] state and top-level runs; statements,
-//! expressions, names, attributes and calls each have their own submodule, and
-//! [`exceptions`] holds the Python exception classes programs raise and catch.
+//! expressions, names, attributes and calls each have their own submodule. The Python
+//! exception classes programs raise and catch are the engine's
+//! ([`ragtag_engine::exceptions`]), the one hierarchy every layer raises.
 
 pub mod args;
 mod attributes;
@@ -9,7 +10,6 @@ pub mod builtins;
 mod calls;
 pub mod catalogue;
 pub mod convert;
-pub mod exceptions;
 mod expressions;
 mod names;
 pub mod operators;

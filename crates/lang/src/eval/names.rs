@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use super::builtins::{self, registry, Kind};
-use super::exceptions::ExceptionClass;
 use super::{root_module, subscript, suggest, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::{Closure, ClosureBody, Value};
+use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_syntax::ast::*;
 
 impl<'s> Interp<'s> {

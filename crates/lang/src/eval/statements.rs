@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use super::builtins;
-use super::exceptions::ExceptionClass;
 use super::{root_module, subscript, Flow, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::{ClosureBody, Value};
+use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_syntax::ast::*;
 
 impl<'s> Interp<'s> {

@@ -10,7 +10,7 @@ use ragtag_engine::literal::{Leaf, Nested};
 use ragtag_engine::ops::index::{self, Key};
 use ragtag_engine::tensor::{normalize_index, slice_positions};
 use ragtag_engine::{index_error, type_error};
-use ragtag_engine::{Array, EngineError, ErrorClass};
+use ragtag_engine::{Array, Exception, ExceptionClass};
 use ragtag_syntax::ast::{Expr, ExprKind, Index, Span, UnaryOp};
 
 /// The nested literal of a list display made only of literals (`[[1, 2], [3]]`,
@@ -36,7 +36,7 @@ pub fn literal_nested(e: &Expr) -> Option<Nested> {
 }
 
 /// The items of an iterable value: list items, tensor rows, string characters.
-pub fn iterate(v: &Value) -> Result<Vec<Value>, EngineError> {
+pub fn iterate(v: &Value) -> Result<Vec<Value>, Exception> {
     Ok(match v {
         Value::List(items) | Value::Tuple(items) => items.to_vec(),
         // A list display's items stay Python values (nested displays stay lists).
@@ -75,7 +75,7 @@ pub fn nd(t: ragtag_engine::Tensor) -> Value {
     Value::NdArray(Arc::new(crate::value::NdArray::Dense(t)))
 }
 
-fn rows(a: &Array) -> Result<Vec<Value>, EngineError> {
+fn rows(a: &Array) -> Result<Vec<Value>, Exception> {
     if a.rank() == 0 {
         return Err(type_error!("iterating over a 0-d tensor is not allowed"));
     }
@@ -113,14 +113,14 @@ pub fn subscript(
                 match index::getitem(&Array::Dense(t.clone()), &keys) {
                     Ok(Array::Dense(t)) => Ok(nd(t)),
                     Ok(Array::Ragged(_)) => Err(Error::new(
-                        ErrorClass::TypeError,
+                        ExceptionClass::TypeError,
                         "a NumPy array has no ragged dimensions",
                     )
                     .at(span)),
                     // NumPy raises IndexError where TensorFlow's slicing op is invalid.
                     Err(mut e) => {
-                        if e.class == ErrorClass::InvalidArgumentError {
-                            e.class = ErrorClass::IndexError;
+                        if e.class == ExceptionClass::InvalidArgumentError {
+                            e.class = ExceptionClass::IndexError;
                         }
                         Err(Error::from(e).at(span))
                     }
@@ -145,7 +145,7 @@ pub fn subscript(
                 .map_err(|e| Error::from(e).at(span))
         }
         other => Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!("'{}' object is not subscriptable", other.type_name()),
         )
         .at(span)),
@@ -203,7 +203,7 @@ fn python_subscript(
 ) -> Result<Value> {
     if index.len() != 1 {
         return Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!(
                 "{} indices must be integers or slices, not tuple",
                 obj.type_name()
@@ -216,7 +216,7 @@ fn python_subscript(
     }
     if let Value::Dict(items) = obj {
         let Index::Expr(e) = &index[0] else {
-            return Err(Error::new(ErrorClass::TypeError, "unhashable type: 'slice'").at(span));
+            return Err(Error::new(ExceptionClass::TypeError, "unhashable type: 'slice'").at(span));
         };
         let k = interp.eval(e)?;
         return items
@@ -225,7 +225,7 @@ fn python_subscript(
             .map(|(_, v)| v.clone())
             .ok_or_else(|| {
                 Error::new(
-                    crate::eval::exceptions::ExceptionClass::KeyError,
+                    ragtag_engine::exceptions::ExceptionClass::KeyError,
                     crate::render::tf_text::repr_of(&k),
                 )
                 .at(e.span)
@@ -266,7 +266,7 @@ fn python_subscript(
             }
             .ok_or_else(|| {
                 Error::new(
-                    ErrorClass::TypeError,
+                    ExceptionClass::TypeError,
                     format!(
                         "{} indices must be integers or slices, not {}",
                         obj.type_name(),
@@ -313,7 +313,7 @@ pub fn delete_item(
         Value::Dict(_) => "dict",
         other => {
             return Err(Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!(
                     "'{}' object doesn't support item deletion",
                     other.type_name()
@@ -324,14 +324,14 @@ pub fn delete_item(
     };
     if index.len() != 1 {
         return Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!("{kind} indices must be integers or slices, not tuple"),
         )
         .at(span));
     }
     if let Value::Dict(items) = obj {
         let Index::Expr(e) = &index[0] else {
-            return Err(Error::new(ErrorClass::TypeError, "unhashable type: 'slice'").at(span));
+            return Err(Error::new(ExceptionClass::TypeError, "unhashable type: 'slice'").at(span));
         };
         let k = interp.eval(e)?;
         let Some(pos) = items
@@ -339,7 +339,7 @@ pub fn delete_item(
             .position(|(key, _)| super::operators::python_eq(key, &k))
         else {
             return Err(Error::new(
-                crate::eval::exceptions::ExceptionClass::KeyError,
+                ragtag_engine::exceptions::ExceptionClass::KeyError,
                 crate::render::tf_text::repr_of(&k),
             )
             .at(e.span));
@@ -359,7 +359,7 @@ pub fn delete_item(
             }
             .ok_or_else(|| {
                 Error::new(
-                    ErrorClass::TypeError,
+                    ExceptionClass::TypeError,
                     format!(
                         "list indices must be integers or slices, not {}",
                         v.type_name()

@@ -7,8 +7,8 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use crate::diagnostic::{Error, Result};
-use crate::eval::exceptions::ExceptionClass;
 use ragtag_engine::budget;
+use ragtag_engine::exceptions::ExceptionClass;
 
 /// The error Python raises for `err` on `path`: its class follows the error's kind, its
 /// message Python's `[Errno N] reason: 'path'`.

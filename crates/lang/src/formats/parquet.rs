@@ -18,9 +18,9 @@ use rayon::prelude::*;
 
 use super::arrow::{invalid_file, select::Selected, ReadOptions};
 use crate::diagnostic::{Error, Result};
-use crate::eval::exceptions::ExceptionClass;
 use crate::formats::fs;
-use ragtag_engine::{budget, Array, ErrorClass};
+use ragtag_engine::exceptions::ExceptionClass;
+use ragtag_engine::{budget, Array};
 
 /// What the format is called in messages.
 const KIND: &str = "Parquet";
@@ -181,7 +181,7 @@ pub fn write(path: &Path, columns: &[(String, Array)], opts: &WriteOptions) -> R
     }
     let failed = |e: parquet::errors::ParquetError| {
         Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!("could not write '{}': {e}", path.display()),
         )
     };

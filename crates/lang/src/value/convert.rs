@@ -7,12 +7,12 @@ pub use crate::value::fast_literal::regular_ragged;
 use crate::value::{scalar_to_value, Value};
 use ragtag_engine::literal::{self, Flavor, Leaf, Nested};
 use ragtag_engine::{type_error, value_error};
-use ragtag_engine::{Array, Buffer, DType, EngineError, ErrorClass, Scalar, Tensor};
+use ragtag_engine::{Array, Buffer, DType, Exception, ExceptionClass, Scalar, Tensor};
 
 /// A Python-level value as a nested literal (tensors expand into typed leaves). Every
 /// element of a tensor becomes a leaf of tens of bytes, so the size is checked against the
 /// memory budget first.
-pub fn to_nested(v: &Value) -> Result<Nested, EngineError> {
+pub fn to_nested(v: &Value) -> Result<Nested, Exception> {
     ragtag_engine::guard::check_stack()?;
     let (leaves, bytes) = nested_cost(v, 0)?;
     ragtag_engine::budget::check(
@@ -28,7 +28,7 @@ pub fn to_nested(v: &Value) -> Result<Nested, EngineError> {
 pub const MAX_RANK: usize = 254;
 
 /// The leaves (and string bytes) a value expands into as a nested literal.
-fn nested_cost(v: &Value, depth: usize) -> Result<(u128, u128), EngineError> {
+fn nested_cost(v: &Value, depth: usize) -> Result<(u128, u128), Exception> {
     if depth > MAX_RANK {
         return Err(value_error!(
             "a tensor has at most {MAX_RANK} dimensions, but this value nests lists deeper"
@@ -73,7 +73,7 @@ fn nested_cost(v: &Value, depth: usize) -> Result<(u128, u128), EngineError> {
     })
 }
 
-fn to_nested_unchecked(v: &Value, depth: usize) -> Result<Nested, EngineError> {
+fn to_nested_unchecked(v: &Value, depth: usize) -> Result<Nested, Exception> {
     if depth > MAX_RANK {
         return Err(value_error!(
             "a tensor has at most {MAX_RANK} dimensions, but this value nests lists deeper"
@@ -146,7 +146,7 @@ fn tensor_to_nested(t: &Tensor) -> Nested {
 
 /// Converts a value to a dense or ragged tensor; Python scalars and lists take `hint`'s
 /// dtype when given (so `x + 3` keeps `x`'s dtype).
-pub fn to_array(v: &Value, hint: Option<DType>) -> Result<Arc<Array>, EngineError> {
+pub fn to_array(v: &Value, hint: Option<DType>) -> Result<Arc<Array>, Exception> {
     match v {
         Value::Array(a) => Ok(a.clone()),
         Value::NdArray(n) if matches!(**n, crate::value::NdArray::Dense(_)) => {
@@ -219,7 +219,7 @@ fn compatible_hint(n: &Nested, d: DType) -> bool {
 }
 
 /// A value as one scalar element of `dtype` (for `default_value=` and fills).
-pub fn to_scalar(v: &Value, dtype: Option<DType>) -> Result<Scalar, EngineError> {
+pub fn to_scalar(v: &Value, dtype: Option<DType>) -> Result<Scalar, Exception> {
     let a = to_array(v, dtype)?;
     let t = match &*a {
         Array::Dense(t) if t.size() == 1 => t.clone(),
@@ -243,7 +243,7 @@ fn tensor_item(
     v: &Value,
     want: &str,
     fits: fn(DType) -> bool,
-) -> Result<Option<Scalar>, EngineError> {
+) -> Result<Option<Scalar>, Exception> {
     let a = match v {
         Value::NdArray(_) => to_array(v, None)?,
         Value::Array(a) => a.clone(),
@@ -256,7 +256,7 @@ fn tensor_item(
 }
 
 /// TypeError: a tensor where `want` was expected, named by its dtype and shape.
-fn wrong_tensor(want: &str, a: &Array) -> EngineError {
+fn wrong_tensor(want: &str, a: &Array) -> Exception {
     type_error!(
         "expected {want}, got a {} tensor of shape {}",
         a.dtype(),
@@ -265,7 +265,7 @@ fn wrong_tensor(want: &str, a: &Array) -> EngineError {
 }
 
 /// A value as a Python int (ints, bools, integer scalar tensors).
-pub fn to_int(v: &Value) -> Result<i64, EngineError> {
+pub fn to_int(v: &Value) -> Result<i64, Exception> {
     match v {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(*b as i64),
@@ -277,7 +277,7 @@ pub fn to_int(v: &Value) -> Result<i64, EngineError> {
 }
 
 /// A value as a float.
-pub fn to_f64(v: &Value) -> Result<f64, EngineError> {
+pub fn to_f64(v: &Value) -> Result<f64, Exception> {
     match v {
         Value::Float(f) => Ok(*f),
         other => match tensor_item(other, "a number", DType::is_numeric)? {
@@ -288,7 +288,7 @@ pub fn to_f64(v: &Value) -> Result<f64, EngineError> {
 }
 
 /// A value as a list of ints (a Python list, tuple, integer vector or shape).
-pub fn to_ints(v: &Value) -> Result<Vec<i64>, EngineError> {
+pub fn to_ints(v: &Value) -> Result<Vec<i64>, Exception> {
     match v {
         Value::Shape(s) => s
             .iter()
@@ -316,7 +316,7 @@ pub fn to_ints(v: &Value) -> Result<Vec<i64>, EngineError> {
 }
 
 /// A value as a dtype (`tf.int32`, `'int32'`, `np.float64`, `str`).
-pub fn to_dtype(v: &Value) -> Result<DType, EngineError> {
+pub fn to_dtype(v: &Value) -> Result<DType, Exception> {
     match v {
         Value::DType(d) => Ok(*d),
         Value::Str(s) => DType::parse(s).ok_or_else(|| type_error!("unknown dtype '{s}'")),
@@ -346,9 +346,9 @@ pub fn scalar_tensor(s: Scalar) -> Value {
 }
 
 /// The error for a value of the wrong kind.
-pub fn wrong_kind(what: &str, v: &Value) -> EngineError {
-    EngineError::new(
-        ErrorClass::TypeError,
+pub fn wrong_kind(what: &str, v: &Value) -> Exception {
+    Exception::new(
+        ExceptionClass::TypeError,
         format!("expected {what}, got a {}", v.type_name()),
     )
 }
@@ -371,7 +371,7 @@ pub fn i64_buffer(v: Vec<i64>) -> Buffer {
 /// A tensor as TensorFlow's `.numpy()` gives it: a dense array; for a RaggedTensor the rows
 /// sliced from its values' array, stacked into one array when they all have one shape, else
 /// a 1-D object array of the rows (an empty RaggedTensor is a `(0, 0, …)` array).
-pub fn array_to_ndarray(a: &Array) -> Result<crate::value::NdArray, EngineError> {
+pub fn array_to_ndarray(a: &Array) -> Result<crate::value::NdArray, Exception> {
     use crate::value::NdArray;
     use ragtag_engine::ops::index::{getitem, Key};
     let r = match a {

@@ -5,7 +5,7 @@
 //! result is the one `engine::literal::ragged_constant` gives (a test compares them).
 
 use ragtag_engine::literal::{Leaf, Nested};
-use ragtag_engine::{Array, Buffer, DType, EngineError, Ragged, RowPartition, Tensor};
+use ragtag_engine::{Array, Buffer, DType, Exception, Ragged, RowPartition, Tensor};
 
 /// A number of a regular literal, as written.
 #[derive(Clone, Copy)]
@@ -28,7 +28,7 @@ struct Levels {
 /// is a regular literal of numbers with at least two levels of lists; None for any other
 /// literal, which the general conversion handles and reports on. Typing is TensorFlow's:
 /// ints are int32, or int64 when one does not fit; ints mixed with floats are float32.
-pub fn regular_ragged(n: &Nested) -> Option<Result<Array, EngineError>> {
+pub fn regular_ragged(n: &Nested) -> Option<Result<Array, Exception>> {
     // The depth of the scalars, read along the first items.
     let mut depth = 0;
     let mut first = n;
@@ -79,7 +79,7 @@ fn collect(node: &Nested, level: usize, scalar_level: usize, out: &mut Levels) -
     Some(())
 }
 
-fn build(levels: Levels) -> Result<Array, EngineError> {
+fn build(levels: Levels) -> Result<Array, Exception> {
     let numbers = levels.numbers;
     // As `leaf_to_scalar` converts each leaf to the inferred dtype.
     let data = if levels.any_float {

@@ -3,10 +3,9 @@
 use std::sync::Arc;
 
 use crate::eval::builtins::Builtin;
-use crate::eval::exceptions::{Exception, ExceptionClass};
 use ragtag_engine::columns::ListLiteral;
 use ragtag_engine::literal::{Leaf, Nested};
-use ragtag_engine::{Array, DType, EngineError, ErrorClass, Lod, Ragged, Scalar, Sparse, Tensor};
+use ragtag_engine::{Array, DType, Exception, ExceptionClass, Lod, Ragged, Scalar, Sparse, Tensor};
 use ragtag_syntax::ast::{Expr, Param, Stmt};
 
 pub mod convert;
@@ -237,7 +236,7 @@ impl Value {
     }
 
     /// Python truthiness (`if x:`); tensors with one element use that element.
-    pub fn truthy(&self) -> Result<bool, EngineError> {
+    pub fn truthy(&self) -> Result<bool, Exception> {
         Ok(match self {
             Value::None => false,
             Value::Bool(b) => *b,
@@ -256,16 +255,16 @@ impl Value {
                     NdArray::Object(items, _) if size == 1 => return items[0].truthy(),
                     _ if size == 0 => false,
                     _ => {
-                        return Err(EngineError::new(
-                            ErrorClass::ValueError,
+                        return Err(Exception::new(
+                            ExceptionClass::ValueError,
                             "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()",
                         ))
                     }
                 }
             }
             Value::Array(a) if matches!(**a, Array::Ragged(_)) => {
-                return Err(EngineError::new(
-                    ErrorClass::TypeError,
+                return Err(Exception::new(
+                    ExceptionClass::TypeError,
                     "RaggedTensor may not be used as a boolean",
                 )
                 .with_hint("use tf.reduce_any(rt) or tf.reduce_all(rt), or test rt.nrows() > 0"))
@@ -281,8 +280,8 @@ impl Value {
                         || matches!(s, Scalar::Str(ref v) if !v.is_empty())
                 }
                 None => {
-                    return Err(EngineError::new(
-                        ErrorClass::ValueError,
+                    return Err(Exception::new(
+                        ExceptionClass::ValueError,
                         "The truth value of a tensor with more than one element is ambiguous",
                     )
                     .with_hint("use tf.reduce_any(x) or tf.reduce_all(x)"))

@@ -6,7 +6,8 @@
 use super::positive_axis;
 use crate::budget;
 use crate::buffer::Buffer;
-use crate::error::{EngineError, ErrorClass, Result};
+use crate::error::Result;
+use crate::exceptions::{Exception, ExceptionClass};
 use crate::partition::RowPartition;
 use crate::ragged::{Array, Ragged};
 use crate::tensor::Tensor;
@@ -28,12 +29,12 @@ pub fn gather(
     super::check_int_ids(indices, "indices")?;
     let all_dense = matches!((params, indices), (Array::Dense(_), Array::Dense(_)));
     let class = if all_dense {
-        ErrorClass::InvalidArgumentError
+        ExceptionClass::InvalidArgumentError
     } else {
-        ErrorClass::ValueError
+        ExceptionClass::ValueError
     };
     if params.rank() == 0 {
-        return Err(EngineError::new(
+        return Err(Exception::new(
             class,
             "params must be at least 1-dimensional, but it is a scalar",
         ));
@@ -45,7 +46,7 @@ pub fn gather(
         positive_axis(batch_dims, irank, class, "batch_dims")?
     };
     if bd >= params.rank() {
-        return Err(EngineError::new(
+        return Err(Exception::new(
             class,
             format!(
                 "batch_dims ({bd}) must be less than the rank of params ({})",
@@ -55,7 +56,7 @@ pub fn gather(
     }
     let axis = positive_axis(axis.unwrap_or(bd as i64), params.rank(), class, "axis")?;
     if axis < bd {
-        return Err(EngineError::new(
+        return Err(Exception::new(
             class,
             format!("axis ({axis}) must be greater than or equal to batch_dims ({bd})"),
         ));
@@ -162,7 +163,7 @@ fn checked_indices(i: &Tensor, n: usize) -> Result<Vec<usize>> {
         .collect()
 }
 
-fn out_of_range(shape: &[usize], flat: usize, value: i64, n: usize) -> EngineError {
+fn out_of_range(shape: &[usize], flat: usize, value: i64, n: usize) -> Exception {
     #[allow(clippy::disallowed_methods)] // rank-sized
     let mut coords = vec![0usize; shape.len()];
     let mut rest = flat;

@@ -3,7 +3,8 @@
 
 use super::gather;
 use crate::budget;
-use crate::error::{EngineError, ErrorClass, Result};
+use crate::error::Result;
+use crate::exceptions::{Exception, ExceptionClass};
 use crate::partition::RowPartition;
 use crate::ragged::{Array, Ragged};
 use crate::size::dense_shape_str;
@@ -19,8 +20,8 @@ pub fn gather_nd(params: &Array, indices: &Array, batch_dims: i64) -> Result<Arr
         return Err(if any_ragged {
             value_error!("batch_dims != 0 is not supported for ragged gather_nd")
         } else {
-            EngineError::new(
-                ErrorClass::UnimplementedError,
+            Exception::new(
+                ExceptionClass::UnimplementedError,
                 "tf.gather_nd with batch_dims is not supported yet".to_string(),
             )
         });
@@ -50,8 +51,8 @@ fn gather_nd_dense_indices(params: &Array, indices: &Tensor) -> Result<Array> {
         return Err(value_error!("indices must have rank at least 1, not 0"));
     };
     if k == 0 {
-        return Err(EngineError::new(
-            ErrorClass::UnimplementedError,
+        return Err(Exception::new(
+            ExceptionClass::UnimplementedError,
             "tf.gather_nd with an empty index tuple (indices.shape[-1] == 0) is not supported yet"
                 .to_string(),
         ));

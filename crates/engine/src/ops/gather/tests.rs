@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::buffer::Buffer;
-use crate::error::ErrorClass;
+use crate::exceptions::ExceptionClass;
 use crate::partition::RowPartition;
 use crate::ragged::Ragged;
 use crate::tensor::Tensor;
@@ -35,7 +35,7 @@ fn dense_gather_axes_and_batch() {
     let out = gather(&p, &ids(&[3], vec![1, 0, 1]), Some(1), 1).unwrap();
     assert_eq!(values(&out), vec![2, 3, 6]);
     let e = gather(&p, &ids(&[1], vec![3]), None, 0).unwrap_err();
-    assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+    assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
     assert!(
         e.message.contains("indices[0] = 3 is not in [0, 3)"),
         "{}",
@@ -46,12 +46,12 @@ fn dense_gather_axes_and_batch() {
         gather(&p, &ids(&[1], vec![0]), Some(2), 0)
             .unwrap_err()
             .class,
-        ErrorClass::InvalidArgumentError
+        ExceptionClass::InvalidArgumentError
     );
     let f = Array::Dense(Tensor::vector(Buffer::F32(vec![0.0].into())));
     assert_eq!(
         gather(&p, &f, None, 0).unwrap_err().class,
-        ErrorClass::InvalidArgumentError
+        ExceptionClass::InvalidArgumentError
     );
     let empty = gather(&p, &ids(&[0], vec![]), None, 0).unwrap();
     assert_eq!(empty.shape(), vec![Some(0), Some(2)]);
@@ -109,6 +109,6 @@ fn ragged_axis_and_batch_gather() {
     assert_eq!(values(&out), vec![3, 5, 5]);
     assert_eq!(
         gather(&rp, &ri, None, 5).unwrap_err().class,
-        ErrorClass::ValueError
+        ExceptionClass::ValueError
     );
 }

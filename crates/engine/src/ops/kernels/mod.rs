@@ -299,6 +299,6 @@ impl UnaryOp {
 }
 
 /// The error for an op given elements of a dtype it does not take.
-pub(super) fn dtype_mismatch(op: &str, want: &str, got: DType) -> crate::EngineError {
+pub(super) fn dtype_mismatch(op: &str, want: &str, got: DType) -> crate::Exception {
     invalid_arg!("{op} needs {want} elements, but this tensor holds {got}")
 }

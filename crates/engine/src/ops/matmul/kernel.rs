@@ -214,7 +214,7 @@ fn block<T: Element>(a: &[T], b: &[T], plan: &Plan, blk: Block<'_, T>) -> Result
 #[allow(clippy::disallowed_methods)] // test inputs: sizes are constants here
 mod tests {
     use super::*;
-    use crate::error::ErrorClass;
+    use crate::exceptions::ExceptionClass;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 
@@ -250,7 +250,7 @@ mod tests {
             out: &mut out,
         };
         let r = run_step(&[1.0; 4], &[1.0; 4], &plan(2, 2, 2, 1), vec![blk], 8);
-        assert_eq!(r.unwrap_err().class, ErrorClass::KeyboardInterrupt);
+        assert_eq!(r.unwrap_err().class, ExceptionClass::KeyboardInterrupt);
         assert_eq!(out, [0.0; 4], "no block ran");
         flag.store(false, Ordering::Relaxed);
         interrupt::watch(None);
@@ -270,7 +270,7 @@ mod tests {
     #[test]
     fn short_storage_is_an_error_not_a_panic() {
         let r = run(&[1.0f64; 3], &[1.0; 4], &plan(2, 2, 2, 1), "test");
-        assert_eq!(r.unwrap_err().class, ErrorClass::InvalidArgumentError);
+        assert_eq!(r.unwrap_err().class, ExceptionClass::InvalidArgumentError);
     }
 
     #[test]

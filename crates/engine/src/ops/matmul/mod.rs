@@ -10,7 +10,8 @@ pub use ragged::matmul as matmul_arrays;
 
 use crate::buffer::Buffer;
 use crate::dtype::DType;
-use crate::error::{EngineError, ErrorClass, Result};
+use crate::error::Result;
+use crate::exceptions::{Exception, ExceptionClass};
 use crate::tensor::Tensor;
 use crate::{budget, size};
 use crate::{invalid_arg, type_error, value_error};
@@ -286,8 +287,8 @@ pub fn numpy_matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             .with_hint("multiply by a scalar with *, not @"));
         }
         if x.dtype() == DType::String {
-            return Err(EngineError::new(
-                ErrorClass::TypeError,
+            return Err(Exception::new(
+                ExceptionClass::TypeError,
                 "ufunc 'matmul' did not contain a loop with signature matching types: it multiplies numbers and bools, not strings",
             ));
         }

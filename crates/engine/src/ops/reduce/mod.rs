@@ -14,7 +14,8 @@ pub use segments::{segment_reduce, segment_reduce_dense};
 
 use crate::budget;
 use crate::dtype::DType;
-use crate::error::{ErrorClass, Result};
+use crate::error::Result;
+use crate::exceptions::ExceptionClass;
 use crate::interrupt;
 use crate::invalid_arg;
 use crate::ops::accumulate::Fold;
@@ -129,9 +130,9 @@ pub fn reduce(a: &Array, axes: Option<&[i64]>, op: ReduceOp, keepdims: bool) -> 
         return reduce_everything(a, op, keepdims, int_mean_float);
     };
     let class = if ragged {
-        ErrorClass::ValueError
+        ExceptionClass::ValueError
     } else {
-        ErrorClass::InvalidArgumentError
+        ExceptionClass::InvalidArgumentError
     };
     let norm = super::positive_axes(axes, a.rank(), class)?;
     if norm.is_empty() {

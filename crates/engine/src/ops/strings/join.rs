@@ -3,7 +3,8 @@
 
 use super::{broadcast_all, str_col};
 use crate::buffer::Buffer;
-use crate::error::{ErrorClass, Result};
+use crate::error::Result;
+use crate::exceptions::ExceptionClass;
 use crate::partition::RowPartition;
 use crate::ragged::{Array, Ragged};
 use crate::strings::StringBuf;
@@ -100,7 +101,7 @@ pub fn reduce_join(
         };
         return Ok(Array::Dense(Tensor::from_parts(shape, Buffer::Str(out))));
     };
-    let norm = crate::ops::positive_axes(axes, rank, ErrorClass::InvalidArgumentError)?;
+    let norm = crate::ops::positive_axes(axes, rank, ExceptionClass::InvalidArgumentError)?;
     // Reduce the innermost axis first so the outer axis numbers stay valid.
     let mut cur = a.clone();
     for &ax in norm.iter().rev() {

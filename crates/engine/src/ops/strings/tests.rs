@@ -4,7 +4,7 @@
 use super::*;
 use crate::buffer::Buffer;
 use crate::dtype::DType;
-use crate::error::ErrorClass;
+use crate::exceptions::ExceptionClass;
 use crate::partition::RowPartition;
 use crate::ragged::{Array, Ragged};
 use crate::strings::StringBuf;
@@ -77,7 +77,7 @@ fn length_bytes_and_chars() {
     assert!(length(&ints(&[1], &[1]), CharUnit::Byte).is_err());
     assert_eq!(
         CharUnit::parse("WORD").unwrap_err().class,
-        ErrorClass::InvalidArgumentError
+        ExceptionClass::InvalidArgumentError
     );
 }
 
@@ -124,7 +124,7 @@ fn substr_errors() {
         CharUnit::Byte,
     )
     .unwrap_err();
-    assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+    assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
     assert!(
         e.message.contains("pos 4") && e.message.contains("b'ok'"),
         "{}",
@@ -137,7 +137,7 @@ fn substr_errors() {
         CharUnit::Byte,
     )
     .unwrap_err();
-    assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+    assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
     let e = substr(
         &vector(&["abc"]),
         &ints(&[1], &[0]),
@@ -153,7 +153,7 @@ fn substr_errors() {
         CharUnit::Byte,
     )
     .unwrap_err();
-    assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+    assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
     let e = substr(
         &vector(&["abc"]),
         &ints(&[0], &[]),
@@ -161,7 +161,7 @@ fn substr_errors() {
         CharUnit::Byte,
     )
     .unwrap_err();
-    assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+    assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
 }
 
 #[test]
@@ -258,7 +258,7 @@ fn hash_buckets_match_tensorflow() {
     assert_eq!(i64s(&got), [0, 2, 2]);
     assert_eq!(
         to_hash_bucket_fast(&q, 0).unwrap_err().class,
-        ErrorClass::InvalidArgumentError
+        ExceptionClass::InvalidArgumentError
     );
 }
 
@@ -305,7 +305,7 @@ fn join_elementwise() {
     assert_eq!(strs(&both), ["x-y"]);
     assert!(join(&[], b"").is_err());
     let e = join(&[&a, &vector(&["p", "q"])], b"").unwrap_err();
-    assert_eq!(e.class, ErrorClass::InvalidArgumentError);
+    assert_eq!(e.class, ExceptionClass::InvalidArgumentError);
     assert!(join(&[&a, &ints(&[3], &[1, 2, 3])], b"").is_err());
 }
 
@@ -332,7 +332,7 @@ fn join_ragged_same_rows_and_broadcast() {
     let z = ragged(&[&["a", "b"], &[], &["b", "c"]]);
     assert_eq!(
         join(&[&x, &z], b"").unwrap_err().class,
-        ErrorClass::InvalidArgumentError
+        ExceptionClass::InvalidArgumentError
     );
 }
 
@@ -435,7 +435,7 @@ fn to_number_types_and_errors() {
     assert_eq!(row_lengths(&i), [2, 0]);
     for bad in ["", "abc", "1.5x", "1_000"] {
         let e = to_number(&vector(&[bad]), DType::Float64).unwrap_err();
-        assert_eq!(e.class, ErrorClass::InvalidArgumentError, "{bad:?}");
+        assert_eq!(e.class, ExceptionClass::InvalidArgumentError, "{bad:?}");
     }
     assert!(to_number(&vector(&["1.5"]), DType::Int32).is_err());
     assert!(to_number(&vector(&["+1"]), DType::Int32).is_err());
@@ -449,7 +449,7 @@ fn to_number_types_and_errors() {
     assert!(to_number(&vector(&["3000000000"]), DType::Int32).is_err());
     assert_eq!(
         to_number(&vector(&["1"]), DType::String).unwrap_err().class,
-        ErrorClass::TypeError
+        ExceptionClass::TypeError
     );
 }
 
@@ -597,7 +597,7 @@ fn regex_rewrites_follow_re2() {
     );
     assert_eq!(
         regex_replace(&x, "A[", b"x", true).unwrap_err().class,
-        ErrorClass::InvalidArgumentError
+        ExceptionClass::InvalidArgumentError
     );
 }
 

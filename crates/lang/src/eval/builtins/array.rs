@@ -15,7 +15,7 @@ use crate::value::Value;
 use ragtag_engine::literal::Nested;
 use ragtag_engine::ops::embedding::{self, Partition};
 use ragtag_engine::ops::{concat, gather, mask, reshape, tile};
-use ragtag_engine::{Array, DType, EngineError, ErrorClass};
+use ragtag_engine::{Array, DType, Exception, ExceptionClass};
 
 /// Array builtins.
 pub static BUILTINS: &[Builtin] = &[
@@ -87,7 +87,7 @@ pub static BUILTINS: &[Builtin] = &[
 ];
 
 /// Attaches the span of `axis_arg` when the message is about the axis, else of `arg`.
-fn err_at(a: &Args, e: EngineError, arg: &str, axis_arg: &str) -> Error {
+fn err_at(a: &Args, e: Exception, arg: &str, axis_arg: &str) -> Error {
     let about_axis = e.message.starts_with("axis") || e.message.starts_with("batch_dims");
     a.err_at(if about_axis { axis_arg } else { arg }, e)
 }
@@ -105,7 +105,7 @@ pub fn tensor_list(a: &Args, name: &str) -> Result<Vec<Array>> {
         Value::Array(_) => iterate(v).map_err(|e| a.err_at(name, e))?,
         other => {
             return Err(Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!(
                     "{name} must be a list of tensors, not a {}",
                     other.type_name()
@@ -127,7 +127,7 @@ pub fn tensor_list(a: &Args, name: &str) -> Result<Vec<Array>> {
                 .map_err(|e| {
                     a.err_at(
                         name,
-                        EngineError {
+                        Exception {
                             message: format!("{name}[{i}]: {}", e.message),
                             ..e
                         },
@@ -147,7 +147,7 @@ fn splits_dtype_of(a: &Args, parts: &[&Array], arg: &str) -> Result<DType> {
             match found {
                 Some(f) if f != d => {
                     return Err(Error::new(
-                        ErrorClass::ValueError,
+                        ExceptionClass::ValueError,
                         "Input RaggedTensors have mismatched row_splits dtypes",
                     )
                     .at(a.span(arg))
@@ -180,7 +180,7 @@ fn tf_concat(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let axis = a.int("axis")?;
     if parts.is_empty() {
         return Err(Error::new(
-            ErrorClass::InvalidArgumentError,
+            ExceptionClass::InvalidArgumentError,
             "tf.concat needs at least one tensor, got an empty list",
         )
         .at(a.span("values")));
@@ -216,7 +216,7 @@ fn tf_tile(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     // an IndexError there (dense inputs fail in the kernel, InvalidArgumentError).
     if matches!(&*x, Array::Ragged(_)) && m.len() < x.rank() {
         return Err(Error::new(
-            ErrorClass::IndexError,
+            ExceptionClass::IndexError,
             format!(
                 "multiples has {} entries, but the input has rank {}: tf.tile needs one multiple per dimension",
                 m.len(),
@@ -298,7 +298,7 @@ fn embedding_lookup(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             .map(|t| match t {
                 Array::Dense(t) => Ok(t),
                 Array::Ragged(_) => Err(Error::new(
-                    ErrorClass::TypeError,
+                    ExceptionClass::TypeError,
                     "embedding tables must be dense",
                 )
                 .at(a.span("params"))),
@@ -308,7 +308,7 @@ fn embedding_lookup(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             Array::Dense(t) => vec![t.clone()],
             Array::Ragged(_) => {
                 return Err(Error::new(
-                    ErrorClass::TypeError,
+                    ExceptionClass::TypeError,
                     "the embedding table must be a dense tensor, not a RaggedTensor",
                 )
                 .at(a.span("params")))
@@ -330,7 +330,7 @@ fn boolean_mask(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let m = a.array("mask", Some(DType::Bool))?;
     let (Array::Dense(t), Array::Dense(mt)) = (&*x, &*m) else {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "tf.boolean_mask works on dense tensors; it cannot convert a RaggedTensor",
         )
         .at(a.call)
@@ -338,7 +338,7 @@ fn boolean_mask(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     let axis = match a.opt_int("axis")? {
         None => 0,
-        Some(ax) => axis_arg(a, "axis", ax, t.rank(), ErrorClass::ValueError)?,
+        Some(ax) => axis_arg(a, "axis", ax, t.rank(), ExceptionClass::ValueError)?,
     };
     mask::boolean_mask_dense(t, mt, axis)
         .map(Value::tensor)
@@ -352,9 +352,9 @@ fn ragged_boolean_mask(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         // TensorFlow converts a ragged mask to bool (ValueError when it is not) and
         // type-checks a dense one (TypeError).
         let class = if matches!(&*m, Array::Ragged(_)) {
-            ErrorClass::ValueError
+            ExceptionClass::ValueError
         } else {
-            ErrorClass::TypeError
+            ExceptionClass::TypeError
         };
         return Err(
             Error::new(class, format!("mask must be bool, not {}", m.dtype())).at(a.span("mask")),
@@ -377,7 +377,7 @@ fn where_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 /// chooses between `x` and `y` with `select` (TensorFlow 2's broadcasting form or 1's).
 fn where_with(
     a: &Args,
-    select: fn(&Array, &Array, &Array) -> std::result::Result<Array, EngineError>,
+    select: fn(&Array, &Array, &Array) -> std::result::Result<Array, Exception>,
 ) -> Result<Value> {
     let c = a.array("condition", Some(DType::Bool))?;
     match (a.get("x"), a.get("y")) {
@@ -396,7 +396,7 @@ fn where_with(
                 .map_err(|e| Error::from(e).at(a.call))
         }
         _ => Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "x and y must both be given or both be None",
         )
         .at(a.call)),

@@ -6,7 +6,7 @@ use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
 use crate::value::Value;
 use ragtag_engine::ops::kernels::{BinaryOp, UnaryOp};
-use ragtag_engine::ErrorClass;
+use ragtag_engine::ExceptionClass;
 
 /// The bitwise builtins.
 pub static BUILTINS: &[Builtin] = &[
@@ -34,7 +34,7 @@ fn int_binary(a: &Args, op: BinaryOp) -> Result<Value> {
     let x = a.array("x", None)?;
     if !x.dtype().is_int() {
         return Err(Error::new(
-            ErrorClass::InvalidArgumentError,
+            ExceptionClass::InvalidArgumentError,
             format!(
                 "tf.bitwise.{} needs integer tensors, not {}",
                 a.builtin().short_name(),

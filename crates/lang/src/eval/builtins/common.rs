@@ -8,7 +8,7 @@ use crate::diagnostic::Result;
 use crate::eval::args::Args;
 use crate::eval::Interp;
 use crate::value::Value;
-use ragtag_engine::ErrorClass;
+use ragtag_engine::ExceptionClass;
 
 /// A table of `name(x)` builtins that apply a `UnaryOp` elementwise (dense, ragged and, for
 /// the ops TensorFlow dispatches, sparse). Each gets an example on
@@ -72,7 +72,7 @@ pub(super) fn axis_arg(
     name: &str,
     axis: i64,
     rank: usize,
-    class: ErrorClass,
+    class: ExceptionClass,
 ) -> Result<usize> {
     ragtag_engine::ops::positive_axis(axis, rank, class, name).map_err(|e| a.err_at(name, e))
 }

@@ -16,7 +16,7 @@ use crate::eval::args::Args;
 use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::value_error;
-use ragtag_engine::{Array, EngineError, Lod, Ragged, RowPartition, Scalar, Sparse, Tensor};
+use ragtag_engine::{Array, Exception, Lod, Ragged, RowPartition, Scalar, Sparse, Tensor};
 
 /// Conversions and side-by-side display.
 pub static BUILTINS: &[Builtin] = &[
@@ -65,7 +65,7 @@ fn form(a: &Args, name: &str) -> Result<Form> {
 }
 
 /// A dense tensor as a ragged one whose rows all have the same length.
-pub fn dense_rows(t: &Tensor, target: &str) -> Result<Ragged, EngineError> {
+pub fn dense_rows(t: &Tensor, target: &str) -> Result<Ragged, Exception> {
     let shape = t.shape();
     if shape.len() < 2 {
         return Err(value_error!(
@@ -84,7 +84,7 @@ pub fn dense_rows(t: &Tensor, target: &str) -> Result<Ragged, EngineError> {
     Ragged::new(vec![part], t.reshaped(inner)?)
 }
 
-fn ragged_of(f: &Form, target: &str) -> Result<Ragged, EngineError> {
+fn ragged_of(f: &Form, target: &str) -> Result<Ragged, Exception> {
     match f {
         Form::Dense(t) => dense_rows(t, target),
         Form::Ragged(r) => Ok(r.clone()),
@@ -152,7 +152,7 @@ fn compare(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
             let items = crate::eval::subscript::iterate(v).map_err(|e| a.err_at("names", e))?;
             if items.len() != values.len() {
                 return Err(Error::new(
-                    ragtag_engine::ErrorClass::ValueError,
+                    ragtag_engine::ExceptionClass::ValueError,
                     format!(
                         "names has {} entries, but {} values were given",
                         items.len(),

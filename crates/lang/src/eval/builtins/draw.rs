@@ -5,10 +5,10 @@
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
-use crate::eval::exceptions::ExceptionClass;
 use crate::eval::Interp;
 use crate::render::{svg, table};
 use crate::value::Value;
+use ragtag_engine::exceptions::ExceptionClass;
 
 /// The drawing builtins.
 pub static BUILTINS: &[Builtin] = &[Builtin::function(

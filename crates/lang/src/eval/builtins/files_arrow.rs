@@ -13,7 +13,7 @@ use crate::formats::arrow::{ipc, ReadOptions};
 use crate::formats::parquet;
 use crate::value::Value;
 use ragtag_engine::literal::{Leaf, Nested};
-use ragtag_engine::{Array, ErrorClass, Scalar};
+use ragtag_engine::{Array, ExceptionClass, Scalar};
 
 /// The Parquet and Arrow IPC readers and writers.
 pub static BUILTINS: &[Builtin] = &[
@@ -49,7 +49,7 @@ fn path_arg(a: &Args) -> Result<PathBuf> {
     match a.value("path") {
         Value::Str(s) => Ok(PathBuf::from(&**s)),
         v => Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!("path must be a str, not {}", v.type_name()),
         )
         .at(a.span("path"))),
@@ -60,7 +60,7 @@ fn path_arg(a: &Args) -> Result<PathBuf> {
 fn columns_arg(a: &Args) -> Result<Option<Vec<String>>> {
     let bad = |v: &Value| {
         Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!(
                 "columns must be a column name or a list of names, not {}",
                 v.type_name()
@@ -104,7 +104,7 @@ fn fill_arg(a: &Args) -> Result<Option<Scalar>> {
         Some(Value::Str(s)) => Some(Scalar::Str(s.as_bytes().to_vec())),
         Some(v) => {
             return Err(Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!(
                     "fill_null must be a number, a bool or a str, not {}",
                     v.type_name()
@@ -145,7 +145,7 @@ fn columns_of(a: &Args) -> Result<Vec<(String, Array)>> {
             .map(|(k, v)| {
                 let Value::Str(name) = k else {
                     return Err(Error::new(
-                        ErrorClass::TypeError,
+                        ExceptionClass::TypeError,
                         format!("column names must be str, not {}", k.type_name()),
                     )
                     .at(a.span("x")));
@@ -177,7 +177,7 @@ fn to_parquet(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let row_group_size = match a.opt_int("row_group_size")? {
         Some(n) if n < 1 => {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!("row_group_size must be at least 1, not {n}"),
             )
             .at(a.span("row_group_size")))

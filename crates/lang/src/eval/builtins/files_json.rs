@@ -9,7 +9,7 @@ use crate::eval::args::Args;
 use crate::eval::Interp;
 use crate::formats::json;
 use crate::value::Value;
-use ragtag_engine::ErrorClass;
+use ragtag_engine::ExceptionClass;
 
 /// The JSON readers and writers.
 pub static BUILTINS: &[Builtin] = &[
@@ -34,7 +34,7 @@ fn path_arg(a: &Args, name: &str) -> Result<PathBuf> {
     match a.value(name) {
         Value::Str(s) => Ok(PathBuf::from(&**s)),
         other => Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!("expected a file path (a str), got a {}", other.type_name()),
         )
         .at(a.span(name))),

@@ -13,7 +13,7 @@ use crate::eval::Interp;
 use crate::formats::numpy::{self, Loaded};
 use crate::value::{NdArray, Value};
 use ragtag_engine::literal::{self, Flavor};
-use ragtag_engine::{Array, ErrorClass, Tensor};
+use ragtag_engine::{Array, ExceptionClass, Tensor};
 use ragtag_syntax::ast::Span;
 
 /// NumPy's file readers and writers.
@@ -39,7 +39,7 @@ fn path_arg(a: &Args, name: &str) -> Result<PathBuf> {
     match a.value(name) {
         Value::Str(s) => Ok(PathBuf::from(&**s)),
         other => Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!("expected a file path (a str), got a {}", other.type_name()),
         )
         .at(a.span(name))),
@@ -72,7 +72,7 @@ fn load(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 /// The ValueError for a ragged value, with the values + row_splits pair as the way out.
 fn ragged_error(span: Span) -> Error {
     Error::new(
-        ErrorClass::ValueError,
+        ExceptionClass::ValueError,
         "a .npy array is rectangular: a ragged tensor cannot be saved as one",
     )
     .at(span)
@@ -91,7 +91,7 @@ fn dense(v: &Value, span: Span) -> Result<Tensor> {
             Array::Ragged(_) => Err(ragged_error(span)),
         },
         Value::Sparse(_) | Value::Lod(_) => Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!("np.save takes a dense array, not a {}", v.type_name()),
         )
         .at(span)
@@ -122,7 +122,7 @@ fn savez_with(a: &Args, compressed: bool) -> Result<Value> {
     for (key, v, span) in a.kwargs() {
         if arrays.iter().any(|(k, _)| k == key) {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!("Cannot use un-named variables and keyword {key}"),
             )
             .at(*span));

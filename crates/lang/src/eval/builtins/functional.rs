@@ -8,7 +8,9 @@ use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::ops::concat;
-use ragtag_engine::{budget, Array, DType, EngineError, ErrorClass, Ragged, RowPartition, Tensor};
+use ragtag_engine::{
+    budget, Array, DType, Exception, ExceptionClass, Ragged, RowPartition, Tensor,
+};
 use ragtag_engine::{invalid_arg, value_error};
 
 /// Higher-order builtins.
@@ -37,7 +39,7 @@ pub static BUILTINS: &[Builtin] = &[
 fn replace_ragged(
     v: &Value,
     parts: &mut Option<Vec<RowPartition>>,
-) -> std::result::Result<Value, EngineError> {
+) -> std::result::Result<Value, Exception> {
     Ok(match v {
         Value::Array(a) => match &**a {
             Array::Ragged(r) => {
@@ -100,7 +102,7 @@ fn map_flat_values(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
             format!("{} rows", arr.nrows())
         };
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!("op returned {got}, but the ragged input has {nvals} flat values: it must return one row per value"),
         )
         .at(a.span("op"))
@@ -152,7 +154,7 @@ fn signature(a: &Args, elems: &[Array]) -> Result<Vec<Spec>> {
                     row_ragged_rank: spec.ragged_rank,
                 }),
                 (None, true) => Err(Error::new(
-                    ErrorClass::ValueError,
+                    ExceptionClass::ValueError,
                     "fn_output_signature needs a RaggedTensorSpec with a shape of known rank",
                 )
                 .at(a.span("fn_output_signature"))),
@@ -160,7 +162,7 @@ fn signature(a: &Args, elems: &[Array]) -> Result<Vec<Spec>> {
         }
         convert::to_dtype(v).map(Spec::Dense).map_err(|_| {
             Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!(
                     "fn_output_signature must be a dtype, a tf.TensorSpec or a tf.RaggedTensorSpec, not a {}",
                     v.type_name()
@@ -191,14 +193,14 @@ fn map_fn(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     if elems.is_empty() {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "elems must hold at least one tensor",
         )
         .at(a.span("elems")));
     }
     if elems.iter().any(|e| e.rank() == 0) {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "elems must have at least one dimension to map over, not be a scalar",
         )
         .at(a.span("elems")));
@@ -206,7 +208,7 @@ fn map_fn(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let n = elems.first().map_or(0, |e| e.nrows());
     if let Some(e) = elems.iter().find(|e| e.nrows() != n) {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!(
                 "the tensors in elems have different numbers of rows ({n} and {})",
                 e.nrows()
@@ -239,7 +241,7 @@ fn map_fn(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
             match (&out, specs.len()) {
                 (Value::Tuple(items), k) if k > 1 && items.len() == k => items.to_vec(),
                 (Value::Tuple(_), _) => return Err(Error::new(
-                    ErrorClass::ValueError,
+                    ExceptionClass::ValueError,
                     format!(
                         "fn returned {}, but map_fn expected one tensor per row",
                         describe_count(&out)
@@ -252,7 +254,7 @@ fn map_fn(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 (_, 1) => vec![out],
                 _ => {
                     return Err(Error::new(
-                        ErrorClass::ValueError,
+                        ExceptionClass::ValueError,
                         format!(
                             "fn returned {}, but fn_output_signature has {} parts",
                             describe_count(&out),
@@ -300,14 +302,14 @@ fn describe_count(v: &Value) -> String {
     }
 }
 
-fn dtype_mismatch(i: usize, got: DType, want: DType) -> EngineError {
+fn dtype_mismatch(i: usize, got: DType, want: DType) -> Exception {
     invalid_arg!("fn returned a {got} tensor for row {i}, but map_fn expected {want}").with_hint(
         format!("pass fn_output_signature=tf.{got} when fn changes the dtype"),
     )
 }
 
 /// Stacks the per-row results of map_fn as `spec` says.
-fn assemble(spec: Spec, vals: &[Value], elems: &Array) -> std::result::Result<Value, EngineError> {
+fn assemble(spec: Spec, vals: &[Value], elems: &Array) -> std::result::Result<Value, Exception> {
     match spec {
         Spec::Dense(dtype) => {
             let mut ts = Vec::new();
@@ -358,8 +360,8 @@ fn assemble(spec: Spec, vals: &[Value], elems: &Array) -> std::result::Result<Va
                 if arr.dtype() != dtype {
                     // A ragged signature checks compatibility itself, with a ValueError.
                     let e = dtype_mismatch(i, arr.dtype(), dtype);
-                    return Err(EngineError {
-                        class: ErrorClass::ValueError,
+                    return Err(Exception {
+                        class: ExceptionClass::ValueError,
                         ..e
                     });
                 }

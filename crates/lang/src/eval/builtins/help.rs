@@ -17,7 +17,7 @@ pub(super) fn help(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
             Some(b) => help_text(b),
             None => {
                 return Err(Error::new(
-                    crate::eval::exceptions::ExceptionClass::NameError,
+                    ragtag_engine::exceptions::ExceptionClass::NameError,
                     format!("no builtin named '{s}'"),
                 )
                 .at(a.span("obj")))

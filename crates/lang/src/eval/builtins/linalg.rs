@@ -8,7 +8,7 @@ use crate::eval::operators::numpy_matmul;
 use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::ops::matmul::{matmul_arrays, Transpose};
-use ragtag_engine::{Array, ErrorClass};
+use ragtag_engine::{Array, ExceptionClass};
 
 /// The matrix products.
 pub static BUILTINS: &[Builtin] = &[
@@ -57,7 +57,7 @@ fn matmul(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             } else {
                 format!("Only one of `transpose_{side}` and `adjoint_{side}` can be True. Received `transpose_{side}`=True, `adjoint_{side}`=True.")
             };
-            return Err(Error::new(ErrorClass::ValueError, msg)
+            return Err(Error::new(ExceptionClass::ValueError, msg)
                 .with_hint("for real numbers the adjoint is the transpose: pass one of them")
                 .at(a.span(&format!("adjoint_{side}"))));
         }
@@ -68,7 +68,7 @@ fn matmul(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     if let Some(d) = a.dtype("output_type")? {
         if d != x.dtype() || d != y.dtype() {
             return Err(Error::new(
-                ErrorClass::UnimplementedError,
+                ExceptionClass::UnimplementedError,
                 format!(
                     "no matmul kernel computes {d} from {} and {} (TensorFlow's BatchMatMulV3 has none for these dtypes: output_type is for int8 inputs)",
                     x.dtype(),

@@ -15,7 +15,7 @@ use crate::eval::subscript::iterate;
 use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::literal::{self, Flavor, Nested};
-use ragtag_engine::{Array, Buffer, EngineError, ErrorClass, Lod, Tensor};
+use ragtag_engine::{Array, Buffer, Exception, ExceptionClass, Lod, Tensor};
 
 /// LoD tensors.
 pub static BUILTINS: &[Builtin] = &[
@@ -75,7 +75,7 @@ fn lod_arg(a: &Args) -> Result<Arc<Lod>> {
     match a.value("self") {
         Value::Lod(l) => Ok(l.clone()),
         other => Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!("expected a LoDTensor, got a {}", other.type_name()),
         )
         .at(a.span("self"))),
@@ -108,7 +108,7 @@ fn check_place(a: &Args) -> Result<()> {
     match a.value("place") {
         Value::Opaque(p) if p.contains("Place") => Ok(()),
         other => Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!(
                 "place must be a device such as fluid.CPUPlace(), not a {}",
                 other.type_name()
@@ -125,7 +125,7 @@ fn data_block(a: &Args, lens: &[Vec<i64>]) -> Result<Tensor> {
         Value::Array(arr) => match &**arr {
             Array::Dense(t) => Ok(t.clone()),
             Array::Ragged(_) => Err(Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 "data must be a NumPy array or a list, not a ragged tensor",
             )
             .at(a.span("data"))
@@ -137,7 +137,7 @@ fn data_block(a: &Args, lens: &[Vec<i64>]) -> Result<Tensor> {
             list_block(v, lens).map_err(|e| a.err_at("data", e))
         }
         other => Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!(
                 "data should be a NumPy array, a LoDTensor or a list, not a {}",
                 other.type_name()
@@ -150,7 +150,7 @@ fn data_block(a: &Args, lens: &[Vec<i64>]) -> Result<Tensor> {
 /// Paddle reads a list as sequences — one nesting level per lod level — whose elements
 /// become a column (`[[1, 2, 3], [3, 4]]` with `[[3, 2]]` is a [5, 1] block). A list whose
 /// nesting does not have those lengths is read as rows instead, as `np.array` would.
-fn list_block(v: &Value, lens: &[Vec<i64>]) -> Result<Tensor, EngineError> {
+fn list_block(v: &Value, lens: &[Vec<i64>]) -> Result<Tensor, Exception> {
     let n = convert::to_nested(v)?;
     let mut items: Vec<&Nested> = match &n {
         Nested::List(xs) => xs.iter().collect(),
@@ -293,7 +293,7 @@ fn set(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             Array::Dense(d) => d.clone(),
             Array::Ragged(_) => {
                 return Err(Error::new(
-                    ErrorClass::TypeError,
+                    ExceptionClass::TypeError,
                     "data must be a NumPy array, not a ragged tensor",
                 )
                 .at(a.span("data"))

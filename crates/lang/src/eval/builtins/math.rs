@@ -14,7 +14,7 @@ use crate::value::Value;
 use ragtag_engine::ops::kernels::{BinaryOp, UnaryOp};
 use ragtag_engine::ops::reduce::{self, ReduceOp};
 use ragtag_engine::ops::{broadcast, kernels};
-use ragtag_engine::{Array, Buffer, DType, ErrorClass, Scalar, Tensor};
+use ragtag_engine::{Array, Buffer, DType, ExceptionClass, Scalar, Tensor};
 
 /// Unary functions of floats (`tf.math.X`, also reachable as `tf.X`).
 pub static UNARY: &[Builtin] = unary_table! {
@@ -95,7 +95,7 @@ fn real_part(a: &Args, imag: bool) -> Result<Value> {
     let x = a.array("input", None)?;
     if !x.dtype().is_numeric() {
         return Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!(
                 "{} needs a numeric tensor, not {}",
                 a.builtin().name,
@@ -119,7 +119,7 @@ fn conj(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = a.array("x", None)?;
     if !x.dtype().is_numeric() {
         return Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!("tf.math.conj needs a numeric tensor, not {}", x.dtype()),
         )
         .at(a.span("x")));
@@ -180,7 +180,9 @@ fn clip_by_value(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn saturate_cast(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = a.array("value", None)?;
     let Some(dtype) = a.dtype("dtype")? else {
-        return Err(Error::new(ErrorClass::TypeError, "saturate_cast needs a dtype").at(a.call));
+        return Err(
+            Error::new(ExceptionClass::TypeError, "saturate_cast needs a dtype").at(a.call),
+        );
     };
     let clamped = map_flat(&x, |t| {
         let data = match (t.data(), dtype) {
@@ -216,7 +218,7 @@ fn check_numerics(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Buffer::F64(v) => v.iter().find(|x| !x.is_finite()).copied(),
         other => {
             return Err(Error::new(
-                ErrorClass::InvalidArgumentError,
+                ExceptionClass::InvalidArgumentError,
                 format!("check_numerics needs a float tensor, not {}", other.dtype()),
             )
             .at(a.span("tensor")))
@@ -224,7 +226,7 @@ fn check_numerics(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     match bad {
         Some(v) => Err(Error::new(
-            ErrorClass::InvalidArgumentError,
+            ExceptionClass::InvalidArgumentError,
             format!(
                 "{message} : Tensor had {} values",
                 if v.is_nan() { "NaN" } else { "Inf" }
@@ -261,7 +263,7 @@ fn softmax(a: &Args, log: bool) -> Result<Value> {
     let x = a.array("logits", None)?;
     if !x.dtype().is_float() {
         return Err(Error::new(
-            ErrorClass::InvalidArgumentError,
+            ExceptionClass::InvalidArgumentError,
             format!(
                 "{} needs a float tensor, not {}",
                 a.builtin().name,
@@ -272,7 +274,7 @@ fn softmax(a: &Args, log: bool) -> Result<Value> {
     }
     if log && matches!(&*x, Array::Ragged(_)) {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "tf.nn.log_softmax takes a dense tensor, not a RaggedTensor",
         )
         .at(a.span("logits"))
@@ -307,7 +309,7 @@ fn dense_reduction_args(a: &Args) -> Result<(Arc<Array>, Option<Vec<i64>>, bool)
     let x = a.array("input_tensor", None)?;
     if matches!(&*x, Array::Ragged(_)) {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!(
                 "{} takes a dense tensor, not a RaggedTensor",
                 a.builtin().name
@@ -324,7 +326,7 @@ fn euclidean_norm(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let (x, axes, keepdims) = dense_reduction_args(a)?;
     if !x.dtype().is_numeric() {
         return Err(Error::new(
-            ErrorClass::InvalidArgumentError,
+            ExceptionClass::InvalidArgumentError,
             format!(
                 "reduce_euclidean_norm is not defined for {} tensors",
                 x.dtype()
@@ -362,14 +364,14 @@ fn logsumexp(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let (x, axes, keepdims) = dense_reduction_args(a)?;
     if !x.dtype().is_float() {
         return Err(Error::new(
-            ErrorClass::InvalidArgumentError,
+            ExceptionClass::InvalidArgumentError,
             format!("reduce_logsumexp needs a float tensor, not {}", x.dtype()),
         )
         .at(a.span("input_tensor")));
     }
     let at = |e| a.err_at("axis", e);
     // The maximum (0 where it is not finite) is taken out before exp and added back.
-    let finite_max = |kd: bool| -> std::result::Result<Array, ragtag_engine::EngineError> {
+    let finite_max = |kd: bool| -> std::result::Result<Array, ragtag_engine::Exception> {
         let m = reduce::reduce(&x, axes.as_deref(), ReduceOp::Max, kd)?;
         map_flat(&m, |t| {
             let data = match t.data() {
@@ -433,7 +435,7 @@ fn add_n(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     let Some(first) = items.first() else {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "tf.add_n needs at least one tensor, but the list is empty",
         )
         .at(a.span("inputs")));
@@ -441,7 +443,7 @@ fn add_n(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     for (i, t) in items.iter().enumerate().skip(1) {
         if t.dtype() != first.dtype() {
             return Err(Error::new(
-                ErrorClass::InvalidArgumentError,
+                ExceptionClass::InvalidArgumentError,
                 format!(
                     "tf.add_n needs tensors of one dtype, but inputs[0] is {} and inputs[{i}] is {}",
                     first.dtype(),
@@ -464,7 +466,7 @@ fn add_n(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         };
         if !same {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!(
                     "tf.add_n needs tensors of one shape, but inputs[0] has shape {} and inputs[{i}] has shape {}",
                     ragtag_engine::ops::shape_str(&first.shape()),

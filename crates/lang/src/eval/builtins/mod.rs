@@ -362,7 +362,7 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
 pub fn cast_array(
     a: &ragtag_engine::Array,
     dtype: ragtag_engine::DType,
-) -> Result<ragtag_engine::Array, ragtag_engine::EngineError> {
+) -> Result<ragtag_engine::Array, ragtag_engine::Exception> {
     crate::eval::operators::map_flat(a, |t| {
         Ok(ragtag_engine::Tensor::from_parts(
             t.shape().to_vec(),
@@ -372,7 +372,7 @@ pub fn cast_array(
 }
 
 /// Python's `'%s' % x` for the few uses in guide code.
-pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, ragtag_engine::EngineError> {
+pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, ragtag_engine::Exception> {
     let args = match arg {
         Value::Tuple(items) => items.to_vec(),
         other => vec![other.clone()],
@@ -464,7 +464,7 @@ fn named_constant(path: &str) -> Option<Value> {
         return constant_value(name);
     }
     if module == "tf.errors" {
-        return crate::eval::exceptions::ExceptionClass::from_name(name)
+        return ragtag_engine::exceptions::ExceptionClass::from_name(name)
             .filter(|c| c.is_tf())
             .map(Value::ErrorClass);
     }
@@ -517,7 +517,7 @@ pub fn attribute_names(module: &str) -> Vec<&'static str> {
     }));
     if module == "tf.errors" {
         out.extend(
-            crate::eval::exceptions::ExceptionClass::ALL
+            ragtag_engine::exceptions::ExceptionClass::ALL
                 .iter()
                 .filter(|c| c.is_tf())
                 .map(|c| c.name()),

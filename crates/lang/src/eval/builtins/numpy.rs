@@ -11,7 +11,7 @@ use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::{NdArray, Value};
 use ragtag_engine::literal::{self, Flavor};
-use ragtag_engine::{Array, DType, ErrorClass, Scalar, Tensor};
+use ragtag_engine::{Array, DType, ExceptionClass, Scalar, Tensor};
 
 /// NumPy functions and the methods of arrays.
 pub static BUILTINS: &[Builtin] = &[
@@ -74,7 +74,7 @@ fn self_nd(a: &Args) -> Result<&NdArray> {
     match a.value("self") {
         Value::NdArray(n) => Ok(n),
         other => Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!("expected a NumPy array, got a {}", other.type_name()),
         )
         .at(a.call)),
@@ -90,7 +90,7 @@ fn np_array(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             NdArray::Object(..) if dtype.is_none() => return Ok(v.clone()),
             NdArray::Object(..) => {
                 return Err(Error::new(
-                    ErrorClass::ValueError,
+                    ExceptionClass::ValueError,
                     "setting an array element with a sequence: the rows differ in length",
                 )
                 .at(a.span("object")))
@@ -140,7 +140,7 @@ fn shape_arg(a: &Args) -> Result<Vec<usize>> {
         .map(|d| {
             usize::try_from(d).map_err(|_| {
                 Error::new(
-                    ErrorClass::ValueError,
+                    ExceptionClass::ValueError,
                     "negative dimensions are not allowed",
                 )
                 .at(a.span("shape"))
@@ -176,12 +176,12 @@ fn arange(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     let step = num("step")?.unwrap_or(1.0);
     if step == 0.0 {
-        return Err(Error::new(ErrorClass::ZeroDivisionError, "division by zero").at(a.call));
+        return Err(Error::new(ExceptionClass::ZeroDivisionError, "division by zero").at(a.call));
     }
     let count = ((stop - start) / step).ceil().max(0.0);
     if !count.is_finite() {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "arange needs finite start, stop and step",
         )
         .at(a.call));
@@ -222,7 +222,7 @@ fn array_list(a: &Args) -> Result<Vec<Tensor>> {
         crate::eval::subscript::iterate(a.value("arrays")).map_err(|e| a.err_at("arrays", e))?;
     if items.is_empty() {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "need at least one array to concatenate",
         )
         .at(a.span("arrays")));
@@ -234,7 +234,7 @@ fn array_list(a: &Args) -> Result<Vec<Tensor>> {
                 NdArray::Dense(t) => t.clone(),
                 NdArray::Object(..) => {
                     return Err(Error::new(
-                        ErrorClass::TypeError,
+                        ExceptionClass::TypeError,
                         "object arrays (rows of a RaggedTensor) cannot be joined here",
                     )
                     .at(a.span("arrays")))
@@ -244,7 +244,7 @@ fn array_list(a: &Args) -> Result<Vec<Tensor>> {
                 Array::Dense(t) => t.clone(),
                 Array::Ragged(_) => {
                     return Err(Error::new(
-                        ErrorClass::ValueError,
+                        ExceptionClass::ValueError,
                         "a RaggedTensor is not a rectangular array",
                     )
                     .at(a.span("arrays")))
@@ -357,11 +357,11 @@ fn tolist(n: &NdArray) -> Value {
 fn nd_astype(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let d = a
         .dtype("dtype")?
-        .ok_or_else(|| Error::new(ErrorClass::TypeError, "astype needs a dtype").at(a.call))?;
+        .ok_or_else(|| Error::new(ExceptionClass::TypeError, "astype needs a dtype").at(a.call))?;
     match self_nd(a)? {
         NdArray::Dense(t) => cast(t, d).map(nd).map_err(|e| e.at(a.span("dtype"))),
         NdArray::Object(..) => Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "setting an array element with a sequence: the rows differ in length",
         )
         .at(a.call)),

@@ -9,7 +9,7 @@ use crate::value::Value;
 use ragtag_engine::interrupt;
 use ragtag_engine::ops::cast::cast_buffer;
 use ragtag_engine::random::{Pcg, DEFAULT_SEED};
-use ragtag_engine::{budget, size, Buffer, DType, ErrorClass, Tensor};
+use ragtag_engine::{budget, size, Buffer, DType, ExceptionClass, Tensor};
 
 /// Random tensors and variables.
 pub static BUILTINS: &[Builtin] = &[
@@ -61,7 +61,7 @@ fn uniform(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Some(_) => num(a, "maxval", 1.0)?,
         None if dtype.is_int() => {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 "maxval is required for integer dtypes",
             )
             .at(a.call))

@@ -9,7 +9,7 @@ use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::ops::segment::SegOp;
 use ragtag_engine::ops::{range, segment};
-use ragtag_engine::{Array, Buffer, DType, ErrorClass, Tensor};
+use ragtag_engine::{Array, Buffer, DType, ExceptionClass, Tensor};
 
 /// Range and segment builtins.
 pub static BUILTINS: &[Builtin] = &[
@@ -75,14 +75,14 @@ fn ragged_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         let arr = convert::to_array(&v, dtype).map_err(|e| a.err_at(name, e))?;
         let Array::Dense(t) = &*arr else {
             return Err(Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!("{name} must be a dense scalar or vector, not a RaggedTensor"),
             )
             .at(a.span(name)));
         };
         if let Some(d) = dtype.filter(|&d| d != t.dtype()) {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!(
                     "{name} has dtype {}, but dtype={d} was requested",
                     t.dtype()
@@ -93,7 +93,7 @@ fn ragged_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
         if !RANGE_ORDER.contains(&t.dtype()) {
             return Err(Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!("{name} must be numeric, not {}", t.dtype()),
             )
             .at(a.span(name)));
@@ -114,7 +114,7 @@ fn ragged_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let splits_dtype = a.dtype("row_splits_dtype")?.unwrap_or(DType::Int64);
     if !matches!(splits_dtype, DType::Int32 | DType::Int64) {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!("row_splits_dtype must be int32 or int64, not {splits_dtype}"),
         )
         .at(a.span("row_splits_dtype")));
@@ -125,7 +125,7 @@ fn ragged_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 /// An integer vector argument and the dtype it came with (int64 for Python lists).
-fn int_vector(a: &Args, name: &str, dtype_class: ErrorClass) -> Result<(Vec<i64>, DType)> {
+fn int_vector(a: &Args, name: &str, dtype_class: ExceptionClass) -> Result<(Vec<i64>, DType)> {
     let arr = a.array(name, Some(DType::Int64))?;
     match &*arr {
         Array::Dense(t) if t.dtype().is_int() && t.rank() == 1 => {
@@ -135,7 +135,7 @@ fn int_vector(a: &Args, name: &str, dtype_class: ErrorClass) -> Result<(Vec<i64>
             // TensorFlow checks the dtype first (its class differs between the two ops), then
             // the shape (ValueError).
             let class = if arr.dtype().is_int() {
-                ErrorClass::ValueError
+                ExceptionClass::ValueError
             } else {
                 dtype_class
             };
@@ -167,7 +167,7 @@ fn out_type(a: &Args, default: DType) -> Result<DType> {
         None => Ok(default),
         Some(d) if d.is_int() => Ok(d),
         Some(d) => Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!("out_type must be int32 or int64, not {d}"),
         )
         .at(a.span("out_type"))),
@@ -175,24 +175,24 @@ fn out_type(a: &Args, default: DType) -> Result<DType> {
 }
 
 fn splits_to_ids(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let (splits, d) = int_vector(a, "splits", ErrorClass::ValueError)?;
+    let (splits, d) = int_vector(a, "splits", ExceptionClass::ValueError)?;
     let ids = segment::row_splits_to_segment_ids(&splits).map_err(|e| a.err_at("splits", e))?;
     Ok(int_out(ids, out_type(a, d)?))
 }
 
 fn ids_to_splits(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let (ids, d) = int_vector(a, "segment_ids", ErrorClass::TypeError)?;
+    let (ids, d) = int_vector(a, "segment_ids", ExceptionClass::TypeError)?;
     let n = match a.get("num_segments") {
         Some(Value::List(_) | Value::Tuple(_) | Value::Literal(_)) => {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 "num_segments must be a scalar integer, not a list",
             )
             .at(a.span("num_segments")))
         }
         Some(Value::Array(t)) if t.rank() != 0 => {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 "num_segments must be a scalar integer",
             )
             .at(a.span("num_segments")))
@@ -208,7 +208,7 @@ fn sorted(a: &Args, op: SegOp) -> Result<Value> {
     let data = a.array("data", None)?;
     let Array::Dense(data) = &*data else {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!(
                 "tf.math.segment_{} takes dense data, not a RaggedTensor",
                 op.name()
@@ -222,10 +222,11 @@ fn sorted(a: &Args, op: SegOp) -> Result<Value> {
     };
     let ids = a.array("segment_ids", None)?;
     let Array::Dense(ids) = &*ids else {
-        return Err(
-            Error::new(ErrorClass::TypeError, "segment_ids must be a dense vector")
-                .at(a.span("segment_ids")),
-        );
+        return Err(Error::new(
+            ExceptionClass::TypeError,
+            "segment_ids must be a dense vector",
+        )
+        .at(a.span("segment_ids")));
     };
     segment::segment_op(data, ids, op)
         .map(Value::from_array)

@@ -11,7 +11,7 @@ use crate::eval::args::Args;
 use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
-use ragtag_engine::{sparse, Array, Buffer, DType, ErrorClass, Scalar, Sparse, Tensor};
+use ragtag_engine::{sparse, Array, Buffer, DType, ExceptionClass, Scalar, Sparse, Tensor};
 
 /// The SparseTensor class, its properties and the dense/ragged conversions.
 pub static BUILTINS: &[Builtin] = &[
@@ -90,7 +90,7 @@ pub(super) fn sparse_arg(a: &Args, name: &str) -> Result<Arc<Sparse>> {
 /// The error for a value that should have been a SparseTensor.
 pub(super) fn not_sparse(v: &Value) -> Error {
     Error::new(
-        ErrorClass::TypeError,
+        ExceptionClass::TypeError,
         format!("expected a SparseTensor, got a {}", v.type_name()),
     )
     .with_hint(match v {
@@ -104,7 +104,7 @@ pub(super) fn dense_arg(a: &Args, name: &str, hint: Option<DType>) -> Result<Ten
     match &*a.array(name, hint)? {
         Array::Dense(t) => Ok(t.clone()),
         Array::Ragged(_) => Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!("{name} must be a dense tensor, not a ragged one"),
         )
         .at(a.span(name))
@@ -124,7 +124,7 @@ fn sparse_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let shape_name = match (a.get("dense_shape"), a.get("shape")) {
         (Some(_), Some(_)) => {
             return Err(Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 "give dense_shape or shape (its old name), not both",
             )
             .at(a.span("shape")))
@@ -132,18 +132,19 @@ fn sparse_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         (Some(_), None) => "dense_shape",
         (None, Some(_)) => "shape",
         (None, None) => {
-            return Err(
-                Error::new(ErrorClass::TypeError, "tf.SparseTensor needs a dense_shape")
-                    .at(a.call)
-                    .with_hint("tf.SparseTensor(indices=[[0, 1]], values=[5], dense_shape=[2, 3])"),
+            return Err(Error::new(
+                ExceptionClass::TypeError,
+                "tf.SparseTensor needs a dense_shape",
             )
+            .at(a.call)
+            .with_hint("tf.SparseTensor(indices=[[0, 1]], values=[5], dense_shape=[2, 3])"))
         }
     };
     let dense_shape = a.ints(shape_name)?;
     let values = dense_arg(a, "values", None)?;
     if values.rank() != 1 {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!(
                 "values must be a vector (one value per index), but has shape {}",
                 list_str(values.shape())
@@ -161,7 +162,7 @@ fn sparse_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     if !fits {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!(
                 "indices must have shape [{}, {rank}] (one row of {rank} coordinates per value for a rank-{rank} dense_shape), but has shape {}",
                 values.size(),
@@ -175,7 +176,7 @@ fn sparse_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .filter(|_| idx.dtype().is_int())
         .ok_or_else(|| {
             Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!("indices must be integers, not {}", idx.dtype()),
             )
             .at(a.span("indices"))
@@ -229,8 +230,8 @@ fn sparse_to_dense(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let idx = dense_arg(a, "sparse_indices", None)?;
     // TensorFlow's kernel checks these shapes, so a bad one is an InvalidArgumentError.
     let as_invalid = |mut e: Error| {
-        if e.class == ErrorClass::ValueError {
-            e.class = ErrorClass::InvalidArgumentError.into();
+        if e.class == ExceptionClass::ValueError {
+            e.class = ExceptionClass::InvalidArgumentError.into();
         }
         e
     };
@@ -238,7 +239,7 @@ fn sparse_to_dense(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     if let Some(v) = a.get("default_value") {
         if matches!(convert::to_array(v, None).as_deref(), Ok(Array::Dense(t)) if t.rank() != 0) {
             return Err(Error::new(
-                ErrorClass::InvalidArgumentError,
+                ExceptionClass::InvalidArgumentError,
                 "default_value should be a scalar",
             )
             .at(a.span("default_value")));
@@ -268,7 +269,7 @@ fn to_indicator(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn ragged_to_sparse(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     match &*a.array("self", None)? {
         Array::Ragged(r) => Ok(sparse_value(Sparse::from_ragged(r))),
-        Array::Dense(_) => Err(Error::new(ErrorClass::TypeError, "to_sparse() is a RaggedTensor method, and this is a dense tensor")
+        Array::Dense(_) => Err(Error::new(ExceptionClass::TypeError, "to_sparse() is a RaggedTensor method, and this is a dense tensor")
             .at(a.span("self"))
             .with_hint("tf.sparse.from_dense(x) keeps a dense tensor's non-zero elements; to_sparse(x) converts any tensor")),
     }
@@ -278,7 +279,7 @@ fn ragged_from_sparse(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let s = sparse_arg(a, "st_input")?;
     if s.rank() != 2 {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!("rank(st_input) must be 2, but it is {}", s.rank()),
         )
         .at(a.span("st_input"))
@@ -315,7 +316,7 @@ fn set_shape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let s = sparse_arg(a, "self")?;
     let spec = shape_spec(a.value("shape")).ok_or_else(|| {
         Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!(
                 "shape must be a list of sizes or a TensorShape, not {}",
                 a.value("shape").type_name()
@@ -338,7 +339,7 @@ fn set_shape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             .map(|d| d.map_or("None".to_string(), |d| d.to_string()))
             .collect();
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!(
                 "shape [{}] is not compatible with the dense shape {}",
                 text.join(", "),

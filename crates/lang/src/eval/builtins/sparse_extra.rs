@@ -9,7 +9,7 @@ use crate::eval::args::Args;
 use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::sparse::Extreme;
-use ragtag_engine::ErrorClass;
+use ragtag_engine::ExceptionClass;
 
 /// The extra sparse ops.
 pub static BUILTINS: &[Builtin] = &[
@@ -87,7 +87,7 @@ fn split(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     for name in ["sp_input", "num_split", "axis"] {
         if matches!(a.get(name), None | Some(Value::None)) {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!("tf.sparse.split needs {name}"),
             )
             .at(a.call)
@@ -100,10 +100,11 @@ fn split(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         a.value("axis"),
         Value::List(_) | Value::Tuple(_) | Value::Literal(_)
     ) {
-        return Err(
-            Error::new(ErrorClass::InvalidArgumentError, "axis should be a scalar")
-                .at(a.span("axis")),
-        );
+        return Err(Error::new(
+            ExceptionClass::InvalidArgumentError,
+            "axis should be a scalar",
+        )
+        .at(a.span("axis")));
     }
     let axis = a.int("axis")?;
     let parts = s.split(n, axis).map_err(|e| a.err_at("num_split", e))?;

@@ -13,7 +13,7 @@ use crate::eval::subscript::iterate;
 use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::sparse::{SparseOut, SparseReduce};
-use ragtag_engine::{Array, DType, ErrorClass, Sparse};
+use ragtag_engine::{Array, DType, ExceptionClass, Sparse};
 
 /// Sparse ops.
 pub static BUILTINS: &[Builtin] = &[
@@ -107,7 +107,7 @@ fn concat_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let axis_arg = match (given("axis"), given("concat_dim")) {
         (true, true) => {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 "give axis or concat_dim (its old name), not both",
             )
             .at(a.span("concat_dim")))
@@ -116,7 +116,7 @@ fn concat_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         (false, true) => "concat_dim",
         (false, false) => {
             return Err(Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 "tf.sparse_concat needs an axis (concat_dim)",
             )
             .at(a.call))
@@ -124,7 +124,7 @@ fn concat_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     if a.get("sp_inputs").is_none() {
         return Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             "tf.sparse_concat needs sp_inputs, a list of SparseTensors",
         )
         .at(a.call));
@@ -147,7 +147,7 @@ fn retain(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
         _ => {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!(
                     "to_retain must be a vector of bools, not a {} tensor of shape {}",
                     flags.dtype(),
@@ -177,7 +177,7 @@ fn add_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let given = |n: &str| !matches!(a.get(n), None | Some(Value::None));
     if given("threshold") && given("thresh") {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "give threshold or thresh (its old name), not both",
         )
         .at(a.span("thresh")));
@@ -210,7 +210,7 @@ fn add_with(a: &Args, threshold_arg: &str) -> Result<Value> {
             Some(s.dtype()),
         )?)?)),
         _ => Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             "tf.sparse.add needs at least one SparseTensor",
         )
         .at(a.call)
@@ -272,7 +272,7 @@ fn map_values(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 match &first {
                     Some(f) if f.indices() != s.indices() || f.dense_shape() != s.dense_shape() => {
                         return Err(Error::new(
-                            ErrorClass::InvalidArgumentError,
+                            ExceptionClass::InvalidArgumentError,
                             "every SparseTensor passed to map_values must have the same indices and dense_shape",
                         )
                         .at(*span)
@@ -288,7 +288,7 @@ fn map_values(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     let Some(first) = first else {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "map_values needs at least one SparseTensor among its inputs",
         )
         .at(a.call));
@@ -298,7 +298,7 @@ fn map_values(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Ok(Array::Dense(t)) => t,
         _ => {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!(
                     "op must return a vector of {} values (one per stored value), got a {}",
                     first.nnz(),

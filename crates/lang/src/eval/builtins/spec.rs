@@ -9,7 +9,7 @@ use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
 use crate::eval::Interp;
 use crate::value::{TypeSpec, Value};
-use ragtag_engine::{Array, DType, ErrorClass};
+use ragtag_engine::{Array, DType, ExceptionClass};
 
 /// The spec builtins.
 pub static BUILTINS: &[Builtin] = &[
@@ -57,7 +57,10 @@ pub static BUILTINS: &[Builtin] = &[
 fn spec(a: &Args) -> Result<Arc<TypeSpec>> {
     match a.get("self") {
         Some(Value::Spec(s)) => Ok(s.clone()),
-        _ => Err(Error::new(ErrorClass::TypeError, "expected a type spec")),
+        _ => Err(Error::new(
+            ExceptionClass::TypeError,
+            "expected a type spec",
+        )),
     }
 }
 
@@ -73,7 +76,7 @@ fn shape_value(s: &TypeSpec) -> Value {
 fn partial_shape(a: &Args, name: &str) -> Result<Option<Vec<Option<usize>>>> {
     let bad = |what: &str| {
         Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!("{name} must be a list of sizes and None, not {what}"),
         )
         .at(a.span(name))
@@ -95,7 +98,7 @@ fn partial_shape(a: &Args, name: &str) -> Result<Option<Vec<Option<usize>>>> {
             Value::Int(n) if *n >= 0 => Some(*n as usize),
             Value::Int(n) => {
                 return Err(Error::new(
-                    ErrorClass::ValueError,
+                    ExceptionClass::ValueError,
                     format!("a dimension size must be non-negative or None, not {n}"),
                 )
                 .at(a.span(name)))
@@ -112,7 +115,7 @@ fn ragged_spec(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let row_splits_dtype = a.dtype("row_splits_dtype")?.unwrap_or(DType::Int64);
     if !matches!(row_splits_dtype, DType::Int32 | DType::Int64) {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!("row_splits_dtype must be int32 or int64, not {row_splits_dtype}"),
         )
         .at(a.span("row_splits_dtype")));
@@ -124,21 +127,21 @@ fn ragged_spec(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             (Some(r), None) if r >= 0 => r as usize,
             (Some(r), Some(rank)) => {
                 return Err(Error::new(
-                    ErrorClass::ValueError,
+                    ExceptionClass::ValueError,
                     format!("ragged_rank ({r}) must be at least 0 and less than the rank ({rank})"),
                 )
                 .at(a.span("ragged_rank")))
             }
             (Some(r), None) => {
                 return Err(Error::new(
-                    ErrorClass::ValueError,
+                    ExceptionClass::ValueError,
                     format!("ragged_rank ({r}) must be at least 0"),
                 )
                 .at(a.span("ragged_rank")))
             }
             (None, Some(rank)) => rank.saturating_sub(1),
             (None, None) => return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 "give ragged_rank, or a shape of known rank (its rank minus one is the default)",
             )),
         };
@@ -155,7 +158,7 @@ fn spec_from_value(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let v = a.array("value", None)?;
     let Array::Ragged(r) = &*v else {
         return Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             "tf.RaggedTensorSpec.from_value takes a RaggedTensor",
         )
         .at(a.span("value")));

@@ -13,7 +13,7 @@ use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::literal::Nested;
 use ragtag_engine::ops::strings::{self as ops, AsStringSpec, CharUnit};
-use ragtag_engine::{Array, DType, ErrorClass};
+use ragtag_engine::{Array, DType, ExceptionClass};
 
 #[cfg(test)]
 #[path = "strings_tests.rs"]
@@ -105,7 +105,7 @@ fn check_string(a: &Args, name: &str, arr: &Array) -> Result<()> {
         return Ok(());
     }
     Err(Error::new(
-        ErrorClass::InvalidArgumentError,
+        ExceptionClass::InvalidArgumentError,
         format!(
             "{}: {name} must be a string tensor, but it is a {} tensor",
             a.builtin().name,
@@ -161,7 +161,7 @@ fn tensor_list(a: &Args, name: &str) -> Result<Vec<Arc<Array>>> {
         }
         other => {
             return Err(Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!(
                     "{}: {name} must be a list of string tensors, not a {}",
                     a.builtin().name,
@@ -179,7 +179,7 @@ fn tensor_list(a: &Args, name: &str) -> Result<Vec<Arc<Array>>> {
             let arr = convert::to_array(v, Some(DType::String)).map_err(|e| a.err_at(name, e))?;
             if arr.dtype() != DType::String {
                 return Err(Error::new(
-                    ErrorClass::TypeError,
+                    ExceptionClass::TypeError,
                     format!(
                         "{}: {name}[{k}] must be a string tensor, not {}",
                         a.builtin().name,
@@ -241,7 +241,10 @@ fn number(a: &Args, input: &str) -> Result<Value> {
     let x = string_arg(a, input)?;
     let out_type = a.dtype("out_type")?.unwrap_or(DType::Float32);
     let r = ops::to_number(&x, out_type);
-    let at = if r.as_ref().is_err_and(|e| e.class == ErrorClass::TypeError) {
+    let at = if r
+        .as_ref()
+        .is_err_and(|e| e.class == ExceptionClass::TypeError)
+    {
         "out_type"
     } else {
         input

@@ -10,7 +10,7 @@ use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::ops::strings::{self as ops, DecodeSpec, Encoding, NgramSpec, OnError};
-use ragtag_engine::{Array, Buffer, DType, ErrorClass, Sparse};
+use ragtag_engine::{Array, Buffer, DType, ExceptionClass, Sparse};
 
 /// The extra `tf.strings` builtins.
 pub static BUILTINS: &[Builtin] = &[
@@ -66,12 +66,12 @@ pub static BUILTINS: &[Builtin] = &[
 /// Argument `name` as a string tensor; numbers are a TypeError, as TensorFlow's string ops
 /// raise for them.
 fn strings(a: &Args, name: &str) -> Result<Arc<Array>> {
-    strings_or(a, name, ErrorClass::TypeError)
+    strings_or(a, name, ExceptionClass::TypeError)
 }
 
 /// Like [`strings`], with the error class the op raises for non-strings (the ops that
 /// convert their input as a ragged tensor raise ValueError).
-fn strings_or(a: &Args, name: &str, class: ErrorClass) -> Result<Arc<Array>> {
+fn strings_or(a: &Args, name: &str, class: ExceptionClass) -> Result<Arc<Array>> {
     let arr = a.array(name, Some(DType::String))?;
     if arr.dtype() != DType::String {
         return Err(Error::new(
@@ -108,7 +108,7 @@ fn text(a: &Args, name: &str, default: &str) -> Result<Vec<u8>> {
         None | Some(Value::None) => Ok(default.as_bytes().to_vec()),
         Some(v) => text_of(v).ok_or_else(|| {
             Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!("{name} must be a string, not {}", v.type_name()),
             )
             .at(a.span(name))
@@ -119,7 +119,7 @@ fn text(a: &Args, name: &str, default: &str) -> Result<Vec<u8>> {
 fn text_str(a: &Args, name: &str, default: &str) -> Result<String> {
     String::from_utf8(text(a, name, default)?).map_err(|_| {
         Error::new(
-            ErrorClass::InvalidArgumentError,
+            ExceptionClass::InvalidArgumentError,
             format!("{name} must be valid UTF-8"),
         )
         .at(a.span(name))
@@ -145,7 +145,7 @@ fn ngrams(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Some(v) => {
             let bad = || {
                 Error::new(
-                    ErrorClass::TypeError,
+                    ExceptionClass::TypeError,
                     "pad_values must be a string or a (left, right) pair of strings",
                 )
                 .at(a.span("pad_values"))
@@ -162,7 +162,7 @@ fn ngrams(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                     };
                     if s.len() < 2 {
                         return Err(Error::new(
-                            ErrorClass::IndexError,
+                            ExceptionClass::IndexError,
                             "pad_values needs a (left, right) pair; this sequence has fewer than 2 items",
                         )
                         .at(a.span("pad_values")));
@@ -180,14 +180,14 @@ fn ngrams(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     if let Some(p) = padding_width {
         if p < 1 {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!("padding_width must be greater than 0, but is {p}"),
             )
             .at(a.span("padding_width")));
         }
         if !has_pad {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 "pad_values must be provided if padding_width is set",
             )
             .at(a.span("padding_width"))
@@ -245,7 +245,7 @@ fn decode_spec(a: &Args, encoding_arg: &str, control: bool) -> Result<DecodeSpec
         .filter(|&r| u32::try_from(r).ok().and_then(char::from_u32).is_some())
         .ok_or_else(|| {
             Error::new(
-                ErrorClass::InvalidArgumentError,
+                ExceptionClass::InvalidArgumentError,
                 format!("replacement_char {replacement} is not a valid Unicode code point"),
             )
             .at(a.span("replacement_char"))
@@ -267,7 +267,7 @@ fn with_offsets(values: Array, offsets: Option<Array>) -> Value {
 }
 
 fn decode(a: &Args, offsets: bool) -> Result<Value> {
-    let x = strings_or(a, "input", ErrorClass::InvalidArgumentError)?;
+    let x = strings_or(a, "input", ExceptionClass::InvalidArgumentError)?;
     let spec = decode_spec(a, "input_encoding", true)?;
     let (cps, offs) = ops::unicode_decode(&x, &spec, offsets).map_err(|e| a.err_at("input", e))?;
     Ok(with_offsets(cps, offs))
@@ -282,7 +282,7 @@ fn unicode_decode_with_offsets(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn split(a: &Args, offsets: bool) -> Result<Value> {
-    let x = strings_or(a, "input", ErrorClass::InvalidArgumentError)?;
+    let x = strings_or(a, "input", ExceptionClass::InvalidArgumentError)?;
     let spec = decode_spec(a, "input_encoding", false)?;
     let (chars, offs) = ops::unicode_split(&x, &spec, offsets).map_err(|e| a.err_at("input", e))?;
     Ok(with_offsets(chars, offs))
@@ -322,7 +322,7 @@ fn unicode_transcode(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn bytes_split(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let x = strings_or(a, "input", ErrorClass::ValueError)?;
+    let x = strings_or(a, "input", ExceptionClass::ValueError)?;
     done(a, "input", ops::bytes_split(&x))
 }
 
@@ -332,7 +332,7 @@ fn wants_sparse(a: &Args) -> Result<bool> {
         "SparseTensor" => Ok(true),
         "RaggedTensor" => Ok(false),
         other => Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!("result_type must be 'RaggedTensor' or 'SparseTensor', not '{other}'"),
         )
         .at(a.span("result_type"))),
@@ -348,11 +348,11 @@ fn split_result(r: Array, sparse: bool) -> Value {
 }
 
 fn string_split_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let x = strings_or(a, "source", ErrorClass::InvalidArgumentError)?;
+    let x = strings_or(a, "source", ExceptionClass::InvalidArgumentError)?;
     let given = |n: &str| !matches!(a.get(n), None | Some(Value::None));
     if given("sep") && given("delimiter") {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "give sep or delimiter (its old name), not both",
         )
         .at(a.span("delimiter")));
@@ -366,7 +366,7 @@ fn string_split_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         None | Some(Value::None) => b" ".to_vec(),
         Some(v) => text_of(v).ok_or_else(|| {
             Error::new(
-                ErrorClass::InvalidArgumentError,
+                ExceptionClass::InvalidArgumentError,
                 format!("{name} must be a single string (the separator characters)"),
             )
             .at(a.span(name))
@@ -385,7 +385,7 @@ fn strings_split_v1(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     if matches!(a.get(name), None | Some(Value::None)) {
         return Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             "tf.compat.v1.strings.split needs input",
         )
         .at(a.call));

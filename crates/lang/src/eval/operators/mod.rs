@@ -17,7 +17,7 @@ use ragtag_engine::ops::broadcast;
 use ragtag_engine::ops::kernels::{self, BinaryOp as K, UnaryOp as U};
 use ragtag_engine::ops::matmul::{matmul_arrays, Transpose};
 use ragtag_engine::{type_error, value_error};
-use ragtag_engine::{Array, EngineError, Sparse, Tensor};
+use ragtag_engine::{Array, Exception, Sparse, Tensor};
 use ragtag_syntax::ast::{BinOp, UnaryOp};
 
 fn kernel_op(op: BinOp) -> Option<K> {
@@ -58,7 +58,7 @@ fn typed_dtype(v: &Value) -> Option<ragtag_engine::DType> {
 }
 
 /// `a op b`.
-pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
+pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Exception> {
     match op {
         BinOp::Is => return Ok(Value::Bool(identical(a, b))),
         BinOp::IsNot => return Ok(Value::Bool(!identical(a, b))),
@@ -84,7 +84,7 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
 /// dense tensor on the right takes the left operand through its reflected `@` (converted to
 /// its dtype; a RaggedTensor cannot be). A RaggedTensor has no `@` of its own, so it fails
 /// on the left as Python does. NumPy arrays without tensors follow NumPy's `matmul`.
-fn matmul_operator(a: &Value, b: &Value) -> Result<Value, EngineError> {
+fn matmul_operator(a: &Value, b: &Value) -> Result<Value, Exception> {
     let ragged = |v: &Value| matches!(v, Value::Array(x) if matches!(**x, Array::Ragged(_)));
     let dense = |v: &Value| is_tensor(v) && !ragged(v);
     if dense(a) {
@@ -115,7 +115,7 @@ fn matmul_operator(a: &Value, b: &Value) -> Result<Value, EngineError> {
 }
 
 /// Elementwise tensor arithmetic with broadcasting.
-pub fn tensor_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
+pub fn tensor_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Exception> {
     let k = kernel_op(op).ok_or_else(|| type_error!("operator {op} is not defined for tensors"))?;
     if let Value::Sparse(s) = a {
         return sparse_scalar(k, s, b, false);
@@ -132,7 +132,7 @@ pub fn tensor_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineErr
 /// Sparse ⊕ scalar (or dense tensor, broadcast to the dense shape) acts on the stored
 /// values only, so it is defined only where implicit zeros stay zeros: `st * x`, `x * st`,
 /// `st / x`, `st // x`.
-fn sparse_scalar(k: K, s: &Sparse, other: &Value, swapped: bool) -> Result<Value, EngineError> {
+fn sparse_scalar(k: K, s: &Sparse, other: &Value, swapped: bool) -> Result<Value, Exception> {
     let y = convert::to_array(other, Some(s.dtype()))?;
     let Array::Dense(yt) = &*y else {
         return Err(
@@ -163,7 +163,7 @@ fn sparse_scalar(k: K, s: &Sparse, other: &Value, swapped: bool) -> Result<Value
     )?)))
 }
 /// `op a`.
-pub fn unary(op: UnaryOp, a: &Value) -> Result<Value, EngineError> {
+pub fn unary(op: UnaryOp, a: &Value) -> Result<Value, Exception> {
     match (op, a) {
         (UnaryOp::Pos, Value::Int(_) | Value::Float(_)) => Ok(a.clone()),
         (UnaryOp::Neg, Value::Int(i)) => Ok(Value::Int(i.checked_neg().ok_or_else(overflow)?)),
@@ -206,7 +206,7 @@ pub fn unary(op: UnaryOp, a: &Value) -> Result<Value, EngineError> {
 }
 
 /// Applies an elementwise unary kernel to a tensor of any kind (structure unchanged).
-pub fn map_unary(k: U, a: &Value) -> Result<Value, EngineError> {
+pub fn map_unary(k: U, a: &Value) -> Result<Value, Exception> {
     if let Value::Sparse(s) = a {
         let values = Tensor::vector(kernels::unary(k, s.values().data())?);
         return Ok(Value::Sparse(Arc::new(Sparse::new(
@@ -228,8 +228,8 @@ pub fn map_unary(k: U, a: &Value) -> Result<Value, EngineError> {
 /// Applies `f` to the flat values of a dense or ragged tensor, keeping its partitions.
 pub fn map_flat(
     a: &Array,
-    f: impl FnOnce(&Tensor) -> Result<Tensor, EngineError>,
-) -> Result<Array, EngineError> {
+    f: impl FnOnce(&Tensor) -> Result<Tensor, Exception>,
+) -> Result<Array, Exception> {
     match a {
         Array::Dense(t) => f(t).map(Array::Dense),
         Array::Ragged(r) => {

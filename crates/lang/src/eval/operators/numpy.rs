@@ -7,7 +7,7 @@ use super::{convert, kernel_op};
 use crate::value::Value;
 use ragtag_engine::ops::broadcast;
 use ragtag_engine::type_error;
-use ragtag_engine::{Array, EngineError, ErrorClass, Tensor};
+use ragtag_engine::{Array, Exception, ExceptionClass, Tensor};
 use ragtag_syntax::ast::BinOp;
 
 /// A tensor operand; a NumPy array beside a tensor takes the tensor's numeric dtype, as
@@ -15,7 +15,7 @@ use ragtag_syntax::ast::BinOp;
 pub(super) fn numpy_as(
     v: &Value,
     hint: Option<ragtag_engine::DType>,
-) -> Result<Arc<Array>, EngineError> {
+) -> Result<Arc<Array>, Exception> {
     let x = convert::to_array(v, hint)?;
     match (v, hint, &*x) {
         (Value::NdArray(_), Some(d), Array::Dense(t))
@@ -32,7 +32,7 @@ pub(super) fn numpy_as(
 
 /// An operand of NumPy arithmetic: its elements, and whether it is a Python scalar (a
 /// "weak" type that takes the array's dtype where it fits, as NumPy 2 does).
-fn numpy_operand(v: &Value) -> Result<(Tensor, bool), EngineError> {
+fn numpy_operand(v: &Value) -> Result<(Tensor, bool), Exception> {
     use ragtag_engine::Scalar;
     Ok(match v {
         Value::NdArray(n) => match &**n {
@@ -69,7 +69,7 @@ fn numpy_result_dtype(
     weak_a: bool,
     b: ragtag_engine::DType,
     weak_b: bool,
-) -> Result<ragtag_engine::DType, EngineError> {
+) -> Result<ragtag_engine::DType, Exception> {
     use ragtag_engine::DType as D;
     if a == D::String || b == D::String {
         return Err(type_error!(
@@ -110,7 +110,7 @@ fn numpy_result_dtype(
 }
 
 /// Elementwise NumPy arithmetic with NumPy's dtype rules; the result is a NumPy array.
-pub(super) fn numpy_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
+pub(super) fn numpy_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Exception> {
     use ragtag_engine::DType as D;
     let k = kernel_op(op)
         .ok_or_else(|| type_error!("operator {op} is not defined for NumPy arrays"))?;
@@ -120,7 +120,7 @@ pub(super) fn numpy_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Eng
     if matches!(op, BinOp::Div) && !d.is_float() {
         d = D::Float64;
     }
-    let cast = |t: Tensor| -> Result<Array, EngineError> {
+    let cast = |t: Tensor| -> Result<Array, Exception> {
         if t.dtype() == d {
             return Ok(Array::Dense(t));
         }
@@ -131,8 +131,8 @@ pub(super) fn numpy_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Eng
     };
     // NumPy reports shapes that do not broadcast as a ValueError.
     let out = broadcast::binary(k, &cast(x)?, &cast(y)?).map_err(|mut e| {
-        if e.class == ErrorClass::InvalidArgumentError {
-            e.class = ErrorClass::ValueError;
+        if e.class == ExceptionClass::InvalidArgumentError {
+            e.class = ExceptionClass::ValueError;
         }
         e
     })?;
@@ -144,7 +144,7 @@ pub(super) fn numpy_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Eng
 
 /// An operand of NumPy's `matmul`: a tensor converts as `np.asarray` would (a ragged one
 /// cannot), anything else as in NumPy arithmetic.
-fn matmul_operand(v: &Value) -> Result<Tensor, EngineError> {
+fn matmul_operand(v: &Value) -> Result<Tensor, Exception> {
     match v {
         Value::Array(a) => match &**a {
             Array::Dense(t) => Ok(t.clone()),
@@ -160,7 +160,7 @@ fn matmul_operand(v: &Value) -> Result<Tensor, EngineError> {
 /// NumPy's `matmul` (`a @ b` on arrays, `np.matmul`): both operands take NumPy's common
 /// dtype (int32 with float32 is float64), vectors are allowed, and the result is a NumPy
 /// array (a NumPy scalar for two vectors).
-pub fn numpy_matmul(a: &Value, b: &Value) -> Result<Value, EngineError> {
+pub fn numpy_matmul(a: &Value, b: &Value) -> Result<Value, Exception> {
     let x = matmul_operand(a)?;
     let y = matmul_operand(b)?;
     let d = numpy_result_dtype(x.dtype(), false, y.dtype(), false).map_err(|e| {
@@ -169,7 +169,7 @@ pub fn numpy_matmul(a: &Value, b: &Value) -> Result<Value, EngineError> {
             e.message
         )
     })?;
-    let cast = |t: Tensor| -> Result<Tensor, EngineError> {
+    let cast = |t: Tensor| -> Result<Tensor, Exception> {
         if t.dtype() == d {
             return Ok(t);
         }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::value::Value;
-use ragtag_engine::{budget, EngineError, ErrorClass};
+use ragtag_engine::{budget, Exception, ExceptionClass};
 use ragtag_engine::{type_error, value_error};
 use ragtag_syntax::ast::BinOp;
 
@@ -18,7 +18,7 @@ pub(super) fn identical(a: &Value, b: &Value) -> bool {
     }
 }
 
-pub(super) fn contains(container: &Value, item: &Value) -> Result<bool, EngineError> {
+pub(super) fn contains(container: &Value, item: &Value) -> Result<bool, Exception> {
     match container {
         Value::List(items) | Value::Tuple(items) => {
             for x in items.iter() {
@@ -105,7 +105,7 @@ impl Num {
     }
 }
 
-pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, EngineError> {
+pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Exception> {
     let unsupported = || {
         type_error!(
             "unsupported operand type(s) for {op}: '{}' and '{}'",
@@ -295,7 +295,7 @@ fn is_list(v: &Value) -> bool {
 
 /// Python's ordering of two values (`<` on numbers, strings, lists and tuples, item by
 /// item); a TypeError between kinds Python does not order.
-pub fn python_cmp(a: &Value, b: &Value) -> Result<std::cmp::Ordering, EngineError> {
+pub fn python_cmp(a: &Value, b: &Value) -> Result<std::cmp::Ordering, Exception> {
     use std::cmp::Ordering;
     ragtag_engine::guard::check_stack()?;
     match (a, b) {
@@ -325,21 +325,21 @@ pub fn python_cmp(a: &Value, b: &Value) -> Result<std::cmp::Ordering, EngineErro
     Ok(xs.len().cmp(&ys.len()))
 }
 
-fn zero_div(msg: &str) -> EngineError {
-    EngineError::new(ErrorClass::ZeroDivisionError, msg)
+fn zero_div(msg: &str) -> Exception {
+    Exception::new(ExceptionClass::ZeroDivisionError, msg)
 }
 
 /// A Python int result past 64 bits: Python would grow the int, ragtag cannot.
-pub(super) fn overflow() -> EngineError {
-    EngineError::new(
-        ErrorClass::OverflowError,
+pub(super) fn overflow() -> Exception {
+    Exception::new(
+        ExceptionClass::OverflowError,
         "integer result does not fit in 64 bits",
     )
     .with_hint("ragtag's Python ints are int64; use a float (e.g. 10.0**100) for larger numbers")
 }
 
 /// The items of a list-like value.
-pub fn as_items(v: &Value) -> Result<Vec<Value>, EngineError> {
+pub fn as_items(v: &Value) -> Result<Vec<Value>, Exception> {
     match v {
         Value::List(items) | Value::Tuple(items) => Ok(items.to_vec()),
         Value::Literal(n) => match n.tree() {

@@ -15,7 +15,9 @@ use arrow_buffer::{Buffer as ArrowBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::Field;
 
 use crate::diagnostic::{Error, Result};
-use ragtag_engine::{budget, Array, Buffer, DType, ErrorClass, RowPartition, StringBuf, Tensor};
+use ragtag_engine::{
+    budget, Array, Buffer, DType, ExceptionClass, RowPartition, StringBuf, Tensor,
+};
 
 /// The bytes written, for budget messages.
 const WHAT: &str = "writing a column";
@@ -38,7 +40,7 @@ pub fn array(a: &Array) -> Result<ArrayRef> {
 fn dense(t: &Tensor) -> Result<ArrayRef> {
     if t.rank() == 0 {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "a scalar cannot be a column: a column needs rows",
         )
         .with_hint("wrap it in a list to make one row, e.g. [x]"));
@@ -90,7 +92,7 @@ fn fixed(child: ArrayRef, k: usize, rows: usize) -> Result<ArrayRef> {
     let field = Arc::new(Field::new_list_field(child.data_type().clone(), true));
     let size = i32::try_from(k).map_err(|_| {
         Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!("a dimension of {k} is past Arrow's largest fixed-size list (2**31 - 1)"),
         )
     })?;
@@ -156,7 +158,7 @@ fn offsets<O: OffsetSizeTrait>(s: &StringBuf) -> Result<OffsetBuffer<O>> {
 /// ragtag's fault, reported rather than unwrapped.
 fn arrow_failed(e: arrow_schema::ArrowError) -> Error {
     Error::new(
-        ErrorClass::ValueError,
+        ExceptionClass::ValueError,
         format!("could not build the Arrow column: {e}"),
     )
 }

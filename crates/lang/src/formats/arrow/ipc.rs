@@ -12,7 +12,7 @@ use arrow_ipc::writer::{FileWriter, StreamWriter};
 use super::{invalid_file, ReadOptions};
 use crate::diagnostic::{Error, Result};
 use crate::formats::fs;
-use ragtag_engine::{budget, Array, ErrorClass};
+use ragtag_engine::{budget, Array, ExceptionClass};
 
 /// The first bytes of an Arrow IPC file (a stream starts with a message instead).
 const FILE_MAGIC: &[u8] = b"ARROW1";
@@ -68,7 +68,7 @@ pub fn write(path: &Path, columns: &[(String, Array)], stream: bool) -> Result<(
     let file = BufWriter::new(file);
     let failed = |e: arrow_schema::ArrowError| {
         Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!("could not write '{}': {e}", path.display()),
         )
     };

@@ -11,7 +11,7 @@ use arrow_schema::DataType;
 
 use super::to_engine::{Converter, Piece};
 use crate::diagnostic::{Error, Result};
-use ragtag_engine::{budget, Buffer, DType, ErrorClass, Scalar, Shared, StringBuf};
+use ragtag_engine::{budget, Buffer, DType, ExceptionClass, Scalar, Shared, StringBuf};
 
 /// An engine element type a primitive Arrow column converts to.
 pub(super) trait Element: Copy {
@@ -92,7 +92,7 @@ pub(super) fn uint64(c: &mut Converter<'_>, pieces: &[Piece]) -> Result<Buffer> 
             });
         if let Some((_, v)) = too_big {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!(
                     "column '{}' of Arrow type uint64 holds {v}, past the largest int64; \
                      ragtag's integers are int32 and int64",

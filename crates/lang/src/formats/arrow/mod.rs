@@ -17,7 +17,7 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{Field, Schema};
 
 use crate::diagnostic::{Error, Result};
-use ragtag_engine::{Array, ErrorClass, Scalar};
+use ragtag_engine::{Array, ExceptionClass, Scalar};
 
 /// What a reader is asked for.
 #[derive(Debug, Clone, Default)]
@@ -63,7 +63,7 @@ pub fn batch(columns: &[(String, Array)]) -> Result<RecordBatch> {
         let rows = nrows(a);
         if let Some((name, b)) = columns.iter().find(|(_, b)| nrows(b) != rows) {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!(
                     "the columns of a table need one row count, but '{first}' has {rows} rows \
                      and '{name}' has {}",
@@ -74,7 +74,7 @@ pub fn batch(columns: &[(String, Array)]) -> Result<RecordBatch> {
         }
     } else {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "a table needs at least one column, and the dict is empty",
         ));
     }
@@ -89,7 +89,7 @@ pub fn batch(columns: &[(String, Array)]) -> Result<RecordBatch> {
         .collect();
     RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays).map_err(|e| {
         Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!("could not build the table: {e}"),
         )
     })
@@ -106,7 +106,7 @@ fn nrows(a: &Array) -> usize {
 /// The ValueError for a file that is not valid `kind` (`Parquet`, `Arrow IPC`).
 pub fn invalid_file(path: &Path, kind: &str, detail: impl std::fmt::Display) -> Error {
     Error::new(
-        ErrorClass::ValueError,
+        ExceptionClass::ValueError,
         format!("'{}' is not a valid {kind} file: {detail}", path.display()),
     )
     .with_hint(format!(

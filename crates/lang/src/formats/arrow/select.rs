@@ -11,7 +11,7 @@ use arrow_schema::{DataType, Field, Fields, Schema};
 
 use super::to_engine::Piece;
 use crate::diagnostic::{Error, Result};
-use crate::eval::exceptions::ExceptionClass;
+use ragtag_engine::exceptions::ExceptionClass;
 
 /// A column the user asked for.
 #[derive(Debug, Clone)]

@@ -22,7 +22,7 @@ use arrow_schema::DataType;
 
 use super::leaves;
 use crate::diagnostic::{Error, Result};
-use ragtag_engine::{budget, Array, DType, ErrorClass, Ragged, RowPartition, Scalar, Tensor};
+use ragtag_engine::{budget, Array, DType, ExceptionClass, Ragged, RowPartition, Scalar, Tensor};
 
 /// One chunk of a column: an Arrow array and the nulls its parents impose on it.
 #[derive(Clone)]
@@ -109,7 +109,7 @@ impl Converter<'_> {
             (r, v) => format!("{} and {}", plural(r, "row"), plural(v, "value")),
         };
         Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!(
                 "column '{}' has {counts}; ragtag's tensors have no null",
                 self.column
@@ -283,7 +283,7 @@ impl Converter<'_> {
                     .map(|f| format!("'{}.{}'", self.column, f.name()))
                     .collect();
                 return Err(Error::new(
-                    ErrorClass::TypeError,
+                    ExceptionClass::TypeError,
                     format!(
                         "column '{}' is a struct; a tensor holds one of its fields",
                         self.column
@@ -344,7 +344,7 @@ impl Converter<'_> {
         match out {
             Some(s) => Ok(Some(s)),
             None => Err(Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!(
                     "fill_null={} does not fit column '{}' of {dtype} values",
                     scalar_repr(fill),
@@ -371,7 +371,7 @@ fn scalar_repr(s: &Scalar) -> String {
 /// The TypeError for an Arrow type ragtag's tensors cannot hold.
 pub(super) fn unsupported(column: &str, dtype: &DataType) -> Error {
     Error::new(
-        ErrorClass::TypeError,
+        ExceptionClass::TypeError,
         format!(
             "column '{column}' has Arrow type {dtype}, which ragtag cannot hold: its tensors \
              hold bool, int32, int64, float32, float64 and string values, in lists and \
@@ -387,8 +387,13 @@ pub(super) fn unsupported(column: &str, dtype: &DataType) -> Error {
 /// A dictionary-encoded chunk as its plain values (one gather of the dictionary).
 fn decode_dictionary(p: &Piece, column: &str) -> Result<Piece> {
     let dict = p.array.as_any_dictionary();
-    let array = arrow_select::take::take(dict.values().as_ref(), dict.keys(), None)
-        .map_err(|e| Error::new(ErrorClass::ValueError, format!("column '{column}': {e}")))?;
+    let array =
+        arrow_select::take::take(dict.values().as_ref(), dict.keys(), None).map_err(|e| {
+            Error::new(
+                ExceptionClass::ValueError,
+                format!("column '{column}': {e}"),
+            )
+        })?;
     Ok(Piece {
         array: Arc::clone(&array),
         ..p.clone()

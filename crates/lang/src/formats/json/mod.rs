@@ -11,8 +11,8 @@ use std::path::Path;
 use serde_json::Value as Json;
 
 use crate::diagnostic::{Error, Result};
-use crate::eval::exceptions::ExceptionClass;
 use crate::value::convert::regular_ragged;
+use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_engine::literal::{self, Nested};
 use ragtag_engine::{budget, Array, DType};
 

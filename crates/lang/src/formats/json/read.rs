@@ -5,7 +5,7 @@
 use serde_json::Value as Json;
 
 use crate::diagnostic::{Error, Result};
-use crate::eval::exceptions::ExceptionClass;
+use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_engine::literal::{Leaf, Nested};
 
 /// Where a JSON value sits: the file, the line (JSON Lines), the key (`field=`) and the

@@ -7,8 +7,8 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use crate::diagnostic::{Error, Result};
-use crate::eval::exceptions::ExceptionClass;
 use crate::formats::fs;
+use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_engine::{Array, Buffer, Ragged};
 
 struct Emitter<'a, W: Write> {

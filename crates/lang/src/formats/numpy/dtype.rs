@@ -7,7 +7,7 @@
 //! the NumPy dtype.
 
 use crate::diagnostic::{Error, Result};
-use crate::eval::exceptions::ExceptionClass;
+use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_engine::{budget, Buffer, DType, StringBuf, Tensor};
 
 use super::header::corrupt;

@@ -3,7 +3,7 @@
 //! and written as NumPy writes it.
 
 use crate::diagnostic::{Error, Result};
-use crate::eval::exceptions::ExceptionClass;
+use ragtag_engine::exceptions::ExceptionClass;
 
 /// The first six bytes of every `.npy` file.
 pub const MAGIC: &[u8] = b"\x93NUMPY";

@@ -13,7 +13,7 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::diagnostic::{Error, Result};
-use crate::eval::exceptions::ExceptionClass;
+use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_engine::{budget, Tensor};
 
 use super::fs;

@@ -10,8 +10,8 @@ use zip::{CompressionMethod, ZipArchive, ZipWriter};
 
 use super::{npy_bytes, parse_npy};
 use crate::diagnostic::{Error, Result};
-use crate::eval::exceptions::ExceptionClass;
 use crate::formats::fs;
+use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_engine::{budget, Tensor};
 
 fn bad_zip(name: &str, why: impl std::fmt::Display) -> Error {

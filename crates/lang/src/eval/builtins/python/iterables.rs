@@ -7,7 +7,7 @@ use crate::eval::args::Args;
 use crate::eval::subscript::iterate;
 use crate::eval::Interp;
 use crate::value::Value;
-use ragtag_engine::ErrorClass;
+use ragtag_engine::ExceptionClass;
 
 pub(super) fn zip(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let lists: Vec<Vec<Value>> = a
@@ -70,7 +70,9 @@ fn extreme(a: &Args, want_max: bool) -> Result<Value> {
             }
         });
     }
-    best.ok_or_else(|| Error::new(ErrorClass::ValueError, "arg is an empty sequence").at(a.call))
+    best.ok_or_else(|| {
+        Error::new(ExceptionClass::ValueError, "arg is an empty sequence").at(a.call)
+    })
 }
 
 pub(super) fn min(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -113,7 +115,7 @@ pub(super) fn dict(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         let kv = iterate(&item).map_err(|e| a.err_at("pairs", e))?;
         if kv.len() != 2 {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 "dictionary update sequence element has the wrong length",
             )
             .at(a.span("pairs")));

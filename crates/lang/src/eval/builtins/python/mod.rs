@@ -19,7 +19,7 @@ use crate::eval::subscript::iterate;
 use crate::eval::Interp;
 use crate::render::tf_text::{repr_of, str_of};
 use crate::value::Value;
-use ragtag_engine::{budget, ErrorClass};
+use ragtag_engine::{budget, ExceptionClass};
 
 /// Python builtins.
 pub static BUILTINS: &[Builtin] = &[
@@ -160,7 +160,7 @@ fn ord(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             Ok(Value::Int(s.chars().next().map_or(0, |c| c as i64)))
         }
         Value::Str(s) => Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!(
                 "ord() expected a character, but string of length {} found",
                 s.chars().count()
@@ -168,7 +168,7 @@ fn ord(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )
         .at(a.span("c"))),
         other => Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!(
                 "ord() expected string of length 1, but {} found",
                 other.type_name()
@@ -186,7 +186,7 @@ fn chr(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .map(|c| Value::str(c.to_string()))
         .ok_or_else(|| {
             Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!("chr() arg not in range(0x110000): {i}"),
             )
             .at(a.span("i"))
@@ -206,7 +206,8 @@ fn len(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             Some(&d) => d,
             None => {
                 return Err(
-                    Error::new(ErrorClass::TypeError, "len() of unsized object").at(a.span("obj"))
+                    Error::new(ExceptionClass::TypeError, "len() of unsized object")
+                        .at(a.span("obj")),
                 )
             }
         },
@@ -214,7 +215,7 @@ fn len(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             let arr = a.array("obj", None)?;
             if arr.rank() == 0 {
                 return Err(Error::new(
-                    ErrorClass::TypeError,
+                    ExceptionClass::TypeError,
                     "len() of unsized object (a scalar tensor)",
                 )
                 .at(a.span("obj")));
@@ -223,7 +224,7 @@ fn len(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
         other => {
             return Err(Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!("object of type '{}' has no len()", other.type_name()),
             )
             .at(a.span("obj")))
@@ -252,7 +253,8 @@ fn range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let step = a.opt_int("step")?.unwrap_or(1);
     if step == 0 {
         return Err(
-            Error::new(ErrorClass::ValueError, "range() arg 3 must not be zero").at(a.span("step")),
+            Error::new(ExceptionClass::ValueError, "range() arg 3 must not be zero")
+                .at(a.span("step")),
         );
     }
     // Count in i128 so that ranges near the ends of i64 cannot overflow.

@@ -6,14 +6,14 @@ use crate::eval::args::Args;
 use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
-use ragtag_engine::ErrorClass;
+use ragtag_engine::ExceptionClass;
 
 pub(super) fn int(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let v = a.value("x");
     Ok(Value::Int(match v {
         Value::Str(s) => s.trim().parse::<i64>().map_err(|_| {
             Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!("invalid literal for int(): '{s}'"),
             )
             .at(a.span("x"))
@@ -27,17 +27,17 @@ pub(super) fn int(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 /// Python's `int(float)`, failing where the float has no int64 value.
-fn float_to_int(f: f64) -> std::result::Result<i64, ragtag_engine::EngineError> {
+fn float_to_int(f: f64) -> std::result::Result<i64, ragtag_engine::Exception> {
     let t = f.trunc();
     // 2**63 is exactly representable; every float below it and at least -2**63 fits.
     if t.is_nan() {
-        Err(ragtag_engine::EngineError::new(
-            ErrorClass::ValueError,
+        Err(ragtag_engine::Exception::new(
+            ExceptionClass::ValueError,
             "cannot convert float NaN to integer",
         ))
     } else if !(i64::MIN as f64..-(i64::MIN as f64)).contains(&t) {
-        Err(ragtag_engine::EngineError::new(
-            ErrorClass::OverflowError,
+        Err(ragtag_engine::Exception::new(
+            ExceptionClass::OverflowError,
             format!(
                 "cannot convert float {} to a 64-bit integer",
                 crate::render::tf_text::py_float(f)
@@ -57,7 +57,7 @@ pub(super) fn float(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             "-inf" | "-infinity" => f64::NEG_INFINITY,
             t => t.parse::<f64>().map_err(|_| {
                 Error::new(
-                    ErrorClass::ValueError,
+                    ExceptionClass::ValueError,
                     format!("could not convert string to float: '{s}'"),
                 )
                 .at(a.span("x"))
@@ -81,7 +81,7 @@ pub(super) fn math1(a: &Args, f: fn(f64) -> f64) -> Result<Value> {
     let x = num_arg(a)?;
     let y = f(x);
     if y.is_nan() && !x.is_nan() {
-        return Err(Error::new(ErrorClass::ValueError, "math domain error").at(a.span("x")));
+        return Err(Error::new(ExceptionClass::ValueError, "math domain error").at(a.span("x")));
     }
     Ok(Value::Float(y))
 }
@@ -93,7 +93,7 @@ pub(super) fn math_int(a: &Args, f: fn(f64) -> f64) -> Result<Value> {
     let y = f(num_arg(a)?);
     if !y.is_finite() {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "cannot convert an infinite or nan float to an int",
         )
         .at(a.span("x")));
@@ -104,7 +104,7 @@ pub(super) fn math_int(a: &Args, f: fn(f64) -> f64) -> Result<Value> {
 pub(super) fn math_log(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = num_arg(a)?;
     if x <= 0.0 {
-        return Err(Error::new(ErrorClass::ValueError, "math domain error").at(a.span("x")));
+        return Err(Error::new(ExceptionClass::ValueError, "math domain error").at(a.span("x")));
     }
     match a.get("base") {
         None => Ok(Value::Float(x.ln())),

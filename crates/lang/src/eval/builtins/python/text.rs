@@ -8,7 +8,7 @@ use crate::eval::convert;
 use crate::eval::Interp;
 use crate::render::tf_text::str_of;
 use crate::value::Value;
-use ragtag_engine::{budget, ErrorClass};
+use ragtag_engine::{budget, ExceptionClass};
 
 fn self_str(a: &Args) -> String {
     match a.value("self") {
@@ -45,7 +45,7 @@ pub(super) fn format(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 }
                 let (v, _) = args.next().ok_or_else(|| {
                     Error::new(
-                        ErrorClass::IndexError,
+                        ExceptionClass::IndexError,
                         "Replacement index out of range for positional args tuple",
                     )
                     .at(a.call)
@@ -66,7 +66,7 @@ fn format_one(
     out: &mut Vec<u8>,
     v: &Value,
     spec: &str,
-) -> std::result::Result<(), ragtag_engine::EngineError> {
+) -> std::result::Result<(), ragtag_engine::Exception> {
     let spec = spec.split_once(':').map_or("", |(_, s)| s);
     if let Some(prec) = spec.strip_prefix('.').and_then(|p| p.strip_suffix('f')) {
         if let (Ok(p), Ok(f)) = (prec.parse::<usize>(), convert::to_f64(v)) {

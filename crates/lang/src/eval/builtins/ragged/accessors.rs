@@ -8,7 +8,7 @@ use crate::eval::builtins::common::axis_arg;
 use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::partition::{index_scalar, index_tensor};
-use ragtag_engine::{Array, DType, ErrorClass, Ragged, RowPartition, Scalar, Tensor};
+use ragtag_engine::{Array, DType, ExceptionClass, Ragged, RowPartition, Scalar, Tensor};
 
 pub(super) fn values(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::from_array(ragged_self(a)?.values()))
@@ -58,7 +58,7 @@ pub(super) fn uniform_row_length(_: &mut Interp<'_>, a: &Args) -> Result<Value> 
 pub(super) fn row_lengths(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let r = ragged_self(a)?;
     let axis = a.opt_int("axis")?.unwrap_or(1);
-    let axis = axis_arg(a, "axis", axis, r.rank(), ErrorClass::ValueError)? as i64;
+    let axis = axis_arg(a, "axis", axis, r.rank(), ExceptionClass::ValueError)? as i64;
     let dtype = r.row_splits_dtype();
     if axis == 0 {
         return Ok(Value::tensor(index_scalar(r.nrows() as i64, dtype)));
@@ -136,7 +136,7 @@ pub(super) fn bounding_shape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             .and_then(|k| shape.get(k).copied())
             .ok_or_else(|| {
                 Error::new(
-                    ErrorClass::InvalidArgumentError,
+                    ExceptionClass::InvalidArgumentError,
                     format!(
                         "axis {ax} is out of range: bounding_shape has {} entries (0 to {})",
                         shape.len(),

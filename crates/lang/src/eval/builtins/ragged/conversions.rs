@@ -8,7 +8,7 @@ use crate::eval::builtins::common::{axis_arg, list_str};
 use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
-use ragtag_engine::{Array, ErrorClass, Scalar, Tensor};
+use ragtag_engine::{Array, ExceptionClass, Scalar, Tensor};
 
 pub(super) fn to_list(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(convert::array_to_list(&*me(a)?))
@@ -64,7 +64,7 @@ pub(super) fn to_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             Array::Dense(t) => t.shape().to_vec(),
             Array::Ragged(_) => {
                 return Err(
-                    Error::new(ErrorClass::TypeError, "default_value must be dense")
+                    Error::new(ExceptionClass::TypeError, "default_value must be dense")
                         .at(a.span("default_value")),
                 )
             }
@@ -77,7 +77,7 @@ pub(super) fn to_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .all(|(&x, &y)| x == 1 || x == y);
         if !fits {
             return Err(Error::new(
-                ErrorClass::InvalidArgumentError,
+                ExceptionClass::InvalidArgumentError,
                 format!(
                     "default_value has shape {}, which does not broadcast to the inner shape {}",
                     list_str(&dshape),
@@ -132,7 +132,7 @@ pub(super) fn with_flat_values(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let v = a.array("new_values", None)?;
     let Array::Dense(t) = &*v else {
         return Err(
-            Error::new(ErrorClass::TypeError, "new flat values must be dense")
+            Error::new(ExceptionClass::TypeError, "new flat values must be dense")
                 .at(a.span("new_values")),
         );
     };
@@ -145,12 +145,12 @@ pub(super) fn merge_dims(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let r = ragged_self(a)?;
     let rank = r.rank();
     let axis = |name: &str| -> Result<usize> {
-        axis_arg(a, name, a.int(name)?, rank, ErrorClass::ValueError)
+        axis_arg(a, name, a.int(name)?, rank, ExceptionClass::ValueError)
     };
     let (o, i) = (axis("outer_axis")?, axis("inner_axis")?);
     if o > i {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "need 0 <= outer_axis <= inner_axis < rank",
         )
         .at(a.call));

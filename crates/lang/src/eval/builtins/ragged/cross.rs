@@ -6,7 +6,7 @@ use crate::eval::args::Args;
 use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
-use ragtag_engine::{budget, Array, ErrorClass, RowPartition};
+use ragtag_engine::{budget, Array, ExceptionClass, RowPartition};
 
 /// The inputs of a cross: each one's flat values and row splits (2-D ragged, dense or
 /// sparse tensors).
@@ -18,7 +18,7 @@ fn cross_inputs(a: &Args) -> Result<Vec<(ragtag_engine::Buffer, Vec<i64>)>> {
     let err = |e| a.err_at("inputs", e);
     let rank_error = |k: usize, r: usize| {
         Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!("inputs[{k}] must have rank 2, not {r}"),
         )
         .at(a.span("inputs"))
@@ -87,7 +87,7 @@ pub(super) fn ragged_cross_hashed(_: &mut Interp<'_>, a: &Args) -> Result<Value>
     let buckets = a.opt_int("num_buckets")?.unwrap_or(0);
     if buckets < 0 {
         return Err(Error::new(
-            ErrorClass::InvalidArgumentError,
+            ExceptionClass::InvalidArgumentError,
             format!("num_buckets must be non-negative, not {buckets}"),
         )
         .at(a.span("num_buckets")));

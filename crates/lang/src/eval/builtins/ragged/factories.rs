@@ -10,7 +10,7 @@ use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::literal;
-use ragtag_engine::{Array, DType, ErrorClass, Ragged, RowPartition, Scalar};
+use ragtag_engine::{Array, DType, ExceptionClass, Ragged, RowPartition, Scalar};
 
 pub(super) fn constant(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let dtype = a.dtype("dtype")?;
@@ -24,7 +24,7 @@ pub(super) fn constant(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .map(|d| {
                     usize::try_from(d).map_err(|_| {
                         Error::new(
-                            ErrorClass::ValueError,
+                            ExceptionClass::ValueError,
                             format!("inner_shape sizes must be non-negative, not {d}"),
                         )
                         .at(a.span("inner_shape"))
@@ -68,7 +68,7 @@ fn vector_check(a: &Args, name: &str) -> Result<()> {
     let arr = a.array(name, Some(DType::Int64))?;
     if arr.rank() != 1 {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!(
                 "{name} must be a vector (rank 1), but has rank {}",
                 arr.rank()
@@ -88,7 +88,7 @@ fn scalar_int(a: &Args, name: &str) -> Result<Option<i64>> {
         let arr = convert::to_array(v, Some(DType::Int64)).map_err(|e| a.err_at(name, e))?;
         if arr.rank() != 0 {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!("{name} must be a scalar, but has rank {}", arr.rank()),
             )
             .at(a.span(name)));
@@ -102,12 +102,12 @@ fn values_arg(a: &Args, name: &str) -> Result<Array> {
 }
 
 fn rank_check(a: &Args, name: &str, v: &Array) -> Result<()> {
-    rank_check_as(a, name, v, ErrorClass::InvalidArgumentError)
+    rank_check_as(a, name, v, ExceptionClass::InvalidArgumentError)
 }
 
 /// Scalar values are refused: TensorFlow finds this statically (ValueError) for some
 /// factories and in the kernel (InvalidArgumentError) for others.
-fn rank_check_as(a: &Args, name: &str, v: &Array, class: ErrorClass) -> Result<()> {
+fn rank_check_as(a: &Args, name: &str, v: &Array, class: ExceptionClass) -> Result<()> {
     if v.rank() == 0 {
         return Err(Error::new(
             class,
@@ -162,12 +162,12 @@ pub(super) fn from_row_lengths(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 pub(super) fn from_value_rowids(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let values = values_arg(a, "values")?;
-    rank_check_as(a, "values", &values, ErrorClass::ValueError)?;
+    rank_check_as(a, "values", &values, ExceptionClass::ValueError)?;
     vector_check(a, "value_rowids")?;
     let ids = a.ints("value_rowids")?;
     if ids.len() != values.nrows() {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!(
                 "value_rowids has {} entries, but there are {} values",
                 ids.len(),

@@ -9,26 +9,27 @@ use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::literal;
-use ragtag_engine::{budget, Array, DType, ErrorClass, Ragged, RowPartition, Tensor};
+use ragtag_engine::{budget, Array, DType, ExceptionClass, Ragged, RowPartition, Tensor};
 
 pub(super) fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = a.array("tensor", None)?;
     let Array::Dense(t) = &*x else {
-        return Err(
-            Error::new(ErrorClass::TypeError, "from_tensor needs a dense tensor")
-                .at(a.span("tensor")),
-        );
+        return Err(Error::new(
+            ExceptionClass::TypeError,
+            "from_tensor needs a dense tensor",
+        )
+        .at(a.span("tensor")));
     };
     if t.rank() < 2 {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "from_tensor needs a tensor of rank 2 or more",
         )
         .at(a.span("tensor")));
     }
     if a.get("lengths").is_some() && a.get("padding").is_some() {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             "Specify argument `lengths` or `padding`, but not both.",
         )
         .at(a.call));
@@ -37,7 +38,7 @@ pub(super) fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let rr = a.opt_int("ragged_rank")?.unwrap_or(1);
     if rr <= 0 {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!("ragged_rank must be greater than 0; got {rr}"),
         )
         .at(a.span("ragged_rank")));
@@ -46,7 +47,7 @@ pub(super) fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     if let Some(nested) = nested_lengths(a)? {
         if rr != 1 && rr != nested.len() {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!(
                     "ragged_rank={rr} does not match the {} nested lengths",
                     nested.len()
@@ -58,7 +59,7 @@ pub(super) fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     if rr >= t.rank() {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!(
                 "ragged_rank must be less than the tensor's rank ({})",
                 t.rank()
@@ -82,7 +83,7 @@ pub(super) fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         let ls = a.ints("lengths")?;
         if ls.len() != nrows_inner {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!("lengths must have {nrows_inner} entries"),
             )
             .at(a.span("lengths")));
@@ -98,7 +99,7 @@ pub(super) fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .collect::<Vec<_>>()
         {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!(
                     "padding must have shape {} (the tensor's shape after dimension {rr}), not {}",
                     list_str(&t.shape()[rr + 1..]),
@@ -109,7 +110,7 @@ pub(super) fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
         if pad.dtype() != t.dtype() {
             return Err(Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!(
                     "padding must have the tensor's dtype ({}), not {}",
                     t.dtype(),
@@ -208,7 +209,7 @@ fn from_tensor_nested_lengths(
     let rr = nested.len();
     if rr >= t.rank() {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!(
                 "{rr} nested lengths need a tensor of rank at least {}, not {}",
                 rr + 1,
@@ -225,7 +226,7 @@ fn from_tensor_nested_lengths(
     for (j, lengths) in nested.iter().enumerate() {
         if lengths.len() != rows.len() {
             return Err(Error::new(
-                ErrorClass::ValueError,
+                ExceptionClass::ValueError,
                 format!(
                     "lengths[{j}] has {} entries, but there are {} rows at that level",
                     lengths.len(),

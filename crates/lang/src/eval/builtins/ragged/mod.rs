@@ -30,7 +30,7 @@ use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
 use crate::value::Value;
-use ragtag_engine::{Array, DType, ErrorClass, Ragged};
+use ragtag_engine::{Array, DType, ExceptionClass, Ragged};
 
 /// Ragged factories, properties and methods.
 pub static BUILTINS: &[Builtin] = &[
@@ -155,7 +155,7 @@ fn splits_dtype_arg(a: &Args, name: &str) -> Result<DType> {
         None => Ok(DType::Int64),
         Some(d @ (DType::Int32 | DType::Int64)) => Ok(d),
         Some(d) => Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!("{name} must be tf.int32 or tf.int64, not tf.{d}"),
         )
         .at(a.span(name))),
@@ -177,7 +177,7 @@ fn out_type_arg(a: &Args, r: &Ragged) -> Result<DType> {
         None => Ok(r.row_splits_dtype()),
         Some(d @ (DType::Int32 | DType::Int64)) => Ok(d),
         Some(d) => Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!("out_type must be tf.int32 or tf.int64, not tf.{d}"),
         )
         .at(a.span("out_type"))),
@@ -192,7 +192,7 @@ fn ragged_self(a: &Args) -> Result<Ragged> {
     match &*me(a)? {
         Array::Ragged(r) => Ok(r.clone()),
         Array::Dense(_) => {
-            Err(Error::new(ErrorClass::TypeError, "expected a ragged tensor").at(a.call))
+            Err(Error::new(ExceptionClass::TypeError, "expected a ragged tensor").at(a.call))
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::literal::{self, Flavor};
-use ragtag_engine::{Array, ErrorClass, Tensor};
+use ragtag_engine::{Array, ExceptionClass, Tensor};
 
 pub(super) fn constant(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let dtype = a.dtype("dtype")?;
@@ -26,7 +26,7 @@ pub(super) fn constant(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             },
             Array::Ragged(_) => {
                 return Err(Error::new(
-                    ErrorClass::ValueError,
+                    ExceptionClass::ValueError,
                     "tf.constant cannot hold a ragged tensor: its rows have different lengths",
                 )
                 .at(a.span("value"))
@@ -57,7 +57,7 @@ pub(super) fn constant(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 pub(super) fn astype(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let d = a
         .dtype("dtype")?
-        .ok_or_else(|| Error::new(ErrorClass::TypeError, "astype needs a dtype").at(a.call))?;
+        .ok_or_else(|| Error::new(ExceptionClass::TypeError, "astype needs a dtype").at(a.call))?;
     let x = a.array("self", None)?;
     crate::eval::builtins::cast_array(&x, d)
         .map(Value::from_array)
@@ -67,7 +67,7 @@ pub(super) fn astype(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 pub(super) fn cast(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let d = a
         .dtype("dtype")?
-        .ok_or_else(|| Error::new(ErrorClass::TypeError, "tf.cast needs a dtype").at(a.call))?;
+        .ok_or_else(|| Error::new(ExceptionClass::TypeError, "tf.cast needs a dtype").at(a.call))?;
     if let Value::Sparse(s) = a.value("x") {
         let values = Tensor::vector(
             ragtag_engine::ops::cast::cast_buffer(s.values().data(), d)

@@ -6,7 +6,7 @@ use crate::eval::args::Args;
 use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
-use ragtag_engine::{Array, DType, ErrorClass, Scalar, Tensor};
+use ragtag_engine::{Array, DType, ExceptionClass, Scalar, Tensor};
 
 pub(super) fn one_hot(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let indices = a.array("indices", None)?;
@@ -23,7 +23,7 @@ pub(super) fn one_hot(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     if let (Some(x), Some(y)) = (on_dt, off_dt) {
         if x != y {
             return Err(Error::new(
-                ErrorClass::TypeError,
+                ExceptionClass::TypeError,
                 format!("on_value ({x}) and off_value ({y}) must have the same dtype"),
             )
             .at(a.span("off_value")));
@@ -60,7 +60,7 @@ pub(super) fn one_hot(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 pub(super) fn like(a: &Args, one: i64) -> Result<Value> {
     if matches!(a.value("input"), Value::Sparse(_)) {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!("{} does not take a SparseTensor", a.builtin().name),
         )
         .at(a.span("input"))
@@ -72,7 +72,7 @@ pub(super) fn like(a: &Args, one: i64) -> Result<Value> {
     let value = if dtype == DType::String {
         if one == 1 {
             return Err(Error::new(
-                ErrorClass::InvalidArgumentError,
+                ExceptionClass::InvalidArgumentError,
                 "tf.ones_like is not defined for string tensors",
             )
             .at(a.span("input")));
@@ -114,7 +114,7 @@ pub(super) fn tf_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         if let Some(d) = arg_dtype(n)? {
             if !RANGE_DTYPES.contains(&d) {
                 return Err(Error::new(
-                    ErrorClass::TypeError,
+                    ExceptionClass::TypeError,
                     format!("tf.range needs numbers, but {n} is {d}"),
                 )
                 .at(a.span(n)));
@@ -128,7 +128,7 @@ pub(super) fn tf_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let dtype = a.dtype("dtype")?.unwrap_or(inferred);
     if !RANGE_DTYPES.contains(&dtype) {
         return Err(Error::new(
-            ErrorClass::TypeError,
+            ExceptionClass::TypeError,
             format!("tf.range cannot make {dtype} values"),
         )
         .at(a.span("dtype")));
@@ -195,7 +195,7 @@ pub(super) fn tf_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let count = ((limit - start) / delta).abs().ceil();
     if !count.is_finite() {
         return Err(Error::new(
-            ErrorClass::InvalidArgumentError,
+            ExceptionClass::InvalidArgumentError,
             "tf.range needs finite start, limit and delta",
         )
         .at(a.call));
@@ -220,7 +220,7 @@ pub(super) fn tf_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn check_range_signs(a: &Args, start: f64, limit: f64, delta: f64, zero: bool) -> Result<()> {
     if zero {
         return Err(Error::new(
-            ErrorClass::InvalidArgumentError,
+            ExceptionClass::InvalidArgumentError,
             "tf.range needs a nonzero delta",
         )
         .at(a.span("delta")));
@@ -232,7 +232,7 @@ fn check_range_signs(a: &Args, start: f64, limit: f64, delta: f64, zero: bool) -
             "start >= limit"
         };
         return Err(Error::new(
-            ErrorClass::InvalidArgumentError,
+            ExceptionClass::InvalidArgumentError,
             format!("tf.range requires {need} when delta is {delta}"),
         )
         .at(a.call)

@@ -20,7 +20,7 @@ use crate::value::Value;
 use ragtag_engine::ops::kernels::{BinaryOp, UnaryOp};
 use ragtag_engine::ops::reduce::ReduceOp;
 use ragtag_engine::ops::{broadcast, reduce};
-use ragtag_engine::ErrorClass;
+use ragtag_engine::ExceptionClass;
 
 /// `tf.<name>` (also `tf.math.<name>`), with an example reducing the rows of `$input`.
 macro_rules! reductions {
@@ -187,7 +187,7 @@ pub(super) fn unary(a: &Args, op: UnaryOp) -> Result<Value> {
     let x = a.value("x");
     if matches!(x, Value::Sparse(_)) && !SPARSE_UNARY.contains(&op) {
         return Err(Error::new(
-            ErrorClass::ValueError,
+            ExceptionClass::ValueError,
             format!(
                 "{} does not take a SparseTensor",
                 a.builtin().name

@@ -9,7 +9,7 @@ use crate::eval::args::Args;
 use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
-use ragtag_engine::{Array, DType, ErrorClass, Scalar, Tensor};
+use ragtag_engine::{Array, DType, ExceptionClass, Scalar, Tensor};
 
 fn self_array(a: &Args) -> Result<Arc<Array>> {
     a.array("self", None)
@@ -49,7 +49,7 @@ fn out_type(a: &Args, float_ok: bool) -> Result<DType> {
         None => Ok(DType::Int32),
         Some(d) if d.is_int() || (float_ok && d.is_float()) => Ok(d),
         Some(d) => Err(Error::new(
-            ErrorClass::InvalidArgumentError,
+            ExceptionClass::InvalidArgumentError,
             format!("out_type must be int32 or int64, not {d}"),
         )
         .at(a.span("out_type"))),
@@ -119,7 +119,7 @@ pub(super) fn tf_reshape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = a.array("tensor", None)?;
     let Array::Dense(t) = &*x else {
         return Err(
-            Error::new(ErrorClass::TypeError, "tf.reshape needs a dense tensor")
+            Error::new(ExceptionClass::TypeError, "tf.reshape needs a dense tensor")
                 .at(a.span("tensor"))
                 .with_hint(
                     "flatten a ragged tensor with rt.flat_values, or pad it with rt.to_tensor()",
@@ -129,7 +129,7 @@ pub(super) fn tf_reshape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let dims = a.ints("shape")?;
     if let Some(d) = dims.iter().find(|&&d| d < -1) {
         return Err(Error::new(
-            ErrorClass::InvalidArgumentError,
+            ExceptionClass::InvalidArgumentError,
             format!("size {d} in the shape must be non-negative (or -1, to infer it)"),
         )
         .at(a.span("shape")));
@@ -143,7 +143,7 @@ pub(super) fn tf_reshape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let unknown = dims.iter().filter(|&&d| d < 0).count();
     if unknown > 1 {
         return Err(Error::new(
-            ErrorClass::InvalidArgumentError,
+            ExceptionClass::InvalidArgumentError,
             "only one dimension of the shape can be -1",
         )
         .at(a.span("shape")));
@@ -160,7 +160,7 @@ pub(super) fn tf_reshape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .collect();
     t.reshaped(shape.clone()).map(Value::tensor).map_err(|_| {
         Error::new(
-            ErrorClass::InvalidArgumentError,
+            ExceptionClass::InvalidArgumentError,
             format!(
                 "cannot reshape a tensor of {} values (shape {}) into shape {}",
                 t.size(),

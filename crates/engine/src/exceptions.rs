@@ -4,8 +4,6 @@
 
 use std::fmt;
 
-use ragtag_engine::{EngineError, ErrorClass};
-
 /// An exception class a ragtag program can raise, catch or name: every class ragtag raises
 /// plus the base classes users write in `except` (`Exception`, `LookupError`, …).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -323,30 +321,6 @@ impl ExceptionClass {
     }
 }
 
-impl From<ErrorClass> for ExceptionClass {
-    fn from(c: ErrorClass) -> Self {
-        match c {
-            ErrorClass::ValueError => C::ValueError,
-            ErrorClass::InvalidArgumentError => C::InvalidArgumentError,
-            ErrorClass::IndexError => C::IndexError,
-            ErrorClass::TypeError => C::TypeError,
-            ErrorClass::ZeroDivisionError => C::ZeroDivisionError,
-            ErrorClass::OverflowError => C::OverflowError,
-            ErrorClass::KeyboardInterrupt => C::KeyboardInterrupt,
-            ErrorClass::ResourceExhaustedError => C::ResourceExhaustedError,
-            ErrorClass::UnimplementedError => C::UnimplementedError,
-            ErrorClass::RecursionError => C::RecursionError,
-        }
-    }
-}
-
-/// Builtins compare an error's class with the engine's kinds (`e.class == ValueError`).
-impl PartialEq<ErrorClass> for ExceptionClass {
-    fn eq(&self, other: &ErrorClass) -> bool {
-        *self == ExceptionClass::from(*other)
-    }
-}
-
 impl fmt::Display for ExceptionClass {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -373,17 +347,20 @@ impl Exception {
             hint: None,
         }
     }
-}
-
-impl From<EngineError> for Exception {
-    fn from(e: EngineError) -> Self {
-        Exception {
-            class: e.class.into(),
-            message: e.message,
-            hint: e.hint,
-        }
+    /// Adds a hint.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
     }
 }
+
+impl fmt::Display for Exception {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.class, self.message)
+    }
+}
+
+impl std::error::Error for Exception {}
 
 #[cfg(test)]
 mod tests {
