@@ -231,7 +231,7 @@ fn sparse_to_dense(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     // TensorFlow's kernel checks these shapes, so a bad one is an InvalidArgumentError.
     let as_invalid = |mut e: Error| {
         if e.class == ExceptionClass::ValueError {
-            e.class = ExceptionClass::InvalidArgumentError.into();
+            e.class = ExceptionClass::InvalidArgumentError;
         }
         e
     };
