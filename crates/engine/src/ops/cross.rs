@@ -100,7 +100,7 @@ fn each_combination(
 /// are their own hash.
 pub fn feature_hashes(b: &Buffer) -> Result<Vec<u64>> {
     match b {
-        Buffer::Str(s) => Ok(s.iter().map(super::fingerprint::fingerprint64).collect()),
+        Buffer::Str(s) => Ok(s.iter().map(farmhash2::fingerprint64).collect()),
         Buffer::I32(v) => Ok(v.iter().map(|&x| x as i64 as u64).collect()),
         Buffer::I64(v) => Ok(v.iter().map(|&x| x as u64).collect()),
         other => Err(value_error!(

@@ -31,6 +31,14 @@ pub fn to_html(v: &Value, opts: &Options) -> String {
 /// Escapes text for HTML content and attribute values.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    escape_into(s, &mut out);
+    out
+}
+
+/// Appends `s` to `out` with the characters markup reserves (`&`, `<`, `>` and both quotes)
+/// written as entities: the one escaping of HTML here and of the SVG pictures (whose
+/// canvas first replaces what XML cannot hold).
+pub fn escape_into(s: &str, out: &mut String) {
     for ch in s.chars() {
         match ch {
             '&' => out.push_str("&amp;"),
@@ -41,7 +49,6 @@ pub fn escape(s: &str) -> String {
             c => out.push(c),
         }
     }
-    out
 }
 
 /// Renders any display (a value's view or an explanation) as an HTML fragment.

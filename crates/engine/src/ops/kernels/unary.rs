@@ -80,7 +80,10 @@ fn unary_unchecked(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
     })
 }
 
-/// One float element through `op`, computed in float64.
+/// One float element through `op`, computed in float64. Float32 elements come here too and
+/// are rounded once at the end: that is the float32 nearest the true value, which matches
+/// TensorFlow's float32 kernels (Eigen's own float32 erf, lgammaf, …) as often as libm's
+/// float32 functions do, or more often (its recorded erfc(3) is the rounded float64 one).
 fn float_unary(op: UnaryOp, x: f64) -> f64 {
     match op {
         UnaryOp::Neg => -x,
@@ -125,11 +128,11 @@ fn float_unary(op: UnaryOp, x: f64) -> f64 {
         UnaryOp::Log1p => x.ln_1p(),
         UnaryOp::Expm1 => x.exp_m1(),
         UnaryOp::Rsqrt => 1.0 / x.sqrt(),
-        UnaryOp::Erf => special::erf(x),
-        UnaryOp::Erfc => special::erfc(x),
+        UnaryOp::Erf => libm::erf(x),
+        UnaryOp::Erfc => libm::erfc(x),
         UnaryOp::Erfinv => special::erfinv(x),
         UnaryOp::Ndtri => std::f64::consts::SQRT_2 * special::erfinv(2.0 * x - 1.0),
-        UnaryOp::Lgamma => special::lgamma(x),
+        UnaryOp::Lgamma => libm::lgamma(x),
         UnaryOp::Digamma => special::digamma(x),
         UnaryOp::Softplus => {
             if x > 0.0 {
@@ -152,5 +155,30 @@ fn float_unary(op: UnaryOp, x: f64) -> f64 {
         | UnaryOp::IsInf
         | UnaryOp::IsFinite
         | UnaryOp::Invert => x,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Float64 tensors get float64 answers (the functions' own accuracy is tested in
+    /// ops/special.rs); float32 tensors get the float32 nearest them.
+    #[test]
+    fn special_functions_keep_the_tensors_precision() {
+        let f64s = |op| match unary(op, &Buffer::F64(vec![0.5].into())).unwrap() {
+            Buffer::F64(v) => v[0],
+            other => panic!("{:?}", other.dtype()),
+        };
+        // Python's math.erf, math.erfc and math.lgamma, and mpmath's digamma, at 0.5.
+        assert_eq!(f64s(UnaryOp::Erf), 0.520_499_877_813_046_5);
+        assert_eq!(f64s(UnaryOp::Erfc), 0.479_500_122_186_953_5);
+        assert_eq!(f64s(UnaryOp::Lgamma), 0.572_364_942_924_700_1);
+        assert_eq!(f64s(UnaryOp::Digamma), -1.963_510_026_021_423_5);
+        // TensorFlow's float32 answers at 0.5 (tests/tf/math.jsonl).
+        match unary(UnaryOp::Erf, &Buffer::F32(vec![0.5].into())).unwrap() {
+            Buffer::F32(v) => assert_eq!(v[0], 0.520_499_9),
+            other => panic!("{:?}", other.dtype()),
+        }
     }
 }

@@ -4,6 +4,8 @@
 
 use std::fmt::Write as _;
 
+use crate::render::html;
+
 /// The widest a picture is shown, in pixels: a Jupyter output area at its default width
 /// holds about 800 px; wider pictures keep their coordinates and are scaled by the viewBox.
 pub const MAX_WIDTH: i64 = 800;
@@ -90,25 +92,30 @@ pub fn clip(s: &str, max: usize) -> String {
     out
 }
 
-/// Escapes text for XML; characters XML 1.0 cannot hold (control characters, U+FFFE and
-/// U+FFFF) are shown as `\xNN` / `\uNNNN` escapes, so any string tensor draws.
+/// Escapes text for XML: markup characters as HTML's entities (`html::escape_into`), and
+/// the characters XML 1.0 cannot hold (control characters, U+FFFE and U+FFFF) as `\xNN` /
+/// `\uNNNN` escapes, so any string tensor draws; tabs and line breaks become spaces.
 pub fn escape(s: &str, out: &mut String) {
-    for c in s.chars() {
+    // The start of the run of characters not yet written.
+    let mut run = 0;
+    for (i, c) in s.char_indices() {
+        let code = c as u32;
+        if code >= 0x20 && c != '\u{fffe}' && c != '\u{ffff}' {
+            continue;
+        }
+        html::escape_into(&s[run..i], out);
+        run = i + c.len_utf8();
         match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
             '\t' | '\n' | '\r' => out.push(' '),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
+            _ if code < 0x20 => {
+                let _ = write!(out, "\\x{code:02x}");
             }
-            '\u{fffe}' | '\u{ffff}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
+            _ => {
+                let _ = write!(out, "\\u{code:04x}");
             }
-            c => out.push(c),
         }
     }
+    html::escape_into(&s[run..], out);
 }
 
 impl Canvas {
@@ -249,8 +256,8 @@ mod tests {
     #[test]
     fn escaping_keeps_xml_well_formed() {
         let mut s = String::new();
-        escape("a<b>&\"c\"\u{1}\u{ffff}é", &mut s);
-        assert_eq!(s, "a&lt;b&gt;&amp;&quot;c&quot;\\x01\\uffffé");
+        escape("a<b>&\"c\"\u{1}\u{ffff}é\tit's", &mut s);
+        assert_eq!(s, "a&lt;b&gt;&amp;&quot;c&quot;\\x01\\uffffé it&#39;s");
     }
 
     #[test]
