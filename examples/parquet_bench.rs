@@ -25,7 +25,7 @@ fn python() -> PathBuf {
     let py = venv.join("bin/python");
     assert!(
         py.exists(),
-        "no Python environment at {}: run `cargo test --test formats_parquet` once to make it",
+        "no Python environment at {}: run `cargo test --test integration formats_parquet::` once to make it",
         venv.display()
     );
     let has_pandas = Command::new(&py)

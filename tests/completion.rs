@@ -5,8 +5,7 @@
 #![allow(clippy::disallowed_methods)] // test inputs: sizes are constants here
 #![cfg(feature = "jupyter")]
 
-mod kernel_common;
-use kernel_common::client::{Channel, Kernel};
+use crate::kernel_common::client::{Channel, Kernel};
 
 use ragtag::session::Collect;
 use ragtag::Session;

@@ -28,7 +28,7 @@ fn the_docs_page_is_the_generated_catalogue() {
     let have = std::fs::read_to_string(path).unwrap_or_default();
     assert!(
         have == want,
-        "docs/errors.md is out of date: run `RAGTAG_BLESS=1 cargo test --test error_catalogue`"
+        "docs/errors.md is out of date: run `RAGTAG_BLESS=1 cargo test --test integration error_catalogue::`"
     );
 }
 

@@ -3,8 +3,7 @@
 //! exactly (floats included); nested values round-trip; errors name the file, the line and
 //! the key; and cut or garbled files give errors, never panics.
 
-#[path = "python_common/mod.rs"]
-mod python_common;
+use crate::python_common;
 
 use std::path::Path;
 

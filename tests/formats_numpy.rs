@@ -5,8 +5,7 @@
 //! panics.
 #![allow(clippy::disallowed_methods)] // test inputs: sizes are constants here
 
-#[path = "python_common/mod.rs"]
-mod python_common;
+use crate::python_common;
 
 use std::path::Path;
 

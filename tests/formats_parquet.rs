@@ -4,8 +4,7 @@
 //! read back in pyarrow unchanged; missing, corrupt and truncated files and reads past the
 //! memory budget are clear errors, never panics.
 
-#[path = "python_common/mod.rs"]
-mod python_common;
+use crate::python_common;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -4,8 +4,7 @@
 #![allow(clippy::disallowed_methods)] // test inputs: sizes are constants here
 #![cfg(feature = "jupyter")]
 
-mod kernel_common;
-use kernel_common::client::*;
+use crate::kernel_common::client::*;
 
 use std::time::Duration;
 

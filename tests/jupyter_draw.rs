@@ -3,8 +3,7 @@
 //! `:format svg` carries its picture too.
 #![cfg(feature = "jupyter")]
 
-mod kernel_common;
-use kernel_common::client::*;
+use crate::kernel_common::client::*;
 
 #[tokio::test]
 async fn a_drawing_is_sent_as_svg_with_the_table_as_text() {

@@ -2,8 +2,7 @@
 //! `JPY_PARENT_PID`, and a kernel whose server was killed outright must not linger.
 #![cfg(all(feature = "jupyter", target_os = "linux"))]
 
-mod kernel_common;
-use kernel_common::{connection_file, KillOnDrop};
+use crate::kernel_common::{connection_file, KillOnDrop};
 
 use std::io::BufRead;
 use std::process::{Command, Stdio};

@@ -1,9 +1,7 @@
 //! Snapshots of `explain(x)`: how ragged, dense, sparse, LoD and string values are stored.
 
-mod render_common;
-
+use crate::render_common::{catalogue, check_all, value_of};
 use ragtag::render::{explain::explain, html::display_html, table::to_text, Options};
-use render_common::{catalogue, check_all, value_of};
 
 #[test]
 fn explanations() {

@@ -1,10 +1,8 @@
 //! Snapshots of the HTML form (what a notebook shows) of every kind of value, and checks that
 //! it is escaped and styled without fixed colours.
 
-mod render_common;
-
+use crate::render_common::{self, catalogue, check_all};
 use ragtag::render::{html::to_html, Options};
-use render_common::{catalogue, check_all};
 
 #[test]
 fn html_of_every_value() {

@@ -1,9 +1,7 @@
 //! Snapshots of the JSON form (DESIGN.md's objects) of every kind of value.
 
-mod render_common;
-
+use crate::render_common::{self, catalogue, check_all};
 use ragtag::render::json::to_json;
-use render_common::{catalogue, check_all};
 
 #[test]
 fn json_of_every_value() {

@@ -1,10 +1,8 @@
 //! Snapshots of the table view: every kind of value at widths 40, 80 and 120 (plain Unicode,
 //! no colour), under tighter row and column limits, and in ASCII and colour.
 
-mod render_common;
-
+use crate::render_common::{self, catalogue, check_all};
 use ragtag::render::{table, Options};
-use render_common::{catalogue, check_all};
 
 #[test]
 fn every_value_at_three_widths() {

@@ -1,10 +1,8 @@
 //! Snapshots of TensorFlow's text forms: `repr` (what `--format tf` displays) and `str`
 //! (what `print` writes) of every kind of value.
 
-mod render_common;
-
+use crate::render_common::{catalogue, check_all};
 use ragtag::render::tf_text::{repr_of, str_of};
-use render_common::{catalogue, check_all};
 
 #[test]
 fn repr_and_str_of_every_value() {

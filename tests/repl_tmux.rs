@@ -9,10 +9,10 @@
 //! It is `#[ignore]`d unless RAGTAG_TMUX_TESTS=1 is set when building the tests:
 //!
 //! ```text
-//! RAGTAG_TMUX_TESTS=1 cargo test --test repl_tmux
+//! RAGTAG_TMUX_TESTS=1 cargo test --test integration repl_tmux::
 //! ```
 //!
-//! (`cargo test --test repl_tmux -- --ignored` runs it too.) Without tmux it prints why and
+//! (`cargo test --test integration repl_tmux:: -- --ignored` runs it too.) Without tmux it prints why and
 //! passes.
 
 use std::path::PathBuf;
@@ -116,7 +116,7 @@ fn last_line(s: &str) -> &str {
 #[test]
 #[cfg_attr(
     not(ragtag_tmux_tests),
-    ignore = "drives the REPL in tmux: RAGTAG_TMUX_TESTS=1 cargo test --test repl_tmux"
+    ignore = "drives the REPL in tmux: RAGTAG_TMUX_TESTS=1 cargo test --test integration repl_tmux::"
 )]
 fn repl_in_a_terminal() {
     if Command::new("tmux")

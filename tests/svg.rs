@@ -1,8 +1,8 @@
 //! Pictures (`draw(x)`, `--format svg`): one golden SVG file per kind of picture under
 //! tests/golden/svg/, each checked to be well-formed XML by a parser and compared byte for
-//! byte (`RAGTAG_BLESS=1 cargo test --test svg` rewrites them), plus the limits every
-//! picture keeps: real text, light and dark colours, a notebook's width, and a summary of
-//! a million rows under 100 KB.
+//! byte (`RAGTAG_BLESS=1 cargo test --test integration svg::` rewrites them), plus the
+//! limits every picture keeps: real text, light and dark colours, a notebook's width, and a
+//! summary of a million rows under 100 KB.
 
 use std::path::PathBuf;
 
@@ -160,7 +160,7 @@ fn golden_pictures_match_and_are_well_formed() {
     assert!(
         stale.is_empty(),
         "pictures differ from tests/golden/svg ({}): look at them, then run \
-         `RAGTAG_BLESS=1 cargo test --test svg`",
+         `RAGTAG_BLESS=1 cargo test --test integration svg::`",
         stale.join(", ")
     );
 }

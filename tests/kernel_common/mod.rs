@@ -1,8 +1,6 @@
 //! What the kernel tests share: a connection file on free loopback ports, a child process
 //! that is killed when the test ends, however it ends, and a Jupyter client ([`client`]).
 
-// Each test crate that includes this module uses a different part of the client.
-#[allow(dead_code)]
 pub mod client;
 
 use std::net::TcpListener;

@@ -4,7 +4,6 @@
 //!
 //! A test that needs it fails (it does not skip) when the environment cannot be made, so a
 //! machine without Python or network access reports the missing tool instead of passing.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,8 +2,6 @@
 //! compares rendered text with the expected file under tests/render/ (`RAGTAG_BLESS=1`
 //! rewrites the files instead; read the diff before committing it).
 
-#![allow(dead_code)]
-
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -273,7 +271,7 @@ pub fn check_all(form: &str, rendered: impl IntoIterator<Item = (String, String)
         .collect();
     assert!(
         failures.is_empty(),
-        "{} snapshot(s) differ (RAGTAG_BLESS=1 cargo test --test render_{form} rewrites them):\n\n{}",
+        "{} snapshot(s) differ (RAGTAG_BLESS=1 cargo test --test integration render_ rewrites them):\n\n{}",
         failures.len(),
         failures.join("\n\n")
     );

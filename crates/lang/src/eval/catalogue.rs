@@ -84,9 +84,9 @@ fn cell(lines: &[String]) -> String {
 pub fn markdown() -> String {
     let mut out = String::from(
         "# Errors\n\n\
-         Generated from ragtag's error enums by `cargo test --test error_catalogue` (set \
-         `RAGTAG_BLESS=1` to rewrite it); the same test runs every example and checks the \
-         class it raises. In the REPL, `:help errors` shows this list.\n\n\
+         Generated from ragtag's error enums by `cargo test --test integration \
+         error_catalogue::` (set `RAGTAG_BLESS=1` to rewrite it); the same test runs every \
+         example and checks the class it raises. In the REPL, `:help errors` shows this list.\n\n\
          ## Exception classes\n\n\
          An `except` clause catches its class and every class below it. A base class's \
          example raises one of its subclasses.\n\n\
