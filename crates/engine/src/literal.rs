@@ -4,6 +4,7 @@
 use super::budget;
 use super::buffer::{Buffer, Scalar};
 use super::dtype::DType;
+use super::element::Element;
 use super::error::Result;
 use super::partition::RowPartition;
 use super::ragged::{Array, Ragged};
@@ -163,22 +164,25 @@ fn leaves<'a>(n: &'a Nested, out: &mut Vec<&'a Leaf>) {
 
 /// Builds a buffer of `dtype` from leaves.
 pub fn leaves_to_buffer(leaves: &[&Leaf], dtype: DType) -> Result<Buffer> {
-    if dtype == DType::String {
+    /// The leaves converted one by one into a vector of `T`, which becomes the buffer.
+    fn elements<T: Element>(leaves: &[&Leaf]) -> Result<Buffer> {
+        let mut v = budget::vec::<T>("a tensor literal", leaves.len())?;
+        for l in leaves {
+            let s = leaf_to_scalar(l, T::DTYPE)?;
+            v.push(T::from_scalar(&s).expect("leaf_to_scalar gives the dtype asked for"));
+        }
+        Ok(Buffer::from(v))
+    }
+    crate::dispatch!(elements dtype dtype, T => elements::<T>(leaves), DType::String => {
         let mut s = StringBuf::try_with_capacity("a tensor literal", leaves.len(), 0)?;
         for l in leaves {
             match leaf_to_scalar(l, dtype)? {
                 Scalar::Str(b) => s.push(&b),
-                _ => unreachable!(),
+                _ => unreachable!("leaf_to_scalar gives the dtype asked for"),
             }
         }
-        return Ok(Buffer::Str(s));
-    }
-    let mut buf =
-        super::builder::Builder::with_capacity("a tensor literal", dtype, leaves.len(), 0)?;
-    for l in leaves {
-        buf.push(&leaf_to_scalar(l, dtype)?);
-    }
-    Ok(buf.finish())
+        Ok(Buffer::Str(s))
+    })
 }
 
 /// A nested literal as a tensor, as a bare list display types it: dense (`tf.constant`)

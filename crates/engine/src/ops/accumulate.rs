@@ -1,12 +1,14 @@
 //! The per-segment accumulator shared by reductions (`tf.reduce_*`, ragged reductions) and
 //! segment ops (`tf.math.segment_*`, `unsorted_segment_*`): rows that share a segment id
-//! fold into one output row, integers in wrapping int64 and floats in float64, in order.
+//! fold into one output row, integers in wrapping int64 and floats in float64, in order,
+//! with [`Number`]'s arithmetic (a NaN wins max and min; bool's max is `any`, min `all`).
 //! Each caller keeps its own rules for empty segments and for the mean; the folding, the
 //! widening of the input and the layout of ragged segments are here once.
 
 use crate::budget;
 use crate::buffer::Buffer;
 use crate::dtype::DType;
+use crate::element::Number;
 use crate::error::Result;
 use crate::interrupt;
 use crate::partition::RowPartition;
@@ -26,97 +28,9 @@ pub(crate) enum Fold {
     Min,
 }
 
-/// An accumulator element: int64 wraps on overflow, float64 lets a NaN win max and min, and
-/// bool reads max as `any` and min as `all`.
-pub(crate) trait Acc: Copy {
-    /// The start of a sum.
-    const ZERO: Self;
-    /// The start of a product.
-    const ONE: Self;
-    /// `self + x`.
-    fn sum(self, x: Self) -> Self;
-    /// `self * x`.
-    fn prod(self, x: Self) -> Self;
-    /// The larger of `self` (the accumulator) and `x`.
-    fn max_of(self, x: Self) -> Self;
-    /// The smaller of `self` (the accumulator) and `x`.
-    fn min_of(self, x: Self) -> Self;
-}
-
-impl Acc for i64 {
-    const ZERO: i64 = 0;
-    const ONE: i64 = 1;
-    #[inline(always)]
-    fn sum(self, x: i64) -> i64 {
-        self.wrapping_add(x)
-    }
-    #[inline(always)]
-    fn prod(self, x: i64) -> i64 {
-        self.wrapping_mul(x)
-    }
-    #[inline(always)]
-    fn max_of(self, x: i64) -> i64 {
-        self.max(x)
-    }
-    #[inline(always)]
-    fn min_of(self, x: i64) -> i64 {
-        self.min(x)
-    }
-}
-
-impl Acc for f64 {
-    const ZERO: f64 = 0.0;
-    const ONE: f64 = 1.0;
-    #[inline(always)]
-    fn sum(self, x: f64) -> f64 {
-        self + x
-    }
-    #[inline(always)]
-    fn prod(self, x: f64) -> f64 {
-        self * x
-    }
-    #[inline(always)]
-    fn max_of(self, x: f64) -> f64 {
-        if x > self || x.is_nan() {
-            x
-        } else {
-            self
-        }
-    }
-    #[inline(always)]
-    fn min_of(self, x: f64) -> f64 {
-        if x < self || x.is_nan() {
-            x
-        } else {
-            self
-        }
-    }
-}
-
-impl Acc for bool {
-    const ZERO: bool = false;
-    const ONE: bool = true;
-    #[inline(always)]
-    fn sum(self, x: bool) -> bool {
-        self || x
-    }
-    #[inline(always)]
-    fn prod(self, x: bool) -> bool {
-        self && x
-    }
-    #[inline(always)]
-    fn max_of(self, x: bool) -> bool {
-        self || x
-    }
-    #[inline(always)]
-    fn min_of(self, x: bool) -> bool {
-        self && x
-    }
-}
-
 /// Where every slot of `fold` starts: the identity of sum and product, and for max and min
 /// the `lo` and `hi` the caller gives an empty segment.
-pub(crate) fn identity<T: Acc>(fold: Fold, lo: T, hi: T) -> T {
+pub(crate) fn identity<T: Number>(fold: Fold, lo: T, hi: T) -> T {
     match fold {
         Fold::Sum => T::ZERO,
         Fold::Prod => T::ONE,
@@ -151,7 +65,7 @@ pub(crate) fn by_segments(
 /// Rows of `v` (each `inner` long) folded by `fold` into `m` slots (`nseg * inner`), row `r`
 /// into segment `seg[r]`, every slot starting at `init`. An interrupt stops it between
 /// chunks of rows.
-pub(crate) fn accumulate<T: Acc>(
+pub(crate) fn accumulate<T: Number>(
     what: &str,
     v: &[T],
     seg: &[usize],
@@ -169,10 +83,10 @@ pub(crate) fn accumulate<T: Acc>(
             let x = v[r * inner + k];
             let slot = &mut acc[s * inner + k];
             *slot = match fold {
-                Fold::Prod => slot.prod(x),
+                Fold::Prod => slot.times(x),
                 Fold::Max => slot.max_of(x),
                 Fold::Min => slot.min_of(x),
-                Fold::Sum => slot.sum(x),
+                Fold::Sum => slot.plus(x),
             };
         }
     }
@@ -183,15 +97,15 @@ pub(crate) fn accumulate<T: Acc>(
 /// one-segment case of [`accumulate`] without its index arithmetic. The match is outside the
 /// loop, so each fold runs its own tight loop, a chunk at a time between interrupt checks.
 #[inline(always)]
-pub(crate) fn fold_all<T: Copy, A: Acc>(
+pub(crate) fn fold_all<T: Copy, A: Number>(
     v: &[T],
     to: impl Fn(T) -> A,
     fold: Fold,
     init: A,
 ) -> Result<A> {
     match fold {
-        Fold::Sum => interrupt::fold(v, init, |s, x| s.sum(to(x))),
-        Fold::Prod => interrupt::fold(v, init, |s, x| s.prod(to(x))),
+        Fold::Sum => interrupt::fold(v, init, |s, x| s.plus(to(x))),
+        Fold::Prod => interrupt::fold(v, init, |s, x| s.times(to(x))),
         Fold::Max => interrupt::fold(v, init, |s, x| s.max_of(to(x))),
         Fold::Min => interrupt::fold(v, init, |s, x| s.min_of(to(x))),
     }

@@ -5,7 +5,6 @@
 
 use super::{insertion_axis, positive_axis, shape_str};
 use crate::buffer::Buffer;
-use crate::builder::Builder;
 use crate::error::Result;
 use crate::exceptions::ExceptionClass;
 use crate::partition::RowPartition;
@@ -128,19 +127,19 @@ fn concat_dense_offset(parts: &[&Tensor], axis: i64, dim_offset: usize) -> Resul
 fn interleave(what: &str, parts: &[&Tensor], outer: usize, blocks: &[usize]) -> Result<Buffer> {
     let total = size::sum(parts.iter().map(|p| p.size()))?;
     let bytes = size::sum(parts.iter().map(|p| p.data().str_bytes()))?;
-    let mut out = Builder::with_capacity(what, parts[0].dtype(), total, bytes)?;
+    let mut out = Buffer::with_capacity(what, parts[0].dtype(), total, bytes)?;
     if parts.len() == 1 || outer == 1 {
         for p in parts {
             out.extend_range(p.data(), 0, p.size());
         }
-        return Ok(out.finish());
+        return Ok(out);
     }
     for o in 0..outer {
         for (p, &b) in parts.iter().zip(blocks) {
             out.extend_range(p.data(), o * b, (o + 1) * b);
         }
     }
-    Ok(out.finish())
+    Ok(out)
 }
 
 /// Stacks dense tensors of one shape along a new dimension `axis`.
@@ -343,7 +342,7 @@ fn concat_rows(rts: &[Ragged]) -> Result<Option<Ragged>> {
     let inner = first.row_size();
     let total = size::sum(rts.iter().map(|r| r.flat_values().size()))?;
     let bytes = size::sum(rts.iter().map(|r| r.flat_values().data().str_bytes()))?;
-    let mut values = Builder::with_capacity("tf.concat", first.dtype(), total, bytes)?;
+    let mut values = Buffer::with_capacity("tf.concat", first.dtype(), total, bytes)?;
     let mut splits = budget::vec("tf.concat", size::add(n, 1)?)?;
     splits.push(0i64);
     let mut end = 0i64;
@@ -357,7 +356,7 @@ fn concat_rows(rts: &[Ragged]) -> Result<Option<Ragged>> {
     }
     let mut shape = first.shape().to_vec();
     shape[0] = end as usize;
-    let flat = Tensor::from_parts(shape, values.finish());
+    let flat = Tensor::from_parts(shape, values);
     Ragged::new(vec![RowPartition::from_valid_splits(splits)], flat).map(Some)
 }
 

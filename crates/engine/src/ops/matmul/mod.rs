@@ -138,20 +138,16 @@ fn batched(
 
 /// Runs `plan` on buffers of one dtype; the result has `shape`.
 fn product(a: &Buffer, b: &Buffer, plan: &Plan, shape: Vec<usize>, what: &str) -> Result<Tensor> {
-    let data = match (a, b) {
-        (Buffer::F32(x), Buffer::F32(y)) => Buffer::F32(kernel::run(x, y, plan, what)?.into()),
-        (Buffer::F64(x), Buffer::F64(y)) => Buffer::F64(kernel::run(x, y, plan, what)?.into()),
-        (Buffer::I32(x), Buffer::I32(y)) => Buffer::I32(kernel::run(x, y, plan, what)?.into()),
-        (Buffer::I64(x), Buffer::I64(y)) => Buffer::I64(kernel::run(x, y, plan, what)?.into()),
-        (Buffer::Bool(x), Buffer::Bool(y)) => Buffer::Bool(kernel::run(x, y, plan, what)?.into()),
-        _ => {
+    let data = crate::dispatch!(elements pair (a, b), (x, y) => {
+        Buffer::from(kernel::run(x, y, plan, what)?)
+    }, _ => {
             return Err(type_error!(
                 "{what} multiplies numbers of one dtype, not {} and {}",
                 a.dtype(),
                 b.dtype()
             ))
         }
-    };
+    );
     Tensor::new(shape, data)
 }
 
