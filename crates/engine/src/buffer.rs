@@ -306,6 +306,20 @@ impl Buffer {
         });
         assert!(pushed, "push: dtype {} vs {}", self.dtype(), s.dtype());
     }
+    /// Int64 values cast to bool or numeric `dtype` (`tf.cast`: narrower ints wrap); the
+    /// vector is reused in place when the element sizes agree.
+    pub fn from_i64s(v: Vec<i64>, dtype: DType) -> Buffer {
+        crate::dispatch!(elements dtype dtype, T => {
+            Buffer::from(v.into_iter().map(T::from_i64).collect::<Vec<T>>())
+        }, DType::String => panic!("from_i64s: a string dtype"))
+    }
+    /// Float64 values cast to bool or numeric `dtype` (`tf.cast`: ints truncate toward
+    /// zero); the vector is reused in place when the element sizes agree.
+    pub fn from_f64s(v: Vec<f64>, dtype: DType) -> Buffer {
+        crate::dispatch!(elements dtype dtype, T => {
+            Buffer::from(v.into_iter().map(T::from_f64).collect::<Vec<T>>())
+        }, DType::String => panic!("from_f64s: a string dtype"))
+    }
     /// The elements as i64, when the dtype is an integer or bool.
     pub fn to_i64_vec(&self) -> Option<Vec<i64>> {
         crate::dispatch!(elements self, T: v => {

@@ -349,7 +349,8 @@ impl Number for bool {
 ///
 /// The first word names the set of element types: `elements` (bool and the numbers),
 /// `numbers` (ints and floats), `ints` or `floats`. Arms for what the set leaves out
-/// (strings, the other dtypes) follow the body as ordinary match arms.
+/// (strings, the other dtypes) follow the body as ordinary match arms. The body sees the
+/// methods of [`Element`] and [`Number`] without importing them.
 ///
 /// - `dispatch!(SET buffer, T: v => body, other arms…)`: `v` binds the `Shared<T>` of a
 ///   [`Buffer`] (or a reference to it, as the match binds), `T` the element type (`T:` may
@@ -422,6 +423,8 @@ macro_rules! dispatch {
             $($crate::DType::$dt => {
                 #[allow(dead_code)]
                 type $T = $t;
+                #[allow(unused_imports)]
+                use $crate::element::{Element as _, Number as _};
                 $body
             })*
             $($other)*
@@ -432,6 +435,8 @@ macro_rules! dispatch {
             $($crate::Scalar::$var($x) => {
                 #[allow(dead_code)]
                 type $T = $t;
+                #[allow(unused_imports)]
+                use $crate::element::{Element as _, Number as _};
                 $body
             })*
             $($other)*
@@ -445,6 +450,8 @@ macro_rules! dispatch {
             $(($crate::Buffer::$var($x), $crate::Buffer::$var($y)) => {
                 #[allow(dead_code)]
                 type $T = $t;
+                #[allow(unused_imports)]
+                use $crate::element::{Element as _, Number as _};
                 $body
             })*
             $($other)*
@@ -458,6 +465,8 @@ macro_rules! dispatch {
             $($crate::Buffer::$var($v) => {
                 #[allow(dead_code)]
                 type $T = $t;
+                #[allow(unused_imports)]
+                use $crate::element::{Element as _, Number as _};
                 $body
             })*
             $($other)*

@@ -145,50 +145,37 @@ pub(crate) fn counts(what: &str, seg: &[usize], nseg: usize) -> Result<Vec<u64>>
 /// The lowest and largest values of integer `dtype`, in int64: where an empty segment's max
 /// and min start.
 pub(crate) fn int_bounds(dtype: DType) -> (i64, i64) {
-    if dtype == DType::Int32 {
-        (i64::from(i32::MIN), i64::from(i32::MAX))
-    } else {
-        (i64::MIN, i64::MAX)
-    }
+    crate::dispatch!(ints dtype dtype, T => (T::LOWEST.to_i64(), T::HIGHEST.to_i64()),
+        _ => (i64::MIN, i64::MAX))
 }
 
 /// The lowest and largest finite values of float `dtype` (float64 for integers, which
 /// accumulate as float64), in float64.
 pub(crate) fn finite_bounds(dtype: DType) -> (f64, f64) {
-    if dtype == DType::Float32 {
-        (f64::from(f32::MIN), f64::from(f32::MAX))
-    } else {
-        (f64::MIN, f64::MAX)
-    }
+    crate::dispatch!(floats dtype dtype, T => (T::LOWEST.to_f64(), T::HIGHEST.to_f64()),
+        _ => (f64::MIN, f64::MAX))
 }
 
 /// Int64 accumulators back in the input's integer `dtype` (int32 wraps, as TensorFlow's
 /// int32 arithmetic does).
 pub(crate) fn narrow_ints(acc: Vec<i64>, dtype: DType) -> Buffer {
-    if dtype == DType::Int32 {
-        Buffer::I32(acc.into_iter().map(|x| x as i32).collect())
-    } else {
-        Buffer::I64(acc.into())
-    }
+    Buffer::from_i64s(acc, dtype)
 }
 
 /// Float64 accumulators as the result of input `dtype`: float32 stays float32, everything
 /// else (float64 and the float mean of integers) is float64.
 pub(crate) fn narrow_floats(acc: Vec<f64>, dtype: DType) -> Buffer {
-    if dtype == DType::Float32 {
-        Buffer::F32(acc.into_iter().map(|x| x as f32).collect())
+    if dtype.is_float() {
+        Buffer::from_f64s(acc, dtype)
     } else {
-        Buffer::F64(acc.into())
+        Buffer::from(acc)
     }
 }
 
 /// Integer data widened to int64 (None for any other dtype).
 pub(crate) fn widen_ints(data: &Buffer) -> Result<Option<Vec<i64>>> {
-    let v = match data {
-        Buffer::I32(v) => interrupt::map(v, i64::from),
-        Buffer::I64(v) => interrupt::map(v, |x| x),
-        _ => return Ok(None),
-    };
+    let v =
+        crate::dispatch!(ints data, v => interrupt::map(v, |x| x.to_i64()), _ => return Ok(None));
     // `map` stops early when interrupted; its partial output is dropped here.
     interrupt::check()?;
     Ok(Some(v))
@@ -196,13 +183,8 @@ pub(crate) fn widen_ints(data: &Buffer) -> Result<Option<Vec<i64>>> {
 
 /// Numeric data widened to float64 (None for bool and string data).
 pub(crate) fn widen_floats(data: &Buffer) -> Result<Option<Vec<f64>>> {
-    let v = match data {
-        Buffer::I32(v) => interrupt::map(v, f64::from),
-        Buffer::I64(v) => interrupt::map(v, |x| x as f64),
-        Buffer::F32(v) => interrupt::map(v, f64::from),
-        Buffer::F64(v) => interrupt::map(v, |x| x),
-        _ => return Ok(None),
-    };
+    let v = crate::dispatch!(numbers data, v => interrupt::map(v, |x| x.to_f64()),
+        _ => return Ok(None));
     interrupt::check()?;
     Ok(Some(v))
 }

@@ -4,7 +4,6 @@
 use super::gather::gather;
 use crate::budget;
 use crate::buffer::Buffer;
-use crate::dtype::DType;
 use crate::error::Result;
 use crate::ragged::Array;
 use crate::size::dense_shape_str;
@@ -117,11 +116,10 @@ fn clip_norms(t: &Tensor, max_norm: f64, per: usize) -> Result<Tensor> {
             chunk.iter_mut().for_each(|x| *x *= s);
         }
     }
-    let data = match t.dtype() {
-        DType::Float32 => Buffer::F32(v.into_iter().map(|x| x as f32).collect()),
-        _ => Buffer::F64(v.into()),
-    };
-    Ok(Tensor::from_parts(t.shape().to_vec(), data))
+    Ok(Tensor::from_parts(
+        t.shape().to_vec(),
+        Buffer::from_f64s(v, t.dtype()),
+    ))
 }
 
 #[cfg(test)]

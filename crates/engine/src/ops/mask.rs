@@ -6,6 +6,7 @@ use super::broadcast;
 use crate::budget;
 use crate::buffer::Buffer;
 use crate::dtype::DType;
+use crate::element::Element;
 use crate::error::Result;
 use crate::partition::RowPartition;
 use crate::ragged::{Array, Ragged};
@@ -15,16 +16,8 @@ use crate::{invalid_arg, type_error, value_error};
 
 /// The elements of a mask as bools: `True`, or nonzero numbers.
 fn truth(t: &Tensor) -> Result<Vec<bool>> {
-    match t.data() {
-        Buffer::Bool(v) => Ok(v.to_vec()),
-        Buffer::Str(_) => Err(type_error!("a mask or condition must be bool, not string")),
-        other => Ok(other
-            .to_f64_vec()
-            .expect("numeric")
-            .iter()
-            .map(|&x| x != 0.0)
-            .collect()),
-    }
+    crate::dispatch!(elements t.data(), T: v => Ok(v.iter().map(|&x| x != T::default()).collect()),
+        Buffer::Str(_) => Err(type_error!("a mask or condition must be bool, not string")))
 }
 
 fn incompatible(what: &[usize], mask: &[usize]) -> crate::Exception {
@@ -267,14 +260,12 @@ pub fn where_select(c: &Array, x: &Array, y: &Array) -> Result<Array> {
     // element back to an element of its operands.
     let p1 = broadcast::plan(x, y)?;
     let (pos_x, pos_y) = (p1.pos_a.clone(), p1.pos_b.clone());
-    let ids = Buffer::I64((0..pos_x.len() as i64).collect());
+    let ids: Vec<i64> = (0..pos_x.len() as i64).collect();
+    let ids = Buffer::from(ids);
     let xy = p1.build(ids)?;
     let p2 = broadcast::plan(&xy, c)?;
     let xy_ids = xy.flat_values().to_i64_vec().expect("ids");
-    let cond = match c.flat_values().data() {
-        Buffer::Bool(v) => v,
-        _ => unreachable!("checked bool"),
-    };
+    let cond = bool::of(c.flat_values().data()).expect("checked bool");
     let nx = x.flat_values().size();
     let both = Buffer::concat(x.dtype(), &[x.flat_values().data(), y.flat_values().data()])?;
     let picks: Vec<usize> = p2
@@ -369,10 +360,7 @@ pub fn where_v1(c: &Array, x: &Array, y: &Array) -> Result<Array> {
             y.dtype()
         ));
     }
-    let cond = match ct.data() {
-        Buffer::Bool(v) => v,
-        _ => unreachable!("checked bool"),
-    };
+    let cond = bool::of(ct.data()).expect("checked bool");
     let mut picks = budget::vec("tf.where", n)?;
     picks.extend(
         cond.iter()

@@ -2,6 +2,7 @@
 
 use super::{dense_strides, flat_offset, index_text, Sparse};
 use crate::buffer::{Buffer, Scalar};
+use crate::element::Element;
 use crate::error::Result;
 use crate::size::dense_shape_str;
 use crate::strings::StringBuf;
@@ -18,57 +19,51 @@ pub(crate) fn scatter(
     values: &Buffer,
 ) -> Result<Buffer> {
     const WHAT: &str = "a dense tensor";
-    macro_rules! fill {
-        ($d:expr, $v:expr, $variant:ident) => {{
-            let mut out = budget::filled(WHAT, *$d, n)?;
-            for (k, &p) in positions.iter().enumerate() {
-                out[p] = $v[k];
-            }
-            Buffer::$variant(out.into())
-        }};
-    }
-    Ok(match (default, values) {
-        (Scalar::Bool(d), Buffer::Bool(v)) => fill!(d, v, Bool),
-        (Scalar::I32(d), Buffer::I32(v)) => fill!(d, v, I32),
-        (Scalar::I64(d), Buffer::I64(v)) => fill!(d, v, I64),
-        (Scalar::F32(d), Buffer::F32(v)) => fill!(d, v, F32),
-        (Scalar::F64(d), Buffer::F64(v)) => fill!(d, v, F64),
-        (Scalar::Str(d), Buffer::Str(v)) => {
-            // Strings have variable width: note which value lands where, then build once.
-            let mut src = budget::filled(WHAT, usize::MAX, n)?;
-            for (k, &p) in positions.iter().enumerate() {
-                src[p] = k;
-            }
-            let fill_bytes = size::mul(d.len(), n.saturating_sub(positions.len()))?;
-            let bytes = size::add(v.bytes().len(), fill_bytes)?;
-            let mut out = StringBuf::try_with_capacity(WHAT, n, bytes)?;
-            for s in src {
-                out.push(if s == usize::MAX { d } else { v.get(s) });
-            }
-            Buffer::Str(out)
+    /// `n` copies of `d`, then the values written at their positions.
+    fn fill<T: Element>(d: T, n: usize, positions: &[usize], v: &[T]) -> Result<Buffer> {
+        let mut out = budget::filled(WHAT, d, n)?;
+        for (k, &p) in positions.iter().enumerate() {
+            out[p] = v[k];
         }
-        (d, v) => unreachable!("scatter: default {:?} vs values {}", d.dtype(), v.dtype()),
+        Ok(Buffer::from(out))
+    }
+    fn mismatch(default: &Scalar, values: &Buffer) -> ! {
+        unreachable!("scatter: default {default:?} vs values {}", values.dtype())
+    }
+    crate::dispatch!(elements values, T: v => {
+        let d = T::from_scalar(default).unwrap_or_else(|| mismatch(default, values));
+        fill(d, n, positions, v)
+    }, Buffer::Str(v) => {
+        let Scalar::Str(d) = default else {
+            mismatch(default, values)
+        };
+        // Strings have variable width: note which value lands where, then build once.
+        let mut src = budget::filled(WHAT, usize::MAX, n)?;
+        for (k, &p) in positions.iter().enumerate() {
+            src[p] = k;
+        }
+        let fill_bytes = size::mul(d.len(), n.saturating_sub(positions.len()))?;
+        let bytes = size::add(v.bytes().len(), fill_bytes)?;
+        let mut out = StringBuf::try_with_capacity(WHAT, n, bytes)?;
+        for s in src {
+            out.push(if s == usize::MAX { d } else { v.get(s) });
+        }
+        Ok(Buffer::Str(out))
     })
 }
 
 /// The flat positions of a buffer's non-default elements (non-zero, `True`, non-empty).
 fn nonzero_positions(b: &Buffer) -> Vec<usize> {
-    fn pick<T>(v: &[T], keep: impl Fn(&T) -> bool) -> Vec<usize> {
+    fn pick<T: Element>(v: &[T]) -> Vec<usize> {
+        // NaN is not equal to zero, so TensorFlow keeps it; so does `!=`.
         v.iter()
             .enumerate()
-            .filter(|(_, x)| keep(x))
+            .filter(|(_, &x)| x != T::default())
             .map(|(i, _)| i)
             .collect()
     }
-    match b {
-        Buffer::Bool(v) => pick(v, |x| *x),
-        Buffer::I32(v) => pick(v, |x| *x != 0),
-        Buffer::I64(v) => pick(v, |x| *x != 0),
-        // NaN is not equal to zero, so TensorFlow keeps it; so does `!=`.
-        Buffer::F32(v) => pick(v, |x| *x != 0.0),
-        Buffer::F64(v) => pick(v, |x| *x != 0.0),
-        Buffer::Str(s) => (0..s.len()).filter(|&i| !s.get(i).is_empty()).collect(),
-    }
+    crate::dispatch!(elements b, v => pick(v),
+        Buffer::Str(s) => (0..s.len()).filter(|&i| !s.get(i).is_empty()).collect())
 }
 
 impl Sparse {
@@ -164,7 +159,7 @@ impl Sparse {
             let p = flat_offset(&idx[..r - 1], &strides[..r - 1]) + v as usize;
             out[p] = true;
         }
-        Ok(Tensor::from_parts(shape, Buffer::Bool(out.into())))
+        Ok(Tensor::from_parts(shape, Buffer::from(out)))
     }
 
     /// The elements of `t`, broadcast to the dense shape, at each stored index — what a
@@ -226,28 +221,14 @@ impl Sparse {
         }
         self.check_bounds()?;
         let (strides, _) = dense_strides(&shape, 1)?;
-        macro_rules! add {
-            ($d:expr, $v:expr, $variant:ident, $plus:expr) => {{
-                let mut out = $d.clone();
-                for (k, &x) in $v.iter().enumerate() {
-                    let p = flat_offset(self.index(k), &strides);
-                    out[p] = $plus(out[p], x);
-                }
-                Buffer::$variant(out.into())
-            }};
-        }
-        let data = match (dense.data(), self.values.data()) {
-            (Buffer::I32(d), Buffer::I32(v)) => add!(d, v, I32, i32::wrapping_add),
-            (Buffer::I64(d), Buffer::I64(v)) => add!(d, v, I64, i64::wrapping_add),
-            (Buffer::F32(d), Buffer::F32(v)) => add!(d, v, F32, |a: f32, b: f32| a + b),
-            (Buffer::F64(d), Buffer::F64(v)) => add!(d, v, F64, |a: f64, b: f64| a + b),
-            _ => {
-                return Err(type_error!(
-                    "tf.sparse.add needs numbers, not {}",
-                    self.dtype()
-                ))
+        let data = crate::dispatch!(numbers pair (dense.data(), self.values.data()), (d, v) => {
+            let mut out = d.clone();
+            for (k, &x) in v.iter().enumerate() {
+                let p = flat_offset(self.index(k), &strides);
+                out[p] = out[p].plus(x);
             }
-        };
+            Buffer::from(out)
+        }, _ => return Err(type_error!("tf.sparse.add needs numbers, not {}", self.dtype())));
         Ok(Tensor::from_parts(shape, data))
     }
 }
