@@ -400,7 +400,7 @@ mod tests {
             panic!()
         };
         assert_eq!(t.shape(), &[2, 3]);
-        assert_eq!(t.data(), &Buffer::I32(vec![1, 2, 5, 3, 4, 6].into()));
+        assert_eq!(t.data(), &Buffer::from(vec![1i32, 2, 5, 3, 4, 6]));
         let Array::Dense(t) = concat(&[a.clone(), b.clone()], -1).unwrap() else {
             panic!()
         };
@@ -474,14 +474,14 @@ mod tests {
     #[test]
     fn ragged_concat_deeper_axis_and_errors() {
         // [2, None, 2] ragged tensors joined along their last (dense) axis.
-        let fv = Tensor::new(vec![3, 2], Buffer::I32(vec![1, 2, 3, 4, 5, 6].into())).unwrap();
+        let fv = Tensor::new(vec![3, 2], Buffer::from(vec![1i32, 2, 3, 4, 5, 6])).unwrap();
         let p = RowPartition::from_row_lengths(&[2, 1], None).unwrap();
         let a = Array::Ragged(Ragged::new(vec![p], fv).unwrap());
         let out = concat(&[a.clone(), a.clone()], 2).unwrap();
         assert_eq!(out.shape(), vec![Some(2), None, Some(4)]);
         assert_eq!(
             out.flat_values().data(),
-            &Buffer::I32(vec![1, 2, 1, 2, 3, 4, 3, 4, 5, 6, 5, 6].into())
+            &Buffer::from(vec![1i32, 2, 1, 2, 3, 4, 3, 4, 5, 6, 5, 6])
         );
         let other = rt(&[&[1, 2], &[3]]);
         let e = concat(&[a.clone(), other], 0).unwrap_err();
@@ -509,7 +509,7 @@ mod tests {
             panic!()
         };
         assert_eq!(t.shape(), &[2, 2]);
-        assert_eq!(t.data(), &Buffer::I32(vec![1, 3, 2, 4].into()));
+        assert_eq!(t.data(), &Buffer::from(vec![1i32, 3, 2, 4]));
         let out = ragged_stack(&[dense(&[1, 2], &[1, 2]), dense(&[1, 2], &[3, 4])], 0).unwrap();
         assert_eq!(out.shape(), vec![Some(2), None, None]);
         assert!(stack(&[], 0).is_err());

@@ -151,7 +151,7 @@ pub fn ragged_boolean_mask(data: &Array, mask: &Array) -> Result<Array> {
                 .iter()
                 .map(|&r| keep[r as usize])
                 .collect();
-            let vmask = Array::Dense(Tensor::vector(Buffer::Bool(value_keep.into())));
+            let vmask = Array::Dense(Tensor::vector(Buffer::from(value_keep)));
             let values = ragged_boolean_mask(&d.values(), &vmask)?;
             let p = RowPartition::from_row_lengths(&lengths, None)?;
             Ragged::from_partition(p, values).map(Array::Ragged)
@@ -203,7 +203,7 @@ pub fn where_coords(c: &Array) -> Result<Tensor> {
     let rank = c.rank();
     let inner = &fv.shape()[1.min(fv.rank())..];
     let per: usize = inner.iter().product();
-    let mut out = Vec::new();
+    let mut out: Vec<i64> = Vec::new();
     let mut coord = budget::filled("a mask op", 0i64, rank)?;
     for (e, _) in keep.iter().enumerate().filter(|(_, &k)| k) {
         // Dense dimensions of the flat values, innermost first.
@@ -236,7 +236,7 @@ pub fn where_coords(c: &Array) -> Result<Tensor> {
             },
             rank,
         ],
-        Buffer::I64(out.into()),
+        Buffer::from(out),
     ))
 }
 
@@ -390,15 +390,15 @@ mod tests {
 
     #[test]
     fn dense_mask_flattens() {
-        let t = Tensor::new(vec![2, 3], Buffer::I32(vec![1, 2, 3, 4, 5, 6].into())).unwrap();
+        let t = Tensor::new(vec![2, 3], Buffer::from(vec![1i32, 2, 3, 4, 5, 6])).unwrap();
         let m = dense_bool(&[2, 3], vec![true, false, true, false, false, true]);
         let out = boolean_mask_dense(&t, &m, 0).unwrap();
         assert_eq!(out.shape(), &[3]);
-        assert_eq!(out.data(), &Buffer::I32(vec![1, 3, 6].into()));
+        assert_eq!(out.data(), &Buffer::from(vec![1i32, 3, 6]));
         let rows = boolean_mask_dense(&t, &dense_bool(&[2], vec![false, true]), 0).unwrap();
         assert_eq!(rows.shape(), &[1, 3]);
         let cols = boolean_mask_dense(&t, &dense_bool(&[3], vec![false, true, true]), 1).unwrap();
-        assert_eq!(cols.data(), &Buffer::I32(vec![2, 3, 5, 6].into()));
+        assert_eq!(cols.data(), &Buffer::from(vec![2i32, 3, 5, 6]));
         let e = boolean_mask_dense(&t, &dense_bool(&[3], vec![true; 3]), 0).unwrap_err();
         assert_eq!(e.class, crate::ExceptionClass::ValueError);
         assert!(boolean_mask_dense(&t, &dense_bool(&[], vec![true]), 0).is_err());
@@ -450,11 +450,11 @@ mod tests {
         let c = ragged_bool(&[3, 2], vec![true, false, true, false, true]);
         let out = where_coords(&c).unwrap();
         assert_eq!(out.shape(), &[3, 2]);
-        assert_eq!(out.data(), &Buffer::I64(vec![0, 0, 0, 2, 1, 1].into()));
+        assert_eq!(out.data(), &Buffer::from(vec![0i64, 0, 0, 2, 1, 1]));
         let d = Array::Dense(dense_bool(&[2, 2], vec![false, true, true, false]));
         assert_eq!(
             where_coords(&d).unwrap().data(),
-            &Buffer::I64(vec![0, 1, 1, 0].into())
+            &Buffer::from(vec![0i64, 1, 1, 0])
         );
         let none = Array::Dense(dense_bool(&[2], vec![false, false]));
         assert_eq!(where_coords(&none).unwrap().shape(), &[0, 1]);

@@ -153,7 +153,7 @@ mod tests {
             .message
             .contains("nonzero"));
         assert!(ragged_range(&v32(vec![1, 2]), &v32(vec![1]), &s32(1)).is_err());
-        let m = Tensor::new(vec![1, 1], Buffer::I32(vec![1].into())).unwrap();
+        let m = Tensor::new(vec![1, 1], Buffer::from(vec![1i32])).unwrap();
         assert!(ragged_range(&m, &s32(1), &s32(1)).is_err());
         assert_eq!(
             ragged_range(&s32(0), &s32(i32::MAX), &s32(1))

@@ -353,7 +353,7 @@ mod tests {
 
     #[test]
     fn from_dense_keeps_nonzeros() {
-        let t = Tensor::new(vec![2, 2], Buffer::I32(vec![1, 0, 0, 2].into())).unwrap();
+        let t = Tensor::new(vec![2, 2], Buffer::from(vec![1i32, 0, 0, 2])).unwrap();
         let s = Sparse::from_dense(&t);
         assert_eq!(rows(&s), vec![vec![0, 0], vec![1, 1]]);
         assert_eq!(s.dense_shape(), &[2, 2]);
@@ -362,21 +362,21 @@ mod tests {
 
     #[test]
     fn sparse_to_dense_shapes_of_indices() {
-        let m = Tensor::new(vec![2, 2], Buffer::I32(vec![1, 2, 2, 1].into())).unwrap();
+        let m = Tensor::new(vec![2, 2], Buffer::from(vec![1i32, 2, 2, 1])).unwrap();
         let d = sparse_to_dense(
             &m,
             &[3, 3],
-            &Tensor::vector(Buffer::I32(vec![2, 3].into())),
+            &Tensor::vector(Buffer::from(vec![2i32, 3])),
             &Scalar::I32(1),
             true,
         )
         .unwrap();
         assert_eq!(i32s(&d), vec![1, 1, 1, 1, 1, 2, 1, 3, 1]);
-        let v = Tensor::vector(Buffer::I32(vec![0, 2].into()));
+        let v = Tensor::vector(Buffer::from(vec![0i32, 2]));
         let d = sparse_to_dense(
             &v,
             &[4],
-            &Tensor::vector(Buffer::I32(vec![5, 6].into())),
+            &Tensor::vector(Buffer::from(vec![5i32, 6])),
             &Scalar::I32(0),
             true,
         )
@@ -425,17 +425,17 @@ mod tests {
     #[test]
     fn dense_side_broadcasts() {
         let a = sp(&[&[0, 1], &[2, 0]], &[5, 6], &[3, 2]);
-        let row = Tensor::vector(Buffer::I32(vec![10, 20].into()));
+        let row = Tensor::vector(Buffer::from(vec![10i32, 20]));
         assert_eq!(
             a.dense_at_indices(&row).unwrap(),
-            Buffer::I32(vec![20, 10].into())
+            Buffer::from(vec![20i32, 10])
         );
-        let col = Tensor::new(vec![3, 1], Buffer::I32(vec![1, 2, 3].into())).unwrap();
+        let col = Tensor::new(vec![3, 1], Buffer::from(vec![1i32, 2, 3])).unwrap();
         assert_eq!(
             a.dense_at_indices(&col).unwrap(),
-            Buffer::I32(vec![1, 3].into())
+            Buffer::from(vec![1i32, 3])
         );
-        let bad = Tensor::vector(Buffer::I32(vec![1, 2, 3].into()));
+        let bad = Tensor::vector(Buffer::from(vec![1i32, 2, 3]));
         assert_eq!(
             a.dense_at_indices(&bad).unwrap_err().class,
             ExceptionClass::InvalidArgumentError
@@ -445,9 +445,9 @@ mod tests {
     #[test]
     fn add_to_dense() {
         let a = sp(&[&[0, 1]], &[5], &[1, 2]);
-        let d = Tensor::new(vec![1, 2], Buffer::I32(vec![1, 1].into())).unwrap();
+        let d = Tensor::new(vec![1, 2], Buffer::from(vec![1i32, 1])).unwrap();
         assert_eq!(i32s(&a.add_dense(&d).unwrap()), vec![1, 6]);
-        let wrong = Tensor::new(vec![2, 1], Buffer::I32(vec![1, 1].into())).unwrap();
+        let wrong = Tensor::new(vec![2, 1], Buffer::from(vec![1i32, 1])).unwrap();
         assert_eq!(
             a.add_dense(&wrong).unwrap_err().class,
             ExceptionClass::InvalidArgumentError

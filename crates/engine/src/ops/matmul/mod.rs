@@ -183,10 +183,10 @@ fn check_dtypes(a: DType, b: DType, op: &str) -> Result<()> {
 /// use ragtag_engine::{Buffer, Tensor};
 /// use ragtag_engine::ops::matmul::{matmul, Transpose};
 ///
-/// let a = Tensor::new(vec![2, 2], Buffer::I32(vec![1, 2, 3, 4].into())).unwrap();
-/// let b = Tensor::new(vec![2, 1], Buffer::I32(vec![5, 6].into())).unwrap();
+/// let a = Tensor::new(vec![2, 2], Buffer::from(vec![1i32, 2, 3, 4])).unwrap();
+/// let b = Tensor::new(vec![2, 1], Buffer::from(vec![5i32, 6])).unwrap();
 /// let c = matmul(&a, &b, Transpose::default()).unwrap();
-/// assert_eq!((c.shape(), c.data()), (&[2, 1][..], &Buffer::I32(vec![17, 39].into())));
+/// assert_eq!((c.shape(), c.data()), (&[2, 1][..], &Buffer::from(vec![17i32, 39])));
 /// assert!(matmul(&b, &b, Transpose::default()).is_err());
 /// ```
 pub fn matmul(a: &Tensor, b: &Tensor, t: Transpose) -> Result<Tensor> {
