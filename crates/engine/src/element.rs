@@ -381,37 +381,23 @@ impl Number for bool {
 /// ```
 #[macro_export]
 macro_rules! dispatch {
-    // The element sets: `buffer and scalar variant, type, dtype variant` of each member.
-    // A new dtype is one line in each set it belongs to.
-    (elements $($rest:tt)*) => {
-        $crate::dispatch!(@in [
-            (Bool, bool, Bool)
-            (I32, i32, Int32)
-            (I64, i64, Int64)
-            (F32, f32, Float32)
-            (F64, f64, Float64)
-        ] $($rest)*)
+    // The sets, as lists of kinds.
+    (elements $($rest:tt)*) => { $crate::dispatch!(@add [] [bools ints floats] $($rest)*) };
+    (numbers $($rest:tt)*) => { $crate::dispatch!(@add [] [ints floats] $($rest)*) };
+    (ints $($rest:tt)*) => { $crate::dispatch!(@add [] [ints] $($rest)*) };
+    (floats $($rest:tt)*) => { $crate::dispatch!(@add [] [floats] $($rest)*) };
+    // The members of each kind, `(buffer and scalar variant, type, dtype variant)`: the one
+    // list of element types. A new dtype is one entry here.
+    (@add [$($m:tt)*] [bools $($k:ident)*] $($rest:tt)*) => {
+        $crate::dispatch!(@add [$($m)* (Bool, bool, Bool)] [$($k)*] $($rest)*)
     };
-    (numbers $($rest:tt)*) => {
-        $crate::dispatch!(@in [
-            (I32, i32, Int32)
-            (I64, i64, Int64)
-            (F32, f32, Float32)
-            (F64, f64, Float64)
-        ] $($rest)*)
+    (@add [$($m:tt)*] [ints $($k:ident)*] $($rest:tt)*) => {
+        $crate::dispatch!(@add [$($m)* (I32, i32, Int32) (I64, i64, Int64)] [$($k)*] $($rest)*)
     };
-    (ints $($rest:tt)*) => {
-        $crate::dispatch!(@in [
-            (I32, i32, Int32)
-            (I64, i64, Int64)
-        ] $($rest)*)
+    (@add [$($m:tt)*] [floats $($k:ident)*] $($rest:tt)*) => {
+        $crate::dispatch!(@add [$($m)* (F32, f32, Float32) (F64, f64, Float64)] [$($k)*] $($rest)*)
     };
-    (floats $($rest:tt)*) => {
-        $crate::dispatch!(@in [
-            (F32, f32, Float32)
-            (F64, f64, Float64)
-        ] $($rest)*)
-    };
+    (@add $members:tt [] $($rest:tt)*) => { $crate::dispatch!(@in $members $($rest)*) };
     (map $buf:expr, $v:ident => $body:expr) => {
         $crate::dispatch!(elements $buf, $v => $crate::Buffer::from($body),
             $crate::Buffer::Str($v) => $crate::Buffer::Str($body))
@@ -420,61 +406,48 @@ macro_rules! dispatch {
     // The forms, over the set's members.
     (@in [$(($var:ident, $t:ty, $dt:ident))*] dtype $d:expr, $T:ident => $body:expr, $($other:tt)*) => {
         match $d {
-            $($crate::DType::$dt => {
-                #[allow(dead_code)]
-                type $T = $t;
-                #[allow(unused_imports)]
-                use $crate::element::{Element as _, Number as _};
-                $body
-            })*
+            $($crate::DType::$dt => $crate::dispatch!(@arm $T = $t, $body),)*
             $($other)*
         }
     };
     (@in [$(($var:ident, $t:ty, $dt:ident))*] scalar $s:expr, $T:ident : $x:pat => $body:expr, $($other:tt)*) => {
         match $s {
-            $($crate::Scalar::$var($x) => {
-                #[allow(dead_code)]
-                type $T = $t;
-                #[allow(unused_imports)]
-                use $crate::element::{Element as _, Number as _};
-                $body
-            })*
+            $($crate::Scalar::$var($x) => $crate::dispatch!(@arm $T = $t, $body),)*
             $($other)*
         }
-    };
-    (@in $set:tt scalar $s:expr, $x:pat => $body:expr, $($other:tt)*) => {
-        $crate::dispatch!(@in $set scalar $s, _T: $x => $body, $($other)*)
     };
     (@in [$(($var:ident, $t:ty, $dt:ident))*] pair ($a:expr, $b:expr), $T:ident : ($x:pat, $y:pat) => $body:expr, $($other:tt)*) => {
         match ($a, $b) {
             $(($crate::Buffer::$var($x), $crate::Buffer::$var($y)) => {
-                #[allow(dead_code)]
-                type $T = $t;
-                #[allow(unused_imports)]
-                use $crate::element::{Element as _, Number as _};
-                $body
+                $crate::dispatch!(@arm $T = $t, $body)
             })*
             $($other)*
         }
+    };
+    (@in [$(($var:ident, $t:ty, $dt:ident))*] $buf:expr, $T:ident : $v:pat => $body:expr, $($other:tt)*) => {
+        match $buf {
+            $($crate::Buffer::$var($v) => $crate::dispatch!(@arm $T = $t, $body),)*
+            $($other)*
+        }
+    };
+    // Without `T:`, the element type goes unnamed.
+    (@in $set:tt scalar $s:expr, $x:pat => $body:expr, $($other:tt)*) => {
+        $crate::dispatch!(@in $set scalar $s, _T: $x => $body, $($other)*)
     };
     (@in $set:tt pair ($a:expr, $b:expr), ($x:pat, $y:pat) => $body:expr, $($other:tt)*) => {
         $crate::dispatch!(@in $set pair ($a, $b), _T: ($x, $y) => $body, $($other)*)
     };
-    (@in [$(($var:ident, $t:ty, $dt:ident))*] $buf:expr, $T:ident : $v:pat => $body:expr, $($other:tt)*) => {
-        match $buf {
-            $($crate::Buffer::$var($v) => {
-                #[allow(dead_code)]
-                type $T = $t;
-                #[allow(unused_imports)]
-                use $crate::element::{Element as _, Number as _};
-                $body
-            })*
-            $($other)*
-        }
-    };
     (@in $set:tt $buf:expr, $v:pat => $body:expr, $($other:tt)*) => {
         $crate::dispatch!(@in $set $buf, _T: $v => $body, $($other)*)
     };
+    // One member's copy of the body: `T` names its type, and the traits' methods are in scope.
+    (@arm $T:ident = $t:ty, $body:expr) => {{
+        #[allow(dead_code)]
+        type $T = $t;
+        #[allow(unused_imports)]
+        use $crate::element::{Element as _, Number as _};
+        $body
+    }};
 }
 
 #[cfg(test)]
