@@ -404,19 +404,22 @@ macro_rules! dispatch {
     };
 
     // The forms, over the set's members.
-    (@in [$(($var:ident, $t:ty, $dt:ident))*] dtype $d:expr, $T:ident => $body:expr, $($other:tt)*) => {
+    (@in [$(($var:ident, $t:ty, $dt:ident))*]
+        dtype $d:expr, $T:ident => $body:expr, $($other:tt)*) => {
         match $d {
             $($crate::DType::$dt => $crate::dispatch!(@arm $T = $t, $body),)*
             $($other)*
         }
     };
-    (@in [$(($var:ident, $t:ty, $dt:ident))*] scalar $s:expr, $T:ident : $x:pat => $body:expr, $($other:tt)*) => {
+    (@in [$(($var:ident, $t:ty, $dt:ident))*]
+        scalar $s:expr, $T:ident : $x:pat => $body:expr, $($other:tt)*) => {
         match $s {
             $($crate::Scalar::$var($x) => $crate::dispatch!(@arm $T = $t, $body),)*
             $($other)*
         }
     };
-    (@in [$(($var:ident, $t:ty, $dt:ident))*] pair ($a:expr, $b:expr), $T:ident : ($x:pat, $y:pat) => $body:expr, $($other:tt)*) => {
+    (@in [$(($var:ident, $t:ty, $dt:ident))*]
+        pair ($a:expr, $b:expr), $T:ident : ($x:pat, $y:pat) => $body:expr, $($other:tt)*) => {
         match ($a, $b) {
             $(($crate::Buffer::$var($x), $crate::Buffer::$var($y)) => {
                 $crate::dispatch!(@arm $T = $t, $body)
@@ -424,7 +427,8 @@ macro_rules! dispatch {
             $($other)*
         }
     };
-    (@in [$(($var:ident, $t:ty, $dt:ident))*] $buf:expr, $T:ident : $v:pat => $body:expr, $($other:tt)*) => {
+    (@in [$(($var:ident, $t:ty, $dt:ident))*]
+        $buf:expr, $T:ident : $v:pat => $body:expr, $($other:tt)*) => {
         match $buf {
             $($crate::Buffer::$var($v) => $crate::dispatch!(@arm $T = $t, $body),)*
             $($other)*

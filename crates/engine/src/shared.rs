@@ -77,7 +77,9 @@ impl<T: Clone> Shared<T> {
     /// Makes this the only owner of its allocation, copying the run when another owner
     /// shares it; returns where the run starts in the vector.
     fn own(&mut self) -> usize {
-        if Arc::get_mut(&mut self.data).is_none() {
+        // No Weak is ever made of the vector, so one strong count means one owner: a load,
+        // where Arc::get_mut would pay for an atomic exchange too.
+        if Arc::strong_count(&self.data) != 1 {
             *self = Shared::from(self.to_vec());
         }
         self.start

@@ -256,16 +256,12 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
         }};
     }
     if da.is_int() {
-        return Ok(
-            crate::dispatch!(ints pair (a, b), T: (x, y) => ints!(x, y, T),
-            _ => unreachable!("dtypes checked above")),
-        );
+        return crate::dispatch!(ints pair (a, b), T: (x, y) => Ok(ints!(x, y, T)),
+            _ => unreachable!("dtypes checked above"));
     }
     if da.is_float() {
-        return Ok(
-            crate::dispatch!(floats pair (a, b), T: (x, y) => floats!(x, y, T),
-            _ => unreachable!("dtypes checked above")),
-        );
+        return crate::dispatch!(floats pair (a, b), T: (x, y) => Ok(floats!(x, y, T)),
+            _ => unreachable!("dtypes checked above"));
     }
     Ok(match (a, b) {
         (Buffer::Bool(x), Buffer::Bool(y)) => Buffer::from(match op {

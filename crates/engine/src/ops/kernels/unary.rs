@@ -44,10 +44,9 @@ fn unary_unchecked(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
             UnaryOp::IsInf => x.is_infinite(),
             _ => x.is_finite(),
         };
-        return Ok(
-            crate::dispatch!(floats b, v => Buffer::from(interrupt::map(v, |x| test(x.to_f64()))),
-            _ => unreachable!("float checked")),
-        );
+        return crate::dispatch!(floats b, v => Ok(Buffer::from(interrupt::map(v, |x| {
+            test(x.to_f64())
+        }))), _ => unreachable!("float checked"));
     }
     crate::dispatch!(ints b, T: v => Ok(Buffer::from(interrupt::map(v, |x: T| match op {
         UnaryOp::Neg => x.wrapping_neg(),

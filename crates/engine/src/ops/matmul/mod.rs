@@ -140,14 +140,11 @@ fn batched(
 fn product(a: &Buffer, b: &Buffer, plan: &Plan, shape: Vec<usize>, what: &str) -> Result<Tensor> {
     let data = crate::dispatch!(elements pair (a, b), (x, y) => {
         Buffer::from(kernel::run(x, y, plan, what)?)
-    }, _ => {
-            return Err(type_error!(
-                "{what} multiplies numbers of one dtype, not {} and {}",
-                a.dtype(),
-                b.dtype()
-            ))
-        }
-    );
+    }, _ => return Err(type_error!(
+        "{what} multiplies numbers of one dtype, not {} and {}",
+        a.dtype(),
+        b.dtype()
+    )));
     Tensor::new(shape, data)
 }
 
