@@ -2,13 +2,17 @@
 
 use super::budget;
 use super::dtype::DType;
+use super::element::Element;
 use super::error::Result;
 use super::shared::Shared;
 use super::size;
 use super::strings::StringBuf;
 
 /// The elements of a tensor in row-major order, one contiguous buffer per dtype. Numbers and
-/// bools are shared, copy-on-write ndarray vectors: cloning or slicing a buffer copies nothing.
+/// bools are shared, copy-on-write vectors ([`Shared`]): cloning or slicing a buffer copies
+/// nothing, and a buffer with one owner grows in place (a buffer under construction is one
+/// made by [`Buffer::with_capacity`]). Generic code reaches the variants through
+/// [`Element`] and [`dispatch!`](crate::dispatch).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Buffer {
     /// `bool` elements.
@@ -45,67 +49,23 @@ pub enum Scalar {
 impl Scalar {
     /// The scalar's dtype.
     pub fn dtype(&self) -> DType {
-        match self {
-            Scalar::Bool(_) => DType::Bool,
-            Scalar::I32(_) => DType::Int32,
-            Scalar::I64(_) => DType::Int64,
-            Scalar::F32(_) => DType::Float32,
-            Scalar::F64(_) => DType::Float64,
-            Scalar::Str(_) => DType::String,
-        }
+        crate::dispatch!(elements scalar self, T: _x => T::DTYPE, Scalar::Str(_) => DType::String)
     }
     /// The value as f64 (numbers and bools).
     pub fn as_f64(&self) -> Option<f64> {
-        Some(match self {
-            Scalar::Bool(b) => *b as i64 as f64,
-            Scalar::I32(v) => *v as f64,
-            Scalar::I64(v) => *v as f64,
-            Scalar::F32(v) => *v as f64,
-            Scalar::F64(v) => *v,
-            Scalar::Str(_) => return None,
-        })
+        crate::dispatch!(elements scalar self, x => Some(x.to_f64()), Scalar::Str(_) => None)
     }
     /// The value as i64 (integers and bools only).
     pub fn as_i64(&self) -> Option<i64> {
-        match self {
-            Scalar::Bool(b) => Some(*b as i64),
-            Scalar::I32(v) => Some(*v as i64),
-            Scalar::I64(v) => Some(*v),
-            _ => None,
-        }
+        crate::dispatch!(elements scalar self, T: x => {
+            (!T::DTYPE.is_float()).then(|| x.to_i64())
+        }, Scalar::Str(_) => None)
     }
-}
-
-/// Applies `$body` to the vector inside any buffer variant, rebuilding the same variant.
-/// `$v` is bound to the inner `Vec<T>` or `StringBuf`; the body must work for both
-/// (use the [`Column`] trait).
-#[macro_export]
-macro_rules! map_buffer {
-    ($buf:expr, $v:ident => $body:expr) => {
-        match $buf {
-            $crate::Buffer::Bool($v) => $crate::Buffer::Bool($body),
-            $crate::Buffer::I32($v) => $crate::Buffer::I32($body),
-            $crate::Buffer::I64($v) => $crate::Buffer::I64($body),
-            $crate::Buffer::F32($v) => $crate::Buffer::F32($body),
-            $crate::Buffer::F64($v) => $crate::Buffer::F64($body),
-            $crate::Buffer::Str($v) => $crate::Buffer::Str($body),
-        }
-    };
-}
-
-/// Applies `$body` to the numeric vector inside a buffer, rebuilding the same variant;
-/// bool and string buffers evaluate `$other` instead.
-#[macro_export]
-macro_rules! map_numeric {
-    ($buf:expr, $v:ident => $body:expr, $other:expr) => {
-        match $buf {
-            $crate::Buffer::I32($v) => $crate::Buffer::I32($body),
-            $crate::Buffer::I64($v) => $crate::Buffer::I64($body),
-            $crate::Buffer::F32($v) => $crate::Buffer::F32($body),
-            $crate::Buffer::F64($v) => $crate::Buffer::F64($body),
-            _ => $other,
-        }
-    };
+    /// The zero of a dtype (`False`, `0`, `0.0`, `''`): TensorFlow's default fill.
+    pub fn default_of(dtype: DType) -> Scalar {
+        crate::dispatch!(elements dtype dtype, T => T::default().scalar(),
+            DType::String => Scalar::Str(Vec::new()))
+    }
 }
 
 /// Operations every element column supports, numeric or string.
@@ -151,7 +111,8 @@ impl<T: Copy + Default + Send + Sync> Column for Shared<T> {
         indices.iter().map(|&i| self[i]).collect()
     }
     fn extend_range(&mut self, other: &Self, start: usize, end: usize) {
-        self.extend_from_slice(&other[start..end]);
+        let src = &other[start..end];
+        self.grow(|v| super::interrupt::extend_copy(v, src));
     }
     fn slice_range(&self, start: usize, end: usize) -> Self {
         self.slice(start, end)
@@ -245,25 +206,11 @@ impl Column for StringBuf {
 impl Buffer {
     /// The buffer's dtype.
     pub fn dtype(&self) -> DType {
-        match self {
-            Buffer::Bool(_) => DType::Bool,
-            Buffer::I32(_) => DType::Int32,
-            Buffer::I64(_) => DType::Int64,
-            Buffer::F32(_) => DType::Float32,
-            Buffer::F64(_) => DType::Float64,
-            Buffer::Str(_) => DType::String,
-        }
+        crate::dispatch!(elements self, T: _v => T::DTYPE, Buffer::Str(_) => DType::String)
     }
     /// Number of elements.
     pub fn len(&self) -> usize {
-        match self {
-            Buffer::Bool(v) => v.len(),
-            Buffer::I32(v) => v.len(),
-            Buffer::I64(v) => v.len(),
-            Buffer::F32(v) => v.len(),
-            Buffer::F64(v) => v.len(),
-            Buffer::Str(v) => v.len(),
-        }
+        crate::dispatch!(elements self, v => v.len(), Buffer::Str(s) => s.len())
     }
     /// True when empty.
     pub fn is_empty(&self) -> bool {
@@ -284,72 +231,50 @@ impl Buffer {
     }
     /// `n` copies of `value`, within the memory budget (strings count their real bytes).
     pub fn try_filled(what: &str, value: &Scalar, n: usize) -> Result<Buffer> {
-        Ok(match value {
-            Scalar::Bool(v) => Buffer::Bool(budget::filled(what, *v, n)?.into()),
-            Scalar::I32(v) => Buffer::I32(budget::filled(what, *v, n)?.into()),
-            Scalar::I64(v) => Buffer::I64(budget::filled(what, *v, n)?.into()),
-            Scalar::F32(v) => Buffer::F32(budget::filled(what, *v, n)?.into()),
-            Scalar::F64(v) => Buffer::F64(budget::filled(what, *v, n)?.into()),
-            Scalar::Str(v) => Buffer::Str(StringBuf::try_repeat(what, v, n)?),
-        })
+        crate::dispatch!(elements scalar value, x => Ok(Buffer::from(budget::filled(what, *x, n)?)),
+            Scalar::Str(v) => Ok(Buffer::Str(StringBuf::try_repeat(what, v, n)?)))
     }
     /// Element `i`.
     pub fn get(&self, i: usize) -> Scalar {
-        match self {
-            Buffer::Bool(v) => Scalar::Bool(v[i]),
-            Buffer::I32(v) => Scalar::I32(v[i]),
-            Buffer::I64(v) => Scalar::I64(v[i]),
-            Buffer::F32(v) => Scalar::F32(v[i]),
-            Buffer::F64(v) => Scalar::F64(v[i]),
-            Buffer::Str(v) => Scalar::Str(v.get(i).to_vec()),
-        }
+        crate::dispatch!(elements self, v => v[i].scalar(),
+            Buffer::Str(s) => Scalar::Str(s.get(i).to_vec()))
     }
     /// The elements at `indices`.
     pub fn gather(&self, indices: &[usize]) -> Buffer {
-        map_buffer!(self, v => v.gather(indices))
+        crate::dispatch!(map self, v => v.gather(indices))
     }
     /// The elements `start..end`.
     pub fn slice(&self, start: usize, end: usize) -> Buffer {
-        map_buffer!(self, v => v.slice_range(start, end))
+        crate::dispatch!(map self, v => v.slice_range(start, end))
     }
     /// The concatenation of the given ranges.
     pub fn gather_ranges(&self, ranges: &[(usize, usize)]) -> Buffer {
-        map_buffer!(self, v => v.gather_ranges(ranges))
+        crate::dispatch!(map self, v => v.gather_ranges(ranges))
     }
-    /// Appends `other[start..end]`; both must have the same dtype.
+    /// Appends `other[start..end]`; both must have the same dtype. A buffer with one owner
+    /// (one made by [`Buffer::with_capacity`]) grows in place.
     pub fn extend_range(&mut self, other: &Buffer, start: usize, end: usize) {
-        match (self, other) {
-            (Buffer::Bool(a), Buffer::Bool(b)) => a.extend_range(b, start, end),
-            (Buffer::I32(a), Buffer::I32(b)) => a.extend_range(b, start, end),
-            (Buffer::I64(a), Buffer::I64(b)) => a.extend_range(b, start, end),
-            (Buffer::F32(a), Buffer::F32(b)) => a.extend_range(b, start, end),
-            (Buffer::F64(a), Buffer::F64(b)) => a.extend_range(b, start, end),
+        crate::dispatch!(elements pair (self, other), (a, b) => a.extend_range(b, start, end),
             (Buffer::Str(a), Buffer::Str(b)) => a.extend_range(b, start, end),
-            (a, b) => panic!("extend_range: dtype {} vs {}", a.dtype(), b.dtype()),
-        }
+            (a, b) => panic!("extend_range: dtype {} vs {}", a.dtype(), b.dtype()))
     }
     /// Concatenates buffers of one dtype (`dtype` is used when `parts` is empty), within
     /// the memory budget.
     pub fn concat(dtype: DType, parts: &[&Buffer]) -> Result<Buffer> {
         let n = size::sum(parts.iter().map(|p| p.len()))?;
         let bytes = size::sum(parts.iter().map(|p| p.str_bytes()))?;
-        let mut out = super::builder::Builder::with_capacity("concat", dtype, n, bytes)?;
+        let mut out = Buffer::with_capacity("concat", dtype, n, bytes)?;
         for p in parts {
             out.extend_range(p, 0, p.len());
         }
-        Ok(out.finish())
+        Ok(out)
     }
     /// An empty buffer with room for `n` elements (and `str_bytes` bytes of strings), within
-    /// the memory budget.
+    /// the memory budget: a buffer under construction, which [`Buffer::push`] and
+    /// [`Buffer::extend_range`] grow in place while it has one owner.
     pub fn with_capacity(what: &str, dtype: DType, n: usize, str_bytes: usize) -> Result<Buffer> {
-        Ok(match dtype {
-            DType::Bool => Buffer::Bool(budget::vec(what, n)?.into()),
-            DType::Int32 => Buffer::I32(budget::vec(what, n)?.into()),
-            DType::Int64 => Buffer::I64(budget::vec(what, n)?.into()),
-            DType::Float32 => Buffer::F32(budget::vec(what, n)?.into()),
-            DType::Float64 => Buffer::F64(budget::vec(what, n)?.into()),
-            DType::String => Buffer::Str(StringBuf::try_with_capacity(what, n, str_bytes)?),
-        })
+        crate::dispatch!(elements dtype dtype, T => Ok(Buffer::from(budget::vec::<T>(what, n)?)),
+            DType::String => Ok(Buffer::Str(StringBuf::try_with_capacity(what, n, str_bytes)?)))
     }
     /// The bytes of string data (0 for other dtypes).
     pub fn str_bytes(&self) -> usize {
@@ -368,49 +293,62 @@ impl Buffer {
     }
     /// Appends one scalar of the same dtype.
     pub fn push(&mut self, s: &Scalar) {
-        match (self, s) {
-            (Buffer::Bool(a), Scalar::Bool(b)) => a.push(*b),
-            (Buffer::I32(a), Scalar::I32(b)) => a.push(*b),
-            (Buffer::I64(a), Scalar::I64(b)) => a.push(*b),
-            (Buffer::F32(a), Scalar::F32(b)) => a.push(*b),
-            (Buffer::F64(a), Scalar::F64(b)) => a.push(*b),
-            (Buffer::Str(a), Scalar::Str(b)) => a.push(b),
-            (a, b) => panic!("push: dtype {} vs {}", a.dtype(), b.dtype()),
+        fn push<T: Element>(v: &mut Shared<T>, s: &Scalar) -> bool {
+            T::from_scalar(s).map(|x| v.push(x)).is_some()
         }
+        let pushed = crate::dispatch!(elements &mut *self, v => push(v, s),
+        Buffer::Str(a) => match s {
+            Scalar::Str(b) => {
+                a.push(b);
+                true
+            }
+            _ => false,
+        });
+        assert!(pushed, "push: dtype {} vs {}", self.dtype(), s.dtype());
+    }
+    /// Int64 values cast to bool or numeric `dtype` (`tf.cast`: narrower ints wrap); the
+    /// vector is reused in place when the element sizes agree.
+    pub fn from_i64s(v: Vec<i64>, dtype: DType) -> Buffer {
+        crate::dispatch!(elements dtype dtype, T => {
+            Buffer::from(v.into_iter().map(T::from_i64).collect::<Vec<T>>())
+        }, DType::String => panic!("from_i64s: a string dtype"))
+    }
+    /// Float64 values cast to bool or numeric `dtype` (`tf.cast`: ints truncate toward
+    /// zero); the vector is reused in place when the element sizes agree.
+    pub fn from_f64s(v: Vec<f64>, dtype: DType) -> Buffer {
+        crate::dispatch!(elements dtype dtype, T => {
+            Buffer::from(v.into_iter().map(T::from_f64).collect::<Vec<T>>())
+        }, DType::String => panic!("from_f64s: a string dtype"))
     }
     /// The elements as i64, when the dtype is an integer or bool.
     pub fn to_i64_vec(&self) -> Option<Vec<i64>> {
-        Some(match self {
-            Buffer::Bool(v) => v.iter().map(|&b| b as i64).collect(),
-            Buffer::I32(v) => v.iter().map(|&x| x as i64).collect(),
-            Buffer::I64(v) => v.to_vec(),
-            _ => return None,
-        })
+        crate::dispatch!(elements self, T: v => {
+            (!T::DTYPE.is_float()).then(|| v.iter().map(|x| x.to_i64()).collect())
+        }, Buffer::Str(_) => None)
     }
     /// The elements as f64, when numeric or bool.
     pub fn to_f64_vec(&self) -> Option<Vec<f64>> {
-        Some(match self {
-            Buffer::Bool(v) => v.iter().map(|&b| b as i64 as f64).collect(),
-            Buffer::I32(v) => v.iter().map(|&x| x as f64).collect(),
-            Buffer::I64(v) => v.iter().map(|&x| x as f64).collect(),
-            Buffer::F32(v) => v.iter().map(|&x| x as f64).collect(),
-            Buffer::F64(v) => v.to_vec(),
-            Buffer::Str(_) => return None,
-        })
+        crate::dispatch!(elements self, v => Some(v.iter().map(|x| x.to_f64()).collect()),
+            Buffer::Str(_) => None)
     }
 }
 
-impl Scalar {
-    /// The zero of a dtype (`False`, `0`, `0.0`, `''`): TensorFlow's default fill.
-    pub fn default_of(dtype: DType) -> Scalar {
-        match dtype {
-            DType::Bool => Scalar::Bool(false),
-            DType::Int32 => Scalar::I32(0),
-            DType::Int64 => Scalar::I64(0),
-            DType::Float32 => Scalar::F32(0.0),
-            DType::Float64 => Scalar::F64(0.0),
-            DType::String => Scalar::Str(Vec::new()),
-        }
+impl<T: Element> From<Shared<T>> for Buffer {
+    fn from(v: Shared<T>) -> Buffer {
+        T::buffer(v)
+    }
+}
+
+impl<T: Element> From<Vec<T>> for Buffer {
+    /// The vector becomes the buffer's storage, no copy.
+    fn from(v: Vec<T>) -> Buffer {
+        T::buffer(v.into())
+    }
+}
+
+impl From<StringBuf> for Buffer {
+    fn from(s: StringBuf) -> Buffer {
+        Buffer::Str(s)
     }
 }
 

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 
 use super::buffer::Buffer;
 use super::dtype::DType;
+use super::element::Element;
 use super::error::Result;
 use super::literal::{Flavor, Leaf, Nested};
 use super::partition::RowPartition;
@@ -64,22 +65,24 @@ impl Values {
     /// `leaf_to_scalar` converts them; a buffer of their own dtype shares their storage);
     /// None for any other dtype.
     fn to_buffer(&self, dtype: DType) -> Option<Buffer> {
-        Some(match (self, dtype) {
-            (Values::I32(v), DType::Int32) => Buffer::I32(v.clone()),
-            (Values::I32(v), DType::Int64) => {
-                Buffer::I64(v.iter().map(|&x| i64::from(x)).collect())
+        /// Ints widen to int64 and anything becomes a float, as `tf.cast` does; the
+        /// scalars' own dtype shares their storage.
+        fn convert<S: Element>(v: &Shared<S>, dtype: DType) -> Option<Buffer> {
+            if dtype == S::DTYPE {
+                return Some(Buffer::from(v.clone()));
             }
-            (Values::I64(v), DType::Int64) => Buffer::I64(v.clone()),
-            (Values::I32(v), DType::Float32) => Buffer::F32(v.iter().map(|&x| x as f32).collect()),
-            (Values::I64(v), DType::Float32) => Buffer::F32(v.iter().map(|&x| x as f32).collect()),
-            (Values::F64(v), DType::Float32) => Buffer::F32(v.iter().map(|&x| x as f32).collect()),
-            (Values::I32(v), DType::Float64) => {
-                Buffer::F64(v.iter().map(|&x| f64::from(x)).collect())
-            }
-            (Values::I64(v), DType::Float64) => Buffer::F64(v.iter().map(|&x| x as f64).collect()),
-            (Values::F64(v), DType::Float64) => Buffer::F64(v.clone()),
-            _ => return None,
-        })
+            let widens = dtype.is_float() || (dtype == DType::Int64 && !S::DTYPE.is_float());
+            widens.then(|| {
+                crate::dispatch!(numbers dtype dtype, T => {
+                    Buffer::from(v.iter().map(|x| x.cast::<T>()).collect::<Vec<T>>())
+                }, _ => unreachable!("a numeric dtype"))
+            })
+        }
+        match self {
+            Values::I32(v) => convert(v, dtype),
+            Values::I64(v) => convert(v, dtype),
+            Values::F64(v) => convert(v, dtype),
+        }
     }
 }
 

@@ -61,26 +61,20 @@ impl DType {
 
     /// The bytes one element takes in a buffer (for strings: its offset, without its bytes).
     pub fn item_bytes(self) -> usize {
-        match self {
-            DType::Bool => std::mem::size_of::<bool>(),
-            DType::Int32 => 4,
-            DType::Int64 => 8,
-            DType::Float32 => 4,
-            DType::Float64 => 8,
+        crate::dispatch!(elements dtype self, T => std::mem::size_of::<T>(),
             // A string's offset; its bytes are counted separately.
-            DType::String => std::mem::size_of::<usize>(),
-        }
+            DType::String => std::mem::size_of::<usize>())
     }
     /// True for the integer types.
-    pub fn is_int(self) -> bool {
+    pub const fn is_int(self) -> bool {
         matches!(self, DType::Int32 | DType::Int64)
     }
     /// True for the floating-point types.
-    pub fn is_float(self) -> bool {
+    pub const fn is_float(self) -> bool {
         matches!(self, DType::Float32 | DType::Float64)
     }
     /// True for ints and floats.
-    pub fn is_numeric(self) -> bool {
+    pub const fn is_numeric(self) -> bool {
         self.is_int() || self.is_float()
     }
 }

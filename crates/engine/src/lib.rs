@@ -20,9 +20,9 @@
 
 pub mod budget;
 pub mod buffer;
-pub mod builder;
 pub mod columns;
 pub mod dtype;
+pub mod element;
 pub mod error;
 pub mod exceptions;
 pub mod guard;
@@ -40,8 +40,8 @@ pub mod strings;
 pub mod tensor;
 
 pub use buffer::{Buffer, Column, Scalar};
-pub use builder::Builder;
 pub use dtype::DType;
+pub use element::{Element, Number};
 pub use error::Result;
 pub use exceptions::{Exception, ExceptionClass};
 pub use lod::Lod;

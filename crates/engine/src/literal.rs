@@ -4,6 +4,7 @@
 use super::budget;
 use super::buffer::{Buffer, Scalar};
 use super::dtype::DType;
+use super::element::Element;
 use super::error::Result;
 use super::partition::RowPartition;
 use super::ragged::{Array, Ragged};
@@ -133,23 +134,24 @@ pub fn py_float(v: f64) -> String {
 /// Converts one leaf to `dtype`, as `tf.constant(…, dtype=…)` would.
 pub fn leaf_to_scalar(leaf: &Leaf, dtype: DType) -> Result<Scalar> {
     let bad = |what: &str| type_error!("Cannot convert {what} to a tensor of dtype {dtype}");
-    Ok(match (leaf, dtype) {
-        (Leaf::Bool(b), DType::Bool) => Scalar::Bool(*b),
-        (Leaf::Int(v), DType::Int32) => {
-            Scalar::I32(i32::try_from(*v).map_err(|_| value_error!("{v} does not fit in int32"))?)
-        }
-        (Leaf::Int(v), DType::Int64) => Scalar::I64(*v),
-        (Leaf::Int(v), DType::Float32) => Scalar::F32(*v as f32),
-        (Leaf::Int(v), DType::Float64) => Scalar::F64(*v as f64),
-        (Leaf::Float(v), DType::Float32) => Scalar::F32(*v as f32),
-        (Leaf::Float(v), DType::Float64) => Scalar::F64(*v),
-        (Leaf::Float(v), _) if dtype.is_int() => return Err(bad(&py_float(*v))),
-        (Leaf::Str(s), DType::String) => Scalar::Str(s.clone()),
-        (Leaf::Typed(s), _) => super::ops::cast::cast_scalar(s, dtype)?,
-        (Leaf::Bool(b), _) => return Err(bad(if *b { "True" } else { "False" })),
-        (Leaf::Str(s), _) => return Err(bad(&format!("'{}'", String::from_utf8_lossy(s)))),
-        (Leaf::Int(v), _) => return Err(bad(&v.to_string())),
-        (Leaf::Float(v), _) => return Err(bad(&py_float(*v))),
+    Ok(match leaf {
+        Leaf::Bool(b) if dtype == DType::Bool => Scalar::Bool(*b),
+        Leaf::Int(v) if dtype.is_numeric() => crate::dispatch!(numbers dtype dtype, T => {
+            let x = T::from_i64(*v);
+            if !dtype.is_float() && x.to_i64() != *v {
+                return Err(value_error!("{v} does not fit in {dtype}"));
+            }
+            x.scalar()
+        }, _ => unreachable!("a numeric dtype")),
+        Leaf::Float(v) if dtype.is_float() => crate::dispatch!(floats dtype dtype, T => {
+            T::from_f64(*v).scalar()
+        }, _ => unreachable!("a float dtype")),
+        Leaf::Str(s) if dtype == DType::String => Scalar::Str(s.clone()),
+        Leaf::Typed(s) => super::ops::cast::cast_scalar(s, dtype)?,
+        Leaf::Bool(b) => return Err(bad(if *b { "True" } else { "False" })),
+        Leaf::Str(s) => return Err(bad(&format!("'{}'", String::from_utf8_lossy(s)))),
+        Leaf::Int(v) => return Err(bad(&v.to_string())),
+        Leaf::Float(v) => return Err(bad(&py_float(*v))),
     })
 }
 
@@ -163,22 +165,25 @@ fn leaves<'a>(n: &'a Nested, out: &mut Vec<&'a Leaf>) {
 
 /// Builds a buffer of `dtype` from leaves.
 pub fn leaves_to_buffer(leaves: &[&Leaf], dtype: DType) -> Result<Buffer> {
-    if dtype == DType::String {
+    /// The leaves converted one by one into a vector of `T`, which becomes the buffer.
+    fn elements<T: Element>(leaves: &[&Leaf]) -> Result<Buffer> {
+        let mut v = budget::vec::<T>("a tensor literal", leaves.len())?;
+        for l in leaves {
+            let s = leaf_to_scalar(l, T::DTYPE)?;
+            v.push(T::from_scalar(&s).expect("leaf_to_scalar gives the dtype asked for"));
+        }
+        Ok(Buffer::from(v))
+    }
+    crate::dispatch!(elements dtype dtype, T => elements::<T>(leaves), DType::String => {
         let mut s = StringBuf::try_with_capacity("a tensor literal", leaves.len(), 0)?;
         for l in leaves {
             match leaf_to_scalar(l, dtype)? {
                 Scalar::Str(b) => s.push(&b),
-                _ => unreachable!(),
+                _ => unreachable!("leaf_to_scalar gives the dtype asked for"),
             }
         }
-        return Ok(Buffer::Str(s));
-    }
-    let mut buf =
-        super::builder::Builder::with_capacity("a tensor literal", dtype, leaves.len(), 0)?;
-    for l in leaves {
-        buf.push(&leaf_to_scalar(l, dtype)?);
-    }
-    Ok(buf.finish())
+        Ok(Buffer::Str(s))
+    })
 }
 
 /// A nested literal as a tensor, as a bare list display types it: dense (`tf.constant`)

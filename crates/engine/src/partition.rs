@@ -14,20 +14,12 @@ use crate::{invalid_arg, value_error};
 /// A vector of row indices as an int32 or int64 tensor (values known to fit: they count
 /// elements that exist, or were checked by the caller).
 pub fn index_tensor(v: Vec<i64>, dtype: DType) -> Tensor {
-    if dtype == DType::Int32 {
-        Tensor::vector(Buffer::I32(v.into_iter().map(|x| x as i32).collect()))
-    } else {
-        Tensor::from_i64(v)
-    }
+    Tensor::vector(Buffer::from_i64s(v, dtype))
 }
 
 /// An index scalar as an int32 or int64 tensor.
 pub fn index_scalar(v: i64, dtype: DType) -> Tensor {
-    if dtype == DType::Int32 {
-        Tensor::scalar(super::buffer::Scalar::I32(v as i32))
-    } else {
-        Tensor::scalar(super::buffer::Scalar::I64(v))
-    }
+    Tensor::from_parts(vec![], Buffer::from_i64s(vec![v], dtype))
 }
 
 /// One ragged (or uniform) dimension: `nrows` rows over `nvals` values.

@@ -2,6 +2,7 @@
 
 use super::buffer::{Buffer, Scalar};
 use super::dtype::DType;
+use super::element::Element;
 use super::error::Result;
 use super::partition::RowPartition;
 use super::tensor::{normalize_index, Tensor};
@@ -311,23 +312,18 @@ impl Ragged {
             let width = target[1];
             let splits = self.outer().row_splits();
             let rows = self.nrows().min(target[0]);
-            macro_rules! rows {
-                ($o:expr, $v:expr) => {
-                    for r in 0..rows {
-                        let (a, b) = (splits[r] as usize, splits[r + 1] as usize);
-                        let n = (b - a).min(width);
-                        $o[r * width..r * width + n].copy_from_slice(&$v[a..a + n]);
-                    }
-                };
+            /// Each row's run of values (cut to `width`) at the start of its padded row.
+            fn copy_rows<T: Element>(o: &mut [T], v: &[T], splits: &[i64], width: usize) {
+                for (r, w) in splits.windows(2).enumerate() {
+                    let (a, b) = (w[0] as usize, w[1] as usize);
+                    let n = (b - a).min(width);
+                    o[r * width..r * width + n].copy_from_slice(&v[a..a + n]);
+                }
             }
-            match (&mut out, self.flat_values.data()) {
-                (Buffer::Bool(o), Buffer::Bool(v)) => rows!(o, v),
-                (Buffer::I32(o), Buffer::I32(v)) => rows!(o, v),
-                (Buffer::I64(o), Buffer::I64(v)) => rows!(o, v),
-                (Buffer::F32(o), Buffer::F32(v)) => rows!(o, v),
-                (Buffer::F64(o), Buffer::F64(v)) => rows!(o, v),
-                _ => return self.to_tensor_general(out, target, default),
-            }
+            let splits = &splits[..=rows];
+            crate::dispatch!(elements pair (&mut out, self.flat_values.data()), (o, v) => {
+                copy_rows(o, v, splits, width)
+            }, _ => return self.to_tensor_general(out, target, default));
             return Tensor::new(target, out);
         }
         self.to_tensor_general(out, target, default)
@@ -394,19 +390,13 @@ fn write_blocks(
     len: usize,
     default: &Scalar,
 ) -> Result<()> {
-    macro_rules! copy {
-        ($o:expr, $s:expr) => {
-            for &(d, s) in blocks {
-                $o[d..d + len].copy_from_slice(&$s[s..s + len]);
-            }
-        };
+    /// The blocks of one element type.
+    fn copy<T: Element>(o: &mut [T], s: &[T], blocks: &[(usize, usize)], len: usize) {
+        for &(d, s0) in blocks {
+            o[d..d + len].copy_from_slice(&s[s0..s0 + len]);
+        }
     }
-    match (out, src) {
-        (Buffer::Bool(o), Buffer::Bool(s)) => copy!(o, s),
-        (Buffer::I32(o), Buffer::I32(s)) => copy!(o, s),
-        (Buffer::I64(o), Buffer::I64(s)) => copy!(o, s),
-        (Buffer::F32(o), Buffer::F32(s)) => copy!(o, s),
-        (Buffer::F64(o), Buffer::F64(s)) => copy!(o, s),
+    crate::dispatch!(elements pair (out, src), (o, s) => copy(o, s, blocks, len),
         (Buffer::Str(o), Buffer::Str(s)) => {
             // Strings have variable width: rebuild the column in output order.
             let n = o.len();
@@ -432,7 +422,7 @@ fn write_blocks(
             *o = rebuilt;
         }
         _ => unreachable!("to_tensor checked the dtype"),
-    }
+    );
     Ok(())
 }
 

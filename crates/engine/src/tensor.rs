@@ -38,9 +38,9 @@ impl Tensor {
     /// ```
     /// use ragtag_engine::{Buffer, Tensor};
     ///
-    /// let t = Tensor::new(vec![2, 3], Buffer::F32(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0].into())).unwrap();
+    /// let t = Tensor::new(vec![2, 3], Buffer::from(vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0])).unwrap();
     /// assert_eq!((t.shape(), t.dtype().name()), (&[2, 3][..], "float32"));
-    /// assert!(Tensor::new(vec![2, 2], Buffer::I64(vec![1, 2, 3].into())).is_err());
+    /// assert!(Tensor::new(vec![2, 2], Buffer::from(vec![1i64, 2, 3])).is_err());
     /// ```
     pub fn new(shape: Vec<usize>, data: Buffer) -> Result<Tensor> {
         check_len(&shape, data.len())?;
@@ -68,7 +68,7 @@ impl Tensor {
     }
     /// A rank-1 int64 tensor.
     pub fn from_i64(v: Vec<i64>) -> Tensor {
-        Tensor::vector(Buffer::I64(v.into()))
+        Tensor::vector(Buffer::from(v))
     }
     /// A tensor of `shape` filled with `value`: the element count is checked for overflow
     /// (InvalidArgumentError) and the bytes (a string's real length for each copy) against

@@ -1,12 +1,14 @@
 //! The per-segment accumulator shared by reductions (`tf.reduce_*`, ragged reductions) and
 //! segment ops (`tf.math.segment_*`, `unsorted_segment_*`): rows that share a segment id
-//! fold into one output row, integers in wrapping int64 and floats in float64, in order.
+//! fold into one output row, integers in wrapping int64 and floats in float64, in order,
+//! with [`Number`]'s arithmetic (a NaN wins max and min; bool's max is `any`, min `all`).
 //! Each caller keeps its own rules for empty segments and for the mean; the folding, the
 //! widening of the input and the layout of ragged segments are here once.
 
 use crate::budget;
 use crate::buffer::Buffer;
 use crate::dtype::DType;
+use crate::element::Number;
 use crate::error::Result;
 use crate::interrupt;
 use crate::partition::RowPartition;
@@ -26,97 +28,9 @@ pub(crate) enum Fold {
     Min,
 }
 
-/// An accumulator element: int64 wraps on overflow, float64 lets a NaN win max and min, and
-/// bool reads max as `any` and min as `all`.
-pub(crate) trait Acc: Copy {
-    /// The start of a sum.
-    const ZERO: Self;
-    /// The start of a product.
-    const ONE: Self;
-    /// `self + x`.
-    fn sum(self, x: Self) -> Self;
-    /// `self * x`.
-    fn prod(self, x: Self) -> Self;
-    /// The larger of `self` (the accumulator) and `x`.
-    fn max_of(self, x: Self) -> Self;
-    /// The smaller of `self` (the accumulator) and `x`.
-    fn min_of(self, x: Self) -> Self;
-}
-
-impl Acc for i64 {
-    const ZERO: i64 = 0;
-    const ONE: i64 = 1;
-    #[inline(always)]
-    fn sum(self, x: i64) -> i64 {
-        self.wrapping_add(x)
-    }
-    #[inline(always)]
-    fn prod(self, x: i64) -> i64 {
-        self.wrapping_mul(x)
-    }
-    #[inline(always)]
-    fn max_of(self, x: i64) -> i64 {
-        self.max(x)
-    }
-    #[inline(always)]
-    fn min_of(self, x: i64) -> i64 {
-        self.min(x)
-    }
-}
-
-impl Acc for f64 {
-    const ZERO: f64 = 0.0;
-    const ONE: f64 = 1.0;
-    #[inline(always)]
-    fn sum(self, x: f64) -> f64 {
-        self + x
-    }
-    #[inline(always)]
-    fn prod(self, x: f64) -> f64 {
-        self * x
-    }
-    #[inline(always)]
-    fn max_of(self, x: f64) -> f64 {
-        if x > self || x.is_nan() {
-            x
-        } else {
-            self
-        }
-    }
-    #[inline(always)]
-    fn min_of(self, x: f64) -> f64 {
-        if x < self || x.is_nan() {
-            x
-        } else {
-            self
-        }
-    }
-}
-
-impl Acc for bool {
-    const ZERO: bool = false;
-    const ONE: bool = true;
-    #[inline(always)]
-    fn sum(self, x: bool) -> bool {
-        self || x
-    }
-    #[inline(always)]
-    fn prod(self, x: bool) -> bool {
-        self && x
-    }
-    #[inline(always)]
-    fn max_of(self, x: bool) -> bool {
-        self || x
-    }
-    #[inline(always)]
-    fn min_of(self, x: bool) -> bool {
-        self && x
-    }
-}
-
 /// Where every slot of `fold` starts: the identity of sum and product, and for max and min
 /// the `lo` and `hi` the caller gives an empty segment.
-pub(crate) fn identity<T: Acc>(fold: Fold, lo: T, hi: T) -> T {
+pub(crate) fn identity<T: Number>(fold: Fold, lo: T, hi: T) -> T {
     match fold {
         Fold::Sum => T::ZERO,
         Fold::Prod => T::ONE,
@@ -151,7 +65,7 @@ pub(crate) fn by_segments(
 /// Rows of `v` (each `inner` long) folded by `fold` into `m` slots (`nseg * inner`), row `r`
 /// into segment `seg[r]`, every slot starting at `init`. An interrupt stops it between
 /// chunks of rows.
-pub(crate) fn accumulate<T: Acc>(
+pub(crate) fn accumulate<T: Number>(
     what: &str,
     v: &[T],
     seg: &[usize],
@@ -169,10 +83,10 @@ pub(crate) fn accumulate<T: Acc>(
             let x = v[r * inner + k];
             let slot = &mut acc[s * inner + k];
             *slot = match fold {
-                Fold::Prod => slot.prod(x),
+                Fold::Prod => slot.times(x),
                 Fold::Max => slot.max_of(x),
                 Fold::Min => slot.min_of(x),
-                Fold::Sum => slot.sum(x),
+                Fold::Sum => slot.plus(x),
             };
         }
     }
@@ -183,15 +97,15 @@ pub(crate) fn accumulate<T: Acc>(
 /// one-segment case of [`accumulate`] without its index arithmetic. The match is outside the
 /// loop, so each fold runs its own tight loop, a chunk at a time between interrupt checks.
 #[inline(always)]
-pub(crate) fn fold_all<T: Copy, A: Acc>(
+pub(crate) fn fold_all<T: Copy, A: Number>(
     v: &[T],
     to: impl Fn(T) -> A,
     fold: Fold,
     init: A,
 ) -> Result<A> {
     match fold {
-        Fold::Sum => interrupt::fold(v, init, |s, x| s.sum(to(x))),
-        Fold::Prod => interrupt::fold(v, init, |s, x| s.prod(to(x))),
+        Fold::Sum => interrupt::fold(v, init, |s, x| s.plus(to(x))),
+        Fold::Prod => interrupt::fold(v, init, |s, x| s.times(to(x))),
         Fold::Max => interrupt::fold(v, init, |s, x| s.max_of(to(x))),
         Fold::Min => interrupt::fold(v, init, |s, x| s.min_of(to(x))),
     }
@@ -231,50 +145,37 @@ pub(crate) fn counts(what: &str, seg: &[usize], nseg: usize) -> Result<Vec<u64>>
 /// The lowest and largest values of integer `dtype`, in int64: where an empty segment's max
 /// and min start.
 pub(crate) fn int_bounds(dtype: DType) -> (i64, i64) {
-    if dtype == DType::Int32 {
-        (i64::from(i32::MIN), i64::from(i32::MAX))
-    } else {
-        (i64::MIN, i64::MAX)
-    }
+    crate::dispatch!(ints dtype dtype, T => (T::LOWEST.to_i64(), T::HIGHEST.to_i64()),
+        _ => (i64::MIN, i64::MAX))
 }
 
 /// The lowest and largest finite values of float `dtype` (float64 for integers, which
 /// accumulate as float64), in float64.
 pub(crate) fn finite_bounds(dtype: DType) -> (f64, f64) {
-    if dtype == DType::Float32 {
-        (f64::from(f32::MIN), f64::from(f32::MAX))
-    } else {
-        (f64::MIN, f64::MAX)
-    }
+    crate::dispatch!(floats dtype dtype, T => (T::LOWEST.to_f64(), T::HIGHEST.to_f64()),
+        _ => (f64::MIN, f64::MAX))
 }
 
 /// Int64 accumulators back in the input's integer `dtype` (int32 wraps, as TensorFlow's
 /// int32 arithmetic does).
 pub(crate) fn narrow_ints(acc: Vec<i64>, dtype: DType) -> Buffer {
-    if dtype == DType::Int32 {
-        Buffer::I32(acc.into_iter().map(|x| x as i32).collect())
-    } else {
-        Buffer::I64(acc.into())
-    }
+    Buffer::from_i64s(acc, dtype)
 }
 
 /// Float64 accumulators as the result of input `dtype`: float32 stays float32, everything
 /// else (float64 and the float mean of integers) is float64.
 pub(crate) fn narrow_floats(acc: Vec<f64>, dtype: DType) -> Buffer {
-    if dtype == DType::Float32 {
-        Buffer::F32(acc.into_iter().map(|x| x as f32).collect())
+    if dtype.is_float() {
+        Buffer::from_f64s(acc, dtype)
     } else {
-        Buffer::F64(acc.into())
+        Buffer::from(acc)
     }
 }
 
 /// Integer data widened to int64 (None for any other dtype).
 pub(crate) fn widen_ints(data: &Buffer) -> Result<Option<Vec<i64>>> {
-    let v = match data {
-        Buffer::I32(v) => interrupt::map(v, i64::from),
-        Buffer::I64(v) => interrupt::map(v, |x| x),
-        _ => return Ok(None),
-    };
+    let v =
+        crate::dispatch!(ints data, v => interrupt::map(v, |x| x.to_i64()), _ => return Ok(None));
     // `map` stops early when interrupted; its partial output is dropped here.
     interrupt::check()?;
     Ok(Some(v))
@@ -282,13 +183,8 @@ pub(crate) fn widen_ints(data: &Buffer) -> Result<Option<Vec<i64>>> {
 
 /// Numeric data widened to float64 (None for bool and string data).
 pub(crate) fn widen_floats(data: &Buffer) -> Result<Option<Vec<f64>>> {
-    let v = match data {
-        Buffer::I32(v) => interrupt::map(v, f64::from),
-        Buffer::I64(v) => interrupt::map(v, |x| x as f64),
-        Buffer::F32(v) => interrupt::map(v, f64::from),
-        Buffer::F64(v) => interrupt::map(v, |x| x),
-        _ => return Ok(None),
-    };
+    let v = crate::dispatch!(numbers data, v => interrupt::map(v, |x| x.to_f64()),
+        _ => return Ok(None));
     interrupt::check()?;
     Ok(Some(v))
 }

@@ -8,8 +8,8 @@ use crate::invalid_arg;
 use crate::partition::RowPartition;
 use crate::ragged::{Array, Ragged};
 use crate::tensor::Tensor;
-use crate::Buffer;
 use crate::{budget, size};
+use crate::{Buffer, Element};
 
 /// One dimension of an operand, as seen by the broadcaster.
 #[derive(Clone, Copy)]
@@ -126,28 +126,20 @@ fn row_column(op: BinaryOp, a: &Array, b: &Array) -> Result<Option<Array>> {
 /// Element `r` of `col` repeated as many times as row `r` has values (`n` in all), written in
 /// one pass over the row splits.
 fn repeat_rows(col: &Buffer, splits: &[i64], n: usize) -> Result<Buffer> {
-    macro_rules! repeat {
-        ($v:expr, $variant:ident) => {{
-            let mut out = budget::vec("broadcasting", n)?;
-            for (w, &x) in splits.windows(2).zip($v.iter()) {
-                out.extend(std::iter::repeat_n(x, (w[1] - w[0]) as usize));
-            }
-            Buffer::$variant(out.into())
-        }};
-    }
-    Ok(match col {
-        Buffer::Bool(v) => repeat!(v, Bool),
-        Buffer::I32(v) => repeat!(v, I32),
-        Buffer::I64(v) => repeat!(v, I64),
-        Buffer::F32(v) => repeat!(v, F32),
-        Buffer::F64(v) => repeat!(v, F64),
-        Buffer::Str(s) => {
-            let mut idx = budget::vec("broadcasting", n)?;
-            for (r, w) in splits.windows(2).enumerate() {
-                idx.extend(std::iter::repeat_n(r, (w[1] - w[0]) as usize));
-            }
-            Buffer::Str(s.gather(&idx))
+    /// Each element of `v` repeated for its row.
+    fn repeat<T: Element>(v: &[T], splits: &[i64], n: usize) -> Result<Buffer> {
+        let mut out = budget::vec("broadcasting", n)?;
+        for (w, &x) in splits.windows(2).zip(v) {
+            out.extend(std::iter::repeat_n(x, (w[1] - w[0]) as usize));
         }
+        Ok(Buffer::from(out))
+    }
+    crate::dispatch!(elements col, v => repeat(v, splits, n), Buffer::Str(s) => {
+        let mut idx = budget::vec("broadcasting", n)?;
+        for (r, w) in splits.windows(2).enumerate() {
+            idx.extend(std::iter::repeat_n(r, (w[1] - w[0]) as usize));
+        }
+        Ok(Buffer::Str(s.gather(&idx)))
     })
 }
 

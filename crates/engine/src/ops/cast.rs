@@ -2,6 +2,7 @@
 
 use crate::buffer::{Buffer, Scalar};
 use crate::dtype::DType;
+use crate::element::Element;
 use crate::error::Result;
 use crate::interrupt;
 use crate::strings::StringBuf;
@@ -25,62 +26,47 @@ fn cast_unchecked(b: &Buffer, dtype: DType) -> Result<Buffer> {
     if b.dtype() == dtype {
         return Ok(b.clone());
     }
-    macro_rules! from_num {
-        ($v:expr) => {
-            match dtype {
-                DType::Bool => Buffer::Bool(interrupt::map(&$v, |x| x as f64 != 0.0).into()),
-                DType::Int32 => Buffer::I32(interrupt::map(&$v, |x| x as i32).into()),
-                DType::Int64 => Buffer::I64(interrupt::map(&$v, |x| x as i64).into()),
-                DType::Float32 => Buffer::F32(interrupt::map(&$v, |x| x as f32).into()),
-                DType::Float64 => Buffer::F64(interrupt::map(&$v, |x| x as f64).into()),
-                DType::String => {
-                    return Err(type_error!(
-                        "Cannot cast {} to string: use tf.strings.as_string",
-                        b.dtype()
-                    ))
-                }
-            }
-        };
-    }
-    Ok(match b {
-        Buffer::Bool(v) => {
-            let ints: Vec<i64> = interrupt::map(v, i64::from);
-            from_num!(ints)
-        }
-        Buffer::I32(v) => from_num!(v),
-        Buffer::I64(v) => from_num!(v),
-        Buffer::F32(v) => from_num!(v),
-        Buffer::F64(v) => from_num!(v),
-        Buffer::Str(_) => {
-            return Err(type_error!(
-                "Cannot cast string to {dtype}: use tf.strings.to_number"
-            ))
-        }
-    })
+    crate::dispatch!(elements b, v => cast_elements(v, dtype), Buffer::Str(_) => Err(type_error!(
+        "Cannot cast string to {dtype}: use tf.strings.to_number"
+    )))
+}
+
+/// Bools or numbers cast to `dtype`, element by element with [`Element::cast`].
+fn cast_elements<S: Element>(v: &[S], dtype: DType) -> Result<Buffer> {
+    crate::dispatch!(elements dtype dtype, T => Ok(Buffer::from(interrupt::map(v, S::cast::<T>))),
+    DType::String => Err(type_error!(
+        "Cannot cast {} to string: use tf.strings.as_string",
+        S::DTYPE
+    )))
 }
 
 /// Formats numbers as strings (`tf.strings.as_string`).
 pub fn as_string(b: &Buffer) -> Result<StringBuf> {
-    let mut out = StringBuf::try_with_capacity("tf.strings.as_string", b.len(), 0)?;
-    for i in 0..b.len() {
-        if i % interrupt::CHUNK == 0 {
-            interrupt::check()?;
-        }
-        let text = match b.get(i) {
-            Scalar::Bool(v) => {
-                if v {
-                    "true".into()
-                } else {
-                    "false".into()
-                }
+    /// Each element as TensorFlow writes it: `true`/`false`, an integer, six decimals.
+    fn format<T: Element>(v: &[T], out: &mut StringBuf) -> Result<()> {
+        for (i, &x) in v.iter().enumerate() {
+            if i % interrupt::CHUNK == 0 {
+                interrupt::check()?;
             }
-            Scalar::I32(v) => v.to_string(),
-            Scalar::I64(v) => v.to_string(),
-            Scalar::F32(v) => format!("{v:.6}"),
-            Scalar::F64(v) => format!("{v:.6}"),
-            Scalar::Str(s) => String::from_utf8_lossy(&s).into_owned(),
-        };
-        out.push(text.as_bytes());
+            let text = if T::DTYPE == DType::Bool {
+                (x.to_i64() != 0).to_string()
+            } else if T::DTYPE.is_float() {
+                format!("{:.6}", x.to_f64())
+            } else {
+                x.to_i64().to_string()
+            };
+            out.push(text.as_bytes());
+        }
+        Ok(())
     }
+    let mut out = StringBuf::try_with_capacity("tf.strings.as_string", b.len(), 0)?;
+    crate::dispatch!(elements b, v => format(v, &mut out)?, Buffer::Str(s) => {
+        for i in 0..s.len() {
+            if i % interrupt::CHUNK == 0 {
+                interrupt::check()?;
+            }
+            out.push(String::from_utf8_lossy(s.get(i)).as_bytes());
+        }
+    });
     Ok(out)
 }

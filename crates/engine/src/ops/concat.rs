@@ -5,7 +5,6 @@
 
 use super::{insertion_axis, positive_axis, shape_str};
 use crate::buffer::Buffer;
-use crate::builder::Builder;
 use crate::error::Result;
 use crate::exceptions::ExceptionClass;
 use crate::partition::RowPartition;
@@ -128,19 +127,19 @@ fn concat_dense_offset(parts: &[&Tensor], axis: i64, dim_offset: usize) -> Resul
 fn interleave(what: &str, parts: &[&Tensor], outer: usize, blocks: &[usize]) -> Result<Buffer> {
     let total = size::sum(parts.iter().map(|p| p.size()))?;
     let bytes = size::sum(parts.iter().map(|p| p.data().str_bytes()))?;
-    let mut out = Builder::with_capacity(what, parts[0].dtype(), total, bytes)?;
+    let mut out = Buffer::with_capacity(what, parts[0].dtype(), total, bytes)?;
     if parts.len() == 1 || outer == 1 {
         for p in parts {
             out.extend_range(p.data(), 0, p.size());
         }
-        return Ok(out.finish());
+        return Ok(out);
     }
     for o in 0..outer {
         for (p, &b) in parts.iter().zip(blocks) {
             out.extend_range(p.data(), o * b, (o + 1) * b);
         }
     }
-    Ok(out.finish())
+    Ok(out)
 }
 
 /// Stacks dense tensors of one shape along a new dimension `axis`.
@@ -343,7 +342,7 @@ fn concat_rows(rts: &[Ragged]) -> Result<Option<Ragged>> {
     let inner = first.row_size();
     let total = size::sum(rts.iter().map(|r| r.flat_values().size()))?;
     let bytes = size::sum(rts.iter().map(|r| r.flat_values().data().str_bytes()))?;
-    let mut values = Builder::with_capacity("tf.concat", first.dtype(), total, bytes)?;
+    let mut values = Buffer::with_capacity("tf.concat", first.dtype(), total, bytes)?;
     let mut splits = budget::vec("tf.concat", size::add(n, 1)?)?;
     splits.push(0i64);
     let mut end = 0i64;
@@ -357,7 +356,7 @@ fn concat_rows(rts: &[Ragged]) -> Result<Option<Ragged>> {
     }
     let mut shape = first.shape().to_vec();
     shape[0] = end as usize;
-    let flat = Tensor::from_parts(shape, values.finish());
+    let flat = Tensor::from_parts(shape, values);
     Ragged::new(vec![RowPartition::from_valid_splits(splits)], flat).map(Some)
 }
 
@@ -401,7 +400,7 @@ mod tests {
             panic!()
         };
         assert_eq!(t.shape(), &[2, 3]);
-        assert_eq!(t.data(), &Buffer::I32(vec![1, 2, 5, 3, 4, 6].into()));
+        assert_eq!(t.data(), &Buffer::from(vec![1i32, 2, 5, 3, 4, 6]));
         let Array::Dense(t) = concat(&[a.clone(), b.clone()], -1).unwrap() else {
             panic!()
         };
@@ -475,14 +474,14 @@ mod tests {
     #[test]
     fn ragged_concat_deeper_axis_and_errors() {
         // [2, None, 2] ragged tensors joined along their last (dense) axis.
-        let fv = Tensor::new(vec![3, 2], Buffer::I32(vec![1, 2, 3, 4, 5, 6].into())).unwrap();
+        let fv = Tensor::new(vec![3, 2], Buffer::from(vec![1i32, 2, 3, 4, 5, 6])).unwrap();
         let p = RowPartition::from_row_lengths(&[2, 1], None).unwrap();
         let a = Array::Ragged(Ragged::new(vec![p], fv).unwrap());
         let out = concat(&[a.clone(), a.clone()], 2).unwrap();
         assert_eq!(out.shape(), vec![Some(2), None, Some(4)]);
         assert_eq!(
             out.flat_values().data(),
-            &Buffer::I32(vec![1, 2, 1, 2, 3, 4, 3, 4, 5, 6, 5, 6].into())
+            &Buffer::from(vec![1i32, 2, 1, 2, 3, 4, 3, 4, 5, 6, 5, 6])
         );
         let other = rt(&[&[1, 2], &[3]]);
         let e = concat(&[a.clone(), other], 0).unwrap_err();
@@ -510,7 +509,7 @@ mod tests {
             panic!()
         };
         assert_eq!(t.shape(), &[2, 2]);
-        assert_eq!(t.data(), &Buffer::I32(vec![1, 3, 2, 4].into()));
+        assert_eq!(t.data(), &Buffer::from(vec![1i32, 3, 2, 4]));
         let out = ragged_stack(&[dense(&[1, 2], &[1, 2]), dense(&[1, 2], &[3, 4])], 0).unwrap();
         assert_eq!(out.shape(), vec![Some(2), None, None]);
         assert!(stack(&[], 0).is_err());

@@ -23,14 +23,12 @@ pub struct CrossInput {
 /// The string form of the values of a cross input (strings as they are, integers in
 /// decimal); other dtypes are refused, as TensorFlow's RaggedCross does.
 pub fn cross_strings(b: &Buffer) -> Result<StringBuf> {
-    match b {
-        Buffer::Str(s) => Ok(s.clone()),
-        Buffer::I32(_) | Buffer::I64(_) => super::cast::as_string(b),
-        other => Err(value_error!(
-            "tf.ragged.cross needs string or integer inputs, not {}",
-            other.dtype()
-        )),
-    }
+    crate::dispatch!(ints b, _v => super::cast::as_string(b),
+    Buffer::Str(s) => Ok(s.clone()),
+    other => Err(value_error!(
+        "tf.ragged.cross needs string or integer inputs, not {}",
+        other.dtype()
+    )))
 }
 
 /// The number of combinations in each row (checked against the memory budget, `item`
@@ -99,15 +97,12 @@ fn each_combination(
 /// The feature hashes of one input of `cross_hashed`: strings are fingerprinted, integers
 /// are their own hash.
 pub fn feature_hashes(b: &Buffer) -> Result<Vec<u64>> {
-    match b {
-        Buffer::Str(s) => Ok(s.iter().map(farmhash2::fingerprint64).collect()),
-        Buffer::I32(v) => Ok(v.iter().map(|&x| x as i64 as u64).collect()),
-        Buffer::I64(v) => Ok(v.iter().map(|&x| x as u64).collect()),
-        other => Err(value_error!(
-            "tf.ragged.cross_hashed needs string or integer inputs, not {}",
-            other.dtype()
-        )),
-    }
+    crate::dispatch!(ints b, v => Ok(v.iter().map(|&x| x.to_i64() as u64).collect()),
+    Buffer::Str(s) => Ok(s.iter().map(farmhash2::fingerprint64).collect()),
+    other => Err(value_error!(
+        "tf.ragged.cross_hashed needs string or integer inputs, not {}",
+        other.dtype()
+    )))
 }
 
 /// `tf.ragged.cross_hashed`: the fingerprint of each combination (its features' hashes

@@ -4,7 +4,6 @@
 use super::gather::gather;
 use crate::budget;
 use crate::buffer::Buffer;
-use crate::dtype::DType;
 use crate::error::Result;
 use crate::ragged::Array;
 use crate::size::dense_shape_str;
@@ -117,11 +116,10 @@ fn clip_norms(t: &Tensor, max_norm: f64, per: usize) -> Result<Tensor> {
             chunk.iter_mut().for_each(|x| *x *= s);
         }
     }
-    let data = match t.dtype() {
-        DType::Float32 => Buffer::F32(v.into_iter().map(|x| x as f32).collect()),
-        _ => Buffer::F64(v.into()),
-    };
-    Ok(Tensor::from_parts(t.shape().to_vec(), data))
+    Ok(Tensor::from_parts(
+        t.shape().to_vec(),
+        Buffer::from_f64s(v, t.dtype()),
+    ))
 }
 
 #[cfg(test)]
@@ -141,13 +139,13 @@ mod tests {
     fn embedding_lookup_ragged_ids() {
         let table = Tensor::new(
             vec![3, 2],
-            Buffer::F32(vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0].into()),
+            Buffer::from(vec![0.0f32, 1.0, 2.0, 3.0, 4.0, 5.0]),
         )
         .unwrap();
         let ri = Array::Ragged(
             Ragged::new(
                 vec![RowPartition::from_row_lengths(&[2, 0, 1], None).unwrap()],
-                Tensor::vector(Buffer::I64(vec![2, 0, 1].into())),
+                Tensor::vector(Buffer::from(vec![2i64, 0, 1])),
             )
             .unwrap(),
         );
@@ -160,8 +158,8 @@ mod tests {
         let v = clipped.flat_values().data().to_f64_vec().unwrap();
         assert!((v[0] * v[0] + v[1] * v[1] - 1.0).abs() < 1e-6);
         // Two shards, "mod": ids 0, 2 in shard 0 and id 1 in shard 1.
-        let s0 = Tensor::new(vec![2, 1], Buffer::I32(vec![0, 2].into())).unwrap();
-        let s1 = Tensor::new(vec![1, 1], Buffer::I32(vec![1].into())).unwrap();
+        let s0 = Tensor::new(vec![2, 1], Buffer::from(vec![0i32, 2])).unwrap();
+        let s1 = Tensor::new(vec![1, 1], Buffer::from(vec![1i32])).unwrap();
         let out = embedding_lookup(
             &[s0.clone(), s1.clone()],
             &ids(&[3], vec![0, 1, 2]),

@@ -6,6 +6,7 @@ use super::broadcast;
 use crate::budget;
 use crate::buffer::Buffer;
 use crate::dtype::DType;
+use crate::element::Element;
 use crate::error::Result;
 use crate::partition::RowPartition;
 use crate::ragged::{Array, Ragged};
@@ -15,16 +16,8 @@ use crate::{invalid_arg, type_error, value_error};
 
 /// The elements of a mask as bools: `True`, or nonzero numbers.
 fn truth(t: &Tensor) -> Result<Vec<bool>> {
-    match t.data() {
-        Buffer::Bool(v) => Ok(v.to_vec()),
-        Buffer::Str(_) => Err(type_error!("a mask or condition must be bool, not string")),
-        other => Ok(other
-            .to_f64_vec()
-            .expect("numeric")
-            .iter()
-            .map(|&x| x != 0.0)
-            .collect()),
-    }
+    crate::dispatch!(elements t.data(), T: v => Ok(v.iter().map(|&x| x != T::default()).collect()),
+        Buffer::Str(_) => Err(type_error!("a mask or condition must be bool, not string")))
 }
 
 fn incompatible(what: &[usize], mask: &[usize]) -> crate::Exception {
@@ -158,7 +151,7 @@ pub fn ragged_boolean_mask(data: &Array, mask: &Array) -> Result<Array> {
                 .iter()
                 .map(|&r| keep[r as usize])
                 .collect();
-            let vmask = Array::Dense(Tensor::vector(Buffer::Bool(value_keep.into())));
+            let vmask = Array::Dense(Tensor::vector(Buffer::from(value_keep)));
             let values = ragged_boolean_mask(&d.values(), &vmask)?;
             let p = RowPartition::from_row_lengths(&lengths, None)?;
             Ragged::from_partition(p, values).map(Array::Ragged)
@@ -210,7 +203,7 @@ pub fn where_coords(c: &Array) -> Result<Tensor> {
     let rank = c.rank();
     let inner = &fv.shape()[1.min(fv.rank())..];
     let per: usize = inner.iter().product();
-    let mut out = Vec::new();
+    let mut out: Vec<i64> = Vec::new();
     let mut coord = budget::filled("a mask op", 0i64, rank)?;
     for (e, _) in keep.iter().enumerate().filter(|(_, &k)| k) {
         // Dense dimensions of the flat values, innermost first.
@@ -243,7 +236,7 @@ pub fn where_coords(c: &Array) -> Result<Tensor> {
             },
             rank,
         ],
-        Buffer::I64(out.into()),
+        Buffer::from(out),
     ))
 }
 
@@ -267,14 +260,12 @@ pub fn where_select(c: &Array, x: &Array, y: &Array) -> Result<Array> {
     // element back to an element of its operands.
     let p1 = broadcast::plan(x, y)?;
     let (pos_x, pos_y) = (p1.pos_a.clone(), p1.pos_b.clone());
-    let ids = Buffer::I64((0..pos_x.len() as i64).collect());
+    let ids: Vec<i64> = (0..pos_x.len() as i64).collect();
+    let ids = Buffer::from(ids);
     let xy = p1.build(ids)?;
     let p2 = broadcast::plan(&xy, c)?;
     let xy_ids = xy.flat_values().to_i64_vec().expect("ids");
-    let cond = match c.flat_values().data() {
-        Buffer::Bool(v) => v,
-        _ => unreachable!("checked bool"),
-    };
+    let cond = bool::of(c.flat_values().data()).expect("checked bool");
     let nx = x.flat_values().size();
     let both = Buffer::concat(x.dtype(), &[x.flat_values().data(), y.flat_values().data()])?;
     let picks: Vec<usize> = p2
@@ -369,10 +360,7 @@ pub fn where_v1(c: &Array, x: &Array, y: &Array) -> Result<Array> {
             y.dtype()
         ));
     }
-    let cond = match ct.data() {
-        Buffer::Bool(v) => v,
-        _ => unreachable!("checked bool"),
-    };
+    let cond = bool::of(ct.data()).expect("checked bool");
     let mut picks = budget::vec("tf.where", n)?;
     picks.extend(
         cond.iter()
@@ -402,15 +390,15 @@ mod tests {
 
     #[test]
     fn dense_mask_flattens() {
-        let t = Tensor::new(vec![2, 3], Buffer::I32(vec![1, 2, 3, 4, 5, 6].into())).unwrap();
+        let t = Tensor::new(vec![2, 3], Buffer::from(vec![1i32, 2, 3, 4, 5, 6])).unwrap();
         let m = dense_bool(&[2, 3], vec![true, false, true, false, false, true]);
         let out = boolean_mask_dense(&t, &m, 0).unwrap();
         assert_eq!(out.shape(), &[3]);
-        assert_eq!(out.data(), &Buffer::I32(vec![1, 3, 6].into()));
+        assert_eq!(out.data(), &Buffer::from(vec![1i32, 3, 6]));
         let rows = boolean_mask_dense(&t, &dense_bool(&[2], vec![false, true]), 0).unwrap();
         assert_eq!(rows.shape(), &[1, 3]);
         let cols = boolean_mask_dense(&t, &dense_bool(&[3], vec![false, true, true]), 1).unwrap();
-        assert_eq!(cols.data(), &Buffer::I32(vec![2, 3, 5, 6].into()));
+        assert_eq!(cols.data(), &Buffer::from(vec![2i32, 3, 5, 6]));
         let e = boolean_mask_dense(&t, &dense_bool(&[3], vec![true; 3]), 0).unwrap_err();
         assert_eq!(e.class, crate::ExceptionClass::ValueError);
         assert!(boolean_mask_dense(&t, &dense_bool(&[], vec![true]), 0).is_err());
@@ -462,11 +450,11 @@ mod tests {
         let c = ragged_bool(&[3, 2], vec![true, false, true, false, true]);
         let out = where_coords(&c).unwrap();
         assert_eq!(out.shape(), &[3, 2]);
-        assert_eq!(out.data(), &Buffer::I64(vec![0, 0, 0, 2, 1, 1].into()));
+        assert_eq!(out.data(), &Buffer::from(vec![0i64, 0, 0, 2, 1, 1]));
         let d = Array::Dense(dense_bool(&[2, 2], vec![false, true, true, false]));
         assert_eq!(
             where_coords(&d).unwrap().data(),
-            &Buffer::I64(vec![0, 1, 1, 0].into())
+            &Buffer::from(vec![0i64, 1, 1, 0])
         );
         let none = Array::Dense(dense_bool(&[2], vec![false, false]));
         assert_eq!(where_coords(&none).unwrap().shape(), &[0, 1]);

@@ -95,14 +95,14 @@ mod tests {
         assert_eq!(out.shape(), &[3, 3]);
         assert_eq!(
             out.data(),
-            &Buffer::I32(vec![1, 0, 0, 0, 0, 1, 0, 0, 0].into())
+            &Buffer::from(vec![1i32, 0, 0, 0, 0, 1, 0, 0, 0])
         );
         let Array::Dense(out) = one_hot(&t, 3, &Scalar::I32(1), &Scalar::I32(0), 0).unwrap() else {
             panic!()
         };
         assert_eq!(
             out.data(),
-            &Buffer::I32(vec![1, 0, 0, 0, 0, 0, 0, 1, 0].into())
+            &Buffer::from(vec![1i32, 0, 0, 0, 0, 0, 0, 1, 0])
         );
         assert!(one_hot(&t, -1, &Scalar::I32(1), &Scalar::I32(0), -1).is_err());
         assert!(one_hot(&t, 3, &Scalar::I32(1), &Scalar::I32(0), 2).is_err());

@@ -2,7 +2,6 @@
 
 use crate::budget;
 use crate::buffer::Buffer;
-use crate::dtype::DType;
 use crate::error::Result;
 use crate::invalid_arg;
 use crate::partition::RowPartition;
@@ -57,11 +56,7 @@ pub fn ragged_range(starts: &Tensor, limits: &Tensor, deltas: &Tensor) -> Result
             let (a, step) = (s[at(starts, i)], d[at(deltas, i)]);
             values.extend((0..n).map(|k| a.wrapping_add(k.wrapping_mul(step))));
         }
-        let data = if dtype == DType::Int32 {
-            Buffer::I32(values.into_iter().map(|v| v as i32).collect())
-        } else {
-            Buffer::I64(values.into())
-        };
+        let data = Buffer::from_i64s(values, dtype);
         let p = RowPartition::from_row_lengths(&lengths, None)?;
         return Ragged::new(vec![p], Tensor::vector(data));
     }
@@ -93,11 +88,7 @@ pub fn ragged_range(starts: &Tensor, limits: &Tensor, deltas: &Tensor) -> Result
         let (a, step) = (s[at(starts, i)], d[at(deltas, i)]);
         values.extend((0..n).map(|k| a + k as f64 * step));
     }
-    let data = if dtype == DType::Float32 {
-        Buffer::F32(values.into_iter().map(|v| v as f32).collect())
-    } else {
-        Buffer::F64(values.into())
-    };
+    let data = Buffer::from_f64s(values, dtype);
     let p = RowPartition::from_row_lengths(&lengths, None)?;
     Ragged::new(vec![p], Tensor::vector(data))
 }
@@ -126,6 +117,7 @@ fn int_range_size(start: i64, limit: i64, delta: i64) -> Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::DType;
 
     fn v32(v: Vec<i32>) -> Tensor {
         Tensor::vector(Buffer::I32(v.into()))
@@ -161,7 +153,7 @@ mod tests {
             .message
             .contains("nonzero"));
         assert!(ragged_range(&v32(vec![1, 2]), &v32(vec![1]), &s32(1)).is_err());
-        let m = Tensor::new(vec![1, 1], Buffer::I32(vec![1].into())).unwrap();
+        let m = Tensor::new(vec![1, 1], Buffer::from(vec![1i32])).unwrap();
         assert!(ragged_range(&m, &s32(1), &s32(1)).is_err());
         assert_eq!(
             ragged_range(&s32(0), &s32(i32::MAX), &s32(1))

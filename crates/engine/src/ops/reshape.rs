@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn squeeze_dense_and_ragged() {
-        let t = Array::Dense(Tensor::new(vec![1, 2, 1], Buffer::I32(vec![1, 2].into())).unwrap());
+        let t = Array::Dense(Tensor::new(vec![1, 2, 1], Buffer::from(vec![1i32, 2])).unwrap());
         assert_eq!(squeeze(&t, None).unwrap().shape(), vec![Some(2)]);
         assert_eq!(
             squeeze(&t, Some(&[-1])).unwrap().shape(),
@@ -235,7 +235,7 @@ mod tests {
         let s = squeeze(&r, Some(&[1])).unwrap();
         assert_eq!(
             s,
-            Array::Dense(Tensor::vector(Buffer::I32(vec![1, 2, 3].into())))
+            Array::Dense(Tensor::vector(Buffer::from(vec![1i32, 2, 3])))
         );
         let r2 = Array::Ragged(ragged(&[2, 1], vec![1, 2, 3]));
         assert_eq!(
@@ -249,22 +249,21 @@ mod tests {
         let one = Array::Ragged(ragged(&[3], vec![1, 2, 3]));
         assert_eq!(
             squeeze(&one, Some(&[0])).unwrap(),
-            Array::Dense(Tensor::vector(Buffer::I32(vec![1, 2, 3].into())))
+            Array::Dense(Tensor::vector(Buffer::from(vec![1i32, 2, 3])))
         );
     }
 
     #[test]
     fn reverse_dense_and_ragged() {
-        let t =
-            Array::Dense(Tensor::new(vec![2, 2], Buffer::I32(vec![1, 2, 3, 4].into())).unwrap());
+        let t = Array::Dense(Tensor::new(vec![2, 2], Buffer::from(vec![1i32, 2, 3, 4])).unwrap());
         let Array::Dense(out) = reverse(&t, &[1]).unwrap() else {
             panic!()
         };
-        assert_eq!(out.data(), &Buffer::I32(vec![2, 1, 4, 3].into()));
+        assert_eq!(out.data(), &Buffer::from(vec![2i32, 1, 4, 3]));
         let Array::Dense(out) = reverse(&t, &[0, -1]).unwrap() else {
             panic!()
         };
-        assert_eq!(out.data(), &Buffer::I32(vec![4, 3, 2, 1].into()));
+        assert_eq!(out.data(), &Buffer::from(vec![4i32, 3, 2, 1]));
         assert_eq!(
             reverse(&t, &[0, 0]).unwrap_err().class,
             ExceptionClass::InvalidArgumentError

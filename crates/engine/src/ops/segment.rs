@@ -401,23 +401,22 @@ mod tests {
 
     #[test]
     fn sums() {
-        let data = Array::Dense(
-            Tensor::new(vec![3, 2], Buffer::I32(vec![1, 2, 3, 4, 5, 6].into())).unwrap(),
-        );
+        let data =
+            Array::Dense(Tensor::new(vec![3, 2], Buffer::from(vec![1i32, 2, 3, 4, 5, 6])).unwrap());
         let ids = Tensor::from_i64(vec![0, 0, 2]);
         let Array::Dense(dt) = &data else { panic!() };
         let Array::Dense(out) = segment_op(dt, &ids, SegOp::Sum).unwrap() else {
             panic!()
         };
         assert_eq!(out.shape(), &[3, 2]);
-        assert_eq!(out.data(), &Buffer::I32(vec![4, 6, 0, 0, 5, 6].into()));
+        assert_eq!(out.data(), &Buffer::from(vec![4i32, 6, 0, 0, 5, 6]));
         assert!(segment_op(dt, &Tensor::from_i64(vec![1, 0, 0]), SegOp::Sum).is_err());
         assert!(segment_op(dt, &Tensor::from_i64(vec![0, 0]), SegOp::Sum).is_err());
         let ids = Array::Dense(Tensor::from_i64(vec![1, -1, 1]));
         let Array::Dense(out) = unsorted_segment_op(&data, &ids, 2, SegOp::Sum).unwrap() else {
             panic!()
         };
-        assert_eq!(out.data(), &Buffer::I32(vec![0, 0, 6, 8].into()));
+        assert_eq!(out.data(), &Buffer::from(vec![0i32, 0, 6, 8]));
         assert!(unsorted_segment_op(
             &data,
             &Array::Dense(Tensor::from_i64(vec![0, 1, 2])),
@@ -428,7 +427,7 @@ mod tests {
         let rt = Array::Ragged(
             Ragged::new(
                 vec![RowPartition::from_row_lengths(&[2, 1, 3], None).unwrap()],
-                Tensor::vector(Buffer::I32(vec![1, 2, 3, 4, 5, 6].into())),
+                Tensor::vector(Buffer::from(vec![1i32, 2, 3, 4, 5, 6])),
             )
             .unwrap(),
         );

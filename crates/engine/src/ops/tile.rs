@@ -125,8 +125,7 @@ mod tests {
 
     #[test]
     fn dense_tile() {
-        let t =
-            Array::Dense(Tensor::new(vec![2, 2], Buffer::I32(vec![1, 2, 3, 4].into())).unwrap());
+        let t = Array::Dense(Tensor::new(vec![2, 2], Buffer::from(vec![1i32, 2, 3, 4])).unwrap());
         let Array::Dense(out) = tile(&t, &[2, 3]).unwrap() else {
             panic!()
         };
@@ -175,7 +174,7 @@ mod tests {
         let r = Array::Ragged(
             Ragged::new(
                 vec![outer, inner],
-                Tensor::vector(Buffer::I32(vec![1, 2, 3, 4].into())),
+                Tensor::vector(Buffer::from(vec![1i32, 2, 3, 4])),
             )
             .unwrap(),
         );
@@ -189,7 +188,7 @@ mod tests {
             vec![1, 1, 2, 3, 2, 3, 1, 1, 2, 3, 2, 3, 4, 4, 4, 4]
         );
         // Uniform inner dimension of the flat values tiles densely.
-        let fv = Tensor::new(vec![3, 2], Buffer::I32(vec![1, 2, 3, 4, 5, 6].into())).unwrap();
+        let fv = Tensor::new(vec![3, 2], Buffer::from(vec![1i32, 2, 3, 4, 5, 6])).unwrap();
         let p = RowPartition::from_row_lengths(&[2, 1], None).unwrap();
         let r = Array::Ragged(Ragged::new(vec![p], fv).unwrap());
         let Array::Ragged(out) = tile(&r, &[1, 1, 2]).unwrap() else {

@@ -2,6 +2,7 @@
 
 use super::{dense_strides, flat_offset, index_text, Sparse};
 use crate::buffer::{Buffer, Scalar};
+use crate::element::Element;
 use crate::error::Result;
 use crate::size::dense_shape_str;
 use crate::strings::StringBuf;
@@ -18,57 +19,51 @@ pub(crate) fn scatter(
     values: &Buffer,
 ) -> Result<Buffer> {
     const WHAT: &str = "a dense tensor";
-    macro_rules! fill {
-        ($d:expr, $v:expr, $variant:ident) => {{
-            let mut out = budget::filled(WHAT, *$d, n)?;
-            for (k, &p) in positions.iter().enumerate() {
-                out[p] = $v[k];
-            }
-            Buffer::$variant(out.into())
-        }};
-    }
-    Ok(match (default, values) {
-        (Scalar::Bool(d), Buffer::Bool(v)) => fill!(d, v, Bool),
-        (Scalar::I32(d), Buffer::I32(v)) => fill!(d, v, I32),
-        (Scalar::I64(d), Buffer::I64(v)) => fill!(d, v, I64),
-        (Scalar::F32(d), Buffer::F32(v)) => fill!(d, v, F32),
-        (Scalar::F64(d), Buffer::F64(v)) => fill!(d, v, F64),
-        (Scalar::Str(d), Buffer::Str(v)) => {
-            // Strings have variable width: note which value lands where, then build once.
-            let mut src = budget::filled(WHAT, usize::MAX, n)?;
-            for (k, &p) in positions.iter().enumerate() {
-                src[p] = k;
-            }
-            let fill_bytes = size::mul(d.len(), n.saturating_sub(positions.len()))?;
-            let bytes = size::add(v.bytes().len(), fill_bytes)?;
-            let mut out = StringBuf::try_with_capacity(WHAT, n, bytes)?;
-            for s in src {
-                out.push(if s == usize::MAX { d } else { v.get(s) });
-            }
-            Buffer::Str(out)
+    /// `n` copies of `d`, then the values written at their positions.
+    fn fill<T: Element>(d: T, n: usize, positions: &[usize], v: &[T]) -> Result<Buffer> {
+        let mut out = budget::filled(WHAT, d, n)?;
+        for (k, &p) in positions.iter().enumerate() {
+            out[p] = v[k];
         }
-        (d, v) => unreachable!("scatter: default {:?} vs values {}", d.dtype(), v.dtype()),
+        Ok(Buffer::from(out))
+    }
+    fn mismatch(default: &Scalar, values: &Buffer) -> ! {
+        unreachable!("scatter: default {default:?} vs values {}", values.dtype())
+    }
+    crate::dispatch!(elements values, T: v => {
+        let d = T::from_scalar(default).unwrap_or_else(|| mismatch(default, values));
+        fill(d, n, positions, v)
+    }, Buffer::Str(v) => {
+        let Scalar::Str(d) = default else {
+            mismatch(default, values)
+        };
+        // Strings have variable width: note which value lands where, then build once.
+        let mut src = budget::filled(WHAT, usize::MAX, n)?;
+        for (k, &p) in positions.iter().enumerate() {
+            src[p] = k;
+        }
+        let fill_bytes = size::mul(d.len(), n.saturating_sub(positions.len()))?;
+        let bytes = size::add(v.bytes().len(), fill_bytes)?;
+        let mut out = StringBuf::try_with_capacity(WHAT, n, bytes)?;
+        for s in src {
+            out.push(if s == usize::MAX { d } else { v.get(s) });
+        }
+        Ok(Buffer::Str(out))
     })
 }
 
 /// The flat positions of a buffer's non-default elements (non-zero, `True`, non-empty).
 fn nonzero_positions(b: &Buffer) -> Vec<usize> {
-    fn pick<T>(v: &[T], keep: impl Fn(&T) -> bool) -> Vec<usize> {
+    fn pick<T: Element>(v: &[T]) -> Vec<usize> {
+        // NaN is not equal to zero, so TensorFlow keeps it; so does `!=`.
         v.iter()
             .enumerate()
-            .filter(|(_, x)| keep(x))
+            .filter(|(_, &x)| x != T::default())
             .map(|(i, _)| i)
             .collect()
     }
-    match b {
-        Buffer::Bool(v) => pick(v, |x| *x),
-        Buffer::I32(v) => pick(v, |x| *x != 0),
-        Buffer::I64(v) => pick(v, |x| *x != 0),
-        // NaN is not equal to zero, so TensorFlow keeps it; so does `!=`.
-        Buffer::F32(v) => pick(v, |x| *x != 0.0),
-        Buffer::F64(v) => pick(v, |x| *x != 0.0),
-        Buffer::Str(s) => (0..s.len()).filter(|&i| !s.get(i).is_empty()).collect(),
-    }
+    crate::dispatch!(elements b, v => pick(v),
+        Buffer::Str(s) => (0..s.len()).filter(|&i| !s.get(i).is_empty()).collect())
 }
 
 impl Sparse {
@@ -164,7 +159,7 @@ impl Sparse {
             let p = flat_offset(&idx[..r - 1], &strides[..r - 1]) + v as usize;
             out[p] = true;
         }
-        Ok(Tensor::from_parts(shape, Buffer::Bool(out.into())))
+        Ok(Tensor::from_parts(shape, Buffer::from(out)))
     }
 
     /// The elements of `t`, broadcast to the dense shape, at each stored index — what a
@@ -226,28 +221,14 @@ impl Sparse {
         }
         self.check_bounds()?;
         let (strides, _) = dense_strides(&shape, 1)?;
-        macro_rules! add {
-            ($d:expr, $v:expr, $variant:ident, $plus:expr) => {{
-                let mut out = $d.clone();
-                for (k, &x) in $v.iter().enumerate() {
-                    let p = flat_offset(self.index(k), &strides);
-                    out[p] = $plus(out[p], x);
-                }
-                Buffer::$variant(out.into())
-            }};
-        }
-        let data = match (dense.data(), self.values.data()) {
-            (Buffer::I32(d), Buffer::I32(v)) => add!(d, v, I32, i32::wrapping_add),
-            (Buffer::I64(d), Buffer::I64(v)) => add!(d, v, I64, i64::wrapping_add),
-            (Buffer::F32(d), Buffer::F32(v)) => add!(d, v, F32, |a: f32, b: f32| a + b),
-            (Buffer::F64(d), Buffer::F64(v)) => add!(d, v, F64, |a: f64, b: f64| a + b),
-            _ => {
-                return Err(type_error!(
-                    "tf.sparse.add needs numbers, not {}",
-                    self.dtype()
-                ))
+        let data = crate::dispatch!(numbers pair (dense.data(), self.values.data()), (d, v) => {
+            let mut out = d.clone();
+            for (k, &x) in v.iter().enumerate() {
+                let p = flat_offset(self.index(k), &strides);
+                out[p] = out[p].plus(x);
             }
-        };
+            Buffer::from(out)
+        }, _ => return Err(type_error!("tf.sparse.add needs numbers, not {}", self.dtype())));
         Ok(Tensor::from_parts(shape, data))
     }
 }
@@ -372,7 +353,7 @@ mod tests {
 
     #[test]
     fn from_dense_keeps_nonzeros() {
-        let t = Tensor::new(vec![2, 2], Buffer::I32(vec![1, 0, 0, 2].into())).unwrap();
+        let t = Tensor::new(vec![2, 2], Buffer::from(vec![1i32, 0, 0, 2])).unwrap();
         let s = Sparse::from_dense(&t);
         assert_eq!(rows(&s), vec![vec![0, 0], vec![1, 1]]);
         assert_eq!(s.dense_shape(), &[2, 2]);
@@ -381,21 +362,21 @@ mod tests {
 
     #[test]
     fn sparse_to_dense_shapes_of_indices() {
-        let m = Tensor::new(vec![2, 2], Buffer::I32(vec![1, 2, 2, 1].into())).unwrap();
+        let m = Tensor::new(vec![2, 2], Buffer::from(vec![1i32, 2, 2, 1])).unwrap();
         let d = sparse_to_dense(
             &m,
             &[3, 3],
-            &Tensor::vector(Buffer::I32(vec![2, 3].into())),
+            &Tensor::vector(Buffer::from(vec![2i32, 3])),
             &Scalar::I32(1),
             true,
         )
         .unwrap();
         assert_eq!(i32s(&d), vec![1, 1, 1, 1, 1, 2, 1, 3, 1]);
-        let v = Tensor::vector(Buffer::I32(vec![0, 2].into()));
+        let v = Tensor::vector(Buffer::from(vec![0i32, 2]));
         let d = sparse_to_dense(
             &v,
             &[4],
-            &Tensor::vector(Buffer::I32(vec![5, 6].into())),
+            &Tensor::vector(Buffer::from(vec![5i32, 6])),
             &Scalar::I32(0),
             true,
         )
@@ -444,17 +425,17 @@ mod tests {
     #[test]
     fn dense_side_broadcasts() {
         let a = sp(&[&[0, 1], &[2, 0]], &[5, 6], &[3, 2]);
-        let row = Tensor::vector(Buffer::I32(vec![10, 20].into()));
+        let row = Tensor::vector(Buffer::from(vec![10i32, 20]));
         assert_eq!(
             a.dense_at_indices(&row).unwrap(),
-            Buffer::I32(vec![20, 10].into())
+            Buffer::from(vec![20i32, 10])
         );
-        let col = Tensor::new(vec![3, 1], Buffer::I32(vec![1, 2, 3].into())).unwrap();
+        let col = Tensor::new(vec![3, 1], Buffer::from(vec![1i32, 2, 3])).unwrap();
         assert_eq!(
             a.dense_at_indices(&col).unwrap(),
-            Buffer::I32(vec![1, 3].into())
+            Buffer::from(vec![1i32, 3])
         );
-        let bad = Tensor::vector(Buffer::I32(vec![1, 2, 3].into()));
+        let bad = Tensor::vector(Buffer::from(vec![1i32, 2, 3]));
         assert_eq!(
             a.dense_at_indices(&bad).unwrap_err().class,
             ExceptionClass::InvalidArgumentError
@@ -464,9 +445,9 @@ mod tests {
     #[test]
     fn add_to_dense() {
         let a = sp(&[&[0, 1]], &[5], &[1, 2]);
-        let d = Tensor::new(vec![1, 2], Buffer::I32(vec![1, 1].into())).unwrap();
+        let d = Tensor::new(vec![1, 2], Buffer::from(vec![1i32, 1])).unwrap();
         assert_eq!(i32s(&a.add_dense(&d).unwrap()), vec![1, 6]);
-        let wrong = Tensor::new(vec![2, 1], Buffer::I32(vec![1, 1].into())).unwrap();
+        let wrong = Tensor::new(vec![2, 1], Buffer::from(vec![1i32, 1])).unwrap();
         assert_eq!(
             a.add_dense(&wrong).unwrap_err().class,
             ExceptionClass::InvalidArgumentError

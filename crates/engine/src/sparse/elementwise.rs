@@ -105,7 +105,7 @@ impl Sparse {
     /// TensorFlow, rows are runs of consecutive entries, so the indices should be in
     /// row-major order (tf.sparse.reorder).
     pub fn softmax(&self) -> Result<Sparse> {
-        if !matches!(self.values.data(), Buffer::F32(_) | Buffer::F64(_)) {
+        if !self.dtype().is_float() {
             return Err(invalid_arg!(
                 "tf.sparse.softmax needs float32 or float64 values, not {}",
                 self.dtype()
@@ -135,10 +135,7 @@ impl Sparse {
             softmax_group(&vals[start..end], &mut out);
             start = end;
         }
-        let data = match self.values.data() {
-            Buffer::F32(_) => Buffer::F32(out.into_iter().map(|x| x as f32).collect()),
-            _ => Buffer::F64(out.into()),
-        };
+        let data = Buffer::from_f64s(out, self.dtype());
         Ok(Sparse::from_parts(
             self.indices.clone(),
             Tensor::vector(data),
@@ -169,18 +166,9 @@ impl Sparse {
             ));
         }
         let pairs = merge(self, other)?;
-        let data = match (self.values.data(), other.values.data()) {
-            (Buffer::I32(x), Buffer::I32(y)) => Buffer::I32(combine(x, y, &pairs, op).into()),
-            (Buffer::I64(x), Buffer::I64(y)) => Buffer::I64(combine(x, y, &pairs, op).into()),
-            (Buffer::F32(x), Buffer::F32(y)) => Buffer::F32(combine(x, y, &pairs, op).into()),
-            (Buffer::F64(x), Buffer::F64(y)) => Buffer::F64(combine(x, y, &pairs, op).into()),
-            (x, _) => {
-                return Err(invalid_arg!(
-                    "{name} needs numeric values, not {}",
-                    x.dtype()
-                ))
-            }
-        };
+        let data = crate::dispatch!(numbers pair (self.values.data(), other.values.data()),
+            (x, y) => Buffer::from(combine(x, y, &pairs, op)),
+            (x, _) => return Err(invalid_arg!("{name} needs numeric values, not {}", x.dtype())));
         let r = self.rank();
         let mut indices = budget::vec(name, pairs.len() * r)?;
         for &(i, j) in &pairs {

@@ -4,6 +4,7 @@
 use super::{dense_strides, Sparse};
 use crate::budget;
 use crate::buffer::Buffer;
+use crate::element::Number;
 use crate::error::Result;
 use crate::exceptions::ExceptionClass;
 use crate::size::dense_shape_str;
@@ -19,43 +20,18 @@ pub enum SparseReduce {
     Max,
 }
 
-/// A numeric element type the sparse kernels combine.
-trait Num: Copy + PartialOrd + Default {
-    fn plus(self, other: Self) -> Self;
-    fn magnitude(self) -> f64;
-}
-macro_rules! num {
-    ($t:ty, $plus:expr) => {
-        impl Num for $t {
-            fn plus(self, other: Self) -> Self {
-                $plus(self, other)
-            }
-            fn magnitude(self) -> f64 {
-                (self as f64).abs()
-            }
-        }
-    };
-}
-num!(i32, i32::wrapping_add);
-num!(i64, i64::wrapping_add);
-num!(f32, |a: f32, b: f32| a + b);
-num!(f64, |a: f64, b: f64| a + b);
-
 /// Applies a generic numeric kernel to the buffers of one dtype, rebuilding that dtype.
 macro_rules! numeric2 {
     ($a:expr, $b:expr, $f:ident($($arg:expr),*), $what:expr) => {
-        match ($a, $b) {
-            (Buffer::I32(x), Buffer::I32(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::I32(v.into()), extra) }
-            (Buffer::I64(x), Buffer::I64(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::I64(v.into()), extra) }
-            (Buffer::F32(x), Buffer::F32(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::F32(v.into()), extra) }
-            (Buffer::F64(x), Buffer::F64(y)) => { let (v, extra) = $f(x, y, $($arg),*)?; (Buffer::F64(v.into()), extra) }
-            (x, _) => return Err(type_error!("{} needs numbers, not {}", $what, x.dtype())),
-        }
+        crate::dispatch!(numbers pair ($a, $b), (x, y) => {
+            let (v, extra) = $f(x, y, $($arg),*)?;
+            (Buffer::from(v), extra)
+        }, (x, _) => return Err(type_error!("{} needs numbers, not {}", $what, x.dtype())))
     };
 }
 
 /// Merges two sorted entry lists; `pairs` says, per output entry, which input(s) it came from.
-fn merge_values<T: Num>(
+fn merge_values<T: Number>(
     a: &[T],
     b: &[T],
     pairs: &[(Option<usize>, Option<usize>)],
@@ -68,7 +44,7 @@ fn merge_values<T: Num>(
             (Some(i), Some(j)) => {
                 let s = a[i].plus(b[j]);
                 // Only sums are thresholded, as TensorFlow's SparseAdd does.
-                (s, s.magnitude() >= threshold)
+                (s, s.to_f64().abs() >= threshold)
             }
             (Some(i), None) => (a[i], true),
             (None, Some(j)) => (b[j], true),
@@ -83,7 +59,7 @@ fn merge_values<T: Num>(
 }
 
 /// Per output position: its reduced value and whether any stored value landed there.
-fn reduce_groups<T: Num>(
+fn reduce_groups<T: Number>(
     v: &[T],
     _same: &[T],
     groups: &[usize],
@@ -100,13 +76,7 @@ fn reduce_groups<T: Num>(
             match op {
                 SparseReduce::Sum => out[g].plus(x),
                 // NaN wins, as TensorFlow's max does.
-                SparseReduce::Max => {
-                    if x > out[g] || x.partial_cmp(&x).is_none() {
-                        x
-                    } else {
-                        out[g]
-                    }
-                }
+                SparseReduce::Max => out[g].max_of(x),
             }
         };
         seen[g] = true;

@@ -126,7 +126,7 @@ impl Sparse {
     pub fn indices_tensor(&self) -> Tensor {
         Tensor::from_parts(
             vec![self.nnz(), self.rank()],
-            Buffer::I64(self.indices.clone().into()),
+            Buffer::from(self.indices.clone()),
         )
     }
     /// The stored values.
@@ -322,13 +322,17 @@ pub(crate) mod tests {
         assert_eq!(ok.nnz(), 2);
         let e = Sparse::new(
             vec![0, 0],
-            Tensor::vector(Buffer::I32(vec![1, 2].into())),
+            Tensor::vector(Buffer::from(vec![1i32, 2])),
             vec![2, 2],
         )
         .unwrap_err();
         assert_eq!(e.class, ExceptionClass::ValueError);
-        let e =
-            Sparse::new(vec![], Tensor::vector(Buffer::I32(vec![].into())), vec![-1]).unwrap_err();
+        let e = Sparse::new(
+            vec![],
+            Tensor::vector(Buffer::from(Vec::<i32>::new())),
+            vec![-1],
+        )
+        .unwrap_err();
         assert_eq!(e.class, ExceptionClass::ValueError);
     }
 

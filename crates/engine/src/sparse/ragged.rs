@@ -225,7 +225,7 @@ mod tests {
     #[test]
     fn uniform_inner_dims_become_coordinates() {
         let part = RowPartition::from_row_splits(vec![0, 1, 3], Some(3)).unwrap();
-        let fv = Tensor::new(vec![3, 2], Buffer::I32(vec![1, 2, 3, 4, 5, 6].into())).unwrap();
+        let fv = Tensor::new(vec![3, 2], Buffer::from(vec![1i32, 2, 3, 4, 5, 6])).unwrap();
         let r = Ragged::new(vec![part], fv).unwrap();
         let s = Sparse::from_ragged(&r);
         assert_eq!(s.dense_shape(), &[2, 2, 2]);

@@ -145,7 +145,7 @@ impl Sparse {
             _ => 0,
         };
         let bytes = size::add(self.values.data().str_bytes(), fill_bytes)?;
-        let mut values = crate::Builder::with_capacity(WHAT, self.dtype(), total, bytes)?;
+        let mut values = Buffer::with_capacity(WHAT, self.dtype(), total, bytes)?;
         let fill = Buffer::filled(default, 1);
         for (r, &s) in start.iter().enumerate() {
             let n = count[r].max(1);
@@ -160,11 +160,7 @@ impl Sparse {
                 }
             }
         }
-        let filled = Sparse::from_parts(
-            indices,
-            Tensor::vector(values.finish()),
-            self.dense_shape.clone(),
-        );
+        let filled = Sparse::from_parts(indices, Tensor::vector(values), self.dense_shape.clone());
         Ok((filled, empty))
     }
 

@@ -289,7 +289,7 @@ fn shift_indices(
 ) -> Result<Array> {
     let fv = indices.flat_values();
     let v = fv.to_i64_vec().expect("integer indices");
-    let mut out = budget::vec("tf.gather", v.len())?;
+    let mut out = budget::vec::<i64>("tf.gather", v.len())?;
     for (k, (&x, &b)) in v.iter().zip(rows).enumerate() {
         if x < 0 || x >= lengths[b] {
             return Err(invalid_arg!(
@@ -299,7 +299,7 @@ fn shift_indices(
         }
         out.push(starts[b] + x);
     }
-    let t = Tensor::from_parts(fv.shape().to_vec(), Buffer::I64(out.into()));
+    let t = Tensor::from_parts(fv.shape().to_vec(), Buffer::from(out));
     Ok(match indices {
         Array::Dense(_) => Array::Dense(t),
         Array::Ragged(r) => Array::Ragged(r.with_flat_values(t)?),

@@ -48,7 +48,7 @@ fn dense_gather_axes_and_batch() {
             .class,
         ExceptionClass::InvalidArgumentError
     );
-    let f = Array::Dense(Tensor::vector(Buffer::F32(vec![0.0].into())));
+    let f = Array::Dense(Tensor::vector(Buffer::from(vec![0.0f32])));
     assert_eq!(
         gather(&p, &f, None, 0).unwrap_err().class,
         ExceptionClass::InvalidArgumentError
@@ -75,7 +75,7 @@ fn ragged_params_and_indices() {
     let ri = Array::Ragged(
         Ragged::new(
             vec![RowPartition::from_row_lengths(&[3, 1, 0, 1], None).unwrap()],
-            Tensor::vector(Buffer::I64(vec![3, 1, 2, 1, 0].into())),
+            Tensor::vector(Buffer::from(vec![3i64, 1, 2, 1, 0])),
         )
         .unwrap(),
     );
@@ -99,7 +99,7 @@ fn ragged_axis_and_batch_gather() {
     let ri = Array::Ragged(
         Ragged::new(
             vec![RowPartition::from_row_lengths(&[1, 2], None).unwrap()],
-            Tensor::vector(Buffer::I64(vec![2, 1, 1].into())),
+            Tensor::vector(Buffer::from(vec![2i64, 1, 1])),
         )
         .unwrap(),
     );

@@ -115,7 +115,7 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
 
     macro_rules! cmp {
         ($x:expr, $y:expr) => {{
-            Buffer::Bool(match op {
+            Buffer::from(match op {
                 BinaryOp::Eq => apply($x, $y, n, |p, q| p == q),
                 BinaryOp::Ne => apply($x, $y, n, |p, q| p != q),
                 BinaryOp::Lt => apply($x, $y, n, |p, q| p < q),
@@ -126,18 +126,18 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
         }};
     }
     macro_rules! ints {
-        ($x:expr, $y:expr, $t:ty, $variant:ident) => {{
+        ($x:expr, $y:expr, $t:ty) => {{
             if op.is_comparison() {
                 return Ok(cmp!($x, $y));
             }
             if op == BinaryOp::Div {
-                return Ok(Buffer::F64(apply($x, $y, n, |p: $t, q: $t| {
+                return Ok(Buffer::from(apply($x, $y, n, |p: $t, q: $t| {
                     p as f64 / q as f64
                 })));
             }
             if op == BinaryOp::DivNoNan {
                 // Integers divide as float64, as tf.math.divide does.
-                return Ok(Buffer::F64(apply($x, $y, n, |p: $t, q: $t| {
+                return Ok(Buffer::from(apply($x, $y, n, |p: $t, q: $t| {
                     if q == 0 {
                         0.0
                     } else {
@@ -158,7 +158,7 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
                         .with_hint("use a float tensor: tf.cast(x, tf.float32) ** y"),
                 );
             }
-            Buffer::$variant(match op {
+            Buffer::from(match op {
                 BinaryOp::Add => apply($x, $y, n, |p: $t, q: $t| p.wrapping_add(q)),
                 BinaryOp::Sub => apply($x, $y, n, |p: $t, q: $t| p.wrapping_sub(q)),
                 BinaryOp::Mul => apply($x, $y, n, |p: $t, q: $t| p.wrapping_mul(q)),
@@ -194,11 +194,11 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
         }};
     }
     macro_rules! floats {
-        ($x:expr, $y:expr, $t:ty, $variant:ident) => {{
+        ($x:expr, $y:expr, $t:ty) => {{
             if op.is_comparison() {
                 return Ok(cmp!($x, $y));
             }
-            Buffer::$variant(match op {
+            Buffer::from(match op {
                 BinaryOp::Add => apply($x, $y, n, |p: $t, q: $t| p + q),
                 BinaryOp::Sub => apply($x, $y, n, |p: $t, q: $t| p - q),
                 BinaryOp::Mul => apply($x, $y, n, |p: $t, q: $t| p * q),
@@ -255,12 +255,16 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
             })
         }};
     }
+    if da.is_int() {
+        return crate::dispatch!(ints pair (a, b), T: (x, y) => Ok(ints!(x, y, T)),
+            _ => unreachable!("dtypes checked above"));
+    }
+    if da.is_float() {
+        return crate::dispatch!(floats pair (a, b), T: (x, y) => Ok(floats!(x, y, T)),
+            _ => unreachable!("dtypes checked above"));
+    }
     Ok(match (a, b) {
-        (Buffer::I32(x), Buffer::I32(y)) => ints!(x, y, i32, I32),
-        (Buffer::I64(x), Buffer::I64(y)) => ints!(x, y, i64, I64),
-        (Buffer::F32(x), Buffer::F32(y)) => floats!(x, y, f32, F32),
-        (Buffer::F64(x), Buffer::F64(y)) => floats!(x, y, f64, F64),
-        (Buffer::Bool(x), Buffer::Bool(y)) => Buffer::Bool(match op {
+        (Buffer::Bool(x), Buffer::Bool(y)) => Buffer::from(match op {
             BinaryOp::And => apply(x, y, n, |p, q| p & q),
             BinaryOp::Or => apply(x, y, n, |p, q| p | q),
             BinaryOp::Xor => apply(x, y, n, |p, q| p ^ q),
@@ -286,11 +290,10 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
             }
             BinaryOp::Eq | BinaryOp::Ne => {
                 let eq = op == BinaryOp::Eq;
-                Buffer::Bool(
-                    (0..n)
-                        .map(|i| (x.get(ia(i)) == y.get(ib(i))) == eq)
-                        .collect(),
-                )
+                let same: Vec<bool> = (0..n)
+                    .map(|i| (x.get(ia(i)) == y.get(ib(i))) == eq)
+                    .collect();
+                Buffer::from(same)
             }
             _ => {
                 return Err(invalid_arg!(

@@ -3,6 +3,7 @@
 
 use super::{dtype_mismatch, UnaryOp};
 use crate::buffer::Buffer;
+use crate::element::Element;
 use crate::error::Result;
 use crate::interrupt;
 use crate::invalid_arg;
@@ -18,19 +19,16 @@ pub fn unary(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
 fn unary_unchecked(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
     let d = b.dtype();
     if op == UnaryOp::LogicalNot {
-        return match b {
-            Buffer::Bool(v) => Ok(Buffer::Bool(interrupt::map(v, |x| !x).into())),
-            _ => Err(dtype_mismatch("~ (logical not)", "bool", d).with_hint(
+        return match bool::of(b) {
+            Some(v) => Ok(Buffer::from(interrupt::map(v, |x| !x))),
+            None => Err(dtype_mismatch("~ (logical not)", "bool", d).with_hint(
                 "in TensorFlow `~` is logical_not and only takes bool tensors; compare first, e.g. ~(x > 2)",
             )),
         };
     }
     if op == UnaryOp::Invert {
-        return match b {
-            Buffer::I32(v) => Ok(Buffer::I32(interrupt::map(v, |x| !x).into())),
-            Buffer::I64(v) => Ok(Buffer::I64(interrupt::map(v, |x| !x).into())),
-            _ => Err(dtype_mismatch("tf.bitwise.invert", "integer", d)),
-        };
+        return crate::dispatch!(ints b, v => Ok(Buffer::from(interrupt::map(v, |x| !x))),
+            _ => Err(dtype_mismatch("tf.bitwise.invert", "integer", d)));
     }
     if op.float_only() && !d.is_float() {
         return Err(dtype_mismatch(
@@ -40,44 +38,25 @@ fn unary_unchecked(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
         )
         .with_hint("cast first: tf.cast(x, tf.float32)"));
     }
-    macro_rules! int_op {
-        ($v:expr, $t:ty) => {
-            interrupt::map($v, |x: $t| match op {
-                UnaryOp::Neg => x.wrapping_neg(),
-                UnaryOp::Abs => x.wrapping_abs(),
-                UnaryOp::Square => x.wrapping_mul(x),
-                UnaryOp::Sign => x.signum(),
-                _ => x,
-            })
-        };
-    }
     if matches!(op, UnaryOp::IsNan | UnaryOp::IsInf | UnaryOp::IsFinite) {
         let test = |x: f64| match op {
             UnaryOp::IsNan => x.is_nan(),
             UnaryOp::IsInf => x.is_infinite(),
             _ => x.is_finite(),
         };
-        return Ok(Buffer::Bool(match b {
-            Buffer::F32(v) => interrupt::map(v, |x| test(f64::from(x))).into(),
-            Buffer::F64(v) => interrupt::map(v, test).into(),
-            _ => unreachable!("float checked"),
-        }));
+        return crate::dispatch!(floats b, v => Ok(Buffer::from(interrupt::map(v, |x| {
+            test(x.to_f64())
+        }))), _ => unreachable!("float checked"));
     }
-    Ok(match b {
-        Buffer::I32(v) => Buffer::I32(int_op!(v, i32).into()),
-        Buffer::I64(v) => Buffer::I64(int_op!(v, i64).into()),
-        Buffer::F32(v) => {
-            Buffer::F32(interrupt::map(v, |x| float_unary(op, f64::from(x)) as f32).into())
-        }
-        Buffer::F64(v) => Buffer::F64(interrupt::map(v, |x| float_unary(op, x)).into()),
-        _ => {
-            return Err(invalid_arg!(
-                "{} is not defined for {} tensors",
-                op.tf_name(),
-                d
-            ))
-        }
-    })
+    crate::dispatch!(ints b, T: v => Ok(Buffer::from(interrupt::map(v, |x: T| match op {
+        UnaryOp::Neg => x.wrapping_neg(),
+        UnaryOp::Abs => x.wrapping_abs(),
+        UnaryOp::Square => x.wrapping_mul(x),
+        UnaryOp::Sign => x.signum(),
+        _ => x,
+    }))), b => crate::dispatch!(floats b, T: v => {
+        Ok(Buffer::from(interrupt::map(v, |x| T::from_f64(float_unary(op, x.to_f64())))))
+    }, _ => Err(invalid_arg!("{} is not defined for {} tensors", op.tf_name(), d))))
 }
 
 /// One float element through `op`, computed in float64. Float32 elements come here too and

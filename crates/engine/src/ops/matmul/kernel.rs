@@ -3,11 +3,11 @@
 //! across rayon's threads for large products, with a look at the interrupt flag between
 //! steps.
 
-use ndarray::linalg::general_mat_mul;
 use ndarray::{ArrayView2, ArrayViewMut2, Axis, Slice};
 use rayon::prelude::*;
 
 use crate::budget;
+use crate::element::Number;
 use crate::error::Result;
 use crate::invalid_arg;
 use crate::{interrupt, size};
@@ -27,63 +27,6 @@ const STEP_BLOCKS: usize = 4096;
 /// From this many multiply-adds a step runs on every core: below it a split and a join
 /// (microseconds) cost more than they save.
 const PARALLEL_WORK: usize = 1 << 18;
-
-/// Element types with a matrix product `c = a · b` (c starts zeroed).
-pub(crate) trait Element: Copy + Send + Sync + Default + 'static {
-    /// Writes `a · b` into `c`.
-    fn gemm(a: ArrayView2<'_, Self>, b: ArrayView2<'_, Self>, c: ArrayViewMut2<'_, Self>);
-}
-
-macro_rules! float_element {
-    ($t:ty) => {
-        impl Element for $t {
-            fn gemm(a: ArrayView2<'_, $t>, b: ArrayView2<'_, $t>, mut c: ArrayViewMut2<'_, $t>) {
-                // matrixmultiply's blocked, vectorised kernel, on any strides.
-                general_mat_mul(1.0, &a, &b, 0.0, &mut c);
-            }
-        }
-    };
-}
-float_element!(f32);
-float_element!(f64);
-
-macro_rules! int_element {
-    ($t:ty) => {
-        impl Element for $t {
-            /// Integer products wrap around, as TensorFlow's and NumPy's do (ndarray's
-            /// generic product would panic on overflow in a debug build).
-            fn gemm(a: ArrayView2<'_, $t>, b: ArrayView2<'_, $t>, mut c: ArrayViewMut2<'_, $t>) {
-                for (mut crow, arow) in c.rows_mut().into_iter().zip(a.rows()) {
-                    for (&x, brow) in arow.iter().zip(b.rows()) {
-                        if x == 0 {
-                            continue;
-                        }
-                        for (z, &y) in crow.iter_mut().zip(brow.iter()) {
-                            *z = z.wrapping_add(x.wrapping_mul(y));
-                        }
-                    }
-                }
-            }
-        }
-    };
-}
-int_element!(i32);
-int_element!(i64);
-
-impl Element for bool {
-    /// NumPy's boolean product: `c[i, j]` is whether some `a[i, p] and b[p, j]`.
-    fn gemm(a: ArrayView2<'_, bool>, b: ArrayView2<'_, bool>, mut c: ArrayViewMut2<'_, bool>) {
-        for (mut crow, arow) in c.rows_mut().into_iter().zip(a.rows()) {
-            for (&x, brow) in arow.iter().zip(b.rows()) {
-                if x {
-                    for (z, &y) in crow.iter_mut().zip(brow.iter()) {
-                        *z |= y;
-                    }
-                }
-            }
-        }
-    }
-}
 
 /// One product of the batch: `rows` rows of `a` starting at element `a` of its storage
 /// (the matrix's first element when `a` is transposed), times the matrix at element `b` of
@@ -129,7 +72,7 @@ fn matrix<T>(slice: &[T], rows: usize, cols: usize) -> Result<ArrayView2<'_, T>>
 
 /// The whole batch of products: a buffer of `Σ rows × n` elements named `what` in a
 /// memory error. Integer products wrap around.
-pub(crate) fn run<T: Element>(a: &[T], b: &[T], plan: &Plan, what: &str) -> Result<Vec<T>> {
+pub(crate) fn run<T: Number>(a: &[T], b: &[T], plan: &Plan, what: &str) -> Result<Vec<T>> {
     let rows = size::sum(plan.parts.iter().map(|p| p.rows))?;
     let total = size::mul(rows, plan.n)?;
     let mut out = budget::filled(what, T::default(), total)?;
@@ -167,7 +110,7 @@ pub(crate) fn run<T: Element>(a: &[T], b: &[T], plan: &Plan, what: &str) -> Resu
 
 /// Runs one step's blocks (on every core when the step is large), after a look at the
 /// interrupt flag.
-fn run_step<T: Element>(
+fn run_step<T: Number>(
     a: &[T],
     b: &[T],
     plan: &Plan,
@@ -184,7 +127,7 @@ fn run_step<T: Element>(
 }
 
 /// Multiplies one block of rows.
-fn block<T: Element>(a: &[T], b: &[T], plan: &Plan, blk: Block<'_, T>) -> Result<()> {
+fn block<T: Number>(a: &[T], b: &[T], plan: &Plan, blk: Block<'_, T>) -> Result<()> {
     let Plan { k, n, ta, tb, .. } = *plan;
     let Part { a: ao, b: bo, rows } = blk.part;
     let a_mat = a

@@ -138,20 +138,13 @@ fn batched(
 
 /// Runs `plan` on buffers of one dtype; the result has `shape`.
 fn product(a: &Buffer, b: &Buffer, plan: &Plan, shape: Vec<usize>, what: &str) -> Result<Tensor> {
-    let data = match (a, b) {
-        (Buffer::F32(x), Buffer::F32(y)) => Buffer::F32(kernel::run(x, y, plan, what)?.into()),
-        (Buffer::F64(x), Buffer::F64(y)) => Buffer::F64(kernel::run(x, y, plan, what)?.into()),
-        (Buffer::I32(x), Buffer::I32(y)) => Buffer::I32(kernel::run(x, y, plan, what)?.into()),
-        (Buffer::I64(x), Buffer::I64(y)) => Buffer::I64(kernel::run(x, y, plan, what)?.into()),
-        (Buffer::Bool(x), Buffer::Bool(y)) => Buffer::Bool(kernel::run(x, y, plan, what)?.into()),
-        _ => {
-            return Err(type_error!(
-                "{what} multiplies numbers of one dtype, not {} and {}",
-                a.dtype(),
-                b.dtype()
-            ))
-        }
-    };
+    let data = crate::dispatch!(elements pair (a, b), (x, y) => {
+        Buffer::from(kernel::run(x, y, plan, what)?)
+    }, _ => return Err(type_error!(
+        "{what} multiplies numbers of one dtype, not {} and {}",
+        a.dtype(),
+        b.dtype()
+    )));
     Tensor::new(shape, data)
 }
 
@@ -187,10 +180,10 @@ fn check_dtypes(a: DType, b: DType, op: &str) -> Result<()> {
 /// use ragtag_engine::{Buffer, Tensor};
 /// use ragtag_engine::ops::matmul::{matmul, Transpose};
 ///
-/// let a = Tensor::new(vec![2, 2], Buffer::I32(vec![1, 2, 3, 4].into())).unwrap();
-/// let b = Tensor::new(vec![2, 1], Buffer::I32(vec![5, 6].into())).unwrap();
+/// let a = Tensor::new(vec![2, 2], Buffer::from(vec![1i32, 2, 3, 4])).unwrap();
+/// let b = Tensor::new(vec![2, 1], Buffer::from(vec![5i32, 6])).unwrap();
 /// let c = matmul(&a, &b, Transpose::default()).unwrap();
-/// assert_eq!((c.shape(), c.data()), (&[2, 1][..], &Buffer::I32(vec![17, 39].into())));
+/// assert_eq!((c.shape(), c.data()), (&[2, 1][..], &Buffer::from(vec![17i32, 39])));
 /// assert!(matmul(&b, &b, Transpose::default()).is_err());
 /// ```
 pub fn matmul(a: &Tensor, b: &Tensor, t: Transpose) -> Result<Tensor> {

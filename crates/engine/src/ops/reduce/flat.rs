@@ -5,6 +5,7 @@ use super::{check_dtype, ReduceOp};
 use crate::budget;
 use crate::buffer::Buffer;
 use crate::dtype::DType;
+use crate::element::Element;
 use crate::error::Result;
 use crate::interrupt;
 use crate::ops::accumulate;
@@ -35,28 +36,20 @@ pub(super) fn reduce_flat(data: &Buffer, op: ReduceOp, int_mean_float: bool) -> 
     let dtype = data.dtype();
     check_dtype(op, dtype)?;
     let fold = op.fold();
-    if let Buffer::Bool(v) = data {
+    if let Some(v) = bool::of(data) {
         // check_dtype let only any and all through: any starts false, all true.
         let r = accumulate::fold_all(v, |x| x, fold, accumulate::identity(fold, false, true))?;
-        return Ok(Buffer::Bool(vec![r].into()));
+        return Ok(Buffer::from(vec![r]));
     }
     let int_path = dtype.is_int() && !op.is_statistic()
         || (op == ReduceOp::Mean && dtype.is_int() && !int_mean_float);
     if int_path {
-        let r = match data {
-            Buffer::I32(v) => fold_ints(v, i64::from, op, dtype)?,
-            Buffer::I64(v) => fold_ints(v, |x| x, op, dtype)?,
-            _ => unreachable!("integer dtype"),
-        };
+        let r = crate::dispatch!(ints data, v => fold_ints(v, |x| x.to_i64(), op, dtype)?,
+            _ => unreachable!("integer dtype"));
         return Ok(accumulate::narrow_ints(vec![r], dtype));
     }
-    let r = match data {
-        Buffer::I32(v) => fold_floats(v, f64::from, op)?,
-        Buffer::I64(v) => fold_floats(v, |x| x as f64, op)?,
-        Buffer::F32(v) => fold_floats(v, f64::from, op)?,
-        Buffer::F64(v) => fold_floats(v, |x| x, op)?,
-        _ => unreachable!("checked"),
-    };
+    let r = crate::dispatch!(numbers data, v => fold_floats(v, |x| x.to_f64(), op)?,
+        _ => unreachable!("checked"));
     Ok(accumulate::narrow_floats(vec![r], dtype))
 }
 

@@ -5,6 +5,7 @@ use rayon::prelude::*;
 
 use super::ReduceOp;
 use crate::buffer::Buffer;
+use crate::element::Number;
 use crate::interrupt::{CHUNK, PARALLEL_MIN};
 use crate::shared::Shared;
 
@@ -35,76 +36,66 @@ pub(super) fn rows_1d(
     op: ReduceOp,
     int_mean_float: bool,
 ) -> Option<Buffer> {
-    macro_rules! ints {
-        ($v:expr, $t:ty, $variant:ident) => {{
-            let v: &[$t] = $v;
-            match op {
-                ReduceOp::Sum => Buffer::$variant(per_row(splits, |a, b| {
-                    v[a..b].iter().fold(0 as $t, |s, &x| s.wrapping_add(x))
-                })),
-                ReduceOp::Prod => Buffer::$variant(per_row(splits, |a, b| {
-                    v[a..b].iter().fold(1 as $t, |s, &x| s.wrapping_mul(x))
-                })),
-                ReduceOp::Max => Buffer::$variant(per_row(splits, |a, b| {
-                    v[a..b].iter().fold(<$t>::MIN, |m, &x| m.max(x))
-                })),
-                ReduceOp::Min => Buffer::$variant(per_row(splits, |a, b| {
-                    v[a..b].iter().fold(<$t>::MAX, |m, &x| m.min(x))
-                })),
-                ReduceOp::Mean if int_mean_float => Buffer::F64(per_row(splits, |a, b| {
-                    v[a..b].iter().fold(0i64, |s, &x| s.wrapping_add(x as i64)) as f64
-                        / (b - a) as f64
-                })),
-                ReduceOp::Mean => Buffer::$variant(per_row(splits, |a, b| {
-                    let s = v[a..b].iter().fold(0i64, |s, &x| s.wrapping_add(x as i64));
-                    if a == b {
-                        0
-                    } else {
-                        (s / (b - a) as i64) as $t
-                    }
-                })),
-                _ => return None,
-            }
-        }};
-    }
-    macro_rules! floats {
-        ($v:expr, $t:ty, $variant:ident) => {{
-            let v: &[$t] = $v;
-            let sum = |a: usize, b: usize| v[a..b].iter().fold(0.0f64, |s, &x| s + x as f64);
-            match op {
-                ReduceOp::Sum => Buffer::$variant(per_row(splits, |a, b| sum(a, b) as $t)),
-                ReduceOp::Prod => Buffer::$variant(per_row(splits, |a, b| {
-                    v[a..b].iter().fold(1.0f64, |s, &x| s * x as f64) as $t
-                })),
-                ReduceOp::Max => Buffer::$variant(per_row(splits, |a, b| {
-                    // An empty ragged row gives the lowest finite value, as
-                    // TensorFlow's unsorted segment max does.
-                    v[a..b]
-                        .iter()
-                        .fold(<$t>::MIN, |m, &x| if x > m || x.is_nan() { x } else { m })
-                })),
-                ReduceOp::Min => Buffer::$variant(per_row(splits, |a, b| {
-                    v[a..b]
-                        .iter()
-                        .fold(<$t>::MAX, |m, &x| if x < m || x.is_nan() { x } else { m })
-                })),
-                ReduceOp::Mean => {
-                    Buffer::$variant(per_row(splits, |a, b| (sum(a, b) / (b - a) as f64) as $t))
-                }
-                _ => return None,
-            }
-        }};
-    }
-    Some(match values {
-        Buffer::I32(v) => ints!(v, i32, I32),
-        Buffer::I64(v) => ints!(v, i64, I64),
-        Buffer::F32(v) => floats!(v, f32, F32),
-        Buffer::F64(v) => floats!(v, f64, F64),
+    crate::dispatch!(numbers values, v => rows_numeric(splits, v, op, int_mean_float),
         Buffer::Bool(v) => match op {
-            ReduceOp::Any => Buffer::Bool(per_row(splits, |a, b| v[a..b].iter().any(|&x| x))),
-            ReduceOp::All => Buffer::Bool(per_row(splits, |a, b| v[a..b].iter().all(|&x| x))),
-            _ => return None,
+            ReduceOp::Any => Some(Buffer::from(per_row(splits, |a, b| v[a..b].iter().any(|&x| x)))),
+            ReduceOp::All => Some(Buffer::from(per_row(splits, |a, b| v[a..b].iter().all(|&x| x)))),
+            _ => None,
         },
-        Buffer::Str(_) => return None,
-    })
+        Buffer::Str(_) => None)
+}
+
+/// [`rows_1d`] of numbers: integers fold in their own type (wrapping; the mean in int64),
+/// floats in float64 but for max and min; an empty row's max and min are the type's lowest
+/// and largest finite values, as TensorFlow's unsorted segment max and min give.
+#[inline(always)]
+fn rows_numeric<T: Number>(
+    splits: &[i64],
+    v: &[T],
+    op: ReduceOp,
+    int_mean_float: bool,
+) -> Option<Buffer> {
+    let max = |a: usize, b: usize| v[a..b].iter().fold(T::LOWEST, |m, &x| m.max_of(x));
+    let min = |a: usize, b: usize| v[a..b].iter().fold(T::HIGHEST, |m, &x| m.min_of(x));
+    if T::DTYPE.is_float() {
+        let sum = |a: usize, b: usize| v[a..b].iter().fold(0.0f64, |s, &x| s + x.to_f64());
+        return Some(Buffer::from(match op {
+            ReduceOp::Sum => per_row(splits, |a, b| T::from_f64(sum(a, b))),
+            ReduceOp::Prod => per_row(splits, |a, b| {
+                T::from_f64(v[a..b].iter().fold(1.0f64, |s, &x| s * x.to_f64()))
+            }),
+            ReduceOp::Max => per_row(splits, max),
+            ReduceOp::Min => per_row(splits, min),
+            ReduceOp::Mean => per_row(splits, |a, b| T::from_f64(sum(a, b) / (b - a) as f64)),
+            _ => return None,
+        }));
+    }
+    let wide_sum = |a: usize, b: usize| {
+        v[a..b]
+            .iter()
+            .fold(0i64, |s, &x| s.wrapping_add(x.to_i64()))
+    };
+    Some(Buffer::from(match op {
+        ReduceOp::Sum => per_row(splits, |a, b| {
+            v[a..b].iter().fold(T::ZERO, |s, &x| s.plus(x))
+        }),
+        ReduceOp::Prod => per_row(splits, |a, b| {
+            v[a..b].iter().fold(T::ONE, |s, &x| s.times(x))
+        }),
+        ReduceOp::Max => per_row(splits, max),
+        ReduceOp::Min => per_row(splits, min),
+        ReduceOp::Mean if int_mean_float => {
+            return Some(Buffer::from(per_row(splits, |a, b| {
+                wide_sum(a, b) as f64 / (b - a) as f64
+            })))
+        }
+        ReduceOp::Mean => per_row(splits, |a, b| {
+            if a == b {
+                T::ZERO
+            } else {
+                T::from_i64(wide_sum(a, b) / (b - a) as i64)
+            }
+        }),
+        _ => return None,
+    }))
 }

@@ -3,6 +3,7 @@
 
 use super::{check_dtype, ReduceOp};
 use crate::buffer::Buffer;
+use crate::element::Element;
 use crate::error::Result;
 use crate::ops::accumulate;
 use crate::ragged::Array;
@@ -43,11 +44,11 @@ pub fn segment_reduce_dense(
     shape[0] = nseg;
     let m = nseg * inner;
     let fold = op.fold();
-    if let Buffer::Bool(v) = t.data() {
+    if let Some(v) = bool::of(t.data()) {
         // check_dtype let only any and all through: any starts false, all true.
         let init = accumulate::identity(fold, false, true);
         let acc = accumulate::accumulate(WHAT, v, seg, inner, m, fold, init)?;
-        return Ok(Tensor::from_parts(shape, Buffer::Bool(acc.into())));
+        return Ok(Tensor::from_parts(shape, Buffer::from(acc)));
     }
     let counts = accumulate::counts(WHAT, seg, nseg)?;
     if dtype.is_int() && !op.is_statistic()

@@ -23,12 +23,12 @@ const OPS: [ReduceOp; 7] = [
 #[test]
 fn reducing_everything_matches_one_segment() {
     let buffers = [
-        Buffer::I32(vec![i32::MAX, 7, -3, i32::MAX, 2].into()),
-        Buffer::I64(vec![i64::MAX, 5, -9, 4].into()),
-        Buffer::F32(vec![1.5, -0.25, f32::NAN, 3.0].into()),
-        Buffer::F64(vec![0.1, 0.2, 0.3, -7.5, 1e300].into()),
-        Buffer::I32(vec![].into()),
-        Buffer::F64(vec![].into()),
+        Buffer::from(vec![i32::MAX, 7, -3, i32::MAX, 2]),
+        Buffer::from(vec![i64::MAX, 5, -9, 4]),
+        Buffer::from(vec![1.5f32, -0.25, f32::NAN, 3.0]),
+        Buffer::from(vec![0.1f64, 0.2, 0.3, -7.5, 1e300]),
+        Buffer::from(Vec::<i32>::new()),
+        Buffer::from(Vec::<f64>::new()),
     ];
     for data in buffers {
         let n = data.len();
@@ -55,7 +55,7 @@ fn reducing_everything_matches_one_segment() {
         }
     }
     for (op, want) in [(ReduceOp::Any, true), (ReduceOp::All, false)] {
-        let got = reduce_flat(&Buffer::Bool(vec![false, true].into()), op, false).unwrap();
+        let got = reduce_flat(&Buffer::from(vec![false, true]), op, false).unwrap();
         assert_eq!(
             format!("{got:?}"),
             format!("{:?}", Buffer::Bool(vec![want].into()))

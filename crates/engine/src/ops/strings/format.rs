@@ -29,22 +29,14 @@ pub fn to_number(a: &Array, out_type: DType) -> Result<Array> {
                 s.escape_ascii()
             )
         };
-        macro_rules! parse_all {
-            ($ty:ty, $variant:ident) => {{
-                let mut v: Vec<$ty> = budget::vec("tf.strings.to_number", col.len())?;
-                for (i, s) in col.iter().enumerate() {
-                    let text = std::str::from_utf8(s.trim_ascii()).map_err(|_| bad(i, s))?;
-                    v.push(parse_number::<$ty>(text, out_type.is_int()).ok_or_else(|| bad(i, s))?);
-                }
-                Buffer::$variant(v.into())
-            }};
-        }
-        let data = match out_type {
-            DType::Float32 => parse_all!(f32, F32),
-            DType::Float64 => parse_all!(f64, F64),
-            DType::Int32 => parse_all!(i32, I32),
-            _ => parse_all!(i64, I64),
-        };
+        let data = crate::dispatch!(numbers dtype out_type, T => {
+            let mut v: Vec<T> = budget::vec("tf.strings.to_number", col.len())?;
+            for (i, s) in col.iter().enumerate() {
+                let text = std::str::from_utf8(s.trim_ascii()).map_err(|_| bad(i, s))?;
+                v.push(parse_number::<T>(text, out_type.is_int()).ok_or_else(|| bad(i, s))?);
+            }
+            Buffer::from(v)
+        }, _ => unreachable!("out_type checked above"));
         Ok(same_shape(t, data))
     })
 }
@@ -119,46 +111,24 @@ pub fn as_string(a: &Array, spec: &AsStringSpec) -> Result<Array> {
                 Ok(())
             }
         };
-        match t.data() {
-            Buffer::Bool(v) => {
-                for (i, &b) in v.iter().enumerate() {
-                    tick(i)?;
-                    out.push(if b { b"true" } else { b"false" });
+        crate::dispatch!(elements t.data(), T: v => {
+            let mut scratch = String::new();
+            for (i, &x) in v.iter().enumerate() {
+                tick(i)?;
+                if T::DTYPE == DType::Bool {
+                    out.push(if x.to_i64() != 0 { b"true" } else { b"false" });
+                } else if T::DTYPE.is_float() {
+                    out.push_with(|w| format_float(w, x.to_f64(), spec, &mut scratch));
+                } else {
+                    out.push_with(|w| format_int(w, x.to_i64(), spec));
                 }
             }
-            Buffer::I32(v) => {
-                for (i, &x) in v.iter().enumerate() {
-                    tick(i)?;
-                    out.push_with(|w| format_int(w, x as i64, spec));
-                }
+        }, Buffer::Str(_) => {
+            let col = str_col(t, "tf.strings.as_string")?;
+            for s in col.iter() {
+                out.push_with(|w| pad(w, b"", s, spec, false));
             }
-            Buffer::I64(v) => {
-                for (i, &x) in v.iter().enumerate() {
-                    tick(i)?;
-                    out.push_with(|w| format_int(w, x, spec));
-                }
-            }
-            Buffer::F32(v) => {
-                let mut scratch = String::new();
-                for (i, &x) in v.iter().enumerate() {
-                    tick(i)?;
-                    out.push_with(|w| format_float(w, x as f64, spec, &mut scratch));
-                }
-            }
-            Buffer::F64(v) => {
-                let mut scratch = String::new();
-                for (i, &x) in v.iter().enumerate() {
-                    tick(i)?;
-                    out.push_with(|w| format_float(w, x, spec, &mut scratch));
-                }
-            }
-            Buffer::Str(_) => {
-                let col = str_col(t, "tf.strings.as_string")?;
-                for s in col.iter() {
-                    out.push_with(|w| pad(w, b"", s, spec, false));
-                }
-            }
-        }
+        });
         Ok(same_shape(t, Buffer::Str(out)))
     })
 }

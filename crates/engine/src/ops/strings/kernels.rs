@@ -51,7 +51,7 @@ pub fn length(a: &Array, unit: CharUnit) -> Result<Array> {
             CharUnit::Byte => col.iter().map(|s| s.len() as i32).collect(),
             CharUnit::Utf8Char => col.iter().map(|s| utf8_len(s) as i32).collect(),
         };
-        Ok(same_shape(t, Buffer::I32(lens.into())))
+        Ok(same_shape(t, Buffer::from(lens)))
     })
 }
 
@@ -145,11 +145,11 @@ pub fn to_hash_bucket_fast(a: &Array, num_buckets: i64) -> Result<Array> {
     }
     map_values(a, |t| {
         let col = str_col(t, "tf.strings.to_hash_bucket_fast")?;
-        let buckets = col
+        let buckets: Vec<i64> = col
             .iter()
             .map(|s| (farmhash2::fingerprint64(s) % num_buckets as u64) as i64)
             .collect();
-        Ok(same_shape(t, Buffer::I64(buckets)))
+        Ok(same_shape(t, Buffer::from(buckets)))
     })
 }
 

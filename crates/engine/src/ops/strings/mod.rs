@@ -149,9 +149,11 @@ pub(crate) fn broadcast_all<'a>(operands: &[&'a Array]) -> Result<Broadcast<'a>>
         let n = to_old.len();
         pos.push(Pos::Map(to_new));
         // The new structure, with placeholder values: only its shape is used.
-        template = Some(Cow::Owned(plan.build(Buffer::Bool(
-            budget::filled("broadcasting", false, n)?.into(),
-        ))?));
+        template = Some(Cow::Owned(plan.build(Buffer::from(budget::filled(
+            "broadcasting",
+            false,
+            n,
+        )?))?));
     }
     Ok(Broadcast { template, pos })
 }

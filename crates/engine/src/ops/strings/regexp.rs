@@ -211,6 +211,6 @@ pub fn regex_full_match(a: &Array, pattern: &str) -> Result<Array> {
             }
             out.push(re.is_match(s));
         }
-        Ok(same_shape(t, Buffer::Bool(out.into())))
+        Ok(same_shape(t, Buffer::from(out)))
     })
 }

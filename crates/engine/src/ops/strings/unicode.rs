@@ -241,8 +241,8 @@ fn shaped(a: &Array, lengths: &[i64], values: Tensor) -> Result<Array> {
 pub fn decode(a: &Array, spec: &DecodeSpec, with_offsets: bool) -> Result<(Array, Option<Array>)> {
     let col = str_col(a.flat_values(), "tf.strings.unicode_decode")?;
     // At most one code point per byte.
-    let mut cps = budget::vec("tf.strings.unicode_decode", col.bytes().len())?;
-    let mut offs = budget::vec(
+    let mut cps = budget::vec::<i32>("tf.strings.unicode_decode", col.bytes().len())?;
+    let mut offs = budget::vec::<i64>(
         "tf.strings.unicode_decode",
         if with_offsets { col.bytes().len() } else { 0 },
     )?;
@@ -260,7 +260,7 @@ pub fn decode(a: &Array, spec: &DecodeSpec, with_offsets: bool) -> Result<(Array
         })?;
         lengths.push((cps.len() - before) as i64);
     }
-    with_offsets_of(a, &lengths, Buffer::I32(cps.into()), offs, with_offsets)
+    with_offsets_of(a, &lengths, Buffer::from(cps), offs, with_offsets)
 }
 
 /// `tf.strings.unicode_split`: every string as a row of its characters (each encoded in the
@@ -314,11 +314,7 @@ fn with_offsets_of(
 ) -> Result<(Array, Option<Array>)> {
     let values = shaped(a, lengths, Tensor::vector(values))?;
     let offsets = if with_offsets {
-        Some(shaped(
-            a,
-            lengths,
-            Tensor::vector(Buffer::I64(offs.into())),
-        )?)
+        Some(shaped(a, lengths, Tensor::vector(Buffer::from(offs)))?)
     } else {
         None
     };

@@ -1,0 +1,515 @@
+//! The element types of bool and numeric buffers as Rust types: [`Element`] (what every
+//! buffer element is: its dtype, its buffer variant, its scalar, TensorFlow's casts) and
+//! [`Number`] (the arithmetic kernels fold with), so that a kernel is written once, generic
+//! over its element, and [`dispatch!`](crate::dispatch) runs the copy the compiler made for
+//! a buffer's dtype.
+//!
+//! Adding a dtype is a variant of [`Buffer`], [`Scalar`] and [`DType`], an impl of these
+//! two traits, and its line in each element set of [`dispatch!`](crate::dispatch).
+
+use std::fmt::Debug;
+
+use ndarray::linalg::general_mat_mul;
+use ndarray::{ArrayView2, ArrayViewMut2};
+
+use crate::buffer::{Buffer, Scalar};
+use crate::dtype::DType;
+use crate::shared::Shared;
+
+/// An element type of a bool or numeric buffer: `bool`, `i32`, `i64`, `f32` or `f64`
+/// (strings are their own case: bytes and offsets, see [`StringBuf`](crate::StringBuf)).
+///
+/// It knows its dtype, moves a run of elements into its [`Buffer`] variant and borrows it
+/// back out, converts to and from a [`Scalar`], and casts as `tf.cast` does.
+///
+/// ```
+/// use ragtag_engine::{Buffer, DType, Element, Scalar};
+///
+/// // A kernel written once, for every element type.
+/// fn reversed<T: Element>(b: &Buffer) -> Option<Buffer> {
+///     let v = T::of(b)?;
+///     Some(Buffer::from(v.iter().rev().copied().collect::<Vec<T>>()))
+/// }
+/// let b = Buffer::from(vec![1.5f32, -2.0]);
+/// assert_eq!(b.dtype(), f32::DTYPE);
+/// assert_eq!(reversed::<f32>(&b), Some(Buffer::from(vec![-2.0f32, 1.5])));
+/// assert_eq!(reversed::<i64>(&b), None, "not an int64 buffer");
+/// assert_eq!(i32::from_scalar(&Scalar::I32(7)), Some(7));
+/// // tf.cast: floats truncate toward zero, nonzero is True.
+/// assert_eq!((-2.7f64.cast::<i32>(), 0.5f32.cast::<bool>()), (-2, true));
+/// assert_eq!(DType::Int64, i64::DTYPE);
+/// ```
+pub trait Element: Copy + Default + PartialEq + PartialOrd + Debug + Send + Sync + 'static {
+    /// The dtype of a buffer of these elements.
+    const DTYPE: DType;
+    /// The buffer holding `v`, no copy.
+    fn buffer(v: Shared<Self>) -> Buffer;
+    /// The elements of `b` when it holds this type.
+    fn of(b: &Buffer) -> Option<&Shared<Self>>;
+    /// The elements of `b`, to write or grow, when it holds this type.
+    fn of_mut(b: &mut Buffer) -> Option<&mut Shared<Self>>;
+    /// The element as a scalar.
+    fn scalar(self) -> Scalar;
+    /// The element a scalar of this dtype holds (None for another dtype).
+    fn from_scalar(s: &Scalar) -> Option<Self>;
+    /// As float64 (`True` is 1).
+    fn to_f64(self) -> f64;
+    /// As int64: floats truncate toward zero and saturate, as `tf.cast` does (NaN is 0).
+    fn to_i64(self) -> i64;
+    /// `tf.cast` from float64: floats round to the nearest, ints truncate toward zero and
+    /// saturate, bool is `x != 0` (NaN is `True`).
+    fn from_f64(x: f64) -> Self;
+    /// `tf.cast` from int64: narrower ints wrap, floats round to the nearest, bool is
+    /// `x != 0`.
+    fn from_i64(x: i64) -> Self;
+    /// `tf.cast` to `U`: through float64 from floats, through int64 from ints and bools
+    /// (both exact for the source, so the one rounding is the target's).
+    #[inline(always)]
+    fn cast<U: Element>(self) -> U {
+        if Self::DTYPE.is_float() {
+            U::from_f64(self.to_f64())
+        } else {
+            U::from_i64(self.to_i64())
+        }
+    }
+}
+
+/// The arithmetic of TensorFlow's kernels on an [`Element`]: integers wrap on overflow,
+/// floats let a NaN win max and min, and `bool` is the semiring of `or` and `and` (a sum is
+/// `any`, a product `all`, a matrix product NumPy's boolean one).
+///
+/// ```
+/// use ragtag_engine::Number;
+///
+/// fn total<T: Number>(v: &[T]) -> T {
+///     v.iter().fold(T::ZERO, |s, &x| s.plus(x))
+/// }
+/// assert_eq!(total(&[i32::MAX, 1]), i32::MIN, "wraps");
+/// assert_eq!(total(&[false, true]), true, "any");
+/// assert!(1.0f64.max_of(f64::NAN).is_nan(), "a NaN wins");
+/// ```
+pub trait Number: Element {
+    /// The start of a sum (`False` for bool).
+    const ZERO: Self;
+    /// The start of a product (`True` for bool).
+    const ONE: Self;
+    /// The lowest finite value (`False` for bool).
+    const LOWEST: Self;
+    /// The largest finite value (`True` for bool).
+    const HIGHEST: Self;
+    /// `self + x` (wrapping for ints, `or` for bool).
+    fn plus(self, x: Self) -> Self;
+    /// `self * x` (wrapping for ints, `and` for bool).
+    fn times(self, x: Self) -> Self;
+    /// The larger of `self` (an accumulator) and `x`; a NaN `x` wins (`or` for bool).
+    fn max_of(self, x: Self) -> Self;
+    /// The smaller of `self` (an accumulator) and `x`; a NaN `x` wins (`and` for bool).
+    fn min_of(self, x: Self) -> Self;
+    /// True for a NaN.
+    fn is_nan(self) -> bool;
+    /// Writes the matrix product `a · b` into `c` (which starts zeroed). The default is the
+    /// row-times-row loop in this type's arithmetic; floats use matrixmultiply's kernel.
+    fn gemm(a: ArrayView2<'_, Self>, b: ArrayView2<'_, Self>, mut c: ArrayViewMut2<'_, Self>) {
+        for (mut crow, arow) in c.rows_mut().into_iter().zip(a.rows()) {
+            for (&x, brow) in arow.iter().zip(b.rows()) {
+                if x == Self::ZERO {
+                    continue;
+                }
+                for (z, &y) in crow.iter_mut().zip(brow.iter()) {
+                    *z = z.plus(x.times(y));
+                }
+            }
+        }
+    }
+}
+
+/// The [`Element`] impl of a numeric type: its variants, and `as` for TensorFlow's casts
+/// (Rust's `as` truncates floats toward zero and saturates, and wraps ints, as `tf.cast`).
+macro_rules! numeric_element {
+    ($t:ty, $variant:ident, $dtype:ident) => {
+        impl Element for $t {
+            const DTYPE: DType = DType::$dtype;
+            #[inline]
+            fn buffer(v: Shared<Self>) -> Buffer {
+                Buffer::$variant(v)
+            }
+            #[inline]
+            fn of(b: &Buffer) -> Option<&Shared<Self>> {
+                match b {
+                    Buffer::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            #[inline]
+            fn of_mut(b: &mut Buffer) -> Option<&mut Shared<Self>> {
+                match b {
+                    Buffer::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            #[inline]
+            fn scalar(self) -> Scalar {
+                Scalar::$variant(self)
+            }
+            #[inline]
+            fn from_scalar(s: &Scalar) -> Option<Self> {
+                match s {
+                    Scalar::$variant(x) => Some(*x),
+                    _ => None,
+                }
+            }
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn to_i64(self) -> i64 {
+                self as i64
+            }
+            #[inline(always)]
+            fn from_f64(x: f64) -> Self {
+                x as $t
+            }
+            #[inline(always)]
+            fn from_i64(x: i64) -> Self {
+                x as $t
+            }
+        }
+    };
+}
+numeric_element!(i32, I32, Int32);
+numeric_element!(i64, I64, Int64);
+numeric_element!(f32, F32, Float32);
+numeric_element!(f64, F64, Float64);
+
+impl Element for bool {
+    const DTYPE: DType = DType::Bool;
+    #[inline]
+    fn buffer(v: Shared<Self>) -> Buffer {
+        Buffer::Bool(v)
+    }
+    #[inline]
+    fn of(b: &Buffer) -> Option<&Shared<Self>> {
+        match b {
+            Buffer::Bool(v) => Some(v),
+            _ => None,
+        }
+    }
+    #[inline]
+    fn of_mut(b: &mut Buffer) -> Option<&mut Shared<Self>> {
+        match b {
+            Buffer::Bool(v) => Some(v),
+            _ => None,
+        }
+    }
+    #[inline]
+    fn scalar(self) -> Scalar {
+        Scalar::Bool(self)
+    }
+    #[inline]
+    fn from_scalar(s: &Scalar) -> Option<Self> {
+        match s {
+            Scalar::Bool(x) => Some(*x),
+            _ => None,
+        }
+    }
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        f64::from(u8::from(self))
+    }
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        i64::from(self)
+    }
+    #[inline(always)]
+    fn from_f64(x: f64) -> Self {
+        // NaN != 0, so a NaN casts to True, as in TensorFlow.
+        x != 0.0
+    }
+    #[inline(always)]
+    fn from_i64(x: i64) -> Self {
+        x != 0
+    }
+}
+
+/// The [`Number`] impl of an integer type: wrapping arithmetic, no NaN.
+macro_rules! int_number {
+    ($t:ty) => {
+        impl Number for $t {
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            const LOWEST: Self = <$t>::MIN;
+            const HIGHEST: Self = <$t>::MAX;
+            #[inline(always)]
+            fn plus(self, x: Self) -> Self {
+                self.wrapping_add(x)
+            }
+            #[inline(always)]
+            fn times(self, x: Self) -> Self {
+                self.wrapping_mul(x)
+            }
+            #[inline(always)]
+            fn max_of(self, x: Self) -> Self {
+                self.max(x)
+            }
+            #[inline(always)]
+            fn min_of(self, x: Self) -> Self {
+                self.min(x)
+            }
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                false
+            }
+        }
+    };
+}
+int_number!(i32);
+int_number!(i64);
+
+/// The [`Number`] impl of a float type: IEEE arithmetic, a NaN wins max and min, and
+/// products through matrixmultiply's blocked, vectorised kernel.
+macro_rules! float_number {
+    ($t:ty) => {
+        impl Number for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const LOWEST: Self = <$t>::MIN;
+            const HIGHEST: Self = <$t>::MAX;
+            #[inline(always)]
+            fn plus(self, x: Self) -> Self {
+                self + x
+            }
+            #[inline(always)]
+            fn times(self, x: Self) -> Self {
+                self * x
+            }
+            #[inline(always)]
+            fn max_of(self, x: Self) -> Self {
+                if x > self || x.is_nan() {
+                    x
+                } else {
+                    self
+                }
+            }
+            #[inline(always)]
+            fn min_of(self, x: Self) -> Self {
+                if x < self || x.is_nan() {
+                    x
+                } else {
+                    self
+                }
+            }
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            fn gemm(
+                a: ArrayView2<'_, Self>,
+                b: ArrayView2<'_, Self>,
+                mut c: ArrayViewMut2<'_, Self>,
+            ) {
+                // matrixmultiply's blocked, vectorised kernel, on any strides.
+                general_mat_mul(1.0, &a, &b, 0.0, &mut c);
+            }
+        }
+    };
+}
+float_number!(f32);
+float_number!(f64);
+
+impl Number for bool {
+    const ZERO: Self = false;
+    const ONE: Self = true;
+    const LOWEST: Self = false;
+    const HIGHEST: Self = true;
+    #[inline(always)]
+    fn plus(self, x: Self) -> Self {
+        self || x
+    }
+    #[inline(always)]
+    fn times(self, x: Self) -> Self {
+        self && x
+    }
+    #[inline(always)]
+    fn max_of(self, x: Self) -> Self {
+        self || x
+    }
+    #[inline(always)]
+    fn min_of(self, x: Self) -> Self {
+        self && x
+    }
+    #[inline(always)]
+    fn is_nan(self) -> bool {
+        false
+    }
+}
+
+/// Runs a body once for each element type a buffer, a scalar or a dtype can hold, each copy
+/// compiled for its own type: the one place that lists the element types.
+///
+/// The first word names the set of element types: `elements` (bool and the numbers),
+/// `numbers` (ints and floats), `ints` or `floats`. Arms for what the set leaves out
+/// (strings, the other dtypes) follow the body as ordinary match arms. The body sees the
+/// methods of [`Element`] and [`Number`] without importing them.
+///
+/// - `dispatch!(SET buffer, T: v => body, other arms…)`: `v` binds the `Shared<T>` of a
+///   [`Buffer`] (or a reference to it, as the match binds), `T` the element type (`T:` may
+///   be left out).
+/// - `dispatch!(SET pair (a, b), T: (x, y) => body, other arms…)`: two buffers of one
+///   variant at once.
+/// - `dispatch!(SET scalar s, T: x => body, other arms…)`: the value of a [`Scalar`].
+/// - `dispatch!(SET dtype d, T => body, other arms…)`: `T` is the element type of a
+///   [`DType`].
+/// - `dispatch!(map buffer, v => body)`: the same variant rebuilt from `body`, for every
+///   variant strings included (`v` is a `Shared<T>` or a `StringBuf`; see
+///   [`Column`](crate::Column)).
+///
+/// ```
+/// use ragtag_engine::{dispatch, Buffer, DType, Element, Number, StringBuf};
+///
+/// fn sum<T: Number>(v: &[T]) -> T {
+///     v.iter().fold(T::ZERO, |s, &x| s.plus(x))
+/// }
+/// fn total(b: &Buffer) -> Option<f64> {
+///     dispatch!(numbers b, v => Some(sum(v).to_f64()), _ => None)
+/// }
+/// assert_eq!(total(&Buffer::from(vec![1i32, 2, 3])), Some(6.0));
+/// assert_eq!(total(&Buffer::Str(StringBuf::from_strs(["a"]))), None);
+///
+/// let width = |d: DType| dispatch!(elements dtype d, T => std::mem::size_of::<T>(), DType::String => 0);
+/// assert_eq!((width(DType::Float32), width(DType::String)), (4, 0));
+/// ```
+#[macro_export]
+macro_rules! dispatch {
+    // The sets, as lists of kinds.
+    (elements $($rest:tt)*) => { $crate::dispatch!(@add [] [bools ints floats] $($rest)*) };
+    (numbers $($rest:tt)*) => { $crate::dispatch!(@add [] [ints floats] $($rest)*) };
+    (ints $($rest:tt)*) => { $crate::dispatch!(@add [] [ints] $($rest)*) };
+    (floats $($rest:tt)*) => { $crate::dispatch!(@add [] [floats] $($rest)*) };
+    // The members of each kind, `(buffer and scalar variant, type, dtype variant)`: the one
+    // list of element types. A new dtype is one entry here.
+    (@add [$($m:tt)*] [bools $($k:ident)*] $($rest:tt)*) => {
+        $crate::dispatch!(@add [$($m)* (Bool, bool, Bool)] [$($k)*] $($rest)*)
+    };
+    (@add [$($m:tt)*] [ints $($k:ident)*] $($rest:tt)*) => {
+        $crate::dispatch!(@add [$($m)* (I32, i32, Int32) (I64, i64, Int64)] [$($k)*] $($rest)*)
+    };
+    (@add [$($m:tt)*] [floats $($k:ident)*] $($rest:tt)*) => {
+        $crate::dispatch!(@add [$($m)* (F32, f32, Float32) (F64, f64, Float64)] [$($k)*] $($rest)*)
+    };
+    (@add $members:tt [] $($rest:tt)*) => { $crate::dispatch!(@in $members $($rest)*) };
+    (map $buf:expr, $v:ident => $body:expr) => {
+        $crate::dispatch!(elements $buf, $v => $crate::Buffer::from($body),
+            $crate::Buffer::Str($v) => $crate::Buffer::Str($body))
+    };
+
+    // The forms, over the set's members.
+    (@in [$(($var:ident, $t:ty, $dt:ident))*]
+        dtype $d:expr, $T:ident => $body:expr, $($other:tt)*) => {
+        match $d {
+            $($crate::DType::$dt => $crate::dispatch!(@arm $T = $t, $body),)*
+            $($other)*
+        }
+    };
+    (@in [$(($var:ident, $t:ty, $dt:ident))*]
+        scalar $s:expr, $T:ident : $x:pat => $body:expr, $($other:tt)*) => {
+        match $s {
+            $($crate::Scalar::$var($x) => $crate::dispatch!(@arm $T = $t, $body),)*
+            $($other)*
+        }
+    };
+    (@in [$(($var:ident, $t:ty, $dt:ident))*]
+        pair ($a:expr, $b:expr), $T:ident : ($x:pat, $y:pat) => $body:expr, $($other:tt)*) => {
+        match ($a, $b) {
+            $(($crate::Buffer::$var($x), $crate::Buffer::$var($y)) => {
+                $crate::dispatch!(@arm $T = $t, $body)
+            })*
+            $($other)*
+        }
+    };
+    (@in [$(($var:ident, $t:ty, $dt:ident))*]
+        $buf:expr, $T:ident : $v:pat => $body:expr, $($other:tt)*) => {
+        match $buf {
+            $($crate::Buffer::$var($v) => $crate::dispatch!(@arm $T = $t, $body),)*
+            $($other)*
+        }
+    };
+    // Without `T:`, the element type goes unnamed.
+    (@in $set:tt scalar $s:expr, $x:pat => $body:expr, $($other:tt)*) => {
+        $crate::dispatch!(@in $set scalar $s, _T: $x => $body, $($other)*)
+    };
+    (@in $set:tt pair ($a:expr, $b:expr), ($x:pat, $y:pat) => $body:expr, $($other:tt)*) => {
+        $crate::dispatch!(@in $set pair ($a, $b), _T: ($x, $y) => $body, $($other)*)
+    };
+    (@in $set:tt $buf:expr, $v:pat => $body:expr, $($other:tt)*) => {
+        $crate::dispatch!(@in $set $buf, _T: $v => $body, $($other)*)
+    };
+    // One member's copy of the body: `T` names its type, and the traits' methods are in scope.
+    (@arm $T:ident = $t:ty, $body:expr) => {{
+        #[allow(dead_code)]
+        type $T = $t;
+        #[allow(unused_imports)]
+        use $crate::element::{Element as _, Number as _};
+        $body
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every element type's cast agrees with `as` between the concrete types, as
+    /// `tf.cast` does (the casts go through int64 or float64).
+    #[test]
+    fn casts_through_the_wide_types_are_direct_casts() {
+        let floats = [
+            0.0,
+            -0.0,
+            0.5,
+            -2.7,
+            1e10,
+            -1e10,
+            3e38,
+            f64::INFINITY,
+            f64::NAN,
+        ];
+        for x in floats {
+            assert_eq!(x.cast::<i32>(), x as i32);
+            assert_eq!(x.cast::<i64>(), x as i64);
+            assert_eq!((x as f32).cast::<i32>(), x as f32 as i32);
+            assert_eq!((x as f32).cast::<i64>(), x as f32 as i64);
+            assert_eq!(x.cast::<f32>().to_bits(), (x as f32).to_bits());
+            assert_eq!(x.cast::<bool>(), x != 0.0 || x.is_nan());
+        }
+        for x in [0i64, 1, -1, i64::from(i32::MAX) + 1, i64::MIN, i64::MAX] {
+            assert_eq!(x.cast::<i32>(), x as i32);
+            assert_eq!(x.cast::<f32>().to_bits(), (x as f32).to_bits());
+            assert_eq!(x.cast::<f64>().to_bits(), (x as f64).to_bits());
+            assert_eq!(
+                (x as i32).cast::<f32>().to_bits(),
+                (x as i32 as f32).to_bits()
+            );
+        }
+        assert_eq!((true.cast::<f32>(), false.cast::<i64>()), (1.0, 0));
+    }
+
+    #[test]
+    fn bool_is_the_or_and_semiring() {
+        assert!(false.plus(true) && !true.times(false));
+        assert!(true.max_of(false) && !true.min_of(false));
+        assert_eq!((bool::ZERO, bool::ONE), (false, true));
+    }
+
+    #[test]
+    fn dispatch_runs_each_types_copy() {
+        let b = Buffer::from(vec![1i64, 2]);
+        let name = dispatch!(elements &b, T: _v => T::DTYPE.name(), Buffer::Str(_) => "string");
+        assert_eq!(name, "int64");
+        let d = dispatch!(numbers dtype DType::Float32, T => T::DTYPE, _ => DType::Bool);
+        assert_eq!(d, DType::Float32);
+        let same = dispatch!(elements pair (&b, &b), (x, y) => x == y, _ => false);
+        assert!(same);
+        let s = dispatch!(elements scalar &Scalar::F64(2.5), x => x.to_i64(), _ => -1);
+        assert_eq!(s, 2);
+    }
+}
