@@ -108,7 +108,9 @@ impl<T: Copy + Default + Send + Sync> Column for Shared<T> {
         Shared::new()
     }
     fn gather(&self, indices: &[usize]) -> Self {
-        indices.iter().map(|&i| self[i]).collect()
+        // The run as a slice once, not once an element.
+        let src: &[T] = self;
+        indices.iter().map(|&i| src[i]).collect()
     }
     fn extend_range(&mut self, other: &Self, start: usize, end: usize) {
         let src = &other[start..end];
@@ -125,8 +127,9 @@ impl<T: Copy + Default + Send + Sync> Column for Shared<T> {
         }
         #[allow(clippy::disallowed_methods)] // the size of parts of an existing value
         let mut out = Vec::with_capacity(n);
+        let src: &[T] = self;
         for &(a, b) in ranges {
-            let part = &self[a..b];
+            let part = &src[a..b];
             // A few values are copied faster one by one than through a call to memcpy
             // (a ragged slice such as rt[:, :2] copies one or two values per row).
             if part.len() <= 4 {
@@ -263,11 +266,52 @@ impl Buffer {
     pub fn concat(dtype: DType, parts: &[&Buffer]) -> Result<Buffer> {
         let n = size::sum(parts.iter().map(|p| p.len()))?;
         let bytes = size::sum(parts.iter().map(|p| p.str_bytes()))?;
-        let mut out = Buffer::with_capacity("concat", dtype, n, bytes)?;
-        for p in parts {
-            out.extend_range(p, 0, p.len());
-        }
+        let (out, ()) = Buffer::from_runs("concat", dtype, parts, (n, bytes), |copy| {
+            for (k, p) in parts.iter().enumerate() {
+                copy(k, 0, p.len());
+            }
+        })?;
         Ok(out)
+    }
+    /// A new buffer of `dtype` made of runs of `sources` (buffers of that dtype) in the
+    /// order `walk` gives them: `walk` calls `copy(source, start, end)` for each run, and
+    /// its result comes back beside the buffer. Room for `n` elements and `str_bytes` bytes
+    /// of strings is reserved within the memory budget. The dtype is looked at once, so
+    /// each run costs one copy into a plain vector: the loop of concatenations.
+    pub fn from_runs<R>(
+        what: &str,
+        dtype: DType,
+        sources: &[&Buffer],
+        (n, str_bytes): (usize, usize),
+        walk: impl FnOnce(&mut dyn FnMut(usize, usize, usize)) -> R,
+    ) -> Result<(Buffer, R)> {
+        fn runs<T: Element, R>(
+            what: &str,
+            sources: &[&Buffer],
+            n: usize,
+            walk: impl FnOnce(&mut dyn FnMut(usize, usize, usize)) -> R,
+        ) -> Result<(Buffer, R)> {
+            let srcs: Vec<&[T]> = sources
+                .iter()
+                .map(|b| &T::of(b).expect("from_runs: sources of one dtype")[..])
+                .collect();
+            let mut out = budget::vec::<T>(what, n)?;
+            let r = walk(&mut |k, a, b| super::interrupt::extend_copy(&mut out, &srcs[k][a..b]));
+            Ok((Buffer::from(out), r))
+        }
+        crate::dispatch!(elements dtype dtype, T => runs::<T, R>(what, sources, n, walk),
+        DType::String => {
+            let srcs: Vec<&StringBuf> = sources
+                .iter()
+                .map(|b| match b {
+                    Buffer::Str(s) => s,
+                    _ => panic!("from_runs: sources of one dtype"),
+                })
+                .collect();
+            let mut out = StringBuf::try_with_capacity(what, n, str_bytes)?;
+            let r = walk(&mut |k, a, b| out.extend_range(srcs[k], a, b));
+            Ok((Buffer::Str(out), r))
+        })
     }
     /// An empty buffer with room for `n` elements (and `str_bytes` bytes of strings), within
     /// the memory budget: a buffer under construction, which [`Buffer::push`] and

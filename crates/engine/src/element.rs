@@ -5,7 +5,8 @@
 //! a buffer's dtype.
 //!
 //! Adding a dtype is a variant of [`Buffer`], [`Scalar`] and [`DType`], an impl of these
-//! two traits, and its line in each element set of [`dispatch!`](crate::dispatch).
+//! two traits, and its entry in the list of its kind (bools, ints, floats) in
+//! [`dispatch!`](crate::dispatch); the kernels written through them need no edit.
 
 use std::fmt::Debug;
 

@@ -29,6 +29,7 @@ pub fn watch(flag: Option<Arc<AtomicBool>>) {
 }
 
 /// Whether the user asked the running input to stop.
+#[inline]
 pub fn requested() -> bool {
     FLAG.with(|f| {
         f.borrow()
@@ -38,6 +39,7 @@ pub fn requested() -> bool {
 }
 
 /// Fails with KeyboardInterrupt when the user asked the running input to stop.
+#[inline]
 pub fn check() -> Result<()> {
     if requested() {
         return Err(interrupted());

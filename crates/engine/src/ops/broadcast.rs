@@ -127,6 +127,7 @@ fn row_column(op: BinaryOp, a: &Array, b: &Array) -> Result<Option<Array>> {
 /// one pass over the row splits.
 fn repeat_rows(col: &Buffer, splits: &[i64], n: usize) -> Result<Buffer> {
     /// Each element of `v` repeated for its row.
+    #[inline(always)]
     fn repeat<T: Element>(v: &[T], splits: &[i64], n: usize) -> Result<Buffer> {
         let mut out = budget::vec("broadcasting", n)?;
         for (w, &x) in splits.windows(2).zip(v) {

@@ -127,18 +127,21 @@ fn concat_dense_offset(parts: &[&Tensor], axis: i64, dim_offset: usize) -> Resul
 fn interleave(what: &str, parts: &[&Tensor], outer: usize, blocks: &[usize]) -> Result<Buffer> {
     let total = size::sum(parts.iter().map(|p| p.size()))?;
     let bytes = size::sum(parts.iter().map(|p| p.data().str_bytes()))?;
-    let mut out = Buffer::with_capacity(what, parts[0].dtype(), total, bytes)?;
-    if parts.len() == 1 || outer == 1 {
-        for p in parts {
-            out.extend_range(p.data(), 0, p.size());
+    let sources: Vec<&Buffer> = parts.iter().map(|p| p.data()).collect();
+    let dtype = parts[0].dtype();
+    let (out, ()) = Buffer::from_runs(what, dtype, &sources, (total, bytes), |copy| {
+        if parts.len() == 1 || outer == 1 {
+            for (k, p) in parts.iter().enumerate() {
+                copy(k, 0, p.size());
+            }
+            return;
         }
-        return Ok(out);
-    }
-    for o in 0..outer {
-        for (p, &b) in parts.iter().zip(blocks) {
-            out.extend_range(p.data(), o * b, (o + 1) * b);
+        for o in 0..outer {
+            for (k, &b) in blocks.iter().enumerate() {
+                copy(k, o * b, (o + 1) * b);
+            }
         }
-    }
+    })?;
     Ok(out)
 }
 
@@ -342,18 +345,27 @@ fn concat_rows(rts: &[Ragged]) -> Result<Option<Ragged>> {
     let inner = first.row_size();
     let total = size::sum(rts.iter().map(|r| r.flat_values().size()))?;
     let bytes = size::sum(rts.iter().map(|r| r.flat_values().data().str_bytes()))?;
-    let mut values = Buffer::with_capacity("tf.concat", first.dtype(), total, bytes)?;
     let mut splits = budget::vec("tf.concat", size::add(n, 1)?)?;
     splits.push(0i64);
-    let mut end = 0i64;
-    for row in 0..n {
-        for r in rts {
-            let (a, b) = r.outer().row_range(row);
-            values.extend_range(r.flat_values().data(), a * inner, b * inner);
-            end += (b - a) as i64;
-        }
-        splits.push(end);
-    }
+    let sources: Vec<&Buffer> = rts.iter().map(|r| r.flat_values().data()).collect();
+    let (values, end) = Buffer::from_runs(
+        "tf.concat",
+        first.dtype(),
+        &sources,
+        (total, bytes),
+        |copy| {
+            let mut end = 0i64;
+            for row in 0..n {
+                for (k, r) in rts.iter().enumerate() {
+                    let (a, b) = r.outer().row_range(row);
+                    copy(k, a * inner, b * inner);
+                    end += (b - a) as i64;
+                }
+                splits.push(end);
+            }
+            end
+        },
+    )?;
     let mut shape = first.shape().to_vec();
     shape[0] = end as usize;
     let flat = Tensor::from_parts(shape, values);

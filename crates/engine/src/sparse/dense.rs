@@ -222,7 +222,7 @@ impl Sparse {
         self.check_bounds()?;
         let (strides, _) = dense_strides(&shape, 1)?;
         let data = crate::dispatch!(numbers pair (dense.data(), self.values.data()), (d, v) => {
-            let mut out = d.clone();
+            let mut out = d.to_vec();
             for (k, &x) in v.iter().enumerate() {
                 let p = flat_offset(self.index(k), &strides);
                 out[p] = out[p].plus(x);

@@ -145,21 +145,24 @@ impl Sparse {
             _ => 0,
         };
         let bytes = size::add(self.values.data().str_bytes(), fill_bytes)?;
-        let mut values = Buffer::with_capacity(WHAT, self.dtype(), total, bytes)?;
         let fill = Buffer::filled(default, 1);
-        for (r, &s) in start.iter().enumerate() {
-            let n = count[r].max(1);
-            for (k, &i) in src[s..s + n].iter().enumerate() {
-                let out = &mut indices[(s + k) * rank..(s + k + 1) * rank];
-                if i == usize::MAX {
-                    out[0] = r as i64;
-                    values.extend_range(&fill, 0, 1);
-                } else {
-                    out.copy_from_slice(self.index(i));
-                    values.extend_range(self.values.data(), i, i + 1);
+        let sources = [self.values.data(), &fill];
+        let (values, ()) =
+            Buffer::from_runs(WHAT, self.dtype(), &sources, (total, bytes), |copy| {
+                for (r, &s) in start.iter().enumerate() {
+                    let n = count[r].max(1);
+                    for (k, &i) in src[s..s + n].iter().enumerate() {
+                        let out = &mut indices[(s + k) * rank..(s + k + 1) * rank];
+                        if i == usize::MAX {
+                            out[0] = r as i64;
+                            copy(1, 0, 1);
+                        } else {
+                            out.copy_from_slice(self.index(i));
+                            copy(0, i, i + 1);
+                        }
+                    }
                 }
-            }
-        }
+            })?;
         let filled = Sparse::from_parts(indices, Tensor::vector(values), self.dense_shape.clone());
         Ok((filled, empty))
     }

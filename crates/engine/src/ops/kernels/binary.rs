@@ -255,13 +255,18 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
             })
         }};
     }
+    // The kernels read the operands as slices, taken once.
     if da.is_int() {
-        return crate::dispatch!(ints pair (a, b), T: (x, y) => Ok(ints!(x, y, T)),
-            _ => unreachable!("dtypes checked above"));
+        return crate::dispatch!(ints pair (a, b), T: (x, y) => {
+            let (x, y): (&[T], &[T]) = (x, y);
+            Ok(ints!(x, y, T))
+        }, _ => unreachable!("dtypes checked above"));
     }
     if da.is_float() {
-        return crate::dispatch!(floats pair (a, b), T: (x, y) => Ok(floats!(x, y, T)),
-            _ => unreachable!("dtypes checked above"));
+        return crate::dispatch!(floats pair (a, b), T: (x, y) => {
+            let (x, y): (&[T], &[T]) = (x, y);
+            Ok(floats!(x, y, T))
+        }, _ => unreachable!("dtypes checked above"));
     }
     Ok(match (a, b) {
         (Buffer::Bool(x), Buffer::Bool(y)) => Buffer::from(match op {
