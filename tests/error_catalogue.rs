@@ -1,6 +1,9 @@
-//! The error catalogue is generated and true: docs/errors.md is exactly what the error enums
-//! generate (`RAGTAG_BLESS=1` rewrites it), `:help errors` shows the same entries, and every
-//! example in it, run in a fresh session, raises the class the catalogue names.
+//! The error catalogue is generated and true: its page, docs/errors.snap.md, is exactly what
+//! the error enums generate (an insta snapshot: `cargo insta review` shows a change), `:help
+//! errors` shows the same entries, and every example in it, run in a fresh session, raises
+//! the class the catalogue names.
+
+use std::path::Path;
 
 use ragtag::engine::ExceptionClass;
 use ragtag::session::{Collect, Session};
@@ -17,19 +20,18 @@ fn raised(src: &str) -> (String, String) {
     }
 }
 
+/// The page is a binary snapshot, so that it stays a Markdown file to read:
+/// docs/errors.snap.md, beside insta's metadata in docs/errors.snap.
 #[test]
 fn the_docs_page_is_the_generated_catalogue() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/errors.md");
-    let want = ragtag::eval::catalogue::markdown();
-    if std::env::var_os("RAGTAG_BLESS").is_some() {
-        std::fs::create_dir_all(concat!(env!("CARGO_MANIFEST_DIR"), "/docs")).unwrap();
-        std::fs::write(path, &want).unwrap();
-    }
-    let have = std::fs::read_to_string(path).unwrap_or_default();
-    assert!(
-        have == want,
-        "docs/errors.md is out of date: run `RAGTAG_BLESS=1 cargo test --test integration error_catalogue::`"
-    );
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| {
+        let page = ragtag::eval::catalogue::markdown();
+        insta::assert_binary_snapshot!("errors.md", page.into_bytes());
+    });
 }
 
 #[test]

@@ -1,8 +1,9 @@
-//! Pictures (`draw(x)`, `--format svg`): one golden SVG file per kind of picture under
-//! tests/golden/svg/, each checked to be well-formed XML by a parser and compared byte for
-//! byte (`RAGTAG_BLESS=1 cargo test --test integration svg::` rewrites them), plus the
-//! limits every picture keeps: real text, light and dark colours, a notebook's width, and a
-//! summary of a million rows under 100 KB.
+//! Pictures (`draw(x)`, `--format svg`): one golden picture per kind under tests/golden/svg/,
+//! each checked to be well-formed XML by a parser and compared byte for byte with its insta
+//! snapshot (a binary snapshot, so the picture is a file a browser opens: NAME.snap.svg,
+//! beside its metadata NAME.snap; `cargo insta review` shows a changed one), plus the limits
+//! every picture keeps: real text, light and dark colours, a notebook's width, and a summary
+//! of a million rows under 100 KB.
 
 use std::path::PathBuf;
 
@@ -136,47 +137,55 @@ fn check_picture(name: &str, svg: &str) -> f64 {
     width
 }
 
-fn golden_dir() -> PathBuf {
+/// Where the golden pictures are: insta's NAME.snap (metadata) and NAME.snap.svg (picture).
+pub fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/svg")
+}
+
+/// The case a file of [`golden_dir`] belongs to: NAME of NAME.snap and NAME.snap.svg. A
+/// change waiting for review (NAME.snap.new, NAME.snap.new.svg) belongs to none.
+fn golden_name(file: &str) -> Option<&str> {
+    file.strip_suffix(".snap.svg")
+        .or_else(|| file.strip_suffix(".snap"))
 }
 
 #[test]
 fn golden_pictures_match_and_are_well_formed() {
-    let bless = std::env::var_os("RAGTAG_BLESS").is_some();
-    let mut stale = Vec::new();
-    for (name, src) in CASES {
-        let svg = picture(src);
-        check_picture(name, &svg);
-        let path = golden_dir().join(format!("{name}.svg"));
-        if bless {
-            std::fs::write(&path, &svg).unwrap();
-            continue;
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(golden_dir());
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| {
+        for (name, src) in CASES {
+            let svg = picture(src);
+            check_picture(name, &svg);
+            insta::assert_binary_snapshot!(&format!("{name}.svg"), svg.into_bytes());
         }
-        let want = std::fs::read_to_string(&path).unwrap_or_default();
-        if want != svg {
-            stale.push(name.to_string());
-        }
-    }
-    assert!(
-        stale.is_empty(),
-        "pictures differ from tests/golden/svg ({}): look at them, then run \
-         `RAGTAG_BLESS=1 cargo test --test integration svg::`",
-        stale.join(", ")
-    );
+    });
 }
 
 #[test]
 fn every_golden_file_is_a_case_and_well_formed() {
+    let mut pictures = 0;
     for entry in std::fs::read_dir(golden_dir()).unwrap() {
         let path = entry.unwrap().path();
-        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let file = path.file_name().unwrap().to_string_lossy().to_string();
+        if file.contains(".snap.new") {
+            continue;
+        }
+        let name =
+            golden_name(&file).unwrap_or_else(|| panic!("{} is no snapshot", path.display()));
         assert!(
             CASES.iter().any(|(n, _)| *n == name),
             "{} is no case of tests/svg.rs",
             path.display()
         );
-        check_picture(&name, &std::fs::read_to_string(&path).unwrap());
+        if file.ends_with(".svg") {
+            check_picture(name, &std::fs::read_to_string(&path).unwrap());
+            pictures += 1;
+        }
     }
+    assert_eq!(pictures, CASES.len(), "a picture for each case");
 }
 
 #[test]

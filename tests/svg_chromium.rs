@@ -1,5 +1,5 @@
-//! The golden pictures as a browser shows them: each file of tests/golden/svg rendered by
-//! headless Chromium (Debian's `chromium` package) in light and in dark mode, the
+//! The golden pictures as a browser shows them: each picture of tests/golden/svg (the svg
+//! module's snapshots, NAME.snap.svg) rendered by headless Chromium (Debian's `chromium` package) in light and in dark mode, the
 //! screenshot's size checked and a few pixels probed — the background and the first cell
 //! in each scheme's colour — and the screenshots saved under target/svg-screenshots for
 //! review. Without Chromium the test says so and passes, except under CI (`CI` set), where
@@ -124,15 +124,18 @@ fn golden_pictures_render_in_chromium_light_and_dark() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let shots = root.join("target/svg-screenshots");
     std::fs::create_dir_all(&shots).unwrap();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("tests/golden/svg"))
+    let mut files: Vec<(String, PathBuf)> = std::fs::read_dir(crate::svg::golden_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "svg"))
+        .filter_map(|p| {
+            let file = p.file_name()?.to_str()?;
+            let name = file.strip_suffix(".snap.svg")?.to_string();
+            Some((name, p))
+        })
         .collect();
     files.sort();
     assert!(!files.is_empty());
-    for file in files {
-        let name = file.file_stem().unwrap().to_string_lossy().to_string();
+    for (name, file) in files {
         let (size, probe) = geometry(&std::fs::read_to_string(&file).unwrap());
         for (scheme, bg, cell) in SCHEMES {
             let out = shots.join(format!("{name}-{scheme}.png"));

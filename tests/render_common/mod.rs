@@ -1,8 +1,7 @@
-//! Shared by the render snapshot tests: a catalogue of values of every kind, and a check that
-//! compares rendered text with the expected file under tests/render/ (`RAGTAG_BLESS=1`
-//! rewrites the files instead; read the diff before committing it).
+//! Shared by the render snapshot tests: a catalogue of values of every kind, and a check of
+//! renderings against their insta snapshots under tests/render/.
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 
 use ragtag::engine::{Buffer, Lod, Ragged, RowPartition, Sparse, StringBuf, Tensor};
@@ -214,65 +213,21 @@ pub fn catalogue() -> Vec<(&'static str, Value)> {
     out
 }
 
-fn expected_path(form: &str, name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/render")
-        .join(form)
-        .join(format!("{name}.txt"))
-}
-
-/// Compares `actual` with tests/render/FORM/NAME.txt (or writes it under `RAGTAG_BLESS=1`);
-/// returns a description of the difference, if any.
-pub fn check(form: &str, name: &str, actual: &str) -> Option<String> {
-    let path = expected_path(form, name);
-    let mut actual = actual.to_string();
-    if !actual.ends_with('\n') {
-        actual.push('\n');
-    }
-    if std::env::var_os("RAGTAG_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, &actual).unwrap();
-        return None;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    if expected == actual {
-        return None;
-    }
-    let first = expected
-        .lines()
-        .zip(actual.lines())
-        .position(|(a, b)| a != b)
-        .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
-    Some(format!(
-        "{}: differs from line {}\n--- expected\n{}\n--- actual\n{}",
-        path.display(),
-        first + 1,
-        expected
-            .lines()
-            .skip(first)
-            .take(5)
-            .collect::<Vec<_>>()
-            .join("\n"),
-        actual
-            .lines()
-            .skip(first)
-            .take(5)
-            .collect::<Vec<_>>()
-            .join("\n"),
-    ))
-}
-
-/// Checks every rendering, failing once with every difference listed.
-#[track_caller]
+/// Checks each rendering against its snapshot, tests/render/FORM/NAME.snap (insta): one that
+/// changed fails the test, and `cargo insta review` (or INSTA_UPDATE=always) takes it in once
+/// the diff has been read.
 pub fn check_all(form: &str, rendered: impl IntoIterator<Item = (String, String)>) {
-    let failures: Vec<String> = rendered
-        .into_iter()
-        .filter_map(|(name, text)| check(form, &name, &text))
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} snapshot(s) differ (RAGTAG_BLESS=1 cargo test --test integration render_ rewrites them):\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/render")
+            .join(form),
     );
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| {
+        for (name, text) in rendered {
+            insta::assert_snapshot!(name, text);
+        }
+    });
 }

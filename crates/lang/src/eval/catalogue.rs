@@ -2,7 +2,8 @@
 //! the Python and TensorFlow exception classes every layer raises ([`ExceptionClass`], the
 //! engine's) and the kinds of syntax error ([`SyntaxErrorKind`]) — each with when it
 //! happens and an input that raises it. `:help errors` shows [`text`];
-//! docs/errors.md is [`markdown`], and a test keeps the file in step and runs every example.
+//! docs/errors.snap.md is [`markdown`], the snapshot a test keeps in step (it also runs every
+//! example).
 
 use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_syntax::SyntaxErrorKind;
@@ -80,13 +81,14 @@ fn cell(lines: &[String]) -> String {
         .join("<br>")
 }
 
-/// The catalogue as docs/errors.md holds it.
+/// The catalogue as docs/errors.snap.md holds it.
 pub fn markdown() -> String {
     let mut out = String::from(
         "# Errors\n\n\
-         Generated from ragtag's error enums by `cargo test --test integration \
-         error_catalogue::` (set `RAGTAG_BLESS=1` to rewrite it); the same test runs every \
-         example and checks the class it raises. In the REPL, `:help errors` shows this list.\n\n\
+         Generated from ragtag's error enums: this page is the snapshot that \
+         `cargo test --test integration error_catalogue::` checks (`cargo insta review` takes \
+         in a change), and the same tests run every example and check the class it raises. In \
+         the REPL, `:help errors` shows this list.\n\n\
          ## Exception classes\n\n\
          An `except` clause catches its class and every class below it. A base class's \
          example raises one of its subclasses.\n\n\
