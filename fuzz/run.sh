@@ -21,7 +21,7 @@ target=${1:?usage: fuzz/run.sh TARGET SECONDS, or fuzz/run.sh build}
 seconds=${2:-60}
 export RUSTC_BOOTSTRAP=1
 # cargo-fuzz only drives cargo and libFuzzer, so its own build needs no optimisation: the
-# debug install is built in a fraction of the release one's time.
+# debug install builds quicker.
 if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked --quiet --debug || { echo "fuzz_$target: 0 passed, 1 failed"; exit 1; }
 fi

@@ -58,7 +58,7 @@ check_not() {
 evcxr="$cache/bin/evcxr"
 # evcxr_repl links rust-analyzer's crates, most of its build. Only the REPL's own speed
 # depends on their optimisation, and these checks barely use it (they type their variables,
-# so no type is inferred): opt-level 1 instead of release's 3 takes far less time to build.
+# so no type is inferred): opt-level 1 instead of release's 3 builds quicker.
 # Without default features it leaves out mimalloc, its allocator (a C build).
 if ! "$evcxr" --version 2>/dev/null | grep -qF "$version"; then
     echo "installing evcxr_repl $version into $cache (once per machine; many minutes)"
