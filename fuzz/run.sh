@@ -4,6 +4,10 @@
 #
 #   bash fuzz/run.sh parse 60        # target, seconds
 #   bash fuzz/run.sh eval 1800
+#   bash fuzz/run.sh build           # only build every target (one cargo build), run none
+#
+# `build` lets CI build the instrumented targets while other parts run; a run after it finds
+# them built (the same flags, so cargo has nothing left to do).
 #
 # New inputs that reach new code go to fuzz/corpus/TARGET (kept in the repository); the
 # project's own programs in fuzz/seeds start every run; fuzz/ragtag.dict holds the
@@ -13,11 +17,19 @@
 # cargo-fuzz needs nightly features; RUSTC_BOOTSTRAP=1 unlocks them on the stable toolchain.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: fuzz/run.sh TARGET SECONDS}
+target=${1:?usage: fuzz/run.sh TARGET SECONDS, or fuzz/run.sh build}
 seconds=${2:-60}
 export RUSTC_BOOTSTRAP=1
+# cargo-fuzz only drives cargo and libFuzzer, so its own build needs no optimisation: the
+# debug install builds quicker.
 if ! cargo fuzz --version >/dev/null 2>&1; then
-    cargo install cargo-fuzz --locked --quiet || { echo "fuzz_$target: 0 passed, 1 failed"; exit 1; }
+    cargo install cargo-fuzz --locked --quiet --debug || { echo "fuzz_$target: 0 passed, 1 failed"; exit 1; }
+fi
+# -O is cargo-fuzz's default (a release build with line tables, without debug assertions);
+# it is written out so that `build` and `run` ask for the very same build.
+if [ "$target" = build ]; then
+    cargo fuzz build -O
+    exit
 fi
 mkdir -p "fuzz/corpus/$target"
 # -timeout: an input running this long counts as a hang (the eval target interrupts each

@@ -6,6 +6,7 @@
 #
 #   bash tests/evcxr/run.sh              # every check
 #   CI=true bash tests/evcxr/run.sh      # the short form: the display checks only
+#   bash tests/evcxr/run.sh --install    # only install evcxr_repl if it is missing
 #
 # The cache is ${RAGTAG_EVCXR_ROOT:-$HOME/.cache/ragtag/evcxr}: bin/evcxr (cargo install
 # --root), build/ (cargo install's target directory, so a new version reuses what it can),
@@ -55,10 +56,15 @@ check_not() {
 }
 
 evcxr="$cache/bin/evcxr"
+# evcxr_repl links rust-analyzer's crates, most of its build. Only the REPL's own speed
+# depends on their optimisation, and these checks barely use it (they type their variables,
+# so no type is inferred): opt-level 1 instead of release's 3 builds quicker.
+# Without default features it leaves out mimalloc, its allocator (a C build).
 if ! "$evcxr" --version 2>/dev/null | grep -qF "$version"; then
     echo "installing evcxr_repl $version into $cache (once per machine; many minutes)"
     mkdir -p "$cache"
     if ! nice -n 10 cargo install evcxr_repl --version "$version" --locked --quiet \
+        --no-default-features --config 'profile.release.opt-level=1' \
         --root "$cache" --target-dir "$cache/build"; then
         echo "FAIL: cargo install evcxr_repl $version" >&2
         failed=1
@@ -66,6 +72,8 @@ if ! "$evcxr" --version 2>/dev/null | grep -qF "$version"; then
     fi
 fi
 "$evcxr" --version
+# --install: only make sure it is installed (CI starts this early, beside other parts).
+[ "${1:-}" = --install ] && exit 0
 
 mkdir -p "$cache/work" "$cache/config"
 printf '[evcxr]\nopt_level = "0"\n' >"$cache/config/evcxr.toml"
