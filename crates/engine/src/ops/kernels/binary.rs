@@ -3,34 +3,13 @@
 
 use super::{dtype_mismatch, BinaryOp};
 use crate::buffer::Buffer;
+use crate::dtype::DType;
+use crate::ops::cast::cast_buffer;
 use crate::error::Result;
 use crate::interrupt;
 use crate::invalid_arg;
 use crate::shared::Shared;
 use crate::strings::StringBuf;
-
-/// Python's floor modulo for integers.
-fn int_floor_mod<T>(a: T, b: T) -> T
-where
-    T: Copy
-        + PartialOrd
-        + Default
-        + From<i8>
-        + std::ops::Rem<Output = T>
-        + std::ops::Add<Output = T>,
-{
-    let zero = T::default();
-    // `MIN % -1` overflows in Rust although the answer is 0 (as TensorFlow gives).
-    if b == T::from(-1) {
-        return zero;
-    }
-    let r = a % b;
-    if r != zero && ((r < zero) != (b < zero)) {
-        r + b
-    } else {
-        r
-    }
-}
 
 /// `f(x, y)`, or 0 where the guarded operand is 0: `x` when `X` (TensorFlow's `xdivy`,
 /// `xlogy`, `xlog1py`), `y` otherwise (`divide_no_nan`, `multiply_no_nan`). `X` is a
@@ -131,6 +110,13 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
                 return Ok(cmp!($x, $y));
             }
             if op == BinaryOp::Div {
+                // tf.math.truediv: ints of 8 and 16 bits divide as float32, wider ones as
+                // float64.
+                if std::mem::size_of::<$t>() <= 2 {
+                    return Ok(Buffer::from(apply($x, $y, n, |p: $t, q: $t| {
+                        p as f32 / q as f32
+                    })));
+                }
                 return Ok(Buffer::from(apply($x, $y, n, |p: $t, q: $t| {
                     p as f64 / q as f64
                 })));
@@ -145,14 +131,17 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
                     }
                 })));
             }
+            // A variable, not a literal: the comparisons below are also compiled for the
+            // unsigned types, where `x < 0` is a lint.
+            let zero: $t = 0;
             if matches!(
                 op,
                 BinaryOp::FloorDiv | BinaryOp::Mod | BinaryOp::TruncateDiv | BinaryOp::TruncateMod
-            ) && (0..n).any(|i| $y[ib(i)] == 0)
+            ) && (0..n).any(|i| $y[ib(i)] == zero)
             {
                 return Err(invalid_arg!("Integer division by zero in {}", op.tf_name()));
             }
-            if op == BinaryOp::Pow && (0..n).any(|i| $y[ib(i)] < 0) {
+            if op == BinaryOp::Pow && (0..n).any(|i| $y[ib(i)] < zero) {
                 return Err(
                     invalid_arg!("Integers to negative integer powers are not allowed")
                         .with_hint("use a float tensor: tf.cast(x, tf.float32) ** y"),
@@ -164,13 +153,21 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
                 BinaryOp::Mul => apply($x, $y, n, |p: $t, q: $t| p.wrapping_mul(q)),
                 BinaryOp::FloorDiv => apply($x, $y, n, |p: $t, q: $t| {
                     let d = p.wrapping_div(q);
-                    if (p.wrapping_rem(q) != 0) && ((p < 0) != (q < 0)) {
+                    if (p.wrapping_rem(q) != zero) && ((p < zero) != (q < zero)) {
                         d - 1
                     } else {
                         d
                     }
                 }),
-                BinaryOp::Mod => apply($x, $y, n, |p: $t, q: $t| int_floor_mod(p, q)),
+                // Python's floor modulo; `MIN % -1` wraps to 0, as TensorFlow gives.
+                BinaryOp::Mod => apply($x, $y, n, |p: $t, q: $t| {
+                    let r = p.wrapping_rem(q);
+                    if r != zero && ((r < zero) != (q < zero)) {
+                        r.wrapping_add(q)
+                    } else {
+                        r
+                    }
+                }),
                 BinaryOp::Pow => apply($x, $y, n, |p: $t, q: $t| p.wrapping_pow(q as u32)),
                 BinaryOp::Maximum => apply($x, $y, n, |p: $t, q: $t| p.max(q)),
                 BinaryOp::Minimum => apply($x, $y, n, |p: $t, q: $t| p.min(q)),
@@ -262,8 +259,21 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
             Ok(ints!(x, y, T))
         }, _ => unreachable!("dtypes checked above"));
     }
+    if matches!(da, DType::Float16 | DType::BFloat16) {
+        if op.is_comparison() {
+            return crate::dispatch!(floats pair (a, b), T: (x, y) => {
+                let (x, y): (&[T], &[T]) = (x, y);
+                Ok(cmp!(x, y))
+            }, _ => unreachable!("dtypes checked above"));
+        }
+        // Each operation in float32, rounded back once, as TensorFlow's CPU kernels
+        // compute the 16-bit floats.
+        let wide = |b: &Buffer| cast_buffer(b, DType::Float32);
+        let out = binary(op, &wide(a)?, &wide(b)?, n)?;
+        return cast_buffer(&out, da);
+    }
     if da.is_float() {
-        return crate::dispatch!(floats pair (a, b), T: (x, y) => {
+        return crate::dispatch!(wide_floats pair (a, b), T: (x, y) => {
             let (x, y): (&[T], &[T]) = (x, y);
             Ok(floats!(x, y, T))
         }, _ => unreachable!("dtypes checked above"));

@@ -412,18 +412,23 @@ const NAMED_CONSTANTS: &[(&str, &[&str])] = &[
     (
         "tf",
         &[
-            "bool", "int32", "int64", "float32", "float64", "string", "newaxis",
+            "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+            "float16", "bfloat16", "float32", "float64", "string", "half", "double", "newaxis",
         ],
     ),
     (
         "tf.dtypes",
-        &["bool", "int32", "int64", "float32", "float64", "string"],
+        &[
+            "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+            "float16", "bfloat16", "float32", "float64", "string", "half", "double",
+        ],
     ),
     (
         "np",
         &[
-            "bool_", "int32", "int64", "float32", "float64", "str_", "newaxis", "pi", "e", "inf",
-            "nan",
+            "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+            "float16", "float32", "float64", "half", "double", "str_", "newaxis", "pi", "e",
+            "inf", "nan",
         ],
     ),
     ("math", &["pi", "e", "inf", "nan"]),
@@ -456,10 +461,8 @@ fn named_constant(path: &str) -> Option<Value> {
         return constant_value(name);
     }
     let dtype_module = matches!(module, "tf" | "tf.dtypes" | "np" | "numpy");
-    let dtype_name = matches!(
-        name,
-        "bool" | "int32" | "int64" | "float32" | "float64" | "string" | "str_" | "bool_"
-    );
+    let dtype_name = ragtag_engine::DType::ALL.iter().any(|d| d.name() == name)
+        || matches!(name, "str_" | "bool_" | "half" | "double");
     if dtype_module && dtype_name {
         return constant_value(name);
     }
