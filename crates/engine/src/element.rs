@@ -699,7 +699,10 @@ mod tests {
         let big = [1e20, -1e20, f64::NAN, -1.0];
         let m = i64::MIN;
         assert_eq!(big.map(|x| x.cast::<i64>()), [m, m, m, -1]);
-        assert_eq!(big.map(|x| x.cast::<u64>()), [1 << 63, 1 << 63, 1 << 63, u64::MAX]);
+        assert_eq!(
+            big.map(|x| x.cast::<u64>()),
+            [1 << 63, 1 << 63, 1 << 63, u64::MAX]
+        );
     }
 
     #[test]

@@ -42,10 +42,10 @@ pub mod tensor;
 pub use buffer::{Buffer, Column, Scalar};
 pub use dtype::DType;
 pub use element::{Element, Number};
-/// The 16-bit float element types, `tf.float16` and `tf.bfloat16`.
-pub use half::{bf16, f16};
 pub use error::Result;
 pub use exceptions::{Exception, ExceptionClass};
+/// The 16-bit float element types, `tf.float16` and `tf.bfloat16`.
+pub use half::{bf16, f16};
 pub use lod::Lod;
 pub use partition::RowPartition;
 pub use ragged::{Array, Dim, Ragged};

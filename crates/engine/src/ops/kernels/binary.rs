@@ -4,10 +4,10 @@
 use super::{dtype_mismatch, BinaryOp};
 use crate::buffer::Buffer;
 use crate::dtype::DType;
-use crate::ops::cast::cast_buffer;
 use crate::error::Result;
 use crate::interrupt;
 use crate::invalid_arg;
+use crate::ops::cast::cast_buffer;
 use crate::shared::Shared;
 use crate::strings::StringBuf;
 

@@ -15,6 +15,7 @@ mod common;
 mod convert;
 mod display;
 mod draw;
+mod dtypes;
 #[cfg(feature = "arrow")]
 mod files_arrow;
 mod files_json;
@@ -221,6 +222,7 @@ pub fn registry() -> &'static Registry {
             segments::BUILTINS,
             display::BUILTINS,
             draw::BUILTINS,
+            dtypes::BUILTINS,
             numpy::BUILTINS,
             notebook::BUILTINS,
             files_numpy::BUILTINS,
@@ -427,8 +429,8 @@ const NAMED_CONSTANTS: &[(&str, &[&str])] = &[
         "np",
         &[
             "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-            "float16", "float32", "float64", "half", "double", "str_", "newaxis", "pi", "e",
-            "inf", "nan",
+            "float16", "float32", "float64", "half", "double", "str_", "newaxis", "pi", "e", "inf",
+            "nan",
         ],
     ),
     ("math", &["pi", "e", "inf", "nan"]),

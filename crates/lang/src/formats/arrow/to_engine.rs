@@ -269,7 +269,9 @@ impl Converter<'_> {
             DataType::UInt16 => Leaf::<UInt16Type, u16>::run(self, &pieces, |v| v)?,
             DataType::UInt32 => Leaf::<UInt32Type, u32>::run(self, &pieces, |v| v)?,
             DataType::UInt64 => Leaf::<UInt64Type, u64>::run(self, &pieces, |v| v)?,
-            DataType::Float16 => Leaf::<Float16Type, ragtag_engine::f16>::run(self, &pieces, |v| v)?,
+            DataType::Float16 => {
+                Leaf::<Float16Type, ragtag_engine::f16>::run(self, &pieces, |v| v)?
+            }
             DataType::Float32 => Leaf::<Float32Type, f32>::run(self, &pieces, |v| v)?,
             DataType::Float64 => Leaf::<Float64Type, f64>::run(self, &pieces, |v| v)?,
             DataType::Utf8 => self.bytes::<arrow_array::types::Utf8Type>(&pieces)?,

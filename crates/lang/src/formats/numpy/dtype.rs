@@ -268,7 +268,7 @@ pub fn encode(t: &Tensor, what: &str) -> Result<(String, Vec<u8>)> {
                 }
             }
         }
-            d if d.dtype().is_signed_int() => number('i'),
+        d if d.dtype().is_signed_int() => number('i'),
         d if d.dtype().is_unsigned() => number('u'),
         _ => number('f'),
     };
@@ -328,7 +328,9 @@ mod tests {
 
     #[test]
     fn every_number_type_reads_as_its_own_dtype_and_writes_back() {
-        for descr in ["|i1", "<i2", "<i4", "<i8", "|u1", "<u2", "<u4", "<u8", "<f2", "<f4", "<f8"] {
+        for descr in [
+            "|i1", "<i2", "<i4", "<i8", "|u1", "<u2", "<u4", "<u8", "<f2", "<f4", "<f8",
+        ] {
             let ty = parse(descr, "x.npy").unwrap();
             let bytes: Vec<u8> = (0..ty.size as u8 * 2).collect();
             let buf = decode(ty, &bytes, 2, "x.npy").unwrap();
@@ -340,7 +342,10 @@ mod tests {
         // Half precision decodes exactly: 1.0, -2.0 and the largest finite float16.
         let ty = parse(">f2", "x.npy").unwrap();
         let buf = decode(ty, &[0x3c, 0x00, 0xc0, 0x00, 0x7b, 0xff], 3, "x.npy").unwrap();
-        assert_eq!(buf, Buffer::from(vec![f16::ONE, f16::from_f32(-2.0), f16::MAX]));
+        assert_eq!(
+            buf,
+            Buffer::from(vec![f16::ONE, f16::from_f32(-2.0), f16::MAX])
+        );
     }
 
     #[test]

@@ -309,7 +309,13 @@ fn repr_dtype(t: &Tensor) -> Option<&'static str> {
 /// NumPy's `repr(a)`: `array([1, 2], dtype=int32)`, wrapping rows under `array(`.
 pub fn array_repr(t: &Tensor) -> String {
     if t.rank() == 0 {
-        return scalar_str(t.data());
+        // TensorFlow shows a 16-bit float scalar as the Python float it holds exactly
+        // (`numpy=0.333251953125`), not in its own shortest digits.
+        return match t.data() {
+            Buffer::F16(v) => py_float(v[0].to_f64()),
+            Buffer::BF16(v) => py_float(v[0].to_f64()),
+            d => scalar_str(d),
+        };
     }
     let dtype = repr_dtype(t);
     let suffix = if dtype.is_none() { ")" } else { "," };
