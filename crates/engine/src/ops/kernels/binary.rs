@@ -32,7 +32,7 @@ fn zero_where<const X: bool, T: Copy + PartialEq + Default>(
 /// closure so that every operator compiles to its own tight (vectorisable) loop, run a chunk
 /// at a time so an interrupt stops it; [`binary`] checks for the interrupt on its way out.
 #[inline(always)]
-fn apply<T: Copy + Sync, U: Clone + Send>(
+fn apply<T: Copy + Sync, U: Copy + Default + Send + Sync>(
     x: &[T],
     y: &[T],
     n: usize,
@@ -110,13 +110,6 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
                 return Ok(cmp!($x, $y));
             }
             if op == BinaryOp::Div {
-                // tf.math.truediv: ints of 8 and 16 bits divide as float32, wider ones as
-                // float64.
-                if std::mem::size_of::<$t>() <= 2 {
-                    return Ok(Buffer::from(apply($x, $y, n, |p: $t, q: $t| {
-                        p as f32 / q as f32
-                    })));
-                }
                 return Ok(Buffer::from(apply($x, $y, n, |p: $t, q: $t| {
                     p as f64 / q as f64
                 })));
@@ -253,11 +246,39 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
         }};
     }
     // The kernels read the operands as slices, taken once.
+    // The 8- and 16-bit ints and uint32 compute in int64 and wrap back, so that the integer
+    // kernels are compiled for three types, not eight. The results agree: sums, products,
+    // powers and bit operations wrap modulo 2^bits either way, quotients and remainders of
+    // values that fit cannot overflow int64, and shift counts are clamped to the narrow
+    // width first.
+    if da.is_int() && !matches!(da, DType::Int32 | DType::Int64 | DType::UInt64) {
+        let wa = cast_buffer(a, DType::Int64)?;
+        let mut wb = cast_buffer(b, DType::Int64)?;
+        if matches!(op, BinaryOp::LeftShift | BinaryOp::RightShift) {
+            let bits = 8 * da.item_bytes() as i64;
+            if let Buffer::I64(v) = &wb {
+                wb = Buffer::from(interrupt::map(v, |q| q.clamp(0, bits - 1)));
+            }
+        }
+        let out = binary(op, &wa, &wb, n)?;
+        return match out.dtype() {
+            DType::Int64 => cast_buffer(&out, da),
+            // tf.math.truediv of 8- and 16-bit ints is float32 (and float64's quotient
+            // rounds to the float32 one: 53 bits are more than 2 × 24 + 2).
+            DType::Float64 if op == BinaryOp::Div && da.item_bytes() <= 2 => {
+                cast_buffer(&out, DType::Float32)
+            }
+            _ => Ok(out),
+        };
+    }
     if da.is_int() {
-        return crate::dispatch!(ints pair (a, b), T: (x, y) => {
-            let (x, y): (&[T], &[T]) = (x, y);
-            Ok(ints!(x, y, T))
-        }, _ => unreachable!("dtypes checked above"));
+        // The kernels read the operands as slices, taken once.
+        return Ok(match (a, b) {
+            (Buffer::I32(x), Buffer::I32(y)) => ints!(&x[..], &y[..], i32),
+            (Buffer::I64(x), Buffer::I64(y)) => ints!(&x[..], &y[..], i64),
+            (Buffer::U64(x), Buffer::U64(y)) => ints!(&x[..], &y[..], u64),
+            _ => unreachable!("dtypes checked above"),
+        });
     }
     if matches!(da, DType::Float16 | DType::BFloat16) {
         if op.is_comparison() {
