@@ -79,7 +79,7 @@ npy("fortran.npy", fortran, "int64")
 npy("fortran_f32.npy", np.asfortranarray(np.arange(6, dtype=np.float32).reshape(3, 2) + 0.5), "float32")
 npy("big_endian_i4.npy", np.array([[1, -2], [300000, -4]], dtype=">i4"), "int32")
 npy("big_endian_f8.npy", np.array([0.1, -1e300, 2.5], dtype=">f8"), "float64")
-npy("big_endian_fortran.npy", np.asfortranarray(np.arange(6, dtype=">u2").reshape(2, 3)), "int32")
+npy("big_endian_fortran.npy", np.asfortranarray(np.arange(6, dtype=">u2").reshape(2, 3)), "uint16")
 
 # Strings: NumPy's str (<U, UTF-32) and bytes (|S), trailing NULs stripped.
 npy("unicode.npy", np.array(["", "héllo", "✓ ok", "a"]), "string")

@@ -21,6 +21,7 @@
 pub mod budget;
 pub mod buffer;
 pub mod columns;
+pub mod dispatch;
 pub mod dtype;
 pub mod element;
 pub mod error;

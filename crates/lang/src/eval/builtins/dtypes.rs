@@ -1,5 +1,5 @@
-//! The properties of a dtype (`tf.uint8.max`, `tf.float16.is_floating`), as TensorFlow's
-//! `tf.DType` has them.
+//! Dtypes as values: `tf.as_dtype`, and the properties of a dtype (`tf.uint8.max`,
+//! `tf.float16.is_floating`), as TensorFlow's `tf.DType` has them.
 
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
@@ -8,8 +8,12 @@ use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::{dispatch, DType, ExceptionClass};
 
-/// The `tf.DType` properties.
+/// `tf.as_dtype` and the `tf.DType` properties.
 pub static BUILTINS: &[Builtin] = &[
+    Builtin::function("tf.as_dtype", "(type_value)", as_dtype)
+        .doc("The dtype named by `type_value`: a dtype, or a name TensorFlow or NumPy spells ('uint8', 'float16', 'half', 'double', 'string'). An unknown name is a TypeError.")
+        .aliases(&["tf.dtypes.as_dtype"])
+        .examples(&["tf.as_dtype('uint8')", "tf.as_dtype(tf.float16)"]),
     Builtin::property("tf.DType.name", name)
         .doc("TensorFlow's name of the dtype, as a string.")
         .examples(&["tf.uint8.name"]),
@@ -100,4 +104,23 @@ fn min(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn max(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     limit(this(a), false)
+}
+
+fn as_dtype(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    match a.value("type_value") {
+        Value::DType(d) => Ok(Value::DType(*d)),
+        Value::Str(s) => DType::parse(s).map(Value::DType).ok_or_else(|| {
+            Error::new(
+                ExceptionClass::TypeError,
+                format!("Cannot convert value '{s}' to a TensorFlow DType"),
+            )
+            .with_hint("name one of bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64, string")
+            .at(a.span("type_value"))
+        }),
+        other => Err(Error::new(
+            ExceptionClass::TypeError,
+            format!("Cannot convert {} to a TensorFlow DType", other.type_name()),
+        )
+        .at(a.span("type_value"))),
+    }
 }

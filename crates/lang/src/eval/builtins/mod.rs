@@ -26,7 +26,7 @@ mod linalg;
 mod lod;
 mod math;
 mod notebook;
-mod numpy;
+pub(crate) mod numpy;
 pub mod python;
 mod ragged;
 mod random;

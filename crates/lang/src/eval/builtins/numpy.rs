@@ -271,7 +271,7 @@ fn array_list(a: &Args) -> Result<Vec<Tensor>> {
 /// with a signed int is float64); an int and a float in the float that holds the int's
 /// values (8-bit ints: float16, 16-bit: float32, wider: float64) or the float, whichever
 /// is wider; strings win.
-fn promote(a: DType, b: DType) -> DType {
+pub(crate) fn promote(a: DType, b: DType) -> DType {
     use DType::*;
     if a == b {
         return a;
