@@ -585,7 +585,8 @@ mod tests {
     #[test]
     fn dispatch_runs_each_types_copy() {
         let b = Buffer::from(vec![1i64, 2]);
-        let name = crate::dispatch!(elements &b, T: _v => T::DTYPE.name(), Buffer::Str(_) => "string");
+        let name =
+            crate::dispatch!(elements &b, T: _v => T::DTYPE.name(), Buffer::Str(_) => "string");
         assert_eq!(name, "int64");
         let d = crate::dispatch!(numbers dtype DType::Float32, T => T::DTYPE, _ => DType::Bool);
         assert_eq!(d, DType::Float32);

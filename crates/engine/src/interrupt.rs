@@ -129,6 +129,13 @@ fn fill_parallel<U: Send>(out: &mut [U], body: &(dyn Fn(usize, &mut [U]) + Sync)
     !raised(&flag)
 }
 
+/// `n` default values: zeroed pages from the allocator for the numbers, which the parallel
+/// loops then write once.
+#[allow(clippy::disallowed_methods)] // the size of an input already held: its callers checked the budget
+fn default_filled<U: Copy + Default>(n: usize) -> Vec<U> {
+    vec![U::default(); n]
+}
+
 /// `f` of every element of `x`, a chunk at a time, on every core from [`PARALLEL_MIN`]
 /// elements. When an interrupt is requested it stops early and returns what it has (the
 /// parallel path: nothing): the caller must [`check`] before using the result (the kernels
@@ -142,8 +149,7 @@ pub fn map<T: Copy + Sync, U: Copy + Default + Send + Sync>(
         if requested() {
             return Vec::new();
         }
-        // Zeroed pages from the allocator, written once by the workers.
-        let mut out = vec![U::default(); x.len()];
+        let mut out = default_filled(x.len());
         let done = fill_parallel(&mut out, &|start, chunk| {
             for (o, &v) in chunk.iter_mut().zip(&x[start..]) {
                 *o = f(v);
@@ -173,7 +179,7 @@ pub fn map_range<U: Copy + Default + Send + Sync>(
         if requested() {
             return Vec::new();
         }
-        let mut out = vec![U::default(); n];
+        let mut out = default_filled(n);
         let done = fill_parallel(&mut out, &|start, chunk| {
             for (j, o) in chunk.iter_mut().enumerate() {
                 *o = f(start + j);
@@ -205,7 +211,7 @@ pub fn zip_map<T: Copy + Sync, V: Copy + Sync, U: Copy + Default + Send + Sync>(
         if requested() {
             return Vec::new();
         }
-        let mut out = vec![U::default(); n];
+        let mut out = default_filled(n);
         let done = fill_parallel(&mut out, &|start, chunk| {
             for ((o, &p), &q) in chunk.iter_mut().zip(&x[start..]).zip(&y[start..]) {
                 *o = f(p, q);

@@ -312,35 +312,6 @@ pub(crate) fn promote(a: DType, b: DType) -> DType {
     }
 }
 
-#[cfg(test)]
-mod promote_tests {
-    use super::promote;
-    use ragtag_engine::DType::*;
-
-    /// np.result_type's table for pairs of NumPy's types (NumPy 2.3).
-    #[test]
-    fn promotion_follows_numpys_table() {
-        for (a, b, want) in [
-            (UInt8, Int8, Int16),
-            (UInt16, Int8, Int32),
-            (UInt32, Int16, Int64),
-            (UInt64, Int64, Float64),
-            (UInt8, Int32, Int32),
-            (UInt8, UInt32, UInt32),
-            (Int8, Float16, Float16),
-            (Int16, Float16, Float32),
-            (UInt32, Float32, Float64),
-            (Int64, Float32, Float64),
-            (Float16, Float64, Float64),
-            (Bool, UInt8, UInt8),
-            (Int32, String, String),
-        ] {
-            assert_eq!(promote(a, b), want, "{a} with {b}");
-            assert_eq!(promote(b, a), want, "{b} with {a}");
-        }
-    }
-}
-
 fn concatenate(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let ts = array_list(a)?;
     let refs: Vec<&Tensor> = ts.iter().collect();
@@ -414,5 +385,34 @@ fn nd_astype(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             "setting an array element with a sequence: the rows differ in length",
         )
         .at(a.call)),
+    }
+}
+
+#[cfg(test)]
+mod promote_tests {
+    use super::promote;
+    use ragtag_engine::DType::*;
+
+    /// np.result_type's table for pairs of NumPy's types (NumPy 2.3).
+    #[test]
+    fn promotion_follows_numpys_table() {
+        for (a, b, want) in [
+            (UInt8, Int8, Int16),
+            (UInt16, Int8, Int32),
+            (UInt32, Int16, Int64),
+            (UInt64, Int64, Float64),
+            (UInt8, Int32, Int32),
+            (UInt8, UInt32, UInt32),
+            (Int8, Float16, Float16),
+            (Int16, Float16, Float32),
+            (UInt32, Float32, Float64),
+            (Int64, Float32, Float64),
+            (Float16, Float64, Float64),
+            (Bool, UInt8, UInt8),
+            (Int32, String, String),
+        ] {
+            assert_eq!(promote(a, b), want, "{a} with {b}");
+            assert_eq!(promote(b, a), want, "{b} with {a}");
+        }
     }
 }
