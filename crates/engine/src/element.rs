@@ -169,14 +169,12 @@ fn truncate_u64(x: f64) -> u64 {
     }
 }
 
-/// The [`Element`] impl of a numeric type: its variants, and TensorFlow's casts: ints wrap
-/// (`as`), floats round to the nearest (`as`), and a float becomes an int through `$from_f64`
-/// (an int32 or int64 truncation, then a wrap to the narrower type).
-macro_rules! numeric_element {
-    ($t:ty, $variant:ident, $dtype:ident) => {
-        numeric_element!($t, $variant, $dtype, |x: f64| x as $t);
-    };
-    ($t:ty, $variant:ident, $dtype:ident, $from_f64:expr) => {
+/// The [`Element`] impl of `$t`: its variants, and the five conversions TensorFlow's casts
+/// go through, each a function of one argument.
+macro_rules! element {
+    ($t:ty, $variant:ident, $dtype:ident,
+        to_f64: $to_f64:expr, to_i64: $to_i64:expr,
+        from_f64: $from_f64:expr, from_i64: $from_i64:expr, from_u64: $from_u64:expr) => {
         impl Element for $t {
             const DTYPE: DType = DType::$dtype;
             #[inline]
@@ -210,11 +208,11 @@ macro_rules! numeric_element {
             }
             #[inline(always)]
             fn to_f64(self) -> f64 {
-                self as f64
+                ($to_f64)(self)
             }
             #[inline(always)]
             fn to_i64(self) -> i64 {
-                self as i64
+                ($to_i64)(self)
             }
             #[inline(always)]
             fn from_f64(x: f64) -> Self {
@@ -222,13 +220,24 @@ macro_rules! numeric_element {
             }
             #[inline(always)]
             fn from_i64(x: i64) -> Self {
-                x as $t
+                ($from_i64)(x)
             }
             #[inline(always)]
             fn from_u64(x: u64) -> Self {
-                x as $t
+                ($from_u64)(x)
             }
         }
+    };
+}
+
+/// The [`Element`] impl of an int or a wide float: ints wrap (`as`), floats round to the
+/// nearest (`as`), and a float becomes an int through `$from_f64` (an int32 or int64
+/// truncation, then a wrap to the narrower type).
+macro_rules! numeric_element {
+    ($t:ty, $variant:ident, $dtype:ident, $from_f64:expr) => {
+        element!($t, $variant, $dtype,
+            to_f64: |x: $t| x as f64, to_i64: |x: $t| x as i64,
+            from_f64: $from_f64, from_i64: |x: i64| x as $t, from_u64: |x: u64| x as $t);
     };
 }
 numeric_element!(i8, I8, Int8, |x| truncate_i32(x) as i8);
@@ -239,8 +248,8 @@ numeric_element!(u8, U8, UInt8, |x| truncate_i32(x) as u8);
 numeric_element!(u16, U16, UInt16, |x| truncate_i32(x) as u16);
 numeric_element!(u32, U32, UInt32, |x| truncate_i64(x) as u32);
 numeric_element!(u64, U64, UInt64, truncate_u64);
-numeric_element!(f32, F32, Float32);
-numeric_element!(f64, F64, Float64);
+numeric_element!(f32, F32, Float32, |x: f64| x as f32);
+numeric_element!(f64, F64, Float64, |x: f64| x);
 
 /// The [`Element`] impl of a 16-bit float ([`f16`], [`bf16`]): casts go through float64,
 /// which holds every value exactly, so the one rounding is to the 16-bit type (from an int
@@ -248,112 +257,19 @@ numeric_element!(f64, F64, Float64);
 /// largest 16-bit float or a multiple of its spacing).
 macro_rules! half_element {
     ($t:ty, $variant:ident, $dtype:ident) => {
-        impl Element for $t {
-            const DTYPE: DType = DType::$dtype;
-            #[inline]
-            fn buffer(v: Shared<Self>) -> Buffer {
-                Buffer::$variant(v)
-            }
-            #[inline]
-            fn of(b: &Buffer) -> Option<&Shared<Self>> {
-                match b {
-                    Buffer::$variant(v) => Some(v),
-                    _ => None,
-                }
-            }
-            #[inline]
-            fn of_mut(b: &mut Buffer) -> Option<&mut Shared<Self>> {
-                match b {
-                    Buffer::$variant(v) => Some(v),
-                    _ => None,
-                }
-            }
-            #[inline]
-            fn scalar(self) -> Scalar {
-                Scalar::$variant(self)
-            }
-            #[inline]
-            fn from_scalar(s: &Scalar) -> Option<Self> {
-                match s {
-                    Scalar::$variant(x) => Some(*x),
-                    _ => None,
-                }
-            }
-            #[inline(always)]
-            fn to_f64(self) -> f64 {
-                <$t>::to_f64(self)
-            }
-            #[inline(always)]
-            fn to_i64(self) -> i64 {
-                <$t>::to_f64(self) as i64
-            }
-            #[inline(always)]
-            fn from_f64(x: f64) -> Self {
-                <$t>::from_f64(x)
-            }
-            #[inline(always)]
-            fn from_i64(x: i64) -> Self {
-                <$t>::from_f64(x as f64)
-            }
-            #[inline(always)]
-            fn from_u64(x: u64) -> Self {
-                <$t>::from_f64(x as f64)
-            }
-        }
+        element!($t, $variant, $dtype,
+            to_f64: <$t>::to_f64, to_i64: |x: $t| x.to_f64() as i64,
+            from_f64: <$t>::from_f64, from_i64: |x: i64| <$t>::from_f64(x as f64),
+            from_u64: |x: u64| <$t>::from_f64(x as f64));
     };
 }
 half_element!(f16, F16, Float16);
 half_element!(bf16, BF16, BFloat16);
 
-impl Element for bool {
-    const DTYPE: DType = DType::Bool;
-    #[inline]
-    fn buffer(v: Shared<Self>) -> Buffer {
-        Buffer::Bool(v)
-    }
-    #[inline]
-    fn of(b: &Buffer) -> Option<&Shared<Self>> {
-        match b {
-            Buffer::Bool(v) => Some(v),
-            _ => None,
-        }
-    }
-    #[inline]
-    fn of_mut(b: &mut Buffer) -> Option<&mut Shared<Self>> {
-        match b {
-            Buffer::Bool(v) => Some(v),
-            _ => None,
-        }
-    }
-    #[inline]
-    fn scalar(self) -> Scalar {
-        Scalar::Bool(self)
-    }
-    #[inline]
-    fn from_scalar(s: &Scalar) -> Option<Self> {
-        match s {
-            Scalar::Bool(x) => Some(*x),
-            _ => None,
-        }
-    }
-    #[inline(always)]
-    fn to_f64(self) -> f64 {
-        f64::from(u8::from(self))
-    }
-    #[inline(always)]
-    fn to_i64(self) -> i64 {
-        i64::from(self)
-    }
-    #[inline(always)]
-    fn from_f64(x: f64) -> Self {
-        // NaN != 0, so a NaN casts to True, as in TensorFlow.
-        x != 0.0
-    }
-    #[inline(always)]
-    fn from_i64(x: i64) -> Self {
-        x != 0
-    }
-}
+// `True` is 1; nonzero is `True`, and a NaN (which is not 0) too, as in TensorFlow.
+element!(bool, Bool, Bool,
+    to_f64: |x: bool| f64::from(u8::from(x)), to_i64: i64::from,
+    from_f64: |x: f64| x != 0.0, from_i64: |x: i64| x != 0, from_u64: |x: u64| x != 0);
 
 /// The [`Number`] impl of an integer type: wrapping arithmetic, no NaN.
 macro_rules! int_number {

@@ -5,7 +5,7 @@
 use ragtag_engine::Buffer;
 
 use super::PRECISION;
-use crate::render::tf_text::{g6, py_bytes, py_float, py_float32, shortest};
+use crate::render::tf_text::{g6, py_bytes, py_exponent, py_float, py_float32, shortest};
 
 /// How every element of one array is written (decided once from the elements shown).
 pub(super) enum Fmt {
@@ -219,9 +219,5 @@ fn np_float32_str(f: f32) -> String {
     if !f.is_finite() || a == 0.0 || (1e-4..1e6).contains(&a) {
         return py_float32(f);
     }
-    let s = format!("{f:e}");
-    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-    let e: i32 = e.parse().unwrap_or(0);
-    let sign = if e < 0 { '-' } else { '+' };
-    format!("{m}e{sign}{:02}", e.abs())
+    py_exponent(&format!("{f:e}"))
 }

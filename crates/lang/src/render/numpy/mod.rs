@@ -7,7 +7,7 @@
 use crate::value::{NdArray, Value};
 use ragtag_engine::{Buffer, DType, Tensor};
 
-use super::tf_text::{g6, py_bytes, py_float, py_float32, shortest};
+use super::tf_text::{g6, py_bytes, py_exponent, py_float, py_float32, shortest};
 
 /// NumPy's default `linewidth`: where lines wrap.
 pub const LINEWIDTH: usize = 75;
@@ -280,12 +280,7 @@ fn np_float16_str(v: f64) -> String {
     if !v.is_finite() || a == 0.0 || (1e-4..1e3).contains(&a) {
         return py_float(v);
     }
-    // Python writes these scientific already (below 1e-4); from 1e3 up it would not.
-    let s = format!("{v:e}");
-    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-    let e: i32 = e.parse().unwrap_or(0);
-    let sign = if e < 0 { '-' } else { '+' };
-    format!("{m}e{sign}{:02}", e.abs())
+    py_exponent(&format!("{v:e}"))
 }
 
 /// NumPy's `str(a)`: `[3 1 4 1]`, `[[1 2]\n [3 4]]`, `[   0    1    2 ... 9997 9998 9999]`.

@@ -13,6 +13,15 @@ impl std::fmt::Display for Value {
     }
 }
 
+/// Rust's scientific notation (`1.5e3`, `1e-5`) as Python writes it: a signed exponent of
+/// at least two digits (`1.5e+03`, `1e-05`).
+pub fn py_exponent(s: &str) -> String {
+    let (m, e) = s.split_once('e').unwrap_or((s, "0"));
+    let e: i32 = e.parse().unwrap_or(0);
+    let sign = if e < 0 { '-' } else { '+' };
+    format!("{m}e{sign}{:02}", e.abs())
+}
+
 /// Python's `repr` of a float (`100.0`, `0.1`, `1e-05`, `nan`, `inf`).
 pub fn py_float(f: f64) -> String {
     if f.is_nan() {
@@ -24,11 +33,7 @@ pub fn py_float(f: f64) -> String {
     let a = f.abs();
     if a != 0.0 && !(1e-4..1e16).contains(&a) {
         // Scientific notation with a two-digit exponent, as Python writes it.
-        let s = format!("{f:e}");
-        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-        let e: i32 = e.parse().unwrap_or(0);
-        let sign = if e < 0 { '-' } else { '+' };
-        return format!("{m}e{sign}{:02}", e.abs());
+        return py_exponent(&format!("{f:e}"));
     }
     let s = format!("{f}");
     if s.contains('.') {
@@ -96,11 +101,7 @@ pub fn py_float32(f: f32) -> String {
         let s = format!("{f}");
         return if s.contains('.') { s } else { format!("{s}.0") };
     }
-    let s = format!("{f:e}");
-    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-    let e: i32 = e.parse().unwrap_or(0);
-    let sign = if e < 0 { '-' } else { '+' };
-    format!("{m}e{sign}{:02}", e.abs())
+    py_exponent(&format!("{f:e}"))
 }
 
 /// Python's `repr` of bytes: `b'abc'`, or `b"it's"` when it holds a single quote.
