@@ -311,6 +311,17 @@ int_number!(u16);
 int_number!(u32);
 int_number!(u64);
 
+/// `x` when `take` (it is past the accumulator `acc`, or a NaN), else `acc`: a float max or
+/// min in which a NaN wins.
+#[inline(always)]
+fn nan_wins<T>(acc: T, x: T, take: bool) -> T {
+    if take {
+        x
+    } else {
+        acc
+    }
+}
+
 /// The [`Number`] impl of a float type: IEEE arithmetic, a NaN wins max and min, and
 /// products through matrixmultiply's blocked, vectorised kernel.
 macro_rules! float_number {
@@ -330,19 +341,11 @@ macro_rules! float_number {
             }
             #[inline(always)]
             fn max_of(self, x: Self) -> Self {
-                if x > self || x.is_nan() {
-                    x
-                } else {
-                    self
-                }
+                nan_wins(self, x, x > self || x.is_nan())
             }
             #[inline(always)]
             fn min_of(self, x: Self) -> Self {
-                if x < self || x.is_nan() {
-                    x
-                } else {
-                    self
-                }
+                nan_wins(self, x, x < self || x.is_nan())
             }
             #[inline(always)]
             fn is_nan(self) -> bool {
@@ -381,19 +384,11 @@ macro_rules! half_number {
             }
             #[inline(always)]
             fn max_of(self, x: Self) -> Self {
-                if x > self || x.is_nan() {
-                    x
-                } else {
-                    self
-                }
+                nan_wins(self, x, x > self || x.is_nan())
             }
             #[inline(always)]
             fn min_of(self, x: Self) -> Self {
-                if x < self || x.is_nan() {
-                    x
-                } else {
-                    self
-                }
+                nan_wins(self, x, x < self || x.is_nan())
             }
             #[inline(always)]
             fn is_nan(self) -> bool {
