@@ -47,6 +47,8 @@ fn check_entry(t: &Tensor, want: &Json, what: &str) {
             (Scalar::Bool(b), _) => Some(b) == w.as_bool(),
             (Scalar::F32(v), _) => Some(f64::from(v)) == w.as_f64(),
             (Scalar::F64(v), _) => Some(v) == w.as_f64(),
+            (Scalar::U64(v), _) => Some(v) == w.as_u64(),
+            (s, _) if s.dtype().is_float() => s.as_f64() == w.as_f64(),
             (s, _) => s.as_i64() == w.as_i64(),
         };
         assert!(

@@ -91,13 +91,13 @@ fn arrow_types_map_to_the_engine_s_dtypes() {
     assert_eq!(
         dtypes,
         [
-            ("i8", "int32"),
-            ("i16", "int32"),
-            ("u8", "int32"),
-            ("u16", "int32"),
-            ("u32", "int64"),
-            ("u64", "int64"),
-            ("f16", "float32"),
+            ("i8", "int8"),
+            ("i16", "int16"),
+            ("u8", "uint8"),
+            ("u16", "uint16"),
+            ("u32", "uint32"),
+            ("u64", "uint64"),
+            ("f16", "float16"),
             ("flag", "bool"),
         ]
     );

@@ -1,5 +1,7 @@
 //! Flat, typed element storage shared by dense, ragged, sparse and LoD tensors.
 
+use half::{bf16, f16};
+
 use super::budget;
 use super::dtype::DType;
 use super::element::Element;
@@ -17,10 +19,26 @@ use super::strings::StringBuf;
 pub enum Buffer {
     /// `bool` elements.
     Bool(Shared<bool>),
+    /// `int8` elements.
+    I8(Shared<i8>),
+    /// `int16` elements.
+    I16(Shared<i16>),
     /// `int32` elements.
     I32(Shared<i32>),
     /// `int64` elements.
     I64(Shared<i64>),
+    /// `uint8` elements.
+    U8(Shared<u8>),
+    /// `uint16` elements.
+    U16(Shared<u16>),
+    /// `uint32` elements.
+    U32(Shared<u32>),
+    /// `uint64` elements.
+    U64(Shared<u64>),
+    /// `float16` elements.
+    F16(Shared<f16>),
+    /// `bfloat16` elements.
+    BF16(Shared<bf16>),
     /// `float32` elements.
     F32(Shared<f32>),
     /// `float64` elements.
@@ -34,10 +52,26 @@ pub enum Buffer {
 pub enum Scalar {
     /// A `bool`.
     Bool(bool),
+    /// An `int8`.
+    I8(i8),
+    /// An `int16`.
+    I16(i16),
     /// An `int32`.
     I32(i32),
     /// An `int64`.
     I64(i64),
+    /// A `uint8`.
+    U8(u8),
+    /// A `uint16`.
+    U16(u16),
+    /// A `uint32`.
+    U32(u32),
+    /// A `uint64`.
+    U64(u64),
+    /// A `float16`.
+    F16(f16),
+    /// A `bfloat16`.
+    BF16(bf16),
     /// A `float32`.
     F32(f32),
     /// A `float64`.

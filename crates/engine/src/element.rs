@@ -5,11 +5,13 @@
 //! a buffer's dtype.
 //!
 //! Adding a dtype is a variant of [`Buffer`], [`Scalar`] and [`DType`], an impl of these
-//! two traits, and its entry in the list of its kind (bools, ints, floats) in
-//! [`dispatch!`](crate::dispatch); the kernels written through them need no edit.
+//! two traits, and its entry in the list of its kind (bools, signed, unsigned, halves,
+//! wide floats) in [`dispatch!`](crate::dispatch); the kernels written through them need no
+//! edit.
 
 use std::fmt::Debug;
 
+use half::{bf16, f16};
 use ndarray::linalg::general_mat_mul;
 use ndarray::{ArrayView2, ArrayViewMut2};
 
@@ -17,8 +19,8 @@ use crate::buffer::{Buffer, Scalar};
 use crate::dtype::DType;
 use crate::shared::Shared;
 
-/// An element type of a bool or numeric buffer: `bool`, `i32`, `i64`, `f32` or `f64`
-/// (strings are their own case: bytes and offsets, see [`StringBuf`](crate::StringBuf)).
+/// An element type of a bool or numeric buffer: `bool`, the signed and unsigned ints of 8 to
+/// 64 bits, [`f16`], [`bf16`], `f32` or `f64` (strings are their own case: bytes and offsets, see [`StringBuf`](crate::StringBuf)).
 ///
 /// It knows its dtype, moves a run of elements into its [`Buffer`] variant and borrows it
 /// back out, converts to and from a [`Scalar`], and casts as `tf.cast` does.
@@ -57,18 +59,29 @@ pub trait Element: Copy + Default + PartialEq + PartialOrd + Debug + Send + Sync
     fn to_f64(self) -> f64;
     /// As int64: floats truncate toward zero and saturate, as `tf.cast` does (NaN is 0).
     fn to_i64(self) -> i64;
-    /// `tf.cast` from float64: floats round to the nearest, ints truncate toward zero and
-    /// saturate, bool is `x != 0` (NaN is `True`).
+    /// `tf.cast` from float64: floats round to the nearest, ints truncate toward zero as
+    /// TensorFlow's compiled casts do (out of int32's range, or int64's for the 32- and 64-bit
+    /// ints, is the minimum, then wraps to the narrower type), bool is `x != 0` (NaN is
+    /// `True`).
     fn from_f64(x: f64) -> Self;
     /// `tf.cast` from int64: narrower ints wrap, floats round to the nearest, bool is
     /// `x != 0`.
     fn from_i64(x: i64) -> Self;
-    /// `tf.cast` to `U`: through float64 from floats, through int64 from ints and bools
-    /// (both exact for the source, so the one rounding is the target's).
+    /// `tf.cast` from uint64: as from int64 (ints wrap the same bits), but floats take the
+    /// unsigned value.
+    #[inline(always)]
+    fn from_u64(x: u64) -> Self {
+        Self::from_i64(x as i64)
+    }
+    /// `tf.cast` to `U`: through float64 from floats, through int64 from ints and bools,
+    /// through uint64 from uint64 (each exact for the source, so the one rounding is the
+    /// target's).
     #[inline(always)]
     fn cast<U: Element>(self) -> U {
         if Self::DTYPE.is_float() {
             U::from_f64(self.to_f64())
+        } else if Self::DTYPE == DType::UInt64 {
+            U::from_u64(self.to_i64() as u64)
         } else {
             U::from_i64(self.to_i64())
         }
@@ -124,10 +137,44 @@ pub trait Number: Element {
     }
 }
 
-/// The [`Element`] impl of a numeric type: its variants, and `as` for TensorFlow's casts
-/// (Rust's `as` truncates floats toward zero and saturates, and wraps ints, as `tf.cast`).
-macro_rules! numeric_element {
-    ($t:ty, $variant:ident, $dtype:ident) => {
+/// A float truncated toward zero to int32 as x86's `cvttsd2si` does, which TensorFlow's
+/// CPU casts compile to: out of range and NaN give int32's minimum.
+#[inline(always)]
+fn truncate_i32(x: f64) -> i32 {
+    if x > -2_147_483_649.0 && x < 2_147_483_648.0 {
+        x as i32
+    } else {
+        i32::MIN
+    }
+}
+
+/// [`truncate_i32`] for int64: out of range and NaN give int64's minimum.
+#[inline(always)]
+fn truncate_i64(x: f64) -> i64 {
+    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&x) {
+        x as i64
+    } else {
+        i64::MIN
+    }
+}
+
+/// A float truncated to uint64 as the compiled cast does: the upper half of the range
+/// directly, the rest through int64 (so -1.0 is 2^64 - 1, and out of range and NaN 2^63).
+#[inline(always)]
+fn truncate_u64(x: f64) -> u64 {
+    if (9_223_372_036_854_775_808.0..18_446_744_073_709_551_616.0).contains(&x) {
+        x as u64
+    } else {
+        truncate_i64(x) as u64
+    }
+}
+
+/// The [`Element`] impl of `$t`: its variants, and the five conversions TensorFlow's casts
+/// go through, each a function of one argument.
+macro_rules! element {
+    ($t:ty, $variant:ident, $dtype:ident,
+        to_f64: $to_f64:expr, to_i64: $to_i64:expr,
+        from_f64: $from_f64:expr, from_i64: $from_i64:expr, from_u64: $from_u64:expr) => {
         impl Element for $t {
             const DTYPE: DType = DType::$dtype;
             #[inline]
@@ -161,77 +208,68 @@ macro_rules! numeric_element {
             }
             #[inline(always)]
             fn to_f64(self) -> f64 {
-                self as f64
+                ($to_f64)(self)
             }
             #[inline(always)]
             fn to_i64(self) -> i64 {
-                self as i64
+                ($to_i64)(self)
             }
             #[inline(always)]
             fn from_f64(x: f64) -> Self {
-                x as $t
+                ($from_f64)(x)
             }
             #[inline(always)]
             fn from_i64(x: i64) -> Self {
-                x as $t
+                ($from_i64)(x)
+            }
+            #[inline(always)]
+            fn from_u64(x: u64) -> Self {
+                ($from_u64)(x)
             }
         }
     };
 }
-numeric_element!(i32, I32, Int32);
-numeric_element!(i64, I64, Int64);
-numeric_element!(f32, F32, Float32);
-numeric_element!(f64, F64, Float64);
 
-impl Element for bool {
-    const DTYPE: DType = DType::Bool;
-    #[inline]
-    fn buffer(v: Shared<Self>) -> Buffer {
-        Buffer::Bool(v)
-    }
-    #[inline]
-    fn of(b: &Buffer) -> Option<&Shared<Self>> {
-        match b {
-            Buffer::Bool(v) => Some(v),
-            _ => None,
-        }
-    }
-    #[inline]
-    fn of_mut(b: &mut Buffer) -> Option<&mut Shared<Self>> {
-        match b {
-            Buffer::Bool(v) => Some(v),
-            _ => None,
-        }
-    }
-    #[inline]
-    fn scalar(self) -> Scalar {
-        Scalar::Bool(self)
-    }
-    #[inline]
-    fn from_scalar(s: &Scalar) -> Option<Self> {
-        match s {
-            Scalar::Bool(x) => Some(*x),
-            _ => None,
-        }
-    }
-    #[inline(always)]
-    fn to_f64(self) -> f64 {
-        f64::from(u8::from(self))
-    }
-    #[inline(always)]
-    fn to_i64(self) -> i64 {
-        i64::from(self)
-    }
-    #[inline(always)]
-    fn from_f64(x: f64) -> Self {
-        // NaN != 0, so a NaN casts to True, as in TensorFlow.
-        x != 0.0
-    }
-    #[inline(always)]
-    fn from_i64(x: i64) -> Self {
-        x != 0
-    }
+/// The [`Element`] impl of an int or a wide float: ints wrap (`as`), floats round to the
+/// nearest (`as`), and a float becomes an int through `$from_f64` (an int32 or int64
+/// truncation, then a wrap to the narrower type).
+macro_rules! numeric_element {
+    ($t:ty, $variant:ident, $dtype:ident, $from_f64:expr) => {
+        element!($t, $variant, $dtype,
+            to_f64: |x: $t| x as f64, to_i64: |x: $t| x as i64,
+            from_f64: $from_f64, from_i64: |x: i64| x as $t, from_u64: |x: u64| x as $t);
+    };
 }
+numeric_element!(i8, I8, Int8, |x| truncate_i32(x) as i8);
+numeric_element!(i16, I16, Int16, |x| truncate_i32(x) as i16);
+numeric_element!(i32, I32, Int32, truncate_i32);
+numeric_element!(i64, I64, Int64, truncate_i64);
+numeric_element!(u8, U8, UInt8, |x| truncate_i32(x) as u8);
+numeric_element!(u16, U16, UInt16, |x| truncate_i32(x) as u16);
+numeric_element!(u32, U32, UInt32, |x| truncate_i64(x) as u32);
+numeric_element!(u64, U64, UInt64, truncate_u64);
+numeric_element!(f32, F32, Float32, |x: f64| x as f32);
+numeric_element!(f64, F64, Float64, |x: f64| x);
+
+/// The [`Element`] impl of a 16-bit float ([`f16`], [`bf16`]): casts go through float64,
+/// which holds every value exactly, so the one rounding is to the 16-bit type (from an int
+/// beyond 2^53 there are two, and the second cannot change the result: it is past the
+/// largest 16-bit float or a multiple of its spacing).
+macro_rules! half_element {
+    ($t:ty, $variant:ident, $dtype:ident) => {
+        element!($t, $variant, $dtype,
+            to_f64: <$t>::to_f64, to_i64: |x: $t| x.to_f64() as i64,
+            from_f64: <$t>::from_f64, from_i64: |x: i64| <$t>::from_f64(x as f64),
+            from_u64: |x: u64| <$t>::from_f64(x as f64));
+    };
+}
+half_element!(f16, F16, Float16);
+half_element!(bf16, BF16, BFloat16);
+
+// `True` is 1; nonzero is `True`, and a NaN (which is not 0) too, as in TensorFlow.
+element!(bool, Bool, Bool,
+    to_f64: |x: bool| f64::from(u8::from(x)), to_i64: i64::from,
+    from_f64: |x: f64| x != 0.0, from_i64: |x: i64| x != 0, from_u64: |x: u64| x != 0);
 
 /// The [`Number`] impl of an integer type: wrapping arithmetic, no NaN.
 macro_rules! int_number {
@@ -264,8 +302,25 @@ macro_rules! int_number {
         }
     };
 }
+int_number!(i8);
+int_number!(i16);
 int_number!(i32);
 int_number!(i64);
+int_number!(u8);
+int_number!(u16);
+int_number!(u32);
+int_number!(u64);
+
+/// `x` when `take` (it is past the accumulator `acc`, or a NaN), else `acc`: a float max or
+/// min in which a NaN wins.
+#[inline(always)]
+fn nan_wins<T>(acc: T, x: T, take: bool) -> T {
+    if take {
+        x
+    } else {
+        acc
+    }
+}
 
 /// The [`Number`] impl of a float type: IEEE arithmetic, a NaN wins max and min, and
 /// products through matrixmultiply's blocked, vectorised kernel.
@@ -286,19 +341,11 @@ macro_rules! float_number {
             }
             #[inline(always)]
             fn max_of(self, x: Self) -> Self {
-                if x > self || x.is_nan() {
-                    x
-                } else {
-                    self
-                }
+                nan_wins(self, x, x > self || x.is_nan())
             }
             #[inline(always)]
             fn min_of(self, x: Self) -> Self {
-                if x < self || x.is_nan() {
-                    x
-                } else {
-                    self
-                }
+                nan_wins(self, x, x < self || x.is_nan())
             }
             #[inline(always)]
             fn is_nan(self) -> bool {
@@ -317,6 +364,41 @@ macro_rules! float_number {
 }
 float_number!(f32);
 float_number!(f64);
+
+/// The [`Number`] impl of a 16-bit float: each operation in float32, rounded back, as
+/// TensorFlow's CPU kernels compute half and bfloat16; a NaN wins max and min.
+macro_rules! half_number {
+    ($t:ty) => {
+        impl Number for $t {
+            const ZERO: Self = <$t>::ZERO;
+            const ONE: Self = <$t>::ONE;
+            const LOWEST: Self = <$t>::MIN;
+            const HIGHEST: Self = <$t>::MAX;
+            #[inline(always)]
+            fn plus(self, x: Self) -> Self {
+                <$t>::from_f32(self.to_f32() + x.to_f32())
+            }
+            #[inline(always)]
+            fn times(self, x: Self) -> Self {
+                <$t>::from_f32(self.to_f32() * x.to_f32())
+            }
+            #[inline(always)]
+            fn max_of(self, x: Self) -> Self {
+                nan_wins(self, x, x > self || x.is_nan())
+            }
+            #[inline(always)]
+            fn min_of(self, x: Self) -> Self {
+                nan_wins(self, x, x < self || x.is_nan())
+            }
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+        }
+    };
+}
+half_number!(f16);
+half_number!(bf16);
 
 impl Number for bool {
     const ZERO: Self = false;
@@ -345,145 +427,27 @@ impl Number for bool {
     }
 }
 
-/// Runs a body once for each element type a buffer, a scalar or a dtype can hold, each copy
-/// compiled for its own type: the one place that lists the element types.
-///
-/// The first word names the set of element types: `elements` (bool and the numbers),
-/// `numbers` (ints and floats), `ints` or `floats`. Arms for what the set leaves out
-/// (strings, the other dtypes) follow the body as ordinary match arms. The body sees the
-/// methods of [`Element`] and [`Number`] without importing them.
-///
-/// - `dispatch!(SET buffer, T: v => body, other arms…)`: `v` binds the `Shared<T>` of a
-///   [`Buffer`] (or a reference to it, as the match binds), `T` the element type (`T:` may
-///   be left out).
-/// - `dispatch!(SET pair (a, b), T: (x, y) => body, other arms…)`: two buffers of one
-///   variant at once.
-/// - `dispatch!(SET scalar s, T: x => body, other arms…)`: the value of a [`Scalar`].
-/// - `dispatch!(SET dtype d, T => body, other arms…)`: `T` is the element type of a
-///   [`DType`].
-/// - `dispatch!(map buffer, v => body)`: the same variant rebuilt from `body`, for every
-///   variant strings included (`v` is a `Shared<T>` or a `StringBuf`; see
-///   [`Column`](crate::Column)).
-///
-/// ```
-/// use ragtag_engine::{dispatch, Buffer, DType, Element, Number, StringBuf};
-///
-/// fn sum<T: Number>(v: &[T]) -> T {
-///     v.iter().fold(T::ZERO, |s, &x| s.plus(x))
-/// }
-/// fn total(b: &Buffer) -> Option<f64> {
-///     dispatch!(numbers b, v => Some(sum(v).to_f64()), _ => None)
-/// }
-/// assert_eq!(total(&Buffer::from(vec![1i32, 2, 3])), Some(6.0));
-/// assert_eq!(total(&Buffer::Str(StringBuf::from_strs(["a"]))), None);
-///
-/// let width = |d: DType| dispatch!(elements dtype d, T => std::mem::size_of::<T>(), DType::String => 0);
-/// assert_eq!((width(DType::Float32), width(DType::String)), (4, 0));
-/// ```
-#[macro_export]
-macro_rules! dispatch {
-    // The sets, as lists of kinds.
-    (elements $($rest:tt)*) => { $crate::dispatch!(@add [] [bools ints floats] $($rest)*) };
-    (numbers $($rest:tt)*) => { $crate::dispatch!(@add [] [ints floats] $($rest)*) };
-    (ints $($rest:tt)*) => { $crate::dispatch!(@add [] [ints] $($rest)*) };
-    (floats $($rest:tt)*) => { $crate::dispatch!(@add [] [floats] $($rest)*) };
-    // The members of each kind, `(buffer and scalar variant, type, dtype variant)`: the one
-    // list of element types. A new dtype is one entry here.
-    (@add [$($m:tt)*] [bools $($k:ident)*] $($rest:tt)*) => {
-        $crate::dispatch!(@add [$($m)* (Bool, bool, Bool)] [$($k)*] $($rest)*)
-    };
-    (@add [$($m:tt)*] [ints $($k:ident)*] $($rest:tt)*) => {
-        $crate::dispatch!(@add [$($m)* (I32, i32, Int32) (I64, i64, Int64)] [$($k)*] $($rest)*)
-    };
-    (@add [$($m:tt)*] [floats $($k:ident)*] $($rest:tt)*) => {
-        $crate::dispatch!(@add [$($m)* (F32, f32, Float32) (F64, f64, Float64)] [$($k)*] $($rest)*)
-    };
-    (@add $members:tt [] $($rest:tt)*) => { $crate::dispatch!(@in $members $($rest)*) };
-    (map $buf:expr, $v:ident => $body:expr) => {
-        $crate::dispatch!(elements $buf, $v => $crate::Buffer::from($body),
-            $crate::Buffer::Str($v) => $crate::Buffer::Str($body))
-    };
-
-    // The forms, over the set's members.
-    (@in [$(($var:ident, $t:ty, $dt:ident))*]
-        dtype $d:expr, $T:ident => $body:expr, $($other:tt)*) => {
-        match $d {
-            $($crate::DType::$dt => $crate::dispatch!(@arm $T = $t, $body),)*
-            $($other)*
-        }
-    };
-    (@in [$(($var:ident, $t:ty, $dt:ident))*]
-        scalar $s:expr, $T:ident : $x:pat => $body:expr, $($other:tt)*) => {
-        match $s {
-            $($crate::Scalar::$var($x) => $crate::dispatch!(@arm $T = $t, $body),)*
-            $($other)*
-        }
-    };
-    (@in [$(($var:ident, $t:ty, $dt:ident))*]
-        pair ($a:expr, $b:expr), $T:ident : ($x:pat, $y:pat) => $body:expr, $($other:tt)*) => {
-        match ($a, $b) {
-            $(($crate::Buffer::$var($x), $crate::Buffer::$var($y)) => {
-                $crate::dispatch!(@arm $T = $t, $body)
-            })*
-            $($other)*
-        }
-    };
-    (@in [$(($var:ident, $t:ty, $dt:ident))*]
-        $buf:expr, $T:ident : $v:pat => $body:expr, $($other:tt)*) => {
-        match $buf {
-            $($crate::Buffer::$var($v) => $crate::dispatch!(@arm $T = $t, $body),)*
-            $($other)*
-        }
-    };
-    // Without `T:`, the element type goes unnamed.
-    (@in $set:tt scalar $s:expr, $x:pat => $body:expr, $($other:tt)*) => {
-        $crate::dispatch!(@in $set scalar $s, _T: $x => $body, $($other)*)
-    };
-    (@in $set:tt pair ($a:expr, $b:expr), ($x:pat, $y:pat) => $body:expr, $($other:tt)*) => {
-        $crate::dispatch!(@in $set pair ($a, $b), _T: ($x, $y) => $body, $($other)*)
-    };
-    (@in $set:tt $buf:expr, $v:pat => $body:expr, $($other:tt)*) => {
-        $crate::dispatch!(@in $set $buf, _T: $v => $body, $($other)*)
-    };
-    // One member's copy of the body: `T` names its type, and the traits' methods are in scope.
-    (@arm $T:ident = $t:ty, $body:expr) => {{
-        #[allow(dead_code)]
-        type $T = $t;
-        #[allow(unused_imports)]
-        use $crate::element::{Element as _, Number as _};
-        $body
-    }};
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Every element type's cast agrees with `as` between the concrete types, as
-    /// `tf.cast` does (the casts go through int64 or float64).
+    /// In range, every cast agrees with `as` between the concrete types (the casts go through
+    /// int64, uint64 or float64).
     #[test]
-    fn casts_through_the_wide_types_are_direct_casts() {
-        let floats = [
-            0.0,
-            -0.0,
-            0.5,
-            -2.7,
-            1e10,
-            -1e10,
-            3e38,
-            f64::INFINITY,
-            f64::NAN,
-        ];
-        for x in floats {
-            assert_eq!(x.cast::<i32>(), x as i32);
+    fn casts_in_range_are_direct_casts() {
+        for x in [0.0, -0.0, 0.5, -2.7, 1e9, -1e9] {
             assert_eq!(x.cast::<i64>(), x as i64);
-            assert_eq!((x as f32).cast::<i32>(), x as f32 as i32);
+            assert_eq!(x.cast::<i32>(), x as i32);
             assert_eq!((x as f32).cast::<i64>(), x as f32 as i64);
-            assert_eq!(x.cast::<f32>().to_bits(), (x as f32).to_bits());
-            assert_eq!(x.cast::<bool>(), x != 0.0 || x.is_nan());
+            assert_eq!(x.cast::<bool>(), x != 0.0);
         }
+        for x in [0.1, 3e38, 1e39, f64::INFINITY, f64::NAN] {
+            assert_eq!(x.cast::<f32>().to_bits(), (x as f32).to_bits());
+        }
+        assert!(f64::NAN.cast::<bool>());
         for x in [0i64, 1, -1, i64::from(i32::MAX) + 1, i64::MIN, i64::MAX] {
             assert_eq!(x.cast::<i32>(), x as i32);
+            assert_eq!(x.cast::<u8>(), x as u8);
             assert_eq!(x.cast::<f32>().to_bits(), (x as f32).to_bits());
             assert_eq!(x.cast::<f64>().to_bits(), (x as f64).to_bits());
             assert_eq!(
@@ -492,6 +456,34 @@ mod tests {
             );
         }
         assert_eq!((true.cast::<f32>(), false.cast::<i64>()), (1.0, 0));
+        assert_eq!(u64::MAX.cast::<f32>(), 1.844_674_4e19, "unsigned, not -1");
+        assert_eq!(u64::MAX.cast::<i64>(), -1);
+        assert_eq!(f16::from_f64(65504.0).cast::<i32>(), 65504);
+        assert_eq!(70000i32.cast::<f16>(), f16::INFINITY);
+    }
+
+    /// Out of range, floats truncate to ints as TensorFlow 2.21 on x86-64 answers
+    /// (tf.cast(tf.constant([300.0, -1.0, 1e10, nan]), …)).
+    #[test]
+    fn floats_out_of_range_truncate_as_tensorflow() {
+        let xs = [300.0f32, -1.0, 1e10, -1e10, f32::NAN];
+        let to = |f: fn(f32) -> i64| xs.iter().map(|&x| f(x)).collect::<Vec<_>>();
+        assert_eq!(to(|x| i64::from(x.cast::<u8>())), [44, 255, 0, 0, 0]);
+        assert_eq!(to(|x| i64::from(x.cast::<i8>())), [44, -1, 0, 0, 0]);
+        assert_eq!(to(|x| i64::from(x.cast::<u16>())), [300, 65535, 0, 0, 0]);
+        assert_eq!(
+            to(|x| i64::from(x.cast::<u32>())),
+            [300, 4_294_967_295, 1_410_065_408, 2_884_901_888, 0]
+        );
+        let min = i64::from(i32::MIN);
+        assert_eq!(to(|x| i64::from(x.cast::<i32>())), [300, -1, min, min, min]);
+        let big = [1e20, -1e20, f64::NAN, -1.0];
+        let m = i64::MIN;
+        assert_eq!(big.map(|x| x.cast::<i64>()), [m, m, m, -1]);
+        assert_eq!(
+            big.map(|x| x.cast::<u64>()),
+            [1 << 63, 1 << 63, 1 << 63, u64::MAX]
+        );
     }
 
     #[test]
@@ -504,13 +496,14 @@ mod tests {
     #[test]
     fn dispatch_runs_each_types_copy() {
         let b = Buffer::from(vec![1i64, 2]);
-        let name = dispatch!(elements &b, T: _v => T::DTYPE.name(), Buffer::Str(_) => "string");
+        let name =
+            crate::dispatch!(elements &b, T: _v => T::DTYPE.name(), Buffer::Str(_) => "string");
         assert_eq!(name, "int64");
-        let d = dispatch!(numbers dtype DType::Float32, T => T::DTYPE, _ => DType::Bool);
+        let d = crate::dispatch!(numbers dtype DType::Float32, T => T::DTYPE, _ => DType::Bool);
         assert_eq!(d, DType::Float32);
-        let same = dispatch!(elements pair (&b, &b), (x, y) => x == y, _ => false);
+        let same = crate::dispatch!(elements pair (&b, &b), (x, y) => x == y, _ => false);
         assert!(same);
-        let s = dispatch!(elements scalar &Scalar::F64(2.5), x => x.to_i64(), _ => -1);
+        let s = crate::dispatch!(elements scalar &Scalar::F64(2.5), x => x.to_i64(), _ => -1);
         assert_eq!(s, 2);
     }
 }

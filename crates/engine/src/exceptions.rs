@@ -78,6 +78,9 @@ pub enum ExceptionClass {
     /// `tf.errors.InvalidArgumentError`: an op's inputs do not fit (shapes, sparse
     /// indices, integer division by zero), e.g. `tf.constant([1, 2]) // 0`.
     InvalidArgumentError,
+    /// `tf.errors.NotFoundError`: TensorFlow has the op but no kernel for the dtype, e.g.
+    /// `tf.range(3, dtype=tf.uint8)`.
+    NotFoundError,
     /// `tf.errors.ResourceExhaustedError`: the memory budget would be exceeded, e.g.
     /// `tf.zeros([100000, 100000, 100000])`.
     ResourceExhaustedError,
@@ -95,7 +98,7 @@ use ExceptionClass as C;
 impl ExceptionClass {
     /// Every class, each base class followed by the classes under it (the catalogue's
     /// order: a tree read top to bottom).
-    pub const ALL: [ExceptionClass; 30] = [
+    pub const ALL: [ExceptionClass; 31] = [
         C::BaseException,
         C::Exception,
         C::ValueError,
@@ -122,6 +125,7 @@ impl ExceptionClass {
         C::IsADirectoryError,
         C::OpError,
         C::InvalidArgumentError,
+        C::NotFoundError,
         C::ResourceExhaustedError,
         C::UnimplementedError,
         C::InternalError,
@@ -158,6 +162,7 @@ impl ExceptionClass {
             C::KeyboardInterrupt => "KeyboardInterrupt",
             C::OpError => "OpError",
             C::InvalidArgumentError => "InvalidArgumentError",
+            C::NotFoundError => "NotFoundError",
             C::ResourceExhaustedError => "ResourceExhaustedError",
             C::UnimplementedError => "UnimplementedError",
             C::InternalError => "InternalError",
@@ -183,6 +188,7 @@ impl ExceptionClass {
             C::ModuleNotFoundError => C::ImportError,
             C::FileNotFoundError | C::PermissionError | C::IsADirectoryError => C::OSError,
             C::InvalidArgumentError
+            | C::NotFoundError
             | C::ResourceExhaustedError
             | C::UnimplementedError
             | C::InternalError => C::OpError,
@@ -220,6 +226,7 @@ impl ExceptionClass {
             self,
             C::OpError
                 | C::InvalidArgumentError
+                | C::NotFoundError
                 | C::ResourceExhaustedError
                 | C::UnimplementedError
                 | C::InternalError
@@ -270,6 +277,7 @@ impl ExceptionClass {
             C::PermissionError => "raise PermissionError('/proc/version')",
             C::IsADirectoryError => "raise IsADirectoryError('.')",
             C::OpError | C::InvalidArgumentError => "tf.constant([1, 2]) // 0",
+            C::NotFoundError => "tf.range(3, dtype=tf.uint8)",
             C::ResourceExhaustedError => "tf.zeros([100000, 100000, 100000])",
             C::UnimplementedError => "del [1, 2][0]",
             C::InternalError => "raise tf.errors.InternalError('bug')",
@@ -314,6 +322,7 @@ impl ExceptionClass {
             C::InvalidArgumentError => {
                 "an op's inputs do not fit: shapes, sparse indices, integer division by zero"
             }
+            C::NotFoundError => "TensorFlow has the op but no kernel for the dtype",
             C::ResourceExhaustedError => "the memory budget would be exceeded",
             C::UnimplementedError => "a case ragtag does not implement",
             C::InternalError => "a bug in ragtag, caught before it could harm the session",

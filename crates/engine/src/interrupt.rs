@@ -91,10 +91,6 @@ pub fn fold<T: Copy, A>(x: &[T], init: A, mut f: impl FnMut(A, T) -> A) -> Resul
 /// average at 6 to 8, two threads won nowhere reliably (the second core was taken).
 pub const PARALLEL_MIN: usize = 1 << 17;
 
-/// How many elements one parallel step covers: the flag is looked at before each step, so a
-/// step stays well under a millisecond, and each thread still gets several chunks of work.
-const PARALLEL_STEP: usize = 64 * CHUNK;
-
 /// Appends a copy of `src` to `out`: one `memcpy` below [`PARALLEL_MIN`] elements, split
 /// across rayon's threads above it (a large concat is bound by one core's copy rate, and the
 /// second core nearly doubles it). Not interruptible: a copy runs at memory speed.
@@ -117,24 +113,53 @@ fn raised(flag: &Option<Arc<AtomicBool>>) -> bool {
     flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
 }
 
+/// Runs `body(start, chunk)` over `out` in chunks of [`CHUNK`] on every core, unless an
+/// interrupt is requested; false when one was. The kernels' closures reach rayon only
+/// through this one function per output type: rayon's scheduling code, compiled once per
+/// closure type otherwise, was most of the engine's machine code.
+fn fill_parallel<U: Send>(out: &mut [U], body: &(dyn Fn(usize, &mut [U]) + Sync)) -> bool {
+    let flag = flag();
+    out.par_chunks_mut(CHUNK)
+        .enumerate()
+        .for_each(|(i, chunk)| {
+            if !raised(&flag) {
+                body(i * CHUNK, chunk);
+            }
+        });
+    !raised(&flag)
+}
+
+/// `n` default values: zeroed pages from the allocator for the numbers, which the parallel
+/// loops then write once.
+#[allow(clippy::disallowed_methods)] // the size of an input already held: its callers checked the budget
+fn default_filled<U: Copy + Default>(n: usize) -> Vec<U> {
+    vec![U::default(); n]
+}
+
 /// `f` of every element of `x`, a chunk at a time, on every core from [`PARALLEL_MIN`]
-/// elements. When an interrupt is requested it stops early and returns what it has: the
-/// caller must [`check`] before using the result (the kernels do so once, on their way out).
+/// elements. When an interrupt is requested it stops early and returns what it has (the
+/// parallel path: nothing): the caller must [`check`] before using the result (the kernels
+/// do so once, on their way out).
 #[inline(always)]
-pub fn map<T: Copy + Sync, U: Send>(x: &[T], f: impl Fn(T) -> U + Sync) -> Vec<U> {
+pub fn map<T: Copy + Sync, U: Copy + Default + Send + Sync>(
+    x: &[T],
+    f: impl Fn(T) -> U + Sync,
+) -> Vec<U> {
+    if x.len() >= PARALLEL_MIN {
+        if requested() {
+            return Vec::new();
+        }
+        let mut out = default_filled(x.len());
+        let done = fill_parallel(&mut out, &|start, chunk| {
+            for (o, &v) in chunk.iter_mut().zip(&x[start..]) {
+                *o = f(v);
+            }
+        });
+        return if done { out } else { Vec::new() };
+    }
     let mut out = Vec::new();
     // Where the allocator refuses, the vector grows as it goes instead.
     let _ = out.try_reserve_exact(x.len());
-    if x.len() >= PARALLEL_MIN {
-        let flag = flag();
-        for step in x.chunks(PARALLEL_STEP) {
-            if raised(&flag) {
-                break;
-            }
-            out.par_extend(step.par_iter().with_min_len(CHUNK / 4).map(|&v| f(v)));
-        }
-        return out;
-    }
     for chunk in x.chunks(CHUNK) {
         if requested() {
             break;
@@ -146,20 +171,28 @@ pub fn map<T: Copy + Sync, U: Send>(x: &[T], f: impl Fn(T) -> U + Sync) -> Vec<U
 
 /// `f` of `i` for every `i` in `0..n`, a chunk at a time; stops early like [`map`].
 #[inline(always)]
-pub fn map_range<U: Send>(n: usize, f: impl Fn(usize) -> U + Sync) -> Vec<U> {
+pub fn map_range<U: Copy + Default + Send + Sync>(
+    n: usize,
+    f: impl Fn(usize) -> U + Sync,
+) -> Vec<U> {
+    if n >= PARALLEL_MIN {
+        if requested() {
+            return Vec::new();
+        }
+        let mut out = default_filled(n);
+        let done = fill_parallel(&mut out, &|start, chunk| {
+            for (j, o) in chunk.iter_mut().enumerate() {
+                *o = f(start + j);
+            }
+        });
+        return if done { out } else { Vec::new() };
+    }
     let mut out = Vec::new();
     let _ = out.try_reserve_exact(n);
-    let parallel = n >= PARALLEL_MIN;
-    let step = if parallel { PARALLEL_STEP } else { CHUNK };
-    let flag = flag();
     let mut start = 0;
-    while start < n && !raised(&flag) {
-        let end = n.min(start + step);
-        if parallel {
-            out.par_extend((start..end).into_par_iter().with_min_len(CHUNK / 4).map(&f));
-        } else {
-            out.extend((start..end).map(&f));
-        }
+    while start < n && !requested() {
+        let end = n.min(start + CHUNK);
+        out.extend((start..end).map(&f));
         start = end;
     }
     out
@@ -168,33 +201,27 @@ pub fn map_range<U: Send>(n: usize, f: impl Fn(usize) -> U + Sync) -> Vec<U> {
 /// `f` of every pair of elements of `x` and `y` (of equal length), a chunk at a time, on
 /// every core from [`PARALLEL_MIN`] elements; stops early like [`map`].
 #[inline(always)]
-pub fn zip_map<T: Copy + Sync, V: Copy + Sync, U: Send>(
+pub fn zip_map<T: Copy + Sync, V: Copy + Sync, U: Copy + Default + Send + Sync>(
     x: &[T],
     y: &[V],
     f: impl Fn(T, V) -> U + Sync,
 ) -> Vec<U> {
-    let mut out = Vec::new();
     let n = x.len().min(y.len());
-    let _ = out.try_reserve_exact(n);
     if n >= PARALLEL_MIN {
-        let flag = flag();
-        for (a, b) in x[..n]
-            .chunks(PARALLEL_STEP)
-            .zip(y[..n].chunks(PARALLEL_STEP))
-        {
-            if raised(&flag) {
-                break;
-            }
-            out.par_extend(
-                a.par_iter()
-                    .zip(b.par_iter())
-                    .with_min_len(CHUNK / 4)
-                    .map(|(&p, &q)| f(p, q)),
-            );
+        if requested() {
+            return Vec::new();
         }
-        return out;
+        let mut out = default_filled(n);
+        let done = fill_parallel(&mut out, &|start, chunk| {
+            for ((o, &p), &q) in chunk.iter_mut().zip(&x[start..]).zip(&y[start..]) {
+                *o = f(p, q);
+            }
+        });
+        return if done { out } else { Vec::new() };
     }
-    for (a, b) in x.chunks(CHUNK).zip(y.chunks(CHUNK)) {
+    let mut out = Vec::new();
+    let _ = out.try_reserve_exact(n);
+    for (a, b) in x[..n].chunks(CHUNK).zip(y[..n].chunks(CHUNK)) {
         if requested() {
             break;
         }

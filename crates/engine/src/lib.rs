@@ -21,6 +21,7 @@
 pub mod budget;
 pub mod buffer;
 pub mod columns;
+pub mod dispatch;
 pub mod dtype;
 pub mod element;
 pub mod error;
@@ -44,6 +45,8 @@ pub use dtype::DType;
 pub use element::{Element, Number};
 pub use error::Result;
 pub use exceptions::{Exception, ExceptionClass};
+/// The 16-bit float element types, `tf.float16` and `tf.bfloat16`.
+pub use half::{bf16, f16};
 pub use lod::Lod;
 pub use partition::RowPartition;
 pub use ragged::{Array, Dim, Ragged};

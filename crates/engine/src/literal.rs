@@ -136,12 +136,10 @@ pub fn leaf_to_scalar(leaf: &Leaf, dtype: DType) -> Result<Scalar> {
     let bad = |what: &str| type_error!("Cannot convert {what} to a tensor of dtype {dtype}");
     Ok(match leaf {
         Leaf::Bool(b) if dtype == DType::Bool => Scalar::Bool(*b),
+        // An int past the dtype's range wraps, as TensorFlow's conversion does
+        // (tf.constant(300, tf.uint8) is 44).
         Leaf::Int(v) if dtype.is_numeric() => crate::dispatch!(numbers dtype dtype, T => {
-            let x = T::from_i64(*v);
-            if !dtype.is_float() && x.to_i64() != *v {
-                return Err(value_error!("{v} does not fit in {dtype}"));
-            }
-            x.scalar()
+            T::from_i64(*v).scalar()
         }, _ => unreachable!("a numeric dtype")),
         Leaf::Float(v) if dtype.is_float() => crate::dispatch!(floats dtype dtype, T => {
             T::from_f64(*v).scalar()

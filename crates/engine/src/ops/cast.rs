@@ -23,21 +23,46 @@ pub fn cast_buffer(b: &Buffer, dtype: DType) -> Result<Buffer> {
 }
 
 fn cast_unchecked(b: &Buffer, dtype: DType) -> Result<Buffer> {
-    if b.dtype() == dtype {
+    let from = b.dtype();
+    if from == dtype {
         return Ok(b.clone());
     }
-    crate::dispatch!(elements b, v => cast_elements(v, dtype), Buffer::Str(_) => Err(type_error!(
-        "Cannot cast string to {dtype}: use tf.strings.to_number"
-    )))
-}
-
-/// Bools or numbers cast to `dtype`, element by element with [`Element::cast`].
-fn cast_elements<S: Element>(v: &[S], dtype: DType) -> Result<Buffer> {
-    crate::dispatch!(elements dtype dtype, T => Ok(Buffer::from(interrupt::map(v, S::cast::<T>))),
-    DType::String => Err(type_error!(
-        "Cannot cast {} to string: use tf.strings.as_string",
-        S::DTYPE
-    )))
+    if from == DType::String {
+        return Err(type_error!(
+            "Cannot cast string to {dtype}: use tf.strings.to_number"
+        ));
+    }
+    if dtype == DType::String {
+        return Err(type_error!(
+            "Cannot cast {from} to string: use tf.strings.as_string"
+        ));
+    }
+    // Through the one wide type the source reads into exactly (float64, uint64 or int64),
+    // as Element::cast does, so that each dtype has one loop into the wide type and one out
+    // of each, instead of a loop for every pair of dtypes.
+    if from.is_float() {
+        let wide = match b {
+            Buffer::F64(v) => std::borrow::Cow::Borrowed(&v[..]),
+            _ => crate::dispatch!(floats b, v => interrupt::map(v, |x| x.to_f64()).into(),
+                _ => unreachable!("a float buffer")),
+        };
+        return Ok(crate::dispatch!(elements dtype dtype,
+            T => Buffer::from(interrupt::map(&wide, T::from_f64)),
+            DType::String => unreachable!("checked above")));
+    }
+    if let Buffer::U64(v) = b {
+        return Ok(crate::dispatch!(elements dtype dtype,
+            T => Buffer::from(interrupt::map(v, T::from_u64)),
+            DType::String => unreachable!("checked above")));
+    }
+    let wide = match b {
+        Buffer::I64(v) => std::borrow::Cow::Borrowed(&v[..]),
+        _ => crate::dispatch!(elements b, v => interrupt::map(v, |x| x.to_i64()).into(),
+            Buffer::Str(_) => unreachable!("checked above")),
+    };
+    Ok(crate::dispatch!(elements dtype dtype,
+        T => Buffer::from(interrupt::map(&wide, T::from_i64)),
+        DType::String => unreachable!("checked above")))
 }
 
 /// Formats numbers as strings (`tf.strings.as_string`).

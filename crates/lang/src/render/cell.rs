@@ -2,7 +2,7 @@
 //! bare unless quoting is needed to see them, inner lists capped so one cell stays small.
 
 use super::grid::Cell;
-use super::tf_text::{py_float, py_float32, py_str};
+use super::tf_text::{py_float, py_float32, py_str, shortest};
 use super::Options;
 use ragtag_engine::{Buffer, Tensor};
 
@@ -96,8 +96,8 @@ pub fn cap(s: String, opts: &Options) -> String {
 pub fn element_text(d: &Buffer, i: usize, opts: &Options) -> String {
     match d {
         Buffer::Bool(v) => if v[i] { "True" } else { "False" }.into(),
-        Buffer::I32(v) => v[i].to_string(),
-        Buffer::I64(v) => v[i].to_string(),
+        Buffer::F16(v) => float_text(shortest(v[i]), false),
+        Buffer::BF16(v) => float_text(shortest(v[i]), false),
         Buffer::F32(v) => float_text(v[i] as f64, true),
         Buffer::F64(v) => float_text(v[i], false),
         Buffer::Str(s) => {
@@ -111,6 +111,7 @@ pub fn element_text(d: &Buffer, i: usize, opts: &Options) -> String {
                 opts,
             )
         }
+        d => ragtag_engine::dispatch!(ints d, v => v[i].to_string(), _ => unreachable!()),
     }
 }
 

@@ -22,11 +22,9 @@ pub fn float(f: f64) -> J {
 fn scalar(s: &Scalar) -> J {
     match s {
         Scalar::Bool(b) => J::from(*b),
-        Scalar::I32(v) => J::from(*v),
-        Scalar::I64(v) => J::from(*v),
-        Scalar::F32(v) => float(*v as f64),
-        Scalar::F64(v) => float(*v),
         Scalar::Str(b) => J::from(String::from_utf8_lossy(b).into_owned()),
+        s => ragtag_engine::dispatch!(ints scalar s, x => J::from(*x),
+            s => float(s.as_f64().unwrap_or(f64::NAN))),
     }
 }
 

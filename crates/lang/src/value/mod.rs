@@ -296,11 +296,10 @@ impl Value {
 pub fn scalar_to_value(s: Scalar) -> Value {
     match s {
         Scalar::Bool(b) => Value::Bool(b),
-        Scalar::I32(v) => Value::Int(v as i64),
-        Scalar::I64(v) => Value::Int(v),
-        Scalar::F32(v) => Value::Float(v as f64),
-        Scalar::F64(v) => Value::Float(v),
         Scalar::Str(b) => Value::str(String::from_utf8_lossy(&b)),
+        // A uint64 past int64's range wraps: Python's ints here are 64-bit.
+        s if s.dtype().is_int() => Value::Int(s.as_i64().unwrap_or(0)),
+        s => Value::Float(s.as_f64().unwrap_or(f64::NAN)),
     }
 }
 

@@ -3,34 +3,13 @@
 
 use super::{dtype_mismatch, BinaryOp};
 use crate::buffer::Buffer;
+use crate::dtype::DType;
 use crate::error::Result;
 use crate::interrupt;
 use crate::invalid_arg;
+use crate::ops::cast::cast_buffer;
 use crate::shared::Shared;
 use crate::strings::StringBuf;
-
-/// Python's floor modulo for integers.
-fn int_floor_mod<T>(a: T, b: T) -> T
-where
-    T: Copy
-        + PartialOrd
-        + Default
-        + From<i8>
-        + std::ops::Rem<Output = T>
-        + std::ops::Add<Output = T>,
-{
-    let zero = T::default();
-    // `MIN % -1` overflows in Rust although the answer is 0 (as TensorFlow gives).
-    if b == T::from(-1) {
-        return zero;
-    }
-    let r = a % b;
-    if r != zero && ((r < zero) != (b < zero)) {
-        r + b
-    } else {
-        r
-    }
-}
 
 /// `f(x, y)`, or 0 where the guarded operand is 0: `x` when `X` (TensorFlow's `xdivy`,
 /// `xlogy`, `xlog1py`), `y` otherwise (`divide_no_nan`, `multiply_no_nan`). `X` is a
@@ -53,7 +32,7 @@ fn zero_where<const X: bool, T: Copy + PartialEq + Default>(
 /// closure so that every operator compiles to its own tight (vectorisable) loop, run a chunk
 /// at a time so an interrupt stops it; [`binary`] checks for the interrupt on its way out.
 #[inline(always)]
-fn apply<T: Copy + Sync, U: Clone + Send>(
+fn apply<T: Copy + Sync, U: Copy + Default + Send + Sync>(
     x: &[T],
     y: &[T],
     n: usize,
@@ -145,14 +124,17 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
                     }
                 })));
             }
+            // A variable, not a literal: the comparisons below are also compiled for the
+            // unsigned types, where `x < 0` is a lint.
+            let zero: $t = 0;
             if matches!(
                 op,
                 BinaryOp::FloorDiv | BinaryOp::Mod | BinaryOp::TruncateDiv | BinaryOp::TruncateMod
-            ) && (0..n).any(|i| $y[ib(i)] == 0)
+            ) && (0..n).any(|i| $y[ib(i)] == zero)
             {
                 return Err(invalid_arg!("Integer division by zero in {}", op.tf_name()));
             }
-            if op == BinaryOp::Pow && (0..n).any(|i| $y[ib(i)] < 0) {
+            if op == BinaryOp::Pow && (0..n).any(|i| $y[ib(i)] < zero) {
                 return Err(
                     invalid_arg!("Integers to negative integer powers are not allowed")
                         .with_hint("use a float tensor: tf.cast(x, tf.float32) ** y"),
@@ -164,13 +146,21 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
                 BinaryOp::Mul => apply($x, $y, n, |p: $t, q: $t| p.wrapping_mul(q)),
                 BinaryOp::FloorDiv => apply($x, $y, n, |p: $t, q: $t| {
                     let d = p.wrapping_div(q);
-                    if (p.wrapping_rem(q) != 0) && ((p < 0) != (q < 0)) {
+                    if (p.wrapping_rem(q) != zero) && ((p < zero) != (q < zero)) {
                         d - 1
                     } else {
                         d
                     }
                 }),
-                BinaryOp::Mod => apply($x, $y, n, |p: $t, q: $t| int_floor_mod(p, q)),
+                // Python's floor modulo; `MIN % -1` wraps to 0, as TensorFlow gives.
+                BinaryOp::Mod => apply($x, $y, n, |p: $t, q: $t| {
+                    let r = p.wrapping_rem(q);
+                    if r != zero && ((r < zero) != (q < zero)) {
+                        r.wrapping_add(q)
+                    } else {
+                        r
+                    }
+                }),
                 BinaryOp::Pow => apply($x, $y, n, |p: $t, q: $t| p.wrapping_pow(q as u32)),
                 BinaryOp::Maximum => apply($x, $y, n, |p: $t, q: $t| p.max(q)),
                 BinaryOp::Minimum => apply($x, $y, n, |p: $t, q: $t| p.min(q)),
@@ -256,14 +246,55 @@ fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Bu
         }};
     }
     // The kernels read the operands as slices, taken once.
+    // The 8- and 16-bit ints and uint32 compute in int64 and wrap back, so that the integer
+    // kernels are compiled for three types, not eight. The results agree: sums, products,
+    // powers and bit operations wrap modulo 2^bits either way, quotients and remainders of
+    // values that fit cannot overflow int64, and shift counts are clamped to the narrow
+    // width first.
+    if da.is_int() && !matches!(da, DType::Int32 | DType::Int64 | DType::UInt64) {
+        let wa = cast_buffer(a, DType::Int64)?;
+        let mut wb = cast_buffer(b, DType::Int64)?;
+        if matches!(op, BinaryOp::LeftShift | BinaryOp::RightShift) {
+            let bits = 8 * da.item_bytes() as i64;
+            if let Buffer::I64(v) = &wb {
+                wb = Buffer::from(interrupt::map(v, |q| q.clamp(0, bits - 1)));
+            }
+        }
+        let out = binary(op, &wa, &wb, n)?;
+        return match out.dtype() {
+            DType::Int64 => cast_buffer(&out, da),
+            // tf.math.truediv of 8- and 16-bit ints is float32 (and float64's quotient
+            // rounds to the float32 one: 53 bits are more than 2 × 24 + 2).
+            DType::Float64 if op == BinaryOp::Div && da.item_bytes() <= 2 => {
+                cast_buffer(&out, DType::Float32)
+            }
+            _ => Ok(out),
+        };
+    }
     if da.is_int() {
-        return crate::dispatch!(ints pair (a, b), T: (x, y) => {
-            let (x, y): (&[T], &[T]) = (x, y);
-            Ok(ints!(x, y, T))
-        }, _ => unreachable!("dtypes checked above"));
+        // The kernels read the operands as slices, taken once.
+        return Ok(match (a, b) {
+            (Buffer::I32(x), Buffer::I32(y)) => ints!(&x[..], &y[..], i32),
+            (Buffer::I64(x), Buffer::I64(y)) => ints!(&x[..], &y[..], i64),
+            (Buffer::U64(x), Buffer::U64(y)) => ints!(&x[..], &y[..], u64),
+            _ => unreachable!("dtypes checked above"),
+        });
+    }
+    if matches!(da, DType::Float16 | DType::BFloat16) {
+        if op.is_comparison() {
+            return crate::dispatch!(floats pair (a, b), T: (x, y) => {
+                let (x, y): (&[T], &[T]) = (x, y);
+                Ok(cmp!(x, y))
+            }, _ => unreachable!("dtypes checked above"));
+        }
+        // Each operation in float32, rounded back once, as TensorFlow's CPU kernels
+        // compute the 16-bit floats.
+        let wide = |b: &Buffer| cast_buffer(b, DType::Float32);
+        let out = binary(op, &wide(a)?, &wide(b)?, n)?;
+        return cast_buffer(&out, da);
     }
     if da.is_float() {
-        return crate::dispatch!(floats pair (a, b), T: (x, y) => {
+        return crate::dispatch!(wide_floats pair (a, b), T: (x, y) => {
             let (x, y): (&[T], &[T]) = (x, y);
             Ok(floats!(x, y, T))
         }, _ => unreachable!("dtypes checked above"));

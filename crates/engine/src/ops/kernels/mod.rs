@@ -136,7 +136,12 @@ impl BinaryOp {
         if self.is_comparison() {
             DType::Bool
         } else if matches!(self, BinaryOp::Div | BinaryOp::DivNoNan) && dtype.is_int() {
-            DType::Float64
+            // tf.math.truediv's table: ints of 8 and 16 bits divide as float32.
+            if self == BinaryOp::Div && dtype.item_bytes() <= 2 {
+                DType::Float32
+            } else {
+                DType::Float64
+            }
         } else {
             dtype
         }

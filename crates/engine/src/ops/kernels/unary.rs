@@ -48,15 +48,29 @@ fn unary_unchecked(op: UnaryOp, b: &Buffer) -> Result<Buffer> {
             test(x.to_f64())
         }))), _ => unreachable!("float checked"));
     }
-    crate::dispatch!(ints b, T: v => Ok(Buffer::from(interrupt::map(v, |x: T| match op {
+    crate::dispatch!(signed b, T: v => Ok(Buffer::from(interrupt::map(v, |x: T| match op {
         UnaryOp::Neg => x.wrapping_neg(),
         UnaryOp::Abs => x.wrapping_abs(),
         UnaryOp::Square => x.wrapping_mul(x),
         UnaryOp::Sign => x.signum(),
         _ => x,
-    }))), b => crate::dispatch!(floats b, T: v => {
+    }))), b => crate::dispatch!(unsigned b, T: v => {
+        if matches!(op, UnaryOp::Neg | UnaryOp::Abs) {
+            // TensorFlow registers Neg and Abs for the signed types only.
+            return Err(invalid_arg!(
+                "{} is not defined for {} tensors: the type is unsigned",
+                op.tf_name(),
+                d
+            )
+            .with_hint("cast to a signed type first: tf.cast(x, tf.int32)"));
+        }
+        Ok(Buffer::from(interrupt::map(v, |x: T| match op {
+        UnaryOp::Square => x.wrapping_mul(x),
+        UnaryOp::Sign => T::from(x != 0),
+        _ => x,
+    })))}, b => crate::dispatch!(floats b, T: v => {
         Ok(Buffer::from(interrupt::map(v, |x| T::from_f64(float_unary(op, x.to_f64())))))
-    }, _ => Err(invalid_arg!("{} is not defined for {} tensors", op.tf_name(), d))))
+    }, _ => Err(invalid_arg!("{} is not defined for {} tensors", op.tf_name(), d)))))
 }
 
 /// One float element through `op`, computed in float64. Float32 elements come here too and

@@ -185,22 +185,7 @@ fn saturate_cast(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         );
     };
     let clamped = map_flat(&x, |t| {
-        let data = match (t.data(), dtype) {
-            (Buffer::I64(v), DType::Int32) => Buffer::I64(
-                ragtag_engine::interrupt::map(v, |x| {
-                    x.clamp(i64::from(i32::MIN), i64::from(i32::MAX))
-                })
-                .into(),
-            ),
-            (Buffer::F64(v), DType::Float32) => Buffer::F64(
-                ragtag_engine::interrupt::map(v, |x| {
-                    x.clamp(f64::from(f32::MIN), f64::from(f32::MAX))
-                })
-                .into(),
-            ),
-            // Float to int conversion already saturates (nan becomes 0).
-            (other, _) => other.clone(),
-        };
+        let data = saturated(t.data(), dtype)?;
         ragtag_engine::interrupt::check()?;
         Tensor::new(t.shape().to_vec(), data)
     })
@@ -208,6 +193,39 @@ fn saturate_cast(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     super::cast_array(&clamped, dtype)
         .map(Value::from_array)
         .map_err(|e| a.err_at("dtype", e))
+}
+
+/// `x` clamped to the values of `dtype` that it can hold, as `tf.dtypes.saturate_cast`
+/// clamps before it casts (the cast is then exact or a plain rounding): ints with ints in
+/// int64, everything else in float64, against the largest float that truncates into range.
+fn saturated(x: &Buffer, dtype: DType) -> Result<Buffer, ragtag_engine::Exception> {
+    use ragtag_engine::ops::cast::cast_buffer;
+    let src = x.dtype();
+    if !src.is_numeric() || !dtype.is_numeric() {
+        return cast_buffer(x, dtype);
+    }
+    if src.is_int() && dtype.is_int() {
+        let (lo, hi) = ragtag_engine::dispatch!(ints dtype dtype, T => {
+            let hi = if dtype == DType::UInt64 { i64::MAX } else { T::HIGHEST.to_i64() };
+            (T::LOWEST.to_i64(), hi)
+        }, _ => unreachable!("an int dtype"));
+        let Buffer::I64(v) = cast_buffer(x, DType::Int64)? else {
+            unreachable!("cast to int64")
+        };
+        let v = ragtag_engine::interrupt::map(&v, |x| x.clamp(lo, hi));
+        return cast_buffer(&Buffer::from(v), dtype);
+    }
+    let (lo, hi) = ragtag_engine::dispatch!(numbers dtype dtype, T => {
+        let (lo, hi) = (T::LOWEST.to_f64(), T::HIGHEST.to_f64());
+        // int64's and uint64's largest values round up as floats, past the range.
+        let hi = if T::from_f64(hi) == T::HIGHEST { hi } else { hi.next_down() };
+        (lo, hi)
+    }, _ => unreachable!("a numeric dtype"));
+    let Buffer::F64(v) = cast_buffer(x, DType::Float64)? else {
+        unreachable!("cast to float64")
+    };
+    let v = ragtag_engine::interrupt::map(&v, |x| x.clamp(lo, hi));
+    cast_buffer(&Buffer::from(v), dtype)
 }
 
 fn check_numerics(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

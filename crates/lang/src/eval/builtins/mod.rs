@@ -15,6 +15,7 @@ mod common;
 mod convert;
 mod display;
 mod draw;
+mod dtypes;
 #[cfg(feature = "arrow")]
 mod files_arrow;
 mod files_json;
@@ -25,7 +26,7 @@ mod linalg;
 mod lod;
 mod math;
 mod notebook;
-mod numpy;
+pub(crate) mod numpy;
 pub mod python;
 mod ragged;
 mod random;
@@ -221,6 +222,7 @@ pub fn registry() -> &'static Registry {
             segments::BUILTINS,
             display::BUILTINS,
             draw::BUILTINS,
+            dtypes::BUILTINS,
             numpy::BUILTINS,
             notebook::BUILTINS,
             files_numpy::BUILTINS,
@@ -412,17 +414,22 @@ const NAMED_CONSTANTS: &[(&str, &[&str])] = &[
     (
         "tf",
         &[
-            "bool", "int32", "int64", "float32", "float64", "string", "newaxis",
+            "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+            "float16", "bfloat16", "float32", "float64", "string", "half", "double", "newaxis",
         ],
     ),
     (
         "tf.dtypes",
-        &["bool", "int32", "int64", "float32", "float64", "string"],
+        &[
+            "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+            "float16", "bfloat16", "float32", "float64", "string", "half", "double",
+        ],
     ),
     (
         "np",
         &[
-            "bool_", "int32", "int64", "float32", "float64", "str_", "newaxis", "pi", "e", "inf",
+            "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+            "float16", "float32", "float64", "half", "double", "str_", "newaxis", "pi", "e", "inf",
             "nan",
         ],
     ),
@@ -456,10 +463,8 @@ fn named_constant(path: &str) -> Option<Value> {
         return constant_value(name);
     }
     let dtype_module = matches!(module, "tf" | "tf.dtypes" | "np" | "numpy");
-    let dtype_name = matches!(
-        name,
-        "bool" | "int32" | "int64" | "float32" | "float64" | "string" | "str_" | "bool_"
-    );
+    let dtype_name = ragtag_engine::DType::ALL.iter().any(|d| d.name() == name)
+        || matches!(name, "str_" | "bool_" | "half" | "double");
     if dtype_module && dtype_name {
         return constant_value(name);
     }

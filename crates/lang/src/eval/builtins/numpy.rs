@@ -266,29 +266,49 @@ fn array_list(a: &Args) -> Result<Vec<Tensor>> {
         .collect()
 }
 
-/// NumPy's promotion of two array dtypes (ints with floats give float64).
-fn promote(a: DType, b: DType) -> DType {
+/// NumPy's promotion of two array dtypes (`np.result_type`): within a kind the wider type;
+/// a signed and an unsigned int meet in the smallest signed int that holds both (uint64
+/// with a signed int is float64); an int and a float in the float that holds the int's
+/// values (8-bit ints: float16, 16-bit: float32, wider: float64) or the float, whichever
+/// is wider; strings win.
+pub(crate) fn promote(a: DType, b: DType) -> DType {
+    use DType::*;
     if a == b {
         return a;
     }
-    let rank = |d: DType| match d {
-        DType::Bool => 0,
-        DType::String => 3,
-        _ if d.is_int() => 1,
-        _ => 2,
+    let by_size = |x: DType, y: DType| {
+        if x.item_bytes() >= y.item_bytes() {
+            x
+        } else {
+            y
+        }
     };
-    match (rank(a), rank(b)) {
-        (x, y) if x == 3 || y == 3 => DType::String,
-        (0, _) => b,
-        (_, 0) => a,
-        (x, y) if x == y => {
-            if a.item_bytes() >= b.item_bytes() {
-                a
-            } else {
-                b
+    // The narrowest float that holds every value of an int type (as NumPy's table has it).
+    let float_for = |d: DType| match d.item_bytes() {
+        1 => Float16,
+        2 => Float32,
+        _ => Float64,
+    };
+    match (a, b) {
+        (String, _) | (_, String) => String,
+        (Bool, d) | (d, Bool) => d,
+        (BFloat16, d) | (d, BFloat16) if d.is_float() => by_size(d, Float32).max(Float32),
+        (x, y) if x.is_float() && y.is_float() => by_size(x, y),
+        (x, y) if x.is_float() || y.is_float() => {
+            let (f, i) = if x.is_float() { (x, y) } else { (y, x) };
+            by_size(f, float_for(i))
+        }
+        (x, y) if x.is_unsigned() == y.is_unsigned() => by_size(x, y),
+        (x, y) => {
+            let (u, i) = if x.is_unsigned() { (x, y) } else { (y, x) };
+            match u.item_bytes() {
+                8 => Float64,
+                n if i.item_bytes() > n => i,
+                1 => Int16,
+                2 => Int32,
+                _ => Int64,
             }
         }
-        _ => DType::Float64,
     }
 }
 
@@ -365,5 +385,34 @@ fn nd_astype(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             "setting an array element with a sequence: the rows differ in length",
         )
         .at(a.call)),
+    }
+}
+
+#[cfg(test)]
+mod promote_tests {
+    use super::promote;
+    use ragtag_engine::DType::*;
+
+    /// np.result_type's table for pairs of NumPy's types (NumPy 2.3).
+    #[test]
+    fn promotion_follows_numpys_table() {
+        for (a, b, want) in [
+            (UInt8, Int8, Int16),
+            (UInt16, Int8, Int32),
+            (UInt32, Int16, Int64),
+            (UInt64, Int64, Float64),
+            (UInt8, Int32, Int32),
+            (UInt8, UInt32, UInt32),
+            (Int8, Float16, Float16),
+            (Int16, Float16, Float32),
+            (UInt32, Float32, Float64),
+            (Int64, Float32, Float64),
+            (Float16, Float64, Float64),
+            (Bool, UInt8, UInt8),
+            (Int32, String, String),
+        ] {
+            assert_eq!(promote(a, b), want, "{a} with {b}");
+            assert_eq!(promote(b, a), want, "{b} with {a}");
+        }
     }
 }

@@ -91,22 +91,7 @@ fn numpy_result_dtype(
             D::Int64
         });
     }
-    if a == b {
-        return Ok(a);
-    }
-    Ok(match (rank(a), rank(b)) {
-        (0, _) => b,
-        (_, 0) => a,
-        (1, 1) | (2, 2) => {
-            if a.item_bytes() >= b.item_bytes() {
-                a
-            } else {
-                b
-            }
-        }
-        // An int with a float: float64 (int32 with float32 too, as NumPy does).
-        _ => D::Float64,
-    })
+    Ok(crate::eval::builtins::numpy::promote(a, b))
 }
 
 /// Elementwise NumPy arithmetic with NumPy's dtype rules; the result is a NumPy array.

@@ -8,8 +8,10 @@
 use std::sync::Arc;
 
 use arrow_array::{
-    ArrayRef, BinaryArray, BooleanArray, FixedSizeListArray, Float32Array, Float64Array,
-    Int32Array, Int64Array, LargeBinaryArray, LargeStringArray, OffsetSizeTrait, StringArray,
+    ArrayRef, BinaryArray, BooleanArray, FixedSizeListArray, Float16Array, Float32Array,
+    Float64Array, Int16Array, Int32Array, Int64Array, Int8Array, LargeBinaryArray,
+    LargeStringArray, OffsetSizeTrait, StringArray, UInt16Array, UInt32Array, UInt64Array,
+    UInt8Array,
 };
 use arrow_buffer::{Buffer as ArrowBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::Field;
@@ -105,8 +107,22 @@ fn fixed(child: ArrayRef, k: usize, rows: usize) -> Result<ArrayRef> {
 fn leaf(b: &Buffer) -> Result<ArrayRef> {
     Ok(match b {
         Buffer::Bool(v) => Arc::new(BooleanArray::from_iter(v.iter().map(|&x| Some(x)))),
+        Buffer::I8(v) => Arc::new(Int8Array::new(copy(v)?.into(), None)),
+        Buffer::I16(v) => Arc::new(Int16Array::new(copy(v)?.into(), None)),
         Buffer::I32(v) => Arc::new(Int32Array::new(copy(v)?.into(), None)),
         Buffer::I64(v) => Arc::new(Int64Array::new(copy(v)?.into(), None)),
+        Buffer::U8(v) => Arc::new(UInt8Array::new(copy(v)?.into(), None)),
+        Buffer::U16(v) => Arc::new(UInt16Array::new(copy(v)?.into(), None)),
+        Buffer::U32(v) => Arc::new(UInt32Array::new(copy(v)?.into(), None)),
+        Buffer::U64(v) => Arc::new(UInt64Array::new(copy(v)?.into(), None)),
+        Buffer::F16(v) => Arc::new(Float16Array::new(copy(v)?.into(), None)),
+        Buffer::BF16(_) => {
+            return Err(Error::new(
+                ExceptionClass::TypeError,
+                "Arrow and Parquet have no bfloat16 type, so a column cannot hold bfloat16 values",
+            )
+            .with_hint("cast first: tf.cast(x, tf.float32) keeps every bfloat16 value exactly"))
+        }
         Buffer::F32(v) => Arc::new(Float32Array::new(copy(v)?.into(), None)),
         Buffer::F64(v) => Arc::new(Float64Array::new(copy(v)?.into(), None)),
         Buffer::Str(s) => strings(s)?,

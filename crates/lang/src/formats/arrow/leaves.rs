@@ -1,45 +1,17 @@
 //! The leaves of a column: Arrow's primitive, boolean and string-view arrays copied into
-//! one engine buffer for all chunks (narrow integers widened to int32, uint32 to int64,
-//! float16 to float32), nulls counted and, with `fill_null`, replaced.
+//! one engine buffer of the same element type for all chunks, nulls counted and, with
+//! `fill_null`, replaced.
 
 use std::marker::PhantomData;
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{BinaryViewType, StringViewType, UInt64Type};
+use arrow_array::types::{BinaryViewType, StringViewType};
 use arrow_array::{Array as _, ArrowPrimitiveType};
 use arrow_schema::DataType;
 
 use super::to_engine::{Converter, Piece};
-use crate::diagnostic::{Error, Result};
-use ragtag_engine::{budget, Buffer, DType, ExceptionClass, Scalar, Shared, StringBuf};
-
-/// An engine element type a primitive Arrow column converts to.
-pub(super) trait Element: Copy {
-    const DTYPE: DType;
-    fn of(s: &Scalar) -> Option<Self>;
-    fn buffer(v: Vec<Self>) -> Buffer;
-}
-
-macro_rules! element {
-    ($t:ty, $dtype:ident, $variant:ident) => {
-        impl Element for $t {
-            const DTYPE: DType = DType::$dtype;
-            fn of(s: &Scalar) -> Option<Self> {
-                match s {
-                    Scalar::$variant(v) => Some(*v),
-                    _ => None,
-                }
-            }
-            fn buffer(v: Vec<Self>) -> Buffer {
-                Buffer::$variant(Shared::from(v))
-            }
-        }
-    };
-}
-element!(i32, Int32, I32);
-element!(i64, Int64, I64);
-element!(f32, Float32, F32);
-element!(f64, Float64, F64);
+use crate::diagnostic::Result;
+use ragtag_engine::{budget, Buffer, DType, Element, Scalar, StringBuf};
 
 /// The conversion of primitive chunks of Arrow type `A` to engine elements `E`.
 pub(super) struct Leaf<A, E>(PhantomData<(A, E)>);
@@ -51,7 +23,7 @@ impl<A: ArrowPrimitiveType, E: Element> Leaf<A, E> {
         pieces: &[Piece],
         map: impl Fn(A::Native) -> E,
     ) -> Result<Buffer> {
-        let fill = c.fill_for(E::DTYPE)?.as_ref().and_then(E::of);
+        let fill = c.fill_for(E::DTYPE)?.as_ref().and_then(E::from_scalar);
         let n: usize = pieces.iter().map(|p| p.array.len()).sum();
         let mut out = budget::vec::<E>(&c.what(), n)?;
         for p in pieces {
@@ -77,32 +49,8 @@ impl<A: ArrowPrimitiveType, E: Element> Leaf<A, E> {
                 }
             }
         }
-        Ok(E::buffer(out))
+        Ok(Buffer::from(out))
     }
-}
-
-/// uint64 chunks as int64, when every value fits.
-pub(super) fn uint64(c: &mut Converter<'_>, pieces: &[Piece]) -> Result<Buffer> {
-    for p in pieces {
-        let arr = p.array.as_primitive::<UInt64Type>();
-        let nulls = p.nulls();
-        let too_big =
-            arr.values().iter().enumerate().find(|&(i, &v)| {
-                v > i64::MAX as u64 && nulls.as_ref().is_none_or(|n| n.is_valid(i))
-            });
-        if let Some((_, v)) = too_big {
-            return Err(Error::new(
-                ExceptionClass::ValueError,
-                format!(
-                    "column '{}' of Arrow type uint64 holds {v}, past the largest int64; \
-                     ragtag's integers are int32 and int64",
-                    c.column
-                ),
-            )
-            .with_hint("cast the column to float64 or int64 before writing it"));
-        }
-    }
-    Leaf::<UInt64Type, i64>::run(c, pieces, |v| v as i64)
 }
 
 /// Boolean chunks (bit-packed in Arrow) as bools.
@@ -129,7 +77,7 @@ pub(super) fn booleans(c: &mut Converter<'_>, pieces: &[Piece]) -> Result<Buffer
             }
         }
     }
-    Ok(Buffer::Bool(Shared::from(out)))
+    Ok(Buffer::from(out))
 }
 
 /// Utf8View / BinaryView chunks (what Polars writes in IPC) as one string buffer.

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
     ByteArrayType, Float16Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type,
-    Int8Type, UInt16Type, UInt32Type, UInt8Type,
+    Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
 use arrow_array::{Array as _, ArrayRef, OffsetSizeTrait};
 use arrow_buffer::ArrowNativeType;
@@ -261,15 +261,17 @@ impl Converter<'_> {
         use leaves::Leaf;
         let buffer = match dtype {
             DataType::Boolean => leaves::booleans(self, &pieces)?,
-            DataType::Int8 => Leaf::<Int8Type, i32>::run(self, &pieces, i32::from)?,
-            DataType::Int16 => Leaf::<Int16Type, i32>::run(self, &pieces, i32::from)?,
+            DataType::Int8 => Leaf::<Int8Type, i8>::run(self, &pieces, |v| v)?,
+            DataType::Int16 => Leaf::<Int16Type, i16>::run(self, &pieces, |v| v)?,
             DataType::Int32 => Leaf::<Int32Type, i32>::run(self, &pieces, |v| v)?,
             DataType::Int64 => Leaf::<Int64Type, i64>::run(self, &pieces, |v| v)?,
-            DataType::UInt8 => Leaf::<UInt8Type, i32>::run(self, &pieces, i32::from)?,
-            DataType::UInt16 => Leaf::<UInt16Type, i32>::run(self, &pieces, i32::from)?,
-            DataType::UInt32 => Leaf::<UInt32Type, i64>::run(self, &pieces, i64::from)?,
-            DataType::UInt64 => leaves::uint64(self, &pieces)?,
-            DataType::Float16 => Leaf::<Float16Type, f32>::run(self, &pieces, |v| v.to_f32())?,
+            DataType::UInt8 => Leaf::<UInt8Type, u8>::run(self, &pieces, |v| v)?,
+            DataType::UInt16 => Leaf::<UInt16Type, u16>::run(self, &pieces, |v| v)?,
+            DataType::UInt32 => Leaf::<UInt32Type, u32>::run(self, &pieces, |v| v)?,
+            DataType::UInt64 => Leaf::<UInt64Type, u64>::run(self, &pieces, |v| v)?,
+            DataType::Float16 => {
+                Leaf::<Float16Type, ragtag_engine::f16>::run(self, &pieces, |v| v)?
+            }
             DataType::Float32 => Leaf::<Float32Type, f32>::run(self, &pieces, |v| v)?,
             DataType::Float64 => Leaf::<Float64Type, f64>::run(self, &pieces, |v| v)?,
             DataType::Utf8 => self.bytes::<arrow_array::types::Utf8Type>(&pieces)?,
@@ -332,13 +334,20 @@ impl Converter<'_> {
         };
         let out = match (dtype, fill) {
             (DType::Bool, Scalar::Bool(b)) => Some(Scalar::Bool(*b)),
-            (DType::Int32, Scalar::I64(v)) => i32::try_from(*v).ok().map(Scalar::I32),
-            (DType::Int64, Scalar::I64(v)) => Some(Scalar::I64(*v)),
-            (DType::Float32, Scalar::I64(v)) => Some(Scalar::F32(*v as f32)),
-            (DType::Float32, Scalar::F64(v)) => Some(Scalar::F32(*v as f32)),
-            (DType::Float64, Scalar::I64(v)) => Some(Scalar::F64(*v as f64)),
-            (DType::Float64, Scalar::F64(v)) => Some(Scalar::F64(*v)),
             (DType::String, Scalar::Str(s)) => Some(Scalar::Str(s.clone())),
+            // An int fill fits an int column when it survives the round trip.
+            (d, Scalar::I64(v)) if d.is_int() => {
+                ragtag_engine::dispatch!(ints dtype d, T => {
+                    let x = <T as ragtag_engine::Element>::from_i64(*v);
+                    let back = <T as ragtag_engine::Element>::to_i64(x);
+                    (back == *v && (*v >= 0 || !d.is_unsigned())).then(|| x.scalar())
+                }, _ => None)
+            }
+            (d, Scalar::I64(_) | Scalar::F64(_)) if d.is_float() => {
+                ragtag_engine::dispatch!(floats dtype d, T => {
+                    fill.as_f64().map(|x| T::from_f64(x).scalar())
+                }, _ => None)
+            }
             _ => None,
         };
         match out {
@@ -360,11 +369,9 @@ impl Converter<'_> {
 fn scalar_repr(s: &Scalar) -> String {
     match s {
         Scalar::Bool(b) => if *b { "True" } else { "False" }.to_string(),
-        Scalar::I32(v) => v.to_string(),
-        Scalar::I64(v) => v.to_string(),
-        Scalar::F32(v) => format!("{v:?}"),
-        Scalar::F64(v) => format!("{v:?}"),
         Scalar::Str(b) => format!("'{}'", String::from_utf8_lossy(b)),
+        s => ragtag_engine::dispatch!(ints scalar s, x => x.to_string(),
+            s => format!("{:?}", s.as_f64().unwrap_or(f64::NAN))),
     }
 }
 
@@ -374,8 +381,8 @@ pub(super) fn unsupported(column: &str, dtype: &DataType) -> Error {
         ExceptionClass::TypeError,
         format!(
             "column '{column}' has Arrow type {dtype}, which ragtag cannot hold: its tensors \
-             hold bool, int32, int64, float32, float64 and string values, in lists and \
-             fixed-size lists nested to any depth"
+             hold bool, int, uint, float and string values, in lists and fixed-size lists \
+             nested to any depth"
         ),
     )
     .with_hint(

@@ -40,8 +40,9 @@ impl<W: Write> Emitter<'_, W> {
     fn scalar(&mut self, buf: &Buffer, i: usize) -> Result<()> {
         match buf {
             Buffer::Bool(v) => self.raw(if v[i] { b"true" } else { b"false" }),
-            Buffer::I32(v) => self.raw(v[i].to_string().as_bytes()),
-            Buffer::I64(v) => self.raw(v[i].to_string().as_bytes()),
+            // 16-bit floats as their exact float64 value, which reads back as the same one.
+            Buffer::F16(v) => self.float(v[i].to_f64(), format!("{:?}", v[i].to_f64())),
+            Buffer::BF16(v) => self.float(v[i].to_f64(), format!("{:?}", v[i].to_f64())),
             // Debug gives the shortest digits that round-trip, always with a `.` or an
             // exponent, so the value reads back as a float.
             Buffer::F32(v) => self.float(f64::from(v[i]), format!("{:?}", v[i])),
@@ -61,6 +62,8 @@ impl<W: Write> Emitter<'_, W> {
                 let quoted = serde_json::to_string(text).unwrap_or_default();
                 self.raw(quoted.as_bytes())
             }
+            d => ragtag_engine::dispatch!(ints d, v => self.raw(v[i].to_string().as_bytes()),
+                _ => unreachable!("every other dtype has its arm")),
         }
     }
 

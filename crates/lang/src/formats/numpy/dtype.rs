@@ -1,14 +1,13 @@
 //! NumPy's type strings (`<i8`, `>f4`, `|S5`, `<U3`) mapped onto ragtag's dtypes: elements
 //! decoded from either byte order into engine buffers, and engine buffers encoded back.
 //!
-//! ragtag's engine holds bool, int32, int64, float32, float64 and bytes. Narrower NumPy
-//! types widen losslessly (int8/int16/uint8/uint16 → int32, uint32 → int64, float16 →
-//! float32); uint64 reads as int64 when every value fits; the rest are a TypeError naming
-//! the NumPy dtype.
+//! Every NumPy bool, int, uint and float type of 1 to 8 bytes reads as the dtype of its own
+//! name, and writes back as the same type string; bfloat16 has no NumPy type string, and the
+//! other NumPy types (complex, datetime, …) are a TypeError naming the NumPy dtype.
 
 use crate::diagnostic::{Error, Result};
 use ragtag_engine::exceptions::ExceptionClass;
-use ragtag_engine::{budget, Buffer, DType, StringBuf, Tensor};
+use ragtag_engine::{budget, f16, Buffer, DType, StringBuf, Tensor};
 
 use super::header::corrupt;
 
@@ -139,24 +138,6 @@ fn collect<T>(
     Ok(out)
 }
 
-/// IEEE half precision to single, exactly (every float16 is a float32).
-fn f16_to_f32(h: u16) -> f32 {
-    let sign = u32::from(h >> 15) << 31;
-    let exp = u32::from((h >> 10) & 0x1f);
-    let frac = u32::from(h & 0x3ff);
-    let bits = match exp {
-        0 if frac == 0 => sign,
-        0 => {
-            // Subnormal: frac × 2^-24.
-            let v = frac as f32 * f32::powi(2.0, -24);
-            return if sign != 0 { -v } else { v };
-        }
-        31 => sign | 0x7f80_0000 | (frac << 13),
-        _ => sign | ((exp + 127 - 15) << 23) | (frac << 13),
-    };
-    f32::from_bits(bits)
-}
-
 /// Decodes `n` elements of type `ty` from `data` (which holds at least their bytes).
 pub fn decode(ty: NpType, data: &[u8], n: usize, name: &str) -> Result<Buffer> {
     let what = format!("reading '{name}'");
@@ -167,62 +148,27 @@ pub fn decode(ty: NpType, data: &[u8], n: usize, name: &str) -> Result<Buffer> {
         return Ok(Buffer::Str(StringBuf::try_repeat(what, b"", n)?));
     }
     let size = ty.item_bytes().unwrap_or(usize::MAX).max(1);
+    // A number type: its little- or big-endian bytes, one element each.
+    macro_rules! read {
+        ($t:ty) => {
+            Buffer::from(collect(what, data, n, std::mem::size_of::<$t>(), |c| {
+                <$t>::from_le_bytes(le(c, big))
+            })?)
+        };
+    }
     Ok(match (ty.kind, ty.size) {
         (Kind::Bool, _) => Buffer::Bool(collect(what, data, n, 1, |c| c[0] != 0)?.into()),
-        (Kind::Int, 1) => Buffer::I32(collect(what, data, n, 1, |c| i32::from(c[0] as i8))?.into()),
-        (Kind::Int, 2) => Buffer::I32(
-            collect(what, data, n, 2, |c| {
-                i32::from(i16::from_le_bytes(le(c, big)))
-            })?
-            .into(),
-        ),
-        (Kind::Int, 4) => {
-            Buffer::I32(collect(what, data, n, 4, |c| i32::from_le_bytes(le(c, big)))?.into())
-        }
-        (Kind::Int, _) => {
-            Buffer::I64(collect(what, data, n, 8, |c| i64::from_le_bytes(le(c, big)))?.into())
-        }
-        (Kind::Uint, 1) => Buffer::I32(collect(what, data, n, 1, |c| i32::from(c[0]))?.into()),
-        (Kind::Uint, 2) => Buffer::I32(
-            collect(what, data, n, 2, |c| {
-                i32::from(u16::from_le_bytes(le(c, big)))
-            })?
-            .into(),
-        ),
-        (Kind::Uint, 4) => Buffer::I64(
-            collect(what, data, n, 4, |c| {
-                i64::from(u32::from_le_bytes(le(c, big)))
-            })?
-            .into(),
-        ),
-        (Kind::Uint, _) => {
-            let wide = collect(what, data, n, 8, |c| u64::from_le_bytes(le(c, big)))?;
-            if let Some(v) = wide.iter().find(|&&v| i64::try_from(v).is_err()) {
-                return Err(Error::new(
-                    ExceptionClass::ValueError,
-                    format!("'{name}' holds the uint64 value {v}, which does not fit in int64"),
-                )
-                .with_hint("ragtag's widest integer is int64: in NumPy, divide or cast (arr.astype(np.float64)) before saving"));
-            }
-            Buffer::I64(
-                wide.into_iter()
-                    .map(|v| v as i64)
-                    .collect::<Vec<_>>()
-                    .into(),
-            )
-        }
-        (Kind::Float, 2) => Buffer::F32(
-            collect(what, data, n, 2, |c| {
-                f16_to_f32(u16::from_le_bytes(le(c, big)))
-            })?
-            .into(),
-        ),
-        (Kind::Float, 4) => {
-            Buffer::F32(collect(what, data, n, 4, |c| f32::from_le_bytes(le(c, big)))?.into())
-        }
-        (Kind::Float, _) => {
-            Buffer::F64(collect(what, data, n, 8, |c| f64::from_le_bytes(le(c, big)))?.into())
-        }
+        (Kind::Int, 1) => read!(i8),
+        (Kind::Int, 2) => read!(i16),
+        (Kind::Int, 4) => read!(i32),
+        (Kind::Int, _) => read!(i64),
+        (Kind::Uint, 1) => read!(u8),
+        (Kind::Uint, 2) => read!(u16),
+        (Kind::Uint, 4) => read!(u32),
+        (Kind::Uint, _) => read!(u64),
+        (Kind::Float, 2) => read!(f16),
+        (Kind::Float, 4) => read!(f32),
+        (Kind::Float, _) => read!(f64),
         (Kind::Bytes, _) => {
             let mut out = StringBuf::try_with_capacity(what, n, n.saturating_mul(size))?;
             for c in data.chunks_exact(size).take(n) {
@@ -290,12 +236,20 @@ pub fn from_fortran(buf: Buffer, shape: &[usize], name: &str) -> Result<Buffer> 
 /// text, else `|S` bytes; each is padded with NULs to the longest.
 pub fn encode(t: &Tensor, what: &str) -> Result<(String, Vec<u8>)> {
     let n = t.size();
+    let number = |code: char| {
+        let item = t.dtype().item_bytes();
+        let order = if item == 1 { '|' } else { '<' };
+        (format!("{order}{code}{item}"), item)
+    };
     let (descr, item) = match t.data() {
         Buffer::Bool(_) => ("|b1".to_string(), 1),
-        Buffer::I32(_) => ("<i4".to_string(), 4),
-        Buffer::I64(_) => ("<i8".to_string(), 8),
-        Buffer::F32(_) => ("<f4".to_string(), 4),
-        Buffer::F64(_) => ("<f8".to_string(), 8),
+        Buffer::BF16(_) => {
+            return Err(Error::new(
+                ExceptionClass::TypeError,
+                "bfloat16 has no NumPy type string, so a .npy file cannot hold it",
+            )
+            .with_hint("cast first: tf.cast(x, tf.float32) keeps every bfloat16 value exactly"))
+        }
         Buffer::Str(s) => {
             let texts: Option<Vec<&str>> = s.iter().map(|b| std::str::from_utf8(b).ok()).collect();
             match texts {
@@ -314,24 +268,21 @@ pub fn encode(t: &Tensor, what: &str) -> Result<(String, Vec<u8>)> {
                 }
             }
         }
+        d if d.dtype().is_signed_int() => number('i'),
+        d if d.dtype().is_unsigned() => number('u'),
+        _ => number('f'),
     };
     budget::check(what, n as u128, item)?;
     let mut out = budget::vec(what, n.saturating_mul(item))?;
     match t.data() {
         Buffer::Bool(v) => out.extend(v.iter().map(|&b| u8::from(b))),
-        Buffer::I32(v) => v
-            .iter()
-            .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-        Buffer::I64(v) => v
-            .iter()
-            .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-        Buffer::F32(v) => v
-            .iter()
-            .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-        Buffer::F64(v) => v
-            .iter()
-            .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-        Buffer::Str(s) if descr.starts_with("<U") => {
+        Buffer::Str(_) => {}
+        d => ragtag_engine::dispatch!(numbers d, v => {
+            v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()))
+        }, _ => {}),
+    }
+    if let Buffer::Str(s) = t.data() {
+        if descr.starts_with("<U") {
             let width = item / 4;
             for b in s.iter() {
                 let text = std::str::from_utf8(b).unwrap_or("");
@@ -342,8 +293,7 @@ pub fn encode(t: &Tensor, what: &str) -> Result<(String, Vec<u8>)> {
                 }
                 out.extend(std::iter::repeat_n(0u8, (width - count) * 4));
             }
-        }
-        Buffer::Str(s) => {
+        } else {
             for b in s.iter() {
                 out.extend_from_slice(b);
                 out.extend(std::iter::repeat_n(0u8, item - b.len()));
@@ -357,10 +307,17 @@ pub fn encode(t: &Tensor, what: &str) -> Result<(String, Vec<u8>)> {
 pub fn engine_dtype(ty: NpType) -> DType {
     match (ty.kind, ty.size) {
         (Kind::Bool, _) => DType::Bool,
-        (Kind::Int, 8) | (Kind::Uint, 4 | 8) => DType::Int64,
-        (Kind::Int | Kind::Uint, _) => DType::Int32,
-        (Kind::Float, 8) => DType::Float64,
-        (Kind::Float, _) => DType::Float32,
+        (Kind::Int, 1) => DType::Int8,
+        (Kind::Int, 2) => DType::Int16,
+        (Kind::Int, 4) => DType::Int32,
+        (Kind::Int, _) => DType::Int64,
+        (Kind::Uint, 1) => DType::UInt8,
+        (Kind::Uint, 2) => DType::UInt16,
+        (Kind::Uint, 4) => DType::UInt32,
+        (Kind::Uint, _) => DType::UInt64,
+        (Kind::Float, 2) => DType::Float16,
+        (Kind::Float, 4) => DType::Float32,
+        (Kind::Float, _) => DType::Float64,
         (Kind::Unicode | Kind::Bytes, _) => DType::String,
     }
 }
@@ -370,18 +327,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn half_floats_convert_exactly() {
-        for (h, want) in [
-            (0x3c00u16, 1.0f32),
-            (0xc000, -2.0),
-            (0x7bff, 65504.0),
-            (0x0001, 5.960_464_5e-8),
-            (0x0000, 0.0),
+    fn every_number_type_reads_as_its_own_dtype_and_writes_back() {
+        for descr in [
+            "|i1", "<i2", "<i4", "<i8", "|u1", "<u2", "<u4", "<u8", "<f2", "<f4", "<f8",
         ] {
-            assert_eq!(f16_to_f32(h), want, "{h:#x}");
+            let ty = parse(descr, "x.npy").unwrap();
+            let bytes: Vec<u8> = (0..ty.size as u8 * 2).collect();
+            let buf = decode(ty, &bytes, 2, "x.npy").unwrap();
+            assert_eq!(buf.dtype(), engine_dtype(ty), "{descr}");
+            let t = Tensor::new(vec![2], buf).unwrap();
+            let (written, data) = encode(&t, "writing").unwrap();
+            assert_eq!((written.as_str(), data), (descr, bytes), "{descr}");
         }
-        assert!(f16_to_f32(0x7e00).is_nan());
-        assert_eq!(f16_to_f32(0xfc00), f32::NEG_INFINITY);
+        // Half precision decodes exactly: 1.0, -2.0 and the largest finite float16.
+        let ty = parse(">f2", "x.npy").unwrap();
+        let buf = decode(ty, &[0x3c, 0x00, 0xc0, 0x00, 0x7b, 0xff], 3, "x.npy").unwrap();
+        assert_eq!(
+            buf,
+            Buffer::from(vec![f16::ONE, f16::from_f32(-2.0), f16::MAX])
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use ragtag_engine::Buffer;
 
 use super::PRECISION;
-use crate::render::tf_text::{py_bytes, py_float, py_float32};
+use crate::render::tf_text::{g6, py_bytes, py_exponent, py_float, py_float32, shortest};
 
 /// How every element of one array is written (decided once from the elements shown).
 pub(super) enum Fmt {
@@ -165,20 +165,12 @@ impl Fmt {
     pub(super) fn new(d: &Buffer, shown: &[usize]) -> Fmt {
         match d {
             Buffer::Bool(_) => Fmt::Bool,
-            Buffer::I32(v) => Fmt::Int {
-                width: shown
-                    .iter()
-                    .map(|&i| v[i].to_string().len())
-                    .max()
-                    .unwrap_or(0),
-            },
-            Buffer::I64(v) => Fmt::Int {
-                width: shown
-                    .iter()
-                    .map(|&i| v[i].to_string().len())
-                    .max()
-                    .unwrap_or(0),
-            },
+            // ml_dtypes' bfloat16 arrays show each element's own `str`, unpadded.
+            Buffer::BF16(_) => Fmt::Plain,
+            Buffer::F16(v) => Fmt::Float(FloatFmt::new(
+                &shown.iter().map(|&i| shortest(v[i])).collect::<Vec<_>>(),
+                false,
+            )),
             Buffer::F32(v) => Fmt::Float(FloatFmt::new(
                 &shown.iter().map(|&i| v[i] as f64).collect::<Vec<_>>(),
                 true,
@@ -188,22 +180,33 @@ impl Fmt {
                 false,
             )),
             Buffer::Str(_) => Fmt::Bytes,
+            d => Fmt::Int {
+                width: ragtag_engine::dispatch!(ints d, v => shown
+                    .iter()
+                    .map(|&i| v[i].to_string().len())
+                    .max()
+                    .unwrap_or(0), _ => 0),
+            },
         }
     }
 
     pub(super) fn format(&self, d: &Buffer, i: usize) -> String {
         match (self, d) {
             (Fmt::Plain, Buffer::Bool(v)) => if v[i] { "True" } else { "False" }.into(),
-            (Fmt::Plain, Buffer::I32(v)) => v[i].to_string(),
-            (Fmt::Plain, Buffer::I64(v)) => v[i].to_string(),
+            (Fmt::Plain, Buffer::BF16(v)) => g6(v[i].to_f64()),
+            (Fmt::Plain, Buffer::F16(v)) => py_float(shortest(v[i])),
             (Fmt::Plain, Buffer::F32(v)) => np_float32_str(v[i]),
             (Fmt::Plain, Buffer::F64(v)) => py_float(v[i]),
             (Fmt::Bool, Buffer::Bool(v)) => if v[i] { " True" } else { "False" }.into(),
-            (Fmt::Int { width }, Buffer::I32(v)) => format!("{:>width$}", v[i]),
-            (Fmt::Int { width }, Buffer::I64(v)) => format!("{:>width$}", v[i]),
+            (Fmt::Float(f), Buffer::F16(v)) => f.format(shortest(v[i])),
             (Fmt::Float(f), Buffer::F32(v)) => f.format(v[i] as f64),
             (Fmt::Float(f), Buffer::F64(v)) => f.format(v[i]),
             (_, Buffer::Str(s)) => py_bytes(s.get(i)),
+            (Fmt::Plain, d) => {
+                ragtag_engine::dispatch!(ints d, v => v[i].to_string(), _ => String::new())
+            }
+            (Fmt::Int { width }, d) => ragtag_engine::dispatch!(ints d,
+                v => format!("{:>width$}", v[i]), _ => String::new()),
             _ => String::new(),
         }
     }
@@ -216,9 +219,5 @@ fn np_float32_str(f: f32) -> String {
     if !f.is_finite() || a == 0.0 || (1e-4..1e6).contains(&a) {
         return py_float32(f);
     }
-    let s = format!("{f:e}");
-    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-    let e: i32 = e.parse().unwrap_or(0);
-    let sign = if e < 0 { '-' } else { '+' };
-    format!("{m}e{sign}{:02}", e.abs())
+    py_exponent(&format!("{f:e}"))
 }

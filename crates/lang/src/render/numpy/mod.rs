@@ -7,7 +7,7 @@
 use crate::value::{NdArray, Value};
 use ragtag_engine::{Buffer, DType, Tensor};
 
-use super::tf_text::{py_bytes, py_float, py_float32};
+use super::tf_text::{g6, py_bytes, py_exponent, py_float, py_float32, shortest};
 
 /// NumPy's default `linewidth`: where lines wrap.
 pub const LINEWIDTH: usize = 75;
@@ -264,12 +264,23 @@ fn array2string(t: &Tensor, sep: &str, prefix: &str, width: usize) -> String {
 fn scalar_str(d: &Buffer) -> String {
     match d {
         Buffer::Bool(v) => if v[0] { "True" } else { "False" }.into(),
-        Buffer::I32(v) => v[0].to_string(),
-        Buffer::I64(v) => v[0].to_string(),
+        Buffer::F16(v) => np_float16_str(shortest(v[0])),
+        Buffer::BF16(v) => g6(v[0].to_f64()),
         Buffer::F32(v) => py_float32(v[0]),
         Buffer::F64(v) => py_float(v[0]),
         Buffer::Str(s) => py_bytes(s.get(0)),
+        d => ragtag_engine::dispatch!(ints d, v => v[0].to_string(), _ => unreachable!()),
     }
+}
+
+/// NumPy's `str(np.float16(x))`, given the float64 of its shortest digits: positional from
+/// 1e-4 up to 1e3, scientific beyond (`1e+03`, `6.55e+04`).
+fn np_float16_str(v: f64) -> String {
+    let a = v.abs();
+    if !v.is_finite() || a == 0.0 || (1e-4..1e3).contains(&a) {
+        return py_float(v);
+    }
+    py_exponent(&format!("{v:e}"))
 }
 
 /// NumPy's `str(a)`: `[3 1 4 1]`, `[[1 2]\n [3 4]]`, `[   0    1    2 ... 9997 9998 9999]`.
@@ -293,7 +304,13 @@ fn repr_dtype(t: &Tensor) -> Option<&'static str> {
 /// NumPy's `repr(a)`: `array([1, 2], dtype=int32)`, wrapping rows under `array(`.
 pub fn array_repr(t: &Tensor) -> String {
     if t.rank() == 0 {
-        return scalar_str(t.data());
+        // TensorFlow shows a 16-bit float scalar as the Python float it holds exactly
+        // (`numpy=0.333251953125`), not in its own shortest digits.
+        return match t.data() {
+            Buffer::F16(v) => py_float(v[0].to_f64()),
+            Buffer::BF16(v) => py_float(v[0].to_f64()),
+            d => scalar_str(d),
+        };
     }
     let dtype = repr_dtype(t);
     let suffix = if dtype.is_none() { ")" } else { "," };

@@ -13,6 +13,15 @@ impl std::fmt::Display for Value {
     }
 }
 
+/// Rust's scientific notation (`1.5e3`, `1e-5`) as Python writes it: a signed exponent of
+/// at least two digits (`1.5e+03`, `1e-05`).
+pub fn py_exponent(s: &str) -> String {
+    let (m, e) = s.split_once('e').unwrap_or((s, "0"));
+    let e: i32 = e.parse().unwrap_or(0);
+    let sign = if e < 0 { '-' } else { '+' };
+    format!("{m}e{sign}{:02}", e.abs())
+}
+
 /// Python's `repr` of a float (`100.0`, `0.1`, `1e-05`, `nan`, `inf`).
 pub fn py_float(f: f64) -> String {
     if f.is_nan() {
@@ -24,11 +33,7 @@ pub fn py_float(f: f64) -> String {
     let a = f.abs();
     if a != 0.0 && !(1e-4..1e16).contains(&a) {
         // Scientific notation with a two-digit exponent, as Python writes it.
-        let s = format!("{f:e}");
-        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-        let e: i32 = e.parse().unwrap_or(0);
-        let sign = if e < 0 { '-' } else { '+' };
-        return format!("{m}e{sign}{:02}", e.abs());
+        return py_exponent(&format!("{f:e}"));
     }
     let s = format!("{f}");
     if s.contains('.') {
@@ -36,6 +41,53 @@ pub fn py_float(f: f64) -> String {
     } else {
         format!("{s}.0")
     }
+}
+
+/// The float64 that stands for a 16-bit float in text: the shortest decimal that reads back
+/// as `x` at `x`'s own precision (0.1 for the float16 0.0999755859375), so that Python's
+/// float repr of it writes those digits. NaN, infinities and zeros are themselves.
+pub fn shortest<T: ragtag_engine::Element>(x: T) -> f64 {
+    let v = x.to_f64();
+    if !v.is_finite() || v == 0.0 {
+        return v;
+    }
+    for digits in 1..17 {
+        let y: f64 = format!("{v:.*e}", digits - 1).parse().unwrap_or(v);
+        if T::from_f64(y) == x {
+            return y;
+        }
+    }
+    v
+}
+
+/// A bfloat16 as ml_dtypes' `str` writes it, which TensorFlow's NumPy arrays show: C's `%g`,
+/// six significant digits without trailing zeros, scientific below 1e-4 and from 1e6
+/// (`0.100098`, `2.5`, `1000`, `9.99922e+09`).
+pub fn g6(v: f64) -> String {
+    if v.is_nan() {
+        return "nan".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if v == 0.0 {
+        return if v.is_sign_negative() { "-0" } else { "0" }.into();
+    }
+    let sci = format!("{v:.5e}");
+    let (m, e) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let e: i32 = e.parse().unwrap_or(0);
+    let trim = |s: &str| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    if !(-4..6).contains(&e) {
+        let sign = if e < 0 { '-' } else { '+' };
+        return format!("{}e{sign}{:02}", trim(m), e.abs());
+    }
+    trim(&format!("{v:.*}", (5 - e) as usize))
 }
 
 /// A float32 as NumPy's `str(np.float32(x))` writes it: float32's shortest round-trip
@@ -49,11 +101,7 @@ pub fn py_float32(f: f32) -> String {
         let s = format!("{f}");
         return if s.contains('.') { s } else { format!("{s}.0") };
     }
-    let s = format!("{f:e}");
-    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-    let e: i32 = e.parse().unwrap_or(0);
-    let sign = if e < 0 { '-' } else { '+' };
-    format!("{m}e{sign}{:02}", e.abs())
+    py_exponent(&format!("{f:e}"))
 }
 
 /// Python's `repr` of bytes: `b'abc'`, or `b"it's"` when it holds a single quote.
@@ -113,11 +161,12 @@ pub fn py_str(s: &str) -> String {
 fn element_py(d: &Buffer, i: usize) -> String {
     match d {
         Buffer::Bool(v) => if v[i] { "True" } else { "False" }.into(),
-        Buffer::I32(v) => v[i].to_string(),
-        Buffer::I64(v) => v[i].to_string(),
+        Buffer::F16(v) => py_float(shortest(v[i])),
+        Buffer::BF16(v) => g6(v[i].to_f64()),
         Buffer::F32(v) => py_float32(v[i]),
         Buffer::F64(v) => py_float(v[i]),
         Buffer::Str(s) => py_bytes(s.get(i)),
+        d => ragtag_engine::dispatch!(ints d, v => v[i].to_string(), _ => unreachable!()),
     }
 }
 

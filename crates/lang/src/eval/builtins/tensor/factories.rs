@@ -126,11 +126,21 @@ pub(super) fn tf_range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
     }
     let dtype = a.dtype("dtype")?.unwrap_or(inferred);
-    if !RANGE_DTYPES.contains(&dtype) {
+    if !dtype.is_numeric() {
         return Err(Error::new(
             ExceptionClass::TypeError,
             format!("tf.range cannot make {dtype} values"),
         )
+        .at(a.span("dtype")));
+    }
+    // TensorFlow's CPU kernels of Range: the other ints are in the op's signature but have
+    // no kernel, which TensorFlow reports as a NotFoundError.
+    if !(RANGE_DTYPES.contains(&dtype) || matches!(dtype, DType::Float16 | DType::BFloat16)) {
+        return Err(Error::new(
+            ExceptionClass::NotFoundError,
+            format!("tf.range has no kernel for {dtype}: TensorFlow computes ranges of int32, int64, float16, bfloat16, float32 and float64"),
+        )
+        .with_hint(format!("make an int32 or int64 range and cast it: tf.cast(tf.range(n), tf.{dtype})"))
         .at(a.span("dtype")));
     }
     // With one argument it is the limit and the range starts at 0.
