@@ -394,6 +394,18 @@ macro_rules! half_number {
             fn is_nan(self) -> bool {
                 <$t>::is_nan(self)
             }
+            /// In float32, each product rounded once at the end, as TensorFlow's CPU
+            /// kernels multiply 16-bit matrices.
+            fn gemm(
+                a: ArrayView2<'_, Self>,
+                b: ArrayView2<'_, Self>,
+                mut c: ArrayViewMut2<'_, Self>,
+            ) {
+                let (a, b) = (a.mapv(|x| x.to_f32()), b.mapv(|x| x.to_f32()));
+                let mut wide = ndarray::Array2::<f32>::zeros(c.dim());
+                general_mat_mul(1.0, &a, &b, 0.0, &mut wide);
+                c.zip_mut_with(&wide, |z, &v| *z = <$t>::from_f32(v));
+            }
         }
     };
 }

@@ -162,12 +162,28 @@ fn check_dtypes(a: DType, b: DType, op: &str) -> Result<()> {
             a.name()
         )));
     }
-    if !a.is_numeric() {
+    if !a.is_numeric() || matches!(a, DType::Int8 | DType::Int16) {
         return Err(invalid_arg!(
-            "Value for attr 'T' of {} is not in the list of allowed values: matmul multiplies int32, int64, float32 and float64 tensors",
+            "Value for attr 'T' of {} is not in the list of allowed values: matmul multiplies float16, bfloat16, float32, float64, int32 and int64 tensors",
             a.name()
         )
-        .with_hint("cast first, e.g. tf.cast(x, tf.int32)"));
+        .with_hint(if a == DType::Int8 {
+            "int8 tensors multiply with output_type=tf.int32; or cast first, e.g. tf.cast(x, tf.int32)"
+        } else {
+            "cast first, e.g. tf.cast(x, tf.int32)"
+        }));
+    }
+    if a.is_unsigned() {
+        // In the op's signature, but TensorFlow has no CPU kernel for them.
+        return Err(crate::Exception::new(
+            crate::ExceptionClass::NotFoundError,
+            format!("TensorFlow has no kernel for {op} of {} tensors", a.name()),
+        )
+        .with_hint(if a == DType::UInt8 {
+            "uint8 tensors multiply with output_type=tf.int32; or cast first, e.g. tf.cast(x, tf.int32)"
+        } else {
+            "cast first, e.g. tf.cast(x, tf.int64)"
+        }));
     }
     Ok(())
 }

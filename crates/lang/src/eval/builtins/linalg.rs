@@ -8,7 +8,8 @@ use crate::eval::operators::numpy_matmul;
 use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::ops::matmul::{matmul_arrays, Transpose};
-use ragtag_engine::{Array, ExceptionClass};
+use ragtag_engine::{Array, DType, ExceptionClass};
+use std::sync::Arc;
 
 /// The matrix products.
 pub static BUILTINS: &[Builtin] = &[
@@ -63,9 +64,20 @@ fn matmul(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
     }
     // TensorFlow converts `b` to `a`'s dtype where it can, except beside a ragged tensor.
-    let x = a.array("a", None)?;
-    let y = a.array("b", if ragged { None } else { Some(x.dtype()) })?;
+    let mut x = a.array("a", None)?;
+    let mut y = a.array("b", if ragged { None } else { Some(x.dtype()) })?;
     if let Some(d) = a.dtype("output_type")? {
+        // BatchMatMulV3's one widening kernel: 8-bit ints multiply into int32.
+        let eight_bit = |d: DType| matches!(d, DType::Int8 | DType::UInt8);
+        if d == DType::Int32 && eight_bit(x.dtype()) && eight_bit(y.dtype()) {
+            let wide = |t: &Array, side: &str| {
+                super::cast_array(t, DType::Int32)
+                    .map(Arc::new)
+                    .map_err(|e| a.err_at(side, e))
+            };
+            x = wide(&x, "a")?;
+            y = wide(&y, "b")?;
+        }
         if d != x.dtype() || d != y.dtype() {
             return Err(Error::new(
                 ExceptionClass::UnimplementedError,
