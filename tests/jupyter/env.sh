@@ -52,7 +52,14 @@ jupyter_env() {
         echo "ragtag jupyter install failed" >&2
         return 1
     }
-    "$venv/bin/jupyter" kernelspec list | grep -qw ragtag || {
+    # The list is read whole before it is searched: `grep -q` stops reading at the first
+    # match, and under pipefail the lister's broken pipe would fail the check.
+    local specs
+    specs="$("$venv/bin/jupyter" kernelspec list)" || {
+        echo "jupyter kernelspec list failed" >&2
+        return 1
+    }
+    grep -qw ragtag <<<"$specs" || {
         echo "jupyter does not list the ragtag kernel" >&2
         return 1
     }
