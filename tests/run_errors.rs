@@ -101,3 +101,22 @@ fn json_and_the_report_name_the_same_place_after_non_ascii_text() {
     let header = format!("<stdin>:{}:{}", v["line"], v["column"]);
     assert!(err.contains(&header), "{header} in\n{err}");
 }
+
+/// A list nested a hundred thousand deep, shown by a script: the front end draws it on its
+/// own (main) thread, which has far less stack than an evaluation thread. It used to abort
+/// the process with a stack overflow; now the drawing stops at `...` where the stack runs
+/// short, and a shown value that nothing else holds is dropped on an evaluation thread.
+#[test]
+fn a_value_nested_a_hundred_thousand_deep_is_shown_and_dropped_without_a_crash() {
+    let program = "x = []\nfor i in range(100000):\n    x = [x]\nx\n\
+                   def f():\n    y = []\n    for i in range(100000):\n        y = [y]\n    return y\n\
+                   f()\nprint('after')\n";
+    for format in ["table", "tf", "json"] {
+        let (code, out, err) = run(format, program);
+        assert_eq!(code, Some(0), "{format}: {err}");
+        assert!(out.contains("[[[[[[[["), "{format}");
+        assert!(out.contains("..."), "{format}: the drawing stops where the stack runs short");
+        assert!(out.trim_end().ends_with("after") || format == "json", "{format}");
+        assert!(out.contains("after"), "{format}");
+    }
+}

@@ -290,12 +290,16 @@ pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Crash> {
 
 /// Fails with RecursionError when the current evaluation thread has used more than
 /// [`STACK_LIMIT_BYTES`] of its stack. Recursive parts of evaluation (expressions,
-/// statements, calls, conversions of nested values) call this at each level. On a thread
-/// that is not an evaluation thread it never fails.
+/// statements, calls, conversions of nested values) call this at each level. On any other
+/// thread (a front end drawing a displayed value) it fails when less than
+/// [`OTHER_THREAD_RESERVE_BYTES`] of that thread's own stack is left.
 pub fn check_stack() -> Result<(), crate::Exception> {
     let base = STACK_BASE.with(Cell::get);
     if base == 0 {
-        return Ok(());
+        return match stacker::remaining_stack() {
+            Some(room) if room < OTHER_THREAD_RESERVE_BYTES => Err(recursion_error()),
+            _ => Ok(()),
+        };
     }
     let marker = 0u8;
     let here = std::ptr::addr_of!(marker) as usize;
@@ -304,15 +308,23 @@ pub fn check_stack() -> Result<(), crate::Exception> {
         RETIRE.with(|r| r.set(true));
     }
     if used > STACK_LIMIT_BYTES {
-        return Err(crate::Exception::new(
-            ExceptionClass::RecursionError,
-            "maximum recursion depth exceeded",
-        )
-        .with_hint(
-            "the input nests calls or expressions too deeply; Python's default limit is 1000 calls",
-        ));
+        return Err(recursion_error());
     }
     Ok(())
+}
+
+/// The stack a thread that is not an evaluation thread keeps free: recursion there (drawing
+/// a value nested a hundred thousand deep on the main thread) stops while this much is left.
+pub const OTHER_THREAD_RESERVE_BYTES: usize = 1 << 20;
+
+fn recursion_error() -> crate::Exception {
+    crate::Exception::new(
+        ExceptionClass::RecursionError,
+        "maximum recursion depth exceeded",
+    )
+    .with_hint(
+        "the input nests calls or expressions too deeply; Python's default limit is 1000 calls",
+    )
 }
 
 /// Whether the current evaluation thread is too deep to recurse further: recursive

@@ -45,11 +45,18 @@ pub struct Session {
     /// process's (`--max-memory`, or half of physical memory).
     pub memory_limit: Option<u64>,
     cancel: Arc<AtomicBool>,
+    /// The values the last input displayed, once its sink has drawn them. They are dropped
+    /// on the next input's evaluation thread: a value nested a hundred thousand deep takes
+    /// more stack to drop than the caller's thread has.
+    shown: Vec<Value>,
 }
 
 impl Drop for Session {
     fn drop(&mut self) {
-        guard::drop_deep(std::mem::take(&mut self.globals));
+        guard::drop_deep((
+            std::mem::take(&mut self.globals),
+            std::mem::take(&mut self.shown),
+        ));
     }
 }
 
@@ -77,6 +84,7 @@ impl Session {
             options: Options::default(),
             memory_limit: None,
             cancel: Arc::new(AtomicBool::new(false)),
+            shown: Vec::new(),
         }
     }
 
@@ -144,8 +152,11 @@ impl Session {
         let mut globals = std::mem::take(&mut self.globals);
         let text: Arc<str> = Arc::from(src);
         let (shows_none, options) = (sink.shows_none(), sink.render_options());
+        let dead = std::mem::take(&mut self.shown);
+        let mut shown = Vec::new();
         let outcome = guard::run_owned(
             move |events: &guard::Events<Event>| {
+                drop(dead);
                 ragtag_engine::interrupt::watch(Some(cancel.clone()));
                 ragtag_engine::budget::set_thread_limit(memory_limit);
                 let snapshot = globals.clone();
@@ -165,8 +176,9 @@ impl Session {
                 }
                 (globals, run)
             },
-            |event| event.deliver(sink),
+            |event| shown.extend(event.deliver(sink)),
         );
+        self.shown = shown;
         let outcome = outcome.map(|(globals, run)| {
             self.globals = globals;
             run
@@ -221,6 +233,8 @@ impl Session {
         let memory_limit = self.memory_limit;
         let text: Arc<str> = Arc::from(src);
         let (shows_none, options) = (sink.shows_none(), sink.render_options());
+        // Values shown so far wait, with this input's, for the next input's thread.
+        let mut shown = std::mem::take(&mut self.shown);
         let outcome = guard::run_owned(
             move |events: &guard::Events<Event>| {
                 ragtag_engine::interrupt::watch(Some(cancel.clone()));
@@ -252,8 +266,9 @@ impl Session {
                 };
                 Interp::new(&mut scratch, &mut relay, &cancel, id).eval(&expr)
             },
-            |event| event.deliver(sink),
+            |event| shown.extend(event.deliver(sink)),
         );
+        self.shown = shown;
         let result = outcome.unwrap_or_else(|crash| Err(internal_error(src, &crash)));
         self.failed[id] = result.is_err();
         result.map_err(|e| e.in_source(id))
@@ -368,17 +383,26 @@ enum Event {
 }
 
 impl Event {
-    fn deliver(self, sink: &mut dyn Sink) {
+    /// Hands the event to `sink`; a displayed value comes back, to be dropped later on an
+    /// evaluation thread.
+    fn deliver(self, sink: &mut dyn Sink) -> Option<Value> {
         match self {
-            Event::Display(v) => sink.display(&v),
+            Event::Display(v) => {
+                sink.display(&v);
+                return Some(v);
+            }
+            Event::DisplayNow(v) => {
+                sink.display_now(&v);
+                return Some(v);
+            }
             Event::Print(text) => sink.print(&text),
             Event::Show(display, opts) => sink.show(&display, &opts),
             Event::Picture(svg, text) => sink.picture(&svg, &text),
             Event::Page(text) => sink.page(&text),
             Event::Stderr(text) => sink.print_stderr(&text),
-            Event::DisplayNow(v) => sink.display_now(&v),
             Event::ClearOutput(wait) => sink.clear_output(wait),
         }
+        None
     }
 }
 

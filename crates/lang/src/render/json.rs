@@ -57,11 +57,36 @@ fn shape_json(dims: &[Option<usize>]) -> J {
     J::Array(dims.iter().map(|d| d.map_or(J::Null, J::from)).collect())
 }
 
-/// The JSON object of a value, as DESIGN.md specifies.
-pub fn to_json(v: &Value) -> J {
-    if ragtag_engine::guard::too_deep() {
+/// How deep JSON output nests Python containers before it writes `"..."` instead. Writing
+/// and dropping a JSON tree recurses once per level on whichever thread draws the value (a
+/// front end's main thread has a few megabytes of stack); CPython's `json.dumps` stops
+/// with a RecursionError well before this depth.
+const MAX_DEPTH: usize = 5_000;
+
+thread_local! {
+    /// How many calls of [`to_json`] and [`plain`] are under way on this thread.
+    static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `f` one level deeper, or returns `"..."` past [`MAX_DEPTH`] or when the stack
+/// runs short.
+fn level(f: impl FnOnce() -> J) -> J {
+    let depth = DEPTH.with(|d| d.get());
+    if depth >= MAX_DEPTH || ragtag_engine::guard::too_deep() {
         return J::from("...");
     }
+    DEPTH.with(|d| d.set(depth + 1));
+    let out = f();
+    DEPTH.with(|d| d.set(depth));
+    out
+}
+
+/// The JSON object of a value, as DESIGN.md specifies.
+pub fn to_json(v: &Value) -> J {
+    level(|| value_json(v))
+}
+
+fn value_json(v: &Value) -> J {
     match v {
         Value::None => json!({"kind": "none"}),
         Value::Bool(b) => json!({"kind": "bool", "value": b}),
@@ -142,9 +167,10 @@ fn nd_value(n: &crate::value::NdArray) -> J {
 
 /// A Python value inside a list: plain JSON (numbers, strings, nested arrays).
 pub fn plain(v: &Value) -> J {
-    if ragtag_engine::guard::too_deep() {
-        return J::from("...");
-    }
+    level(|| plain_json(v))
+}
+
+fn plain_json(v: &Value) -> J {
     match v {
         Value::None => J::Null,
         Value::Bool(b) => J::from(*b),
