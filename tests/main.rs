@@ -21,6 +21,7 @@ mod cli_test_runner;
 mod completion;
 mod conformance;
 mod error_catalogue;
+mod files_never_lost;
 mod formats_json;
 mod formats_numpy;
 mod formats_parquet;

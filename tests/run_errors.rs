@@ -115,8 +115,14 @@ fn a_value_nested_a_hundred_thousand_deep_is_shown_and_dropped_without_a_crash()
         let (code, out, err) = run(format, program);
         assert_eq!(code, Some(0), "{format}: {err}");
         assert!(out.contains("[[[[[[[["), "{format}");
-        assert!(out.contains("..."), "{format}: the drawing stops where the stack runs short");
-        assert!(out.trim_end().ends_with("after") || format == "json", "{format}");
+        assert!(
+            out.contains("..."),
+            "{format}: the drawing stops where the stack runs short"
+        );
+        assert!(
+            out.trim_end().ends_with("after") || format == "json",
+            "{format}"
+        );
         assert!(out.contains("after"), "{format}");
     }
 }

@@ -274,6 +274,13 @@ fn write_atomic_observed(
     } else {
         path.to_path_buf()
     };
+    if std::fs::metadata(&target).is_ok_and(|m| m.permissions().readonly()) {
+        // Blessing replaces the file by a rename, which a read-only file would not stop.
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "the transcript is read-only, so it is left as it is (make it writable to bless it)",
+        ));
+    }
     let dir = target
         .parent()
         .filter(|d| !d.as_os_str().is_empty())

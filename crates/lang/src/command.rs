@@ -271,12 +271,7 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
                     text.push('\n');
                 }
             }
-            std::fs::write(rest, text).map_err(|e| {
-                Error::new(
-                    ExceptionClass::RuntimeError,
-                    format!("cannot write {rest}: {e}"),
-                )
-            })?;
+            crate::formats::fs::replace(std::path::Path::new(rest), text.as_bytes())?;
             Outcome::Text(format!("saved to {rest}\n"))
         }
         ":quit" | ":q" | ":exit" => Outcome::Quit,

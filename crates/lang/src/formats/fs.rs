@@ -1,10 +1,19 @@
-//! Files: open, read and create them with the errors Python raises (`FileNotFoundError:
-//! [Errno 2] No such file or directory: 'x.npy'`), and reads checked against the memory
-//! budget before a byte is allocated.
+//! Files: open, read and write them with the errors Python raises (`FileNotFoundError:
+//! [Errno 2] No such file or directory: 'x.npy'`), reads checked against the memory budget
+//! before a byte is allocated, and one way to write a file that never loses the old one.
+//!
+//! Every writer (`np.save`, `np.savez`, `write_json`, `to_parquet`, `draw(x, path)`, `:save`)
+//! goes through [`begin`]: the new bytes go to a temporary file in the target's folder —
+//! unnamed where the system allows (Linux's `O_TMPFILE`), so a process killed mid-write
+//! leaves nothing behind — which is synced and renamed over the target only once complete.
+//! A write that fails (a value refused half-way, the disk full, the budget exceeded) leaves
+//! the old file as it was. FIFOs, devices and directories are refused before anything is
+//! opened, for reads too, so no read or write can block forever in `open()`.
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::diagnostic::{Error, Result};
 use ragtag_engine::budget;
@@ -40,15 +49,49 @@ fn strip_os_code(text: &str) -> String {
     }
 }
 
-/// Opens `path` for reading; a directory is an IsADirectoryError, as in Python.
-pub fn open(path: &Path) -> Result<File> {
-    let file = File::open(path).map_err(|e| io_error(&e, path))?;
-    let meta = file.metadata().map_err(|e| io_error(&e, path))?;
-    if meta.is_dir() {
-        return Err(Error::new(
+/// The error for a path that exists but is not a regular file (`kind` says what it is).
+fn not_regular(path: &Path, meta: &std::fs::Metadata) -> Error {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        return Error::new(
             ExceptionClass::IsADirectoryError,
             format!("[Errno 21] Is a directory: '{}'", path.display()),
-        ));
+        );
+    }
+    let kind = if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    };
+    Error::new(
+        ExceptionClass::OSError,
+        format!("'{}' is {kind}, not a regular file", path.display()),
+    )
+    .with_hint(
+        "ragtag reads and writes regular files only: a pipe or device could block or never end",
+    )
+}
+
+/// Opens `path` for reading; a directory is an IsADirectoryError, as in Python, and a FIFO
+/// or device an OSError. The open itself cannot block (it asks for non-blocking mode,
+/// which means nothing for the regular files it then accepts).
+pub fn open(path: &Path) -> Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)
+        .map_err(|e| io_error(&e, path))?;
+    let meta = file.metadata().map_err(|e| io_error(&e, path))?;
+    if !meta.is_file() {
+        return Err(not_regular(path, &meta));
     }
     Ok(file)
 }
@@ -73,9 +116,192 @@ pub fn read(path: &Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Creates (or truncates) the file at `path` for writing.
-pub fn create(path: &Path) -> Result<File> {
-    File::create(path).map_err(|e| io_error(&e, path))
+/// Distinguishes the temporary files of writes in flight in this process.
+static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+/// A write in progress, from [`begin`]: committed, it replaces the target whole; dropped
+/// uncommitted, it leaves the target untouched and no temporary file behind.
+pub struct Replacement {
+    /// Where the new bytes go: the path itself, or a symbolic link's final target (a link
+    /// stays a link).
+    target: PathBuf,
+    /// The path the user gave, for messages.
+    path: PathBuf,
+    /// Our handle on the temporary file (the writer has its own), kept to sync it and, for
+    /// an unnamed one, to give it a name at the end.
+    file: File,
+    /// The temporary file's name; None while it is unnamed.
+    named: Option<PathBuf>,
+    /// The old file's permissions, given to the new one.
+    mode: Option<std::fs::Permissions>,
+    done: bool,
+}
+
+/// Starts replacing the file at `path`: returns the file to write the new contents to, and
+/// the [`Replacement`] whose [`commit`](Replacement::commit) puts them in place. Errors
+/// name `path`, as if it were opened itself.
+pub fn begin(path: &Path) -> Result<(File, Replacement)> {
+    let target = match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    };
+    let mode = match std::fs::metadata(&target) {
+        Ok(meta) if !meta.is_file() => return Err(not_regular(path, &meta)),
+        // Python's open(path, 'w') on a file this user may not write: the rename would
+        // succeed, but the file's owner asked for it to stay as it is.
+        Ok(_) if rustix::fs::access(&target, rustix::fs::Access::WRITE_OK).is_err() => {
+            return Err(Error::new(
+                ExceptionClass::PermissionError,
+                format!("[Errno 13] Permission denied: '{}'", path.display()),
+            )
+            .with_hint("the file is read-only; make it writable (chmod u+w) to replace it"))
+        }
+        Ok(meta) => Some(meta.permissions()),
+        Err(_) => None,
+    };
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let (file, named) = match unnamed_file(&dir) {
+        Some(file) => (file, None),
+        None => {
+            let tmp = temporary_name(&target);
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+                .map_err(|e| io_error(&e, path))?;
+            (file, Some(tmp))
+        }
+    };
+    if let Some(mode) = &mode {
+        // Best effort: a filesystem without permissions keeps its default.
+        let _ = file.set_permissions(mode.clone());
+    }
+    let writer = file.try_clone().map_err(|e| io_error(&e, path))?;
+    Ok((
+        writer,
+        Replacement {
+            target,
+            path: path.to_path_buf(),
+            file,
+            named,
+            mode,
+            done: false,
+        },
+    ))
+}
+
+/// An unnamed file in `dir` (Linux's `O_TMPFILE`), or None where the system or the
+/// filesystem has none.
+#[cfg(target_os = "linux")]
+fn unnamed_file(dir: &Path) -> Option<File> {
+    use rustix::fs::{Mode, OFlags};
+    rustix::fs::openat(
+        rustix::fs::CWD,
+        dir,
+        OFlags::TMPFILE | OFlags::WRONLY | OFlags::CLOEXEC,
+        Mode::from_bits_truncate(0o666),
+    )
+    .ok()
+    .map(File::from)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn unnamed_file(_dir: &Path) -> Option<File> {
+    None
+}
+
+/// A name for a temporary file beside `target`, unique to this process and write.
+fn temporary_name(target: &Path) -> PathBuf {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    target.with_file_name(format!(".{name}.{}-{n}.tmp", std::process::id()))
+}
+
+impl Replacement {
+    /// Syncs the new contents and renames them over the target. Call it after the writer
+    /// has flushed (and closed) its file.
+    pub fn commit(mut self) -> Result<()> {
+        let path = self.path.clone();
+        let io = |e: io::Error| io_error(&e, &path);
+        self.file.sync_all().map_err(io)?;
+        let tmp = match &self.named {
+            Some(tmp) => tmp.clone(),
+            None => {
+                let tmp = temporary_name(&self.target);
+                link_unnamed(&self.file, &tmp).map_err(io)?;
+                self.named = Some(tmp.clone());
+                tmp
+            }
+        };
+        if let Some(mode) = &self.mode {
+            let _ = std::fs::set_permissions(&tmp, mode.clone());
+        }
+        std::fs::rename(&tmp, &self.target).map_err(io)?;
+        self.done = true;
+        // Best effort: make the rename itself durable.
+        if let Some(dir) = self.target.parent().filter(|d| !d.as_os_str().is_empty()) {
+            let _ = File::open(dir).and_then(|d| d.sync_all());
+        }
+        Ok(())
+    }
+}
+
+/// Gives the unnamed file `file` the name `tmp`.
+#[cfg(target_os = "linux")]
+fn link_unnamed(file: &File, tmp: &Path) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let proc_path = format!("/proc/self/fd/{}", file.as_raw_fd());
+    rustix::fs::linkat(
+        rustix::fs::CWD,
+        proc_path.as_str(),
+        rustix::fs::CWD,
+        tmp,
+        rustix::fs::AtFlags::SYMLINK_FOLLOW,
+    )
+    .map_err(io::Error::from)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn link_unnamed(_file: &File, _tmp: &Path) -> io::Result<()> {
+    Err(io::Error::other("unnamed temporary files need Linux"))
+}
+
+impl Drop for Replacement {
+    fn drop(&mut self) {
+        if let (false, Some(tmp)) = (self.done, &self.named) {
+            // Best effort: the write already failed with its own error.
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+/// Replaces the file at `path` whole with the bytes `write` puts through a buffered
+/// writer; on any error the old file stays as it was.
+pub fn replace_with(
+    path: &Path,
+    write: impl FnOnce(&mut io::BufWriter<File>) -> Result<()>,
+) -> Result<()> {
+    let (file, replacement) = begin(path)?;
+    let mut out = io::BufWriter::new(file);
+    write(&mut out)?;
+    io::Write::flush(&mut out).map_err(|e| io_error(&e, path))?;
+    drop(out);
+    replacement.commit()
+}
+
+/// Replaces the file at `path` whole with `bytes`.
+pub fn replace(path: &Path, bytes: &[u8]) -> Result<()> {
+    replace_with(path, |out| {
+        io::Write::write_all(out, bytes).map_err(|e| io_error(&e, path))
+    })
 }
 
 #[cfg(test)]
@@ -105,7 +331,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ragtag-fs-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("bytes.bin");
-        std::io::Write::write_all(&mut create(&path).unwrap(), b"ragged").unwrap();
+        replace(&path, b"ragged").unwrap();
         assert_eq!(read(&path).unwrap(), b"ragged");
         assert_eq!(size(&path).unwrap(), 6);
         std::fs::remove_dir_all(&dir).unwrap();

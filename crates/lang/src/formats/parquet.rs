@@ -174,7 +174,7 @@ pub struct WriteOptions {
 /// writes by default).
 pub fn write(path: &Path, columns: &[(String, Array)], opts: &WriteOptions) -> Result<()> {
     let batch = super::arrow::batch(columns)?;
-    let (file, replacement) = super::arrow::replace::begin(path)?;
+    let (file, replacement) = super::fs::begin(path)?;
     let mut props = WriterProperties::builder().set_compression(Compression::SNAPPY);
     if let Some(rows) = opts.row_group_size {
         props = props.set_max_row_group_row_count(Some(rows.max(1)));

@@ -3,12 +3,11 @@
 //! a file.
 
 use super::Builtin;
-use crate::diagnostic::{Error, Result};
+use crate::diagnostic::Result;
 use crate::eval::args::Args;
 use crate::eval::Interp;
 use crate::render::{svg, table};
 use crate::value::Value;
-use ragtag_engine::exceptions::ExceptionClass;
 
 /// The drawing builtins.
 pub static BUILTINS: &[Builtin] = &[Builtin::function(
@@ -51,13 +50,8 @@ fn draw(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     let picture = svg::draw_with(&values, a.flag("encodings", false)?);
     match file {
-        Some(path) => std::fs::write(&path, &picture).map_err(|e| {
-            Error::new(
-                ExceptionClass::RuntimeError,
-                format!("cannot write the picture to '{path}': {e}"),
-            )
-            .at(a.span("file"))
-        })?,
+        Some(path) => crate::formats::fs::replace(std::path::Path::new(&path), picture.as_bytes())
+            .map_err(|e| e.at(a.span("file")))?,
         None => {
             let opts = it.render_options();
             let text: Vec<String> = values.iter().map(|v| table::render(v, &opts)).collect();

@@ -64,7 +64,7 @@ fn big_file_hint() -> String {
 /// `stream` is set.
 pub fn write(path: &Path, columns: &[(String, Array)], stream: bool) -> Result<()> {
     let batch = super::batch(columns)?;
-    let (file, replacement) = super::replace::begin(path)?;
+    let (file, replacement) = crate::formats::fs::begin(path)?;
     let file = BufWriter::new(file);
     let failed = |e: arrow_schema::ArrowError| {
         Error::new(

@@ -6,7 +6,6 @@
 pub mod from_engine;
 pub mod ipc;
 mod leaves;
-pub mod replace;
 pub mod select;
 pub mod to_engine;
 

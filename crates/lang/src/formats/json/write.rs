@@ -3,7 +3,7 @@
 //! float64; NaN and infinities (which JSON has no spelling for) and bytes that are not
 //! UTF-8 are ValueErrors naming the file.
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 
 use crate::diagnostic::{Error, Result};
@@ -134,19 +134,14 @@ impl<W: Write> Emitter<'_, W> {
     }
 }
 
-fn emitter(path: &Path) -> Result<Emitter<'_, BufWriter<std::fs::File>>> {
-    Ok(Emitter {
-        w: BufWriter::new(fs::create(path)?),
-        path,
-    })
-}
-
 /// `ragtag.write_json(x, path)`: the whole value as one JSON document (nested arrays).
 pub fn write_json(path: &Path, a: &Array) -> Result<()> {
-    let mut out = emitter(path)?;
-    out.array(a)?;
-    out.raw(b"\n")?;
-    out.finish()
+    fs::replace_with(path, |w| {
+        let mut out = Emitter { w, path };
+        out.array(a)?;
+        out.raw(b"\n")?;
+        out.finish()
+    })
 }
 
 /// `ragtag.write_jsonl(x, path, field=)`: one row per line, bare or as `{"field": row}`.
@@ -159,15 +154,17 @@ pub fn write_jsonl(path: &Path, a: &Array, field: Option<&str>) -> Result<()> {
         .with_hint("write a scalar with ragtag.write_json"));
     }
     let prefix = field.map(|f| format!("{{{}: ", serde_json::to_string(f).unwrap_or_default()));
-    let mut out = emitter(path)?;
-    for i in 0..a.nrows() {
-        if let Some(p) = &prefix {
-            out.raw(p.as_bytes())?;
+    fs::replace_with(path, |w| {
+        let mut out = Emitter { w, path };
+        for i in 0..a.nrows() {
+            if let Some(p) = &prefix {
+                out.raw(p.as_bytes())?;
+            }
+            out.row(a, i)?;
+            out.raw(if prefix.is_some() { b"}\n" } else { b"\n" })?;
         }
-        out.row(a, i)?;
-        out.raw(if prefix.is_some() { b"}\n" } else { b"\n" })?;
-    }
-    out.finish()
+        out.finish()
+    })
 }
 
 /// A dense tensor as JSON text, for tests.

@@ -9,7 +9,6 @@ mod dtype;
 mod header;
 mod npz;
 
-use std::io::Write;
 use std::path::Path;
 
 use crate::diagnostic::{Error, Result};
@@ -110,10 +109,7 @@ pub fn npy_bytes(t: &Tensor, what: &str) -> Result<Vec<u8>> {
 /// Writes `t` to a `.npy` file at `path`.
 pub fn write_npy(path: &Path, t: &Tensor) -> Result<()> {
     let bytes = npy_bytes(t, &format!("writing '{}'", path.display()))?;
-    let mut file = fs::create(path)?;
-    file.write_all(&bytes)
-        .and_then(|()| file.flush())
-        .map_err(|e| fs::io_error(&e, path))
+    fs::replace(path, &bytes)
 }
 
 #[cfg(test)]

@@ -62,7 +62,7 @@ pub fn read_npz(bytes: Vec<u8>, name: &str) -> Result<Vec<(String, Tensor)>> {
 
 /// Writes `arrays` to a `.npz` archive at `path`, deflated when `compressed`.
 pub fn write_npz(path: &Path, arrays: &[(String, Tensor)], compressed: bool) -> Result<()> {
-    let file = fs::create(path)?;
+    let (file, replacement) = fs::begin(path)?;
     let io = |e: std::io::Error| fs::io_error(&e, path);
     let zip_err = |e: zip::result::ZipError| match e {
         zip::result::ZipError::Io(e) => fs::io_error(&e, path),
@@ -87,5 +87,7 @@ pub fn write_npz(path: &Path, arrays: &[(String, Tensor)], compressed: bool) -> 
         zip.write_all(&bytes).map_err(io)?;
     }
     let mut inner = zip.finish().map_err(zip_err)?;
-    inner.flush().map_err(io)
+    inner.flush().map_err(io)?;
+    drop(inner);
+    replacement.commit()
 }
