@@ -203,7 +203,7 @@ pub fn run_child(
     timeout: Option<Duration>,
     out: &mut (dyn Write + Send),
 ) -> std::io::Result<()> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match super::read_transcript(path) {
         Ok(t) => t,
         Err(e) => {
             let message = format!("cannot read: {e}");
@@ -452,7 +452,7 @@ pub fn check_file_isolated(
     bless: bool,
     timeout: Option<Duration>,
 ) -> FileResult {
-    let status = match std::fs::read_to_string(path) {
+    let status = match super::read_transcript(path) {
         Err(e) => Status::Error(format!("cannot read: {e}")),
         Ok(text) => match parse(&text) {
             Err(e) => Status::Error(e.to_string()),

@@ -332,9 +332,21 @@ pub fn settle(path: &Path, check: Check, bless: bool) -> Status {
     }
 }
 
+/// The text of the transcript at `path`. Only a regular file is read: a FIFO named
+/// `*.rtt` would block the run before any timeout applies, so it is an error instead.
+pub fn read_transcript(path: &Path) -> std::io::Result<String> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(
+            "not a regular file (a FIFO, device or socket), so it is not read",
+        ));
+    }
+    std::fs::read_to_string(path)
+}
+
 /// Checks one transcript file in this process, rewriting its outputs when `bless` is set.
 pub fn check_file(path: &Path, bless: bool) -> FileResult {
-    let status = match std::fs::read_to_string(path) {
+    let status = match read_transcript(path) {
         Err(e) => Status::Error(format!("cannot read: {e}")),
         Ok(text) => match check_text(&text, &path.display().to_string()) {
             Err(e) => Status::Error(e.to_string()),
@@ -348,9 +360,18 @@ pub fn check_file(path: &Path, bless: bool) -> FileResult {
 }
 
 /// The transcripts named by `paths`: files as given, directories searched recursively for
-/// `*.rtt` (skipping hidden directories and `target`), sorted within each directory.
+/// `*.rtt` (skipping hidden directories and `target`), sorted within each directory. A
+/// directory reached twice (through a symbolic link loop, or two links to one place) is
+/// searched once.
 pub fn find_transcripts(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    fn walk(
+        dir: &Path,
+        seen: &mut std::collections::HashSet<PathBuf>,
+        out: &mut Vec<PathBuf>,
+    ) -> std::io::Result<()> {
+        if !seen.insert(std::fs::canonicalize(dir)?) {
+            return Ok(());
+        }
         let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
             .map(|e| e.map(|e| e.path()))
             .collect::<Result<_, _>>()?;
@@ -362,7 +383,7 @@ pub fn find_transcripts(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
                 .unwrap_or_default();
             if p.is_dir() {
                 if !name.starts_with('.') && name != "target" {
-                    walk(&p, out)?;
+                    walk(&p, seen, out)?;
                 }
             } else if p.extension().is_some_and(|e| e == EXTENSION) {
                 out.push(p);
@@ -371,9 +392,10 @@ pub fn find_transcripts(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
         Ok(())
     }
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for p in paths {
         if p.is_dir() {
-            walk(p, &mut out)?;
+            walk(p, &mut seen, &mut out)?;
         } else if p.exists() {
             out.push(p.clone());
         } else {
@@ -446,6 +468,31 @@ mod tests {
         assert_eq!(blessed, "# c\n>>> 1 + 1\n2\n\n>>> print('hi')\nhi\n");
         let again = check_text(&blessed, "t.rtt").unwrap();
         assert!(again.passed && again.blessed.is_none());
+    }
+
+    #[test]
+    fn symbolic_link_loops_are_searched_once_and_a_fifo_is_not_read() {
+        let dir = std::env::temp_dir().join(format!("ragtag-find-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("a")).unwrap();
+        std::fs::write(dir.join("a/t.rtt"), ">>> 1 + 1\n2\n").unwrap();
+        std::os::unix::fs::symlink("..", dir.join("a/up")).unwrap();
+        std::os::unix::fs::symlink("../a", dir.join("a/again")).unwrap();
+        let fifo = std::process::Command::new("mkfifo")
+            .arg(dir.join("a/pipe.rtt"))
+            .status()
+            .unwrap();
+        assert!(fifo.success());
+        let found = find_transcripts(&[dir.clone()]).unwrap();
+        let names: Vec<_> = found.iter().map(|p| p.file_name().unwrap()).collect();
+        assert_eq!(names, ["pipe.rtt", "t.rtt"], "{found:?}");
+        let pipe = check_file(&dir.join("a/pipe.rtt"), false);
+        assert!(
+            matches!(&pipe.status, Status::Error(e) if e.contains("not a regular file")),
+            "{:?}",
+            pipe.status
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
