@@ -16,7 +16,7 @@ use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 use rayon::prelude::*;
 
-use super::arrow::{invalid_file, select::Selected, ReadOptions};
+use super::arrow::{invalid_file, reader_failed, select::Selected, ReadOptions};
 use crate::diagnostic::{Error, Result};
 use crate::formats::fs;
 use ragtag_engine::exceptions::ExceptionClass;
@@ -34,7 +34,7 @@ pub fn read(
     let file = fs::open(path)?;
     let meta =
         ragtag_engine::guard::catch(|| ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()))
-            .map_err(|crash| invalid_file(path, KIND, crash.message))?
+            .map_err(|crash| reader_failed(path, KIND, &crash))?
             .map_err(|e| invalid_file(path, KIND, e))?;
     let selected = super::arrow::select(meta.schema(), opts, path)?;
     let count = meta.metadata().num_row_groups();
@@ -48,7 +48,7 @@ pub fn read(
     let mask = projection(&meta, &selected);
     check_budget(path, &meta, &mask, &groups, row_groups.is_some())?;
     let decoded = ragtag_engine::guard::catch(|| decode(path, &meta, &mask, &groups))
-        .map_err(|crash| invalid_file(path, KIND, crash.message))?
+        .map_err(|crash| reader_failed(path, KIND, &crash))?
         .map_err(|e| invalid_file(path, KIND, e))?;
     super::arrow::tensors(&decoded, &selected, opts.fill.as_ref())
 }

@@ -9,7 +9,7 @@ use arrow_array::RecordBatch;
 use arrow_ipc::reader::{FileReader, StreamReader};
 use arrow_ipc::writer::{FileWriter, StreamWriter};
 
-use super::{invalid_file, ReadOptions};
+use super::{invalid_file, reader_failed, ReadOptions};
 use crate::diagnostic::{Error, Result};
 use crate::formats::fs;
 use ragtag_engine::{budget, Array, ExceptionClass};
@@ -49,7 +49,7 @@ pub fn read(path: &Path, opts: &ReadOptions) -> Result<Vec<(String, Array)>> {
             Ok((schema, batches))
         }
     });
-    let (schema, batches) = decoded.map_err(|crash| invalid_file(path, KIND, crash.message))??;
+    let (schema, batches) = decoded.map_err(|crash| reader_failed(path, KIND, &crash))??;
     let selected = super::select(&schema, opts, path)?;
     super::tensors(&batches, &selected, opts.fill.as_ref())
 }

@@ -114,5 +114,21 @@ pub fn invalid_file(path: &Path, kind: &str, detail: impl std::fmt::Display) -> 
     ))
 }
 
+/// The error for a file whose contents made the format library itself fail (a panic caught
+/// by the evaluation guard): the place in the library's source, which says nothing to a
+/// user, is left out.
+pub fn reader_failed(path: &Path, kind: &str, crash: &ragtag_engine::guard::Crash) -> Error {
+    let message = crash
+        .message
+        .rsplit_once(" at ")
+        .map_or(crash.message.as_str(), |(m, _)| m);
+    let first = message.lines().next().unwrap_or_default();
+    invalid_file(
+        path,
+        kind,
+        format!("its metadata is inconsistent (the {kind} reader stopped on: {first})"),
+    )
+}
+
 #[cfg(test)]
 mod tests;

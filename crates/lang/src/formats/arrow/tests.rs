@@ -118,3 +118,18 @@ fn engine_to_arrow_and_back_keeps_shape_and_splits_width() {
     let back = column("r", &dtype, vec![Piece::new(arrow)], None).unwrap();
     assert_eq!(back, Array::Ragged(r));
 }
+
+#[test]
+fn a_reader_crash_is_reported_without_the_library_s_source_place() {
+    let crash = ragtag_engine::guard::Crash {
+        message: "attempt to subtract with overflow at /home/u/.cargo/registry/src/parquet-55/src/file/metadata.rs:812"
+            .into(),
+    };
+    let e = super::reader_failed(std::path::Path::new("bad.parquet"), "Parquet", &crash);
+    assert_eq!(e.class, ragtag_engine::ExceptionClass::ValueError);
+    assert_eq!(
+        e.message,
+        "'bad.parquet' is not a valid Parquet file: its metadata is inconsistent (the Parquet \
+         reader stopped on: attempt to subtract with overflow)"
+    );
+}
