@@ -130,6 +130,18 @@ pub enum StmtKind {
         /// Statements when false.
         orelse: Vec<Stmt>,
     },
+    /// `x += value` and the other eleven augmented assignments to a name: `x = x op value`,
+    /// with `x` read once.
+    AugAssign {
+        /// The name assigned.
+        target: String,
+        /// Where the name is.
+        target_span: Span,
+        /// The operator (`+` for `+=`).
+        op: BinOp,
+        /// The right operand.
+        value: Expr,
+    },
     /// `for target in iter: body`.
     For {
         /// The loop variable(s).
@@ -199,6 +211,9 @@ pub enum ExprKind {
     Float(f64),
     /// A string literal (escapes resolved; adjacent literals joined).
     Str(String),
+    /// An f-string (adjacent literals joined, plain ones included): text and replacement
+    /// fields in order.
+    FString(Vec<FPart>),
     /// `True` / `False`.
     Bool(bool),
     /// `None`.
@@ -255,6 +270,28 @@ pub enum ExprKind {
         /// Optional filters.
         conds: Vec<Expr>,
     },
+}
+
+/// A piece of an f-string.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FPart {
+    /// Text, escapes and `{{`/`}}` resolved.
+    Text(String),
+    /// A replacement field `{expr=!r:spec}`.
+    Field(Box<FField>),
+}
+
+/// One replacement field of an f-string.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FField {
+    /// The expression.
+    pub expr: Expr,
+    /// `{expr=}`: the expression's text with the `=` and its spaces, written before the value.
+    pub debug: Option<String>,
+    /// `!r`, `!s` or `!a`.
+    pub conversion: Option<char>,
+    /// The format spec after `:`, itself made of text and nested fields.
+    pub spec: Vec<FPart>,
 }
 
 /// A call argument.
@@ -329,6 +366,10 @@ pub enum BinOp {
     BitAnd,
     /// `|`
     BitOr,
+    /// `<<`
+    LShift,
+    /// `>>`
+    RShift,
     /// `^`
     BitXor,
     /// `==`
@@ -367,6 +408,8 @@ impl BinOp {
             BinOp::MatMul => "@",
             BinOp::BitAnd => "&",
             BinOp::BitOr => "|",
+            BinOp::LShift => "<<",
+            BinOp::RShift => ">>",
             BinOp::BitXor => "^",
             BinOp::Eq => "==",
             BinOp::Ne => "!=",

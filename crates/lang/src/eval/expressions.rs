@@ -3,11 +3,12 @@
 use std::sync::Arc;
 
 use super::args::CallArg;
+use super::builtins::python::format;
 use super::{operators, subscript, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::{ClosureBody, Value};
 use ragtag_engine::exceptions::ExceptionClass;
-use ragtag_engine::Exception;
+use ragtag_engine::{budget, Exception};
 use ragtag_syntax::ast::*;
 
 impl<'s> Interp<'s> {
@@ -18,6 +19,11 @@ impl<'s> Interp<'s> {
             ExprKind::Int(i) => Value::Int(*i),
             ExprKind::Float(f) => Value::Float(*f),
             ExprKind::Str(s) => Value::str(s),
+            ExprKind::FString(parts) => {
+                let mut out = String::new();
+                self.fstring(parts, &mut out)?;
+                Value::str(out)
+            }
             ExprKind::Bool(b) => Value::Bool(*b),
             ExprKind::None => Value::None,
             ExprKind::Ellipsis => Value::Opaque(Arc::from("Ellipsis")),
@@ -159,6 +165,38 @@ impl<'s> Interp<'s> {
             }
         };
         Ok(v)
+    }
+}
+
+impl Interp<'_> {
+    /// Writes an f-string's text and formatted fields to `out`.
+    fn fstring(&mut self, parts: &[FPart], out: &mut String) -> Result<()> {
+        for part in parts {
+            match part {
+                FPart::Text(t) => out.push_str(t),
+                FPart::Field(f) => {
+                    let v = self.eval(&f.expr)?;
+                    let mut spec = String::new();
+                    self.fstring(&f.spec, &mut spec)?;
+                    // `{x=}` shows the repr unless a conversion or a spec is given.
+                    let conversion = match (f.conversion, &f.debug) {
+                        (None, Some(_)) if f.spec.is_empty() => Some('r'),
+                        (c, _) => c,
+                    };
+                    let v = format::convert(&v, conversion);
+                    let text = format::format_value(&v, &spec)
+                        .map_err(|err| Error::from(err).at(f.expr.span))?;
+                    let total = out.len() + text.len() + f.debug.as_ref().map_or(0, String::len);
+                    budget::check_bytes("f-string", total as u128)
+                        .map_err(|err| Error::from(err).at(f.expr.span))?;
+                    if let Some(d) = &f.debug {
+                        out.push_str(d);
+                    }
+                    out.push_str(&text);
+                }
+            }
+        }
+        Ok(())
     }
 }
 

@@ -92,7 +92,21 @@ fn error_messages_for_common_mistakes() {
         ("print 'a'", "unexpected string", 6),
         ("except: pass", "unexpected `except`", 0),
         ("with x:\n  pass", "`with` is not supported", 0),
-        ("x += 1", "augmented assignment (`+=`) is not supported", 2),
+        (
+            "x[0] += 1",
+            "augmented assignment (`+=`) to a subscript is not supported yet",
+            0,
+        ),
+        (
+            "a.b <<= 1",
+            "augmented assignment (`<<=`) to an attribute is not supported yet",
+            0,
+        ),
+        (
+            "a, b += 1",
+            "'tuple' is an illegal expression for augmented assignment",
+            0,
+        ),
         ("x[0] = 1", "cannot assign to a subscript", 0),
         ("f() = 1", "cannot assign to a function call", 0),
         ("a.b = 1", "cannot assign to an attribute", 0),
@@ -103,7 +117,24 @@ fn error_messages_for_common_mistakes() {
             4,
         ),
         ("x = '\\x4'", "invalid `\\x` escape in string literal", 4),
-        ("f'{x}'", "f-strings are not supported", 0),
+        ("f'{}'", "f-string: empty expression not allowed", 3),
+        ("x = f'a}'", "f-string: single '}' is not allowed", 7),
+        ("f'{x'", "f-string: expecting '}'", 4),
+        (
+            "f'{x!z}'",
+            "f-string: invalid conversion character: expected 's', 'r', or 'a'",
+            5,
+        ),
+        (
+            r#"f'{"\n".join(x)}'"#,
+            "f-string expression part cannot include a backslash",
+            4,
+        ),
+        (
+            "f'{x + }'",
+            "expected an expression, found the end of the field",
+            7,
+        ),
         ("x = 'abc", "unterminated string literal", 4),
         (
             "f(x=1, 2)",

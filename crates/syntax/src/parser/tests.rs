@@ -799,3 +799,100 @@ fn large_data_literals_parse_like_small_ones() {
     );
     assert!(parse(&idx).is_ok());
 }
+
+#[test]
+fn augmented_assignments() {
+    check_all(
+        &[
+            ("x += 1", "(+= x 1)"),
+            ("x -= 1", "(-= x 1)"),
+            ("x *= 2", "(*= x 2)"),
+            ("x /= 2", "(/= x 2)"),
+            ("x //= 2", "(//= x 2)"),
+            ("x %= 2", "(%= x 2)"),
+            ("x **= 2", "(**= x 2)"),
+            ("x @= m", "(@= x m)"),
+            ("x &= 1", "(&= x 1)"),
+            ("x |= 1", "(|= x 1)"),
+            ("x ^= 1", "(^= x 1)"),
+            ("x <<= 1", "(<<= x 1)"),
+            ("x >>= 1", "(>>= x 1)"),
+            ("x += 1, 2", "(+= x (tuple 1 2))"),
+            ("(x) += y if c else z", "(+= x (if c y z))"),
+            ("s = 0; s += 1", "(= s 0)\n(+= s 1)"),
+        ],
+        sx,
+    );
+    let e = err("x[0] += 1");
+    assert_eq!(e.kind, SyntaxErrorKind::AugmentedAssignment);
+    assert_eq!(err("1 += 1").kind, SyntaxErrorKind::CannotAssign);
+}
+
+#[test]
+fn shift_operators() {
+    check_all(
+        &[
+            ("1 << 2", "(<< 1 2)"),
+            ("a >> b >> c", "(>> (>> a b) c)"),
+            // Between `&` and `+`, as in Python.
+            ("1 + 2 << 3", "(<< (+ 1 2) 3)"),
+            ("a & b << c", "(& a (<< b c))"),
+            ("a < b << c", "(< a (<< b c))"),
+            ("a >= b >> c", "(>= a (>> b c))"),
+        ],
+        ex,
+    );
+}
+
+#[test]
+fn f_strings() {
+    check_all(
+        &[
+            ("f'a{x}b'", r#"(f "a" (field x) "b")"#),
+            (
+                "f'{x!r:>{w}.2f}'",
+                r#"(f (field x (conv r) (spec ">" (field w) ".2f")))"#,
+            ),
+            ("f'{x = }'", r#"(f (field x (debug "x = ")))"#),
+            ("f'{x=:5}'", r#"(f (field x (debug "x=") (spec "5")))"#),
+            (
+                "f'{a == b}{a != b}{a <= b}'",
+                "(f (field (== a b)) (field (!= a b)) (field (<= a b)))",
+            ),
+            ("f'{{}}{{x}}'", r#"(f "{}{x}")"#),
+            ("'a' f'{x}' 'b'", r#"(f "a" (field x) "b")"#),
+            ("f'{x, y}'", "(f (field (tuple x y)))"),
+            ("f'{d[\"k\"]}'", r#"(f (field (subscript d "k")))"#),
+            ("f'{f\"{x}\"}'", "(f (field (f (field x))))"),
+            ("rf'\\n{x}'", r#"(f "\\n" (field x))"#),
+            ("f'\\t{x}'", r#"(f "\t" (field x))"#),
+            ("f'{ {1: 2}[1] }'", "(f (field (subscript (dict (1 2)) 1)))"),
+            ("f'{lambda_}'", "(f (field lambda_))"),
+            ("f''", "(f)"),
+        ],
+        ex,
+    );
+}
+
+#[test]
+fn f_string_spans_are_in_the_source() {
+    let src = "y = f'ab{x + 1}'";
+    let p = parse(src).unwrap();
+    let StmtKind::Assign { value, .. } = &p.body[0].kind else {
+        panic!("an assignment")
+    };
+    let ExprKind::FString(parts) = &value.kind else {
+        panic!("an f-string")
+    };
+    let crate::ast::FPart::Field(f) = &parts[1] else {
+        panic!("a field")
+    };
+    let ExprKind::Binary(_, a, b) = &f.expr.kind else {
+        panic!("x + 1")
+    };
+    assert_eq!(&src[a.span.start..a.span.end], "x");
+    assert_eq!(&src[b.span.start..b.span.end], "1");
+    let e = err("y = f'{x +* 2}'");
+    assert_eq!(&src[..0], "");
+    assert!(e.span.start >= 8 && e.span.start <= 11, "{:?}", e.span);
+}

@@ -211,7 +211,7 @@ impl Converter<'_> {
             Rule::literal_ref => return self.expand(span.start),
             Rule::list_display => self.list_display(pair)?,
             Rule::dict_display => self.dict_display(pair)?,
-            Rule::strings => strings(pair)?,
+            Rule::strings => self.strings(pair)?,
             Rule::ellipsis => ExprKind::Ellipsis,
             Rule::float => float_literal(pair.as_str(), span)?,
             Rule::int => ExprKind::Int(int_literal(pair.as_str(), span)?),
