@@ -259,16 +259,29 @@ pub enum ExprKind {
         /// The value when false.
         orelse: Box<Expr>,
     },
-    /// `[elt for target in iter if cond]`.
+    /// `[elt for target in iter if cond for …]`.
     ListComp {
         /// The produced element.
         elt: Box<Expr>,
-        /// The loop variable(s).
-        target: Target,
-        /// The iterated value.
-        iter: Box<Expr>,
-        /// Optional filters.
-        conds: Vec<Expr>,
+        /// The `for` clauses, outermost first (at least one).
+        generators: Vec<Comprehension>,
+    },
+    /// `{key: value for target in iter if cond for …}`.
+    DictComp {
+        /// The produced key.
+        key: Box<Expr>,
+        /// The produced value.
+        value: Box<Expr>,
+        /// The `for` clauses, outermost first (at least one).
+        generators: Vec<Comprehension>,
+    },
+    /// `(elt for target in iter …)`, also as a call's sole argument: ragtag evaluates it at
+    /// once, into the list of its items.
+    GenExp {
+        /// The produced element.
+        elt: Box<Expr>,
+        /// The `for` clauses, outermost first (at least one).
+        generators: Vec<Comprehension>,
     },
 }
 
@@ -292,6 +305,17 @@ pub struct FField {
     pub conversion: Option<char>,
     /// The format spec after `:`, itself made of text and nested fields.
     pub spec: Vec<FPart>,
+}
+
+/// One `for target in iter if cond …` clause of a comprehension.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comprehension {
+    /// The loop variable(s).
+    pub target: Target,
+    /// The iterated value.
+    pub iter: Expr,
+    /// Its `if` filters.
+    pub conds: Vec<Expr>,
 }
 
 /// A call argument.

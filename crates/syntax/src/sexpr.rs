@@ -3,7 +3,8 @@
 //! Expressions: `(+ a b)`, `(- x)`, `(not x)`, `(and a b)`, `(not-in a b)`, `(is-not a b)`,
 //! `(call f 1 (kw axis 0) (star xs))`, `(. obj name)`, `(subscript x 0 (slice 1 _ 2))`,
 //! `(list 1 2)`, `(tuple 1 2)`, `(dict (k v) …)`, `(lambda (x (= y 2)) body)`,
-//! `(if cond then else)`, `(listcomp elt (for x xs) (if c))`,
+//! `(if cond then else)`, `(listcomp elt (for x xs) (if c) (for y ys))`, `(dictcomp k v (for …))`,
+//! `(genexp elt (for …))`,
 //! `(f "x=" (field x (conv r) (spec ">" (field w))))` for f-strings; literals print as written
 //! (`"s"`, `1`, `2.5`, `True`, `None`, `...`).
 //!
@@ -14,7 +15,8 @@
 use ragtag_engine::literal::{Leaf, Nested};
 
 use super::ast::{
-    Arg, BinOp, Expr, ExprKind, FPart, Index, LogicOp, Param, Program, Stmt, StmtKind, Target,
+    Arg, BinOp, Comprehension, Expr, ExprKind, FPart, Index, LogicOp, Param, Program, Stmt,
+    StmtKind, Target,
 };
 
 /// A scanned data block, printed as the list display it was written as.
@@ -91,19 +93,37 @@ pub fn expr_to_sexpr(e: &Expr) -> String {
                 expr_to_sexpr(orelse)
             )
         }
-        ExprKind::ListComp {
-            elt,
-            target: t,
-            iter,
-            conds,
-        } => {
-            let mut parts = vec![
-                expr_to_sexpr(elt),
-                format!("(for {} {})", target(t), expr_to_sexpr(iter)),
-            ];
-            parts.extend(conds.iter().map(|c| format!("(if {})", expr_to_sexpr(c))));
+        ExprKind::ListComp { elt, generators } => {
+            let mut parts = vec![expr_to_sexpr(elt)];
+            clauses(generators, &mut parts);
             form("listcomp", parts.into_iter())
         }
+        ExprKind::GenExp { elt, generators } => {
+            let mut parts = vec![expr_to_sexpr(elt)];
+            clauses(generators, &mut parts);
+            form("genexp", parts.into_iter())
+        }
+        ExprKind::DictComp {
+            key,
+            value,
+            generators,
+        } => {
+            let mut parts = vec![expr_to_sexpr(key), expr_to_sexpr(value)];
+            clauses(generators, &mut parts);
+            form("dictcomp", parts.into_iter())
+        }
+    }
+}
+
+/// `(for x xs) (if c) (for y ys) …`
+fn clauses(generators: &[Comprehension], parts: &mut Vec<String>) {
+    for g in generators {
+        parts.push(format!(
+            "(for {} {})",
+            target(&g.target),
+            expr_to_sexpr(&g.iter)
+        ));
+        parts.extend(g.conds.iter().map(|c| format!("(if {})", expr_to_sexpr(c))));
     }
 }
 

@@ -128,47 +128,108 @@ impl<'s> Interp<'s> {
                     self.eval(orelse)?
                 }
             }
-            ExprKind::ListComp {
-                elt,
-                target,
-                iter,
-                conds,
+            ExprKind::ListComp { elt, generators } | ExprKind::GenExp { elt, generators } => {
+                let mut out = Vec::new();
+                self.comprehension(generators, &mut |it: &mut Interp<'s>| {
+                    let v = it.eval(elt)?;
+                    budget::grow("comprehension", &mut out, 1)
+                        .map_err(|err| Error::from(err).at(elt.span))?;
+                    out.push(v);
+                    Ok(())
+                })?;
+                Value::list(out)
+            }
+            ExprKind::DictComp {
+                key,
+                value,
+                generators,
             } => {
-                let it = self.eval(iter)?;
-                let items =
-                    subscript::iterate(&it).map_err(|err| Error::from(err).at(iter.span))?;
-                #[allow(clippy::disallowed_methods)] // sized by values already built
-                let mut out = Vec::with_capacity(items.len());
-                // The loop variable lives in its own frame, as in Python 3.
-                let frame = self.frames.last().cloned().unwrap_or_default();
-                self.frames.push(frame);
-                let result = (|| -> Result<()> {
-                    'items: for item in items {
-                        self.check_cancel()?;
-                        self.assign(target, item)?;
-                        for c in conds {
-                            if !self
-                                .eval(c)?
-                                .truthy()
-                                .map_err(|err| Error::from(err).at(c.span))?
-                            {
-                                continue 'items;
-                            }
-                        }
-                        out.push(self.eval(elt)?);
+                let mut out: Vec<(Value, Value)> = Vec::new();
+                self.comprehension(generators, &mut |it: &mut Interp<'s>| {
+                    let k = it.eval(key)?;
+                    if matches!(k, Value::List(_) | Value::Literal(_) | Value::Dict(_)) {
+                        return Err(Error::new(
+                            ExceptionClass::TypeError,
+                            format!("unhashable type: '{}'", k.type_name()),
+                        )
+                        .at(key.span));
+                    }
+                    let v = it.eval(value)?;
+                    // A key seen before keeps its place and takes the new value.
+                    match out
+                        .iter_mut()
+                        .rev()
+                        .find(|(old, _)| operators::python_eq(old, &k))
+                    {
+                        Some(slot) => slot.1 = v,
+                        None => out.push((k, v)),
                     }
                     Ok(())
-                })();
-                self.frames.pop();
-                result?;
-                Value::list(out)
+                })?;
+                Value::Dict(Arc::new(out))
             }
         };
         Ok(v)
     }
 }
 
-impl Interp<'_> {
+impl<'s> Interp<'s> {
+    /// Runs the `for` clauses of a comprehension, calling `emit` for each combination that
+    /// passes the filters. The first iterable is evaluated where the comprehension is; the
+    /// loop variables live in their own frame, as in Python 3.
+    fn comprehension(
+        &mut self,
+        generators: &[Comprehension],
+        emit: &mut dyn FnMut(&mut Interp<'s>) -> Result<()>,
+    ) -> Result<()> {
+        let Some(first) = generators.first() else {
+            return emit(self);
+        };
+        let it = self.eval(&first.iter)?;
+        let items = subscript::iterate(&it).map_err(|err| Error::from(err).at(first.iter.span))?;
+        let frame = self.frames.last().cloned().unwrap_or_default();
+        self.frames.push(frame);
+        let result = self.comprehension_level(generators, 0, Some(items), emit);
+        self.frames.pop();
+        result
+    }
+
+    fn comprehension_level(
+        &mut self,
+        generators: &[Comprehension],
+        level: usize,
+        items: Option<Vec<Value>>,
+        emit: &mut dyn FnMut(&mut Interp<'s>) -> Result<()>,
+    ) -> Result<()> {
+        let g = &generators[level];
+        let items = match items {
+            Some(items) => items,
+            None => {
+                let it = self.eval(&g.iter)?;
+                subscript::iterate(&it).map_err(|err| Error::from(err).at(g.iter.span))?
+            }
+        };
+        'items: for item in items {
+            self.check_cancel()?;
+            self.assign(&g.target, item)?;
+            for c in &g.conds {
+                if !self
+                    .eval(c)?
+                    .truthy()
+                    .map_err(|err| Error::from(err).at(c.span))?
+                {
+                    continue 'items;
+                }
+            }
+            if level + 1 == generators.len() {
+                emit(self)?;
+            } else {
+                self.comprehension_level(generators, level + 1, None, emit)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Writes an f-string's text and formatted fields to `out`.
     fn fstring(&mut self, parts: &[FPart], out: &mut String) -> Result<()> {
         for part in parts {

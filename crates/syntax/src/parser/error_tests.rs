@@ -83,7 +83,7 @@ fn error_messages_for_common_mistakes() {
         ("x = 1 2", "unexpected `2`", 6),
         ("f(a b)", "expected `,` or `)`, found `b`", 4),
         ("if x y:\n  pass", "expected `:`, found `y`", 5),
-        ("[x for x in xs y]", "expected `]`, found `y`", 15),
+        ("[x for x in xs y]", "expected `for` or `]`, found `y`", 15),
         ("x = = 1", "expected an expression, found `=`", 4),
         ("x[]", "expected an index, found `]`", 2),
         ("{1, 2}", "expected `:`, found `,`", 2),

@@ -590,12 +590,24 @@ fn walk<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
         ExprKind::IfElse { cond, then, orelse } => {
             [cond, then, orelse].into_iter().for_each(|x| go(x))
         }
-        ExprKind::ListComp {
-            elt, iter, conds, ..
-        } => {
+        ExprKind::ListComp { elt, generators } | ExprKind::GenExp { elt, generators } => {
             go(elt);
-            go(iter);
-            conds.iter().for_each(go);
+            for g in generators {
+                go(&g.iter);
+                g.conds.iter().for_each(&mut go);
+            }
+        }
+        ExprKind::DictComp {
+            key,
+            value,
+            generators,
+        } => {
+            go(key);
+            go(value);
+            for g in generators {
+                go(&g.iter);
+                g.conds.iter().for_each(&mut go);
+            }
         }
         _ => {}
     }
@@ -895,4 +907,40 @@ fn f_string_spans_are_in_the_source() {
     let e = err("y = f'{x +* 2}'");
     assert_eq!(&src[..0], "");
     assert!(e.span.start >= 8 && e.span.start <= 11, "{:?}", e.span);
+}
+
+#[test]
+fn comprehensions_and_generator_expressions() {
+    check_all(
+        &[
+            (
+                "[(x, y) for x in a for y in b]",
+                "(listcomp (tuple x y) (for x a) (for y b))",
+            ),
+            (
+                "[x for x in a if x for y in x if y if z]",
+                "(listcomp x (for x a) (if x) (for y x) (if y) (if z))",
+            ),
+            ("{k: v for k, v in d}", "(dictcomp k v (for (tuple k v) d))"),
+            (
+                "{k: 1 for k in a for j in k}",
+                "(dictcomp k 1 (for k a) (for j k))",
+            ),
+            ("sum(x for x in xs)", "(call sum (genexp x (for x xs)))"),
+            (
+                "f(x * 2 for x in xs if x)",
+                "(call f (genexp (* x 2) (for x xs) (if x)))",
+            ),
+            ("(x for x in xs)", "(genexp x (for x xs))"),
+            (
+                "list((a, b) for a, b in p)",
+                "(call list (genexp (tuple a b) (for (tuple a b) p)))",
+            ),
+        ],
+        ex,
+    );
+    // Python: "Generator expression must be parenthesized".
+    assert!(parse("f(x for x in xs, 1)").is_err());
+    assert!(parse("f(1, x for x in xs)").is_err());
+    assert!(parse("f(*x for x in xs)").is_err());
 }

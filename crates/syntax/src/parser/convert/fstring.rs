@@ -359,17 +359,27 @@ fn shift(e: &mut Expr, by: usize) {
             shift(then, by);
             shift(orelse, by);
         }
-        ExprKind::ListComp {
-            elt,
-            target,
-            iter,
-            conds,
-        } => {
+        ExprKind::ListComp { elt, generators } | ExprKind::GenExp { elt, generators } => {
             shift(elt, by);
-            shift_target(target, by);
-            shift(iter, by);
-            conds.iter_mut().for_each(|c| shift(c, by));
+            shift_generators(generators, by);
         }
+        ExprKind::DictComp {
+            key,
+            value,
+            generators,
+        } => {
+            shift(key, by);
+            shift(value, by);
+            shift_generators(generators, by);
+        }
+    }
+}
+
+fn shift_generators(generators: &mut [crate::ast::Comprehension], by: usize) {
+    for g in generators {
+        shift_target(&mut g.target, by);
+        shift(&mut g.iter, by);
+        g.conds.iter_mut().for_each(|c| shift(c, by));
     }
 }
 

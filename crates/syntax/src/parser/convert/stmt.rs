@@ -103,6 +103,8 @@ fn aug_assign(target: Expr, op: &Pair<'_, Rule>, value: Expr) -> Result1<StmtKin
         ExprKind::Lambda(..) => "lambda",
         ExprKind::IfElse { .. } => "conditional expression",
         ExprKind::ListComp { .. } => "list comprehension",
+        ExprKind::DictComp { .. } => "dict comprehension",
+        ExprKind::GenExp { .. } => "generator expression",
         ExprKind::FString(_) => "f-string expression",
         ExprKind::Binary(o, ..) if o.is_comparison() => "comparison",
         ExprKind::Int(_)
