@@ -209,11 +209,16 @@ fn format_str(s: &str, spec: &Spec) -> Result<String, Exception> {
 /// Digits grouped by `sep` every `every` digits from the right, padded with zeros on the
 /// left to at least `min_width` characters (never starting with a separator), as CPython
 /// does for `'{:08,}'`.
-fn group(digits: &str, sep: Option<char>, every: usize, min_width: usize) -> String {
+fn group(
+    digits: &str,
+    sep: Option<char>,
+    every: usize,
+    min_width: usize,
+) -> Result<String, Exception> {
     let d = digits.as_bytes();
     let Some(sep) = sep else {
         let zeros = min_width.saturating_sub(d.len());
-        return "0".repeat(zeros) + digits;
+        return Ok(budget::repeat_str("format", "0", zeros)? + digits);
     };
     let mut rev: Vec<u8> = Vec::new();
     let mut left = d.len();
@@ -236,7 +241,7 @@ fn group(digits: &str, sep: Option<char>, every: usize, min_width: usize) -> Str
         }
     }
     rev.reverse();
-    String::from_utf8(rev).unwrap_or_default()
+    Ok(String::from_utf8(rev).unwrap_or_default())
 }
 
 /// Lays out a number: sign, prefix, the integer digits (grouped and zero-padded) and the
@@ -272,7 +277,7 @@ fn layout(
     if min_width > 0 {
         budget::check_bytes("format", min_width as u128)?;
     }
-    let digits = group(int_digits, spec.grouping, every, min_width);
+    let digits = group(int_digits, spec.grouping, every, min_width)?;
     let body = format!("{prefix}{digits}{rest}");
     if align == '=' {
         let inner = pad(
@@ -955,7 +960,7 @@ pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, Exception> {
                 if let Some(p) = spec.precision {
                     if p > digits.len() {
                         budget::check_bytes("format", p as u128)?;
-                        digits = "0".repeat(p - digits.len()) + &digits;
+                        digits = budget::repeat_str("format", "0", p - digits.len())? + &digits;
                     }
                 }
                 let prefix = if spec.alt { prefix } else { "" };
