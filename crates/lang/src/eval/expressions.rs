@@ -145,6 +145,9 @@ impl<'s> Interp<'s> {
                 generators,
             } => {
                 let mut out: Vec<(Value, Value)> = Vec::new();
+                // Where each scalar key is, so a comprehension over many keys stays linear.
+                let mut index: std::collections::HashMap<ScalarKey, usize> =
+                    std::collections::HashMap::new();
                 self.comprehension(generators, &mut |it: &mut Interp<'s>| {
                     let k = it.eval(key)?;
                     if matches!(k, Value::List(_) | Value::Literal(_) | Value::Dict(_)) {
@@ -156,6 +159,16 @@ impl<'s> Interp<'s> {
                     }
                     let v = it.eval(value)?;
                     // A key seen before keeps its place and takes the new value.
+                    if let Some(key) = ScalarKey::of(&k) {
+                        match index.get(&key) {
+                            Some(&i) => out[i].1 = v,
+                            None => {
+                                index.insert(key, out.len());
+                                out.push((k, v));
+                            }
+                        }
+                        return Ok(());
+                    }
                     match out
                         .iter_mut()
                         .rev()
@@ -258,6 +271,32 @@ impl<'s> Interp<'s> {
             }
         }
         Ok(())
+    }
+}
+
+/// A dict key that Python hashes by value: equal keys give equal `ScalarKey`s (`1`, `1.0`
+/// and `True` are one key, as in Python).
+#[derive(PartialEq, Eq, Hash)]
+enum ScalarKey {
+    None,
+    Int(i64),
+    Float(u64),
+    Str(Arc<String>),
+}
+
+impl ScalarKey {
+    fn of(v: &Value) -> Option<ScalarKey> {
+        Some(match v {
+            Value::None => ScalarKey::None,
+            Value::Bool(b) => ScalarKey::Int(i64::from(*b)),
+            Value::Int(i) => ScalarKey::Int(*i),
+            // An integral float in i64's range equals that int; NaN is never looked up.
+            Value::Float(f) if f.is_nan() => return None,
+            Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => ScalarKey::Int(*f as i64),
+            Value::Float(f) => ScalarKey::Float((f + 0.0).to_bits()),
+            Value::Str(s) => ScalarKey::Str(s.clone()),
+            _ => return None,
+        })
     }
 }
 
