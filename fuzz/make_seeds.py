@@ -2,7 +2,8 @@
 """Writes the fuzzers' seed corpus and dictionary from the project's own programs.
 
 Seeds: every input of every golden transcript (tests/, examples/), every conformance
-program, and every builtin's runnable examples. Dictionary: the language's keywords,
+program, every program of the Python differential test (tests/python), and every builtin's
+runnable examples. Dictionary: the language's keywords,
 operators and punctuation, and every builtin's full path and last name.
 
     python3 fuzz/make_seeds.py      # from the repository root; rewrites fuzz/seeds, fuzz/ragtag.dict
@@ -14,6 +15,7 @@ import re
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "fuzz" / "seeds"
+BUILTINS = ROOT / "crates" / "lang" / "src" / "eval" / "builtins"
 
 
 def transcript_inputs(path):
@@ -37,17 +39,20 @@ def transcript_inputs(path):
 def builtin_examples():
     """The string literals inside `.examples(&[ … ])` of the builtin tables."""
     out = []
-    for path in sorted((ROOT / "src" / "eval" / "builtins").glob("*.rs")):
+    for path in sorted(BUILTINS.rglob("*.rs")):
         text = path.read_text(encoding="utf-8")
         for block in re.findall(r"\.examples\(&\[(.*?)\]\)", text, re.S):
             for lit in re.findall(r'"((?:[^"\\]|\\.)*)"', block):
-                out.append(bytes(lit, "utf-8").decode("unicode_escape"))
+                try:
+                    out.append(bytes(lit, "utf-8").decode("unicode_escape"))
+                except UnicodeDecodeError:  # a Rust escape (`\u{e9}`): keep it as written
+                    out.append(lit)
     return out
 
 
 def builtin_names():
     names = set()
-    for path in (ROOT / "src" / "eval" / "builtins").glob("*.rs"):
+    for path in BUILTINS.rglob("*.rs"):
         text = path.read_text(encoding="utf-8")
         for name in re.findall(r'Builtin::\w+\(\s*"([A-Za-z_][\w.]*)"', text):
             names.add(name)
@@ -73,7 +78,9 @@ def main():
     for rtt in sorted(ROOT.glob("tests/**/*.rtt")) + sorted(ROOT.glob("examples/**/*.rtt")):
         inputs = [i for i in transcript_inputs(rtt) if not i.startswith(":")]
         programs.extend(inputs)
-    for jsonl in sorted((ROOT / "tests" / "conformance").glob("*.jsonl")):
+    jsonls = sorted((ROOT / "tests" / "conformance").glob("*.jsonl"))
+    jsonls += sorted((ROOT / "tests" / "python").glob("*.jsonl"))
+    for jsonl in jsonls:
         for line in jsonl.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 programs.append(json.loads(line)["program"])
@@ -99,6 +106,14 @@ def main():
         "tf.", "np.", "fluid.", "tf.int32", "tf.int64", "tf.float32", "tf.float64",
         "tf.string", "tf.bool", "axis=", "dtype=", "shape=", "nrows=", "ragged_rank=",
         "row_splits=", "values=", "indices=", "dense_shape=", "[:, ", "[::-1]",
+        # Augmented assignment and shifts.
+        "+=", "-=", "*=", "/=", "//=", "%=", "**=", "@=", "&=", "|=", "^=", "<<=", ">>=",
+        "<<", ">>",
+        # f-strings and the format-spec mini-language.
+        "f'", 'f"', "rf'", "f'''", "{{", "}}", "{x}", "{x=}", "{x!r}", "{x!s}", "{x!a}",
+        ":>10", ":<", ":^", ":=", ":+", ":,", ":_", ":#x", ":08.3f", ":.2e", ":g", ":.1%",
+        ":{w}", ":{w}.{p}f", ":c", ":b", ":o", ":X", ":n", "%s", "%d", "%5.2f", "%(name)s",
+        "%*d", "%%", "'{0}{1}'.format", "'{name}'.format", "{0[1]}", "{0.real}", "format(",
     ]
     tokens += builtin_names()
     with open(ROOT / "fuzz" / "ragtag.dict", "w", encoding="utf-8") as f:

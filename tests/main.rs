@@ -35,6 +35,7 @@ mod jupyter_parent;
 mod matmul;
 mod parser_limits;
 mod properties;
+mod python_cases;
 mod render_explain;
 mod render_html;
 mod render_json;

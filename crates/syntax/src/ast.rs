@@ -130,6 +130,18 @@ pub enum StmtKind {
         /// Statements when false.
         orelse: Vec<Stmt>,
     },
+    /// `x += value` and the other eleven augmented assignments to a name: `x = x op value`,
+    /// with `x` read once.
+    AugAssign {
+        /// The name assigned.
+        target: String,
+        /// Where the name is.
+        target_span: Span,
+        /// The operator (`+` for `+=`).
+        op: BinOp,
+        /// The right operand.
+        value: Expr,
+    },
     /// `for target in iter: body`.
     For {
         /// The loop variable(s).
@@ -199,6 +211,9 @@ pub enum ExprKind {
     Float(f64),
     /// A string literal (escapes resolved; adjacent literals joined).
     Str(String),
+    /// An f-string (adjacent literals joined, plain ones included): text and replacement
+    /// fields in order.
+    FString(Vec<FPart>),
     /// `True` / `False`.
     Bool(bool),
     /// `None`.
@@ -244,17 +259,63 @@ pub enum ExprKind {
         /// The value when false.
         orelse: Box<Expr>,
     },
-    /// `[elt for target in iter if cond]`.
+    /// `[elt for target in iter if cond for …]`.
     ListComp {
         /// The produced element.
         elt: Box<Expr>,
-        /// The loop variable(s).
-        target: Target,
-        /// The iterated value.
-        iter: Box<Expr>,
-        /// Optional filters.
-        conds: Vec<Expr>,
+        /// The `for` clauses, outermost first (at least one).
+        generators: Vec<Comprehension>,
     },
+    /// `{key: value for target in iter if cond for …}`.
+    DictComp {
+        /// The produced key.
+        key: Box<Expr>,
+        /// The produced value.
+        value: Box<Expr>,
+        /// The `for` clauses, outermost first (at least one).
+        generators: Vec<Comprehension>,
+    },
+    /// `(elt for target in iter …)`, also as a call's sole argument: ragtag evaluates it at
+    /// once, into the list of its items.
+    GenExp {
+        /// The produced element.
+        elt: Box<Expr>,
+        /// The `for` clauses, outermost first (at least one).
+        generators: Vec<Comprehension>,
+    },
+}
+
+/// A piece of an f-string.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FPart {
+    /// Text, escapes and `{{`/`}}` resolved.
+    Text(String),
+    /// A replacement field `{expr=!r:spec}`.
+    Field(Box<FField>),
+}
+
+/// One replacement field of an f-string.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FField {
+    /// The expression.
+    pub expr: Expr,
+    /// `{expr=}`: the expression's text with the `=` and its spaces, written before the value.
+    pub debug: Option<String>,
+    /// `!r`, `!s` or `!a`.
+    pub conversion: Option<char>,
+    /// The format spec after `:`, itself made of text and nested fields.
+    pub spec: Vec<FPart>,
+}
+
+/// One `for target in iter if cond …` clause of a comprehension.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comprehension {
+    /// The loop variable(s).
+    pub target: Target,
+    /// The iterated value.
+    pub iter: Expr,
+    /// Its `if` filters.
+    pub conds: Vec<Expr>,
 }
 
 /// A call argument.
@@ -329,6 +390,10 @@ pub enum BinOp {
     BitAnd,
     /// `|`
     BitOr,
+    /// `<<`
+    LShift,
+    /// `>>`
+    RShift,
     /// `^`
     BitXor,
     /// `==`
@@ -367,6 +432,8 @@ impl BinOp {
             BinOp::MatMul => "@",
             BinOp::BitAnd => "&",
             BinOp::BitOr => "|",
+            BinOp::LShift => "<<",
+            BinOp::RShift => ">>",
             BinOp::BitXor => "^",
             BinOp::Eq => "==",
             BinOp::Ne => "!=",

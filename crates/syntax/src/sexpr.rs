@@ -3,17 +3,20 @@
 //! Expressions: `(+ a b)`, `(- x)`, `(not x)`, `(and a b)`, `(not-in a b)`, `(is-not a b)`,
 //! `(call f 1 (kw axis 0) (star xs))`, `(. obj name)`, `(subscript x 0 (slice 1 _ 2))`,
 //! `(list 1 2)`, `(tuple 1 2)`, `(dict (k v) …)`, `(lambda (x (= y 2)) body)`,
-//! `(if cond then else)`, `(listcomp elt (for x xs) (if c))`; literals print as written
+//! `(if cond then else)`, `(listcomp elt (for x xs) (if c) (for y ys))`, `(dictcomp k v (for …))`,
+//! `(genexp elt (for …))`,
+//! `(f "x=" (field x (conv r) (spec ">" (field w))))` for f-strings; literals print as written
 //! (`"s"`, `1`, `2.5`, `True`, `None`, `...`).
 //!
-//! Statements: `(= t1 t2 value)`, `(import m)` / `(import m as a)`, `(pass)`, `(return x)`,
+//! Statements: `(= t1 t2 value)`, `(+= x value)`, `(import m)` / `(import m as a)`, `(pass)`, `(return x)`,
 //! `(raise x)`, `(def f (params…) stmt…)`, `(if cond (body…) (else…))`,
 //! `(for target iter stmt…)`, `(try (body…) (except (classes…) name stmt…) (finally stmt…))`.
 
 use ragtag_engine::literal::{Leaf, Nested};
 
 use super::ast::{
-    Arg, BinOp, Expr, ExprKind, Index, LogicOp, Param, Program, Stmt, StmtKind, Target,
+    Arg, BinOp, Comprehension, Expr, ExprKind, FPart, Index, LogicOp, Param, Program, Stmt,
+    StmtKind, Target,
 };
 
 /// A scanned data block, printed as the list display it was written as.
@@ -43,6 +46,7 @@ pub fn expr_to_sexpr(e: &Expr) -> String {
         ExprKind::Int(i) => i.to_string(),
         ExprKind::Float(f) => format!("{f:?}"),
         ExprKind::Str(s) => format!("{s:?}"),
+        ExprKind::FString(parts) => form("f", parts.iter().map(fpart)),
         ExprKind::Bool(true) => "True".into(),
         ExprKind::Bool(false) => "False".into(),
         ExprKind::None => "None".into(),
@@ -89,19 +93,37 @@ pub fn expr_to_sexpr(e: &Expr) -> String {
                 expr_to_sexpr(orelse)
             )
         }
-        ExprKind::ListComp {
-            elt,
-            target: t,
-            iter,
-            conds,
-        } => {
-            let mut parts = vec![
-                expr_to_sexpr(elt),
-                format!("(for {} {})", target(t), expr_to_sexpr(iter)),
-            ];
-            parts.extend(conds.iter().map(|c| format!("(if {})", expr_to_sexpr(c))));
+        ExprKind::ListComp { elt, generators } => {
+            let mut parts = vec![expr_to_sexpr(elt)];
+            clauses(generators, &mut parts);
             form("listcomp", parts.into_iter())
         }
+        ExprKind::GenExp { elt, generators } => {
+            let mut parts = vec![expr_to_sexpr(elt)];
+            clauses(generators, &mut parts);
+            form("genexp", parts.into_iter())
+        }
+        ExprKind::DictComp {
+            key,
+            value,
+            generators,
+        } => {
+            let mut parts = vec![expr_to_sexpr(key), expr_to_sexpr(value)];
+            clauses(generators, &mut parts);
+            form("dictcomp", parts.into_iter())
+        }
+    }
+}
+
+/// `(for x xs) (if c) (for y ys) …`
+fn clauses(generators: &[Comprehension], parts: &mut Vec<String>) {
+    for g in generators {
+        parts.push(format!(
+            "(for {} {})",
+            target(&g.target),
+            expr_to_sexpr(&g.iter)
+        ));
+        parts.extend(g.conds.iter().map(|c| format!("(if {})", expr_to_sexpr(c))));
     }
 }
 
@@ -122,6 +144,26 @@ fn binop(op: BinOp) -> &'static str {
         BinOp::NotIn => "not-in",
         BinOp::IsNot => "is-not",
         other => other.symbol(),
+    }
+}
+
+/// `"text"`, or `(field expr (debug "x=") (conv r) (spec …))` with the parts it has.
+fn fpart(p: &FPart) -> String {
+    match p {
+        FPart::Text(t) => format!("{t:?}"),
+        FPart::Field(f) => {
+            let mut parts = vec![expr_to_sexpr(&f.expr)];
+            if let Some(d) = &f.debug {
+                parts.push(format!("(debug {d:?})"));
+            }
+            if let Some(c) = f.conversion {
+                parts.push(format!("(conv {c})"));
+            }
+            if !f.spec.is_empty() {
+                parts.push(form("spec", f.spec.iter().map(fpart)));
+            }
+            form("field", parts.into_iter())
+        }
     }
 }
 
@@ -212,6 +254,9 @@ fn stmt(s: &Stmt) -> String {
             }
             form("if", parts.into_iter())
         }
+        StmtKind::AugAssign {
+            target, op, value, ..
+        } => format!("({}= {target} {})", op.symbol(), expr_to_sexpr(value)),
         StmtKind::For {
             target: t,
             iter,

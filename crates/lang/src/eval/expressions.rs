@@ -3,11 +3,12 @@
 use std::sync::Arc;
 
 use super::args::CallArg;
+use super::builtins::python::format;
 use super::{operators, subscript, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::{ClosureBody, Value};
 use ragtag_engine::exceptions::ExceptionClass;
-use ragtag_engine::Exception;
+use ragtag_engine::{budget, Exception};
 use ragtag_syntax::ast::*;
 
 impl<'s> Interp<'s> {
@@ -18,6 +19,11 @@ impl<'s> Interp<'s> {
             ExprKind::Int(i) => Value::Int(*i),
             ExprKind::Float(f) => Value::Float(*f),
             ExprKind::Str(s) => Value::str(s),
+            ExprKind::FString(parts) => {
+                let mut out = String::new();
+                self.fstring(parts, &mut out)?;
+                Value::str(out)
+            }
             ExprKind::Bool(b) => Value::Bool(*b),
             ExprKind::None => Value::None,
             ExprKind::Ellipsis => Value::Opaque(Arc::from("Ellipsis")),
@@ -122,43 +128,175 @@ impl<'s> Interp<'s> {
                     self.eval(orelse)?
                 }
             }
-            ExprKind::ListComp {
-                elt,
-                target,
-                iter,
-                conds,
+            ExprKind::ListComp { elt, generators } | ExprKind::GenExp { elt, generators } => {
+                let mut out = Vec::new();
+                self.comprehension(generators, &mut |it: &mut Interp<'s>| {
+                    let v = it.eval(elt)?;
+                    budget::grow("comprehension", &mut out, 1)
+                        .map_err(|err| Error::from(err).at(elt.span))?;
+                    out.push(v);
+                    Ok(())
+                })?;
+                Value::list(out)
+            }
+            ExprKind::DictComp {
+                key,
+                value,
+                generators,
             } => {
-                let it = self.eval(iter)?;
-                let items =
-                    subscript::iterate(&it).map_err(|err| Error::from(err).at(iter.span))?;
-                #[allow(clippy::disallowed_methods)] // sized by values already built
-                let mut out = Vec::with_capacity(items.len());
-                // The loop variable lives in its own frame, as in Python 3.
-                let frame = self.frames.last().cloned().unwrap_or_default();
-                self.frames.push(frame);
-                let result = (|| -> Result<()> {
-                    'items: for item in items {
-                        self.check_cancel()?;
-                        self.assign(target, item)?;
-                        for c in conds {
-                            if !self
-                                .eval(c)?
-                                .truthy()
-                                .map_err(|err| Error::from(err).at(c.span))?
-                            {
-                                continue 'items;
+                let mut out: Vec<(Value, Value)> = Vec::new();
+                // Where each scalar key is, so a comprehension over many keys stays linear.
+                let mut index: std::collections::HashMap<ScalarKey, usize> =
+                    std::collections::HashMap::new();
+                self.comprehension(generators, &mut |it: &mut Interp<'s>| {
+                    let k = it.eval(key)?;
+                    if matches!(k, Value::List(_) | Value::Literal(_) | Value::Dict(_)) {
+                        return Err(Error::new(
+                            ExceptionClass::TypeError,
+                            format!("unhashable type: '{}'", k.type_name()),
+                        )
+                        .at(key.span));
+                    }
+                    let v = it.eval(value)?;
+                    // A key seen before keeps its place and takes the new value.
+                    if let Some(key) = ScalarKey::of(&k) {
+                        match index.get(&key) {
+                            Some(&i) => out[i].1 = v,
+                            None => {
+                                index.insert(key, out.len());
+                                out.push((k, v));
                             }
                         }
-                        out.push(self.eval(elt)?);
+                        return Ok(());
+                    }
+                    match out
+                        .iter_mut()
+                        .rev()
+                        .find(|(old, _)| operators::python_eq(old, &k))
+                    {
+                        Some(slot) => slot.1 = v,
+                        None => out.push((k, v)),
                     }
                     Ok(())
-                })();
-                self.frames.pop();
-                result?;
-                Value::list(out)
+                })?;
+                Value::Dict(Arc::new(out))
             }
         };
         Ok(v)
+    }
+}
+
+impl<'s> Interp<'s> {
+    /// Runs the `for` clauses of a comprehension, calling `emit` for each combination that
+    /// passes the filters. The first iterable is evaluated where the comprehension is; the
+    /// loop variables live in their own frame, as in Python 3.
+    fn comprehension(
+        &mut self,
+        generators: &[Comprehension],
+        emit: &mut dyn FnMut(&mut Interp<'s>) -> Result<()>,
+    ) -> Result<()> {
+        let Some(first) = generators.first() else {
+            return emit(self);
+        };
+        let it = self.eval(&first.iter)?;
+        let items = subscript::iterate(&it).map_err(|err| Error::from(err).at(first.iter.span))?;
+        let frame = self.frames.last().cloned().unwrap_or_default();
+        self.frames.push(frame);
+        let result = self.comprehension_level(generators, 0, Some(items), emit);
+        self.frames.pop();
+        result
+    }
+
+    fn comprehension_level(
+        &mut self,
+        generators: &[Comprehension],
+        level: usize,
+        items: Option<Vec<Value>>,
+        emit: &mut dyn FnMut(&mut Interp<'s>) -> Result<()>,
+    ) -> Result<()> {
+        let g = &generators[level];
+        let items = match items {
+            Some(items) => items,
+            None => {
+                let it = self.eval(&g.iter)?;
+                subscript::iterate(&it).map_err(|err| Error::from(err).at(g.iter.span))?
+            }
+        };
+        'items: for item in items {
+            self.check_cancel()?;
+            self.assign(&g.target, item)?;
+            for c in &g.conds {
+                if !self
+                    .eval(c)?
+                    .truthy()
+                    .map_err(|err| Error::from(err).at(c.span))?
+                {
+                    continue 'items;
+                }
+            }
+            if level + 1 == generators.len() {
+                emit(self)?;
+            } else {
+                self.comprehension_level(generators, level + 1, None, emit)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes an f-string's text and formatted fields to `out`.
+    fn fstring(&mut self, parts: &[FPart], out: &mut String) -> Result<()> {
+        for part in parts {
+            match part {
+                FPart::Text(t) => out.push_str(t),
+                FPart::Field(f) => {
+                    let v = self.eval(&f.expr)?;
+                    let mut spec = String::new();
+                    self.fstring(&f.spec, &mut spec)?;
+                    // `{x=}` shows the repr unless a conversion or a spec is given.
+                    let conversion = match (f.conversion, &f.debug) {
+                        (None, Some(_)) if f.spec.is_empty() => Some('r'),
+                        (c, _) => c,
+                    };
+                    let v = format::convert(&v, conversion);
+                    let text = format::format_value(&v, &spec)
+                        .map_err(|err| Error::from(err).at(f.expr.span))?;
+                    let total = out.len() + text.len() + f.debug.as_ref().map_or(0, String::len);
+                    budget::check_bytes("f-string", total as u128)
+                        .map_err(|err| Error::from(err).at(f.expr.span))?;
+                    if let Some(d) = &f.debug {
+                        out.push_str(d);
+                    }
+                    out.push_str(&text);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A dict key that Python hashes by value: equal keys give equal `ScalarKey`s (`1`, `1.0`
+/// and `True` are one key, as in Python).
+#[derive(PartialEq, Eq, Hash)]
+enum ScalarKey {
+    None,
+    Int(i64),
+    Float(u64),
+    Str(Arc<String>),
+}
+
+impl ScalarKey {
+    fn of(v: &Value) -> Option<ScalarKey> {
+        Some(match v {
+            Value::None => ScalarKey::None,
+            Value::Bool(b) => ScalarKey::Int(i64::from(*b)),
+            Value::Int(i) => ScalarKey::Int(*i),
+            // An integral float in i64's range equals that int; NaN is never looked up.
+            Value::Float(f) if f.is_nan() => return None,
+            Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => ScalarKey::Int(*f as i64),
+            Value::Float(f) => ScalarKey::Float((f + 0.0).to_bits()),
+            Value::Str(s) => ScalarKey::Str(s.clone()),
+            _ => return None,
+        })
     }
 }
 

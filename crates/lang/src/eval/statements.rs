@@ -133,6 +133,22 @@ impl<'s> Interp<'s> {
                 let t = c.truthy().map_err(|e| Error::from(e).at(cond.span))?;
                 return self.exec_block(if t { body } else { orelse });
             }
+            StmtKind::AugAssign {
+                target,
+                target_span,
+                op,
+                value,
+            } => {
+                let current = self.lookup(target, *target_span)?;
+                let operand = self.eval(value)?;
+                let v = super::operators::binary(*op, &current, &operand).map_err(|err| {
+                    Error::from(err)
+                        .at(stmt.span)
+                        .with_label(*target_span, crate::render::describe(&current))
+                        .with_label(value.span, crate::render::describe(&operand))
+                })?;
+                self.set(target, v);
+            }
             StmtKind::For { target, iter, body } => {
                 let it = self.eval(iter)?;
                 let items = subscript::iterate(&it).map_err(|e| Error::from(e).at(iter.span))?;

@@ -51,7 +51,8 @@ pub enum SyntaxErrorKind {
     UnsupportedStatement,
     /// `del` of something that is neither a name nor a subscript: `del 1`.
     CannotDelete,
-    /// An augmented assignment such as `+=`: `x += 1`.
+    /// An augmented assignment to a subscript or an attribute: `l[0] += 1` (ragtag's lists and
+    /// dicts cannot be changed in place yet).
     AugmentedAssignment,
     /// An assignment to something that is not a name or a tuple or list of names: `1 = x`.
     CannotAssign,
@@ -68,7 +69,7 @@ pub enum SyntaxErrorKind {
     /// A number literal that does not fit: an integer outside 64 bits,
     /// `x = 99999999999999999999`.
     InvalidNumber,
-    /// An f-string: `f'{x}'`.
+    /// A malformed f-string: `f'{}'`, `f'{x'`, `f'}'`, `f'{x!z}'`.
     FString,
     /// A `\x`, `\u` or `\U` escape with too few hex digits or naming no character:
     /// `s = '\x4'`.
@@ -178,7 +179,7 @@ impl SyntaxErrorKind {
             K::MisplacedClause => "else: pass",
             K::UnsupportedStatement => "with open('f') as f: pass",
             K::CannotDelete => "del 1",
-            K::AugmentedAssignment => "x += 1",
+            K::AugmentedAssignment => "l = [1]\nl[0] += 1",
             K::CannotAssign => "1 = x",
             K::DuplicateParameter => "def f(a, a): pass",
             K::NonDefaultAfterDefault => "def f(a=1, b): pass",
@@ -186,7 +187,7 @@ impl SyntaxErrorKind {
             K::RepeatedKeywordArgument => "print(sep='a', sep='b')",
             K::PositionalAfterKeyword => "print(sep='a', 1)",
             K::InvalidNumber => "x = 99999999999999999999",
-            K::FString => "f'{x}'",
+            K::FString => "f'{}'",
             K::InvalidEscape => "s = '\\x4'",
             K::ControlCharacter => "x = \u{1}\u{2}",
             K::NonUtf8Bytes => "b'\\xff'",
@@ -225,7 +226,9 @@ impl SyntaxErrorKind {
                 "a Python statement ragtag does not have (`with`, `class`, `yield`, …)"
             }
             K::CannotDelete => "`del` is given something other than a name or a subscript",
-            K::AugmentedAssignment => "an augmented assignment (`+=`, `-=`, …) is used",
+            K::AugmentedAssignment => {
+                "`+=` (or another augmented assignment) changes a subscript or an attribute"
+            }
             K::CannotAssign => "the left of `=` is not a name or a tuple or list of names",
             K::DuplicateParameter => "a function has two parameters of the same name",
             K::NonDefaultAfterDefault => "a parameter without a default follows one with a default",
@@ -233,7 +236,9 @@ impl SyntaxErrorKind {
             K::RepeatedKeywordArgument => "a call gives the same keyword argument twice",
             K::PositionalAfterKeyword => "a call has a positional argument after a keyword one",
             K::InvalidNumber => "a number literal does not fit (integers are 64-bit)",
-            K::FString => "an f-string is used",
+            K::FString => {
+                "an f-string is malformed (an empty `{}`, a lone `}`, a bad `!` conversion)"
+            }
             K::InvalidEscape => "a `\\x`, `\\u` or `\\U` escape is malformed",
             K::ControlCharacter => "the source holds the control characters U+0001 or U+0002",
             K::NonUtf8Bytes => "a bytes literal holds bytes that are not UTF-8 text",

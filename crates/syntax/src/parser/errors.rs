@@ -233,6 +233,11 @@ pub(super) fn simplify(
         // What could continue the operand (`x if …`, `x(…)`) is implied by "unexpected".
         words.retain(|x| !matches!(x.1, "`if`" | "`(`"));
     }
+    if has(&words, "`)`") {
+        // A generator expression as a call's argument (`f(x for x in xs)`) is rare: the
+        // missing `,` or `)` is the likely mistake.
+        words.retain(|x| x.1 != "`for`");
+    }
     if ["`pass`", "`return`", "`raise`"]
         .iter()
         .any(|w| has(&words, w))

@@ -24,8 +24,8 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;
 
 use super::ast::{
-    Arg, BinOp, Expr, ExprKind, Handler, Index, LogicOp, Param, Program, Span, Stmt, StmtKind,
-    Target, UnaryOp,
+    Arg, BinOp, Comprehension, Expr, ExprKind, Handler, Index, LogicOp, Param, Program, Span, Stmt,
+    StmtKind, Target, UnaryOp,
 };
 
 mod grammar {

@@ -590,12 +590,24 @@ fn walk<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
         ExprKind::IfElse { cond, then, orelse } => {
             [cond, then, orelse].into_iter().for_each(|x| go(x))
         }
-        ExprKind::ListComp {
-            elt, iter, conds, ..
-        } => {
+        ExprKind::ListComp { elt, generators } | ExprKind::GenExp { elt, generators } => {
             go(elt);
-            go(iter);
-            conds.iter().for_each(go);
+            for g in generators {
+                go(&g.iter);
+                g.conds.iter().for_each(&mut go);
+            }
+        }
+        ExprKind::DictComp {
+            key,
+            value,
+            generators,
+        } => {
+            go(key);
+            go(value);
+            for g in generators {
+                go(&g.iter);
+                g.conds.iter().for_each(&mut go);
+            }
         }
         _ => {}
     }
@@ -798,4 +810,137 @@ fn large_data_literals_parse_like_small_ones() {
             .join(", ")
     );
     assert!(parse(&idx).is_ok());
+}
+
+#[test]
+fn augmented_assignments() {
+    check_all(
+        &[
+            ("x += 1", "(+= x 1)"),
+            ("x -= 1", "(-= x 1)"),
+            ("x *= 2", "(*= x 2)"),
+            ("x /= 2", "(/= x 2)"),
+            ("x //= 2", "(//= x 2)"),
+            ("x %= 2", "(%= x 2)"),
+            ("x **= 2", "(**= x 2)"),
+            ("x @= m", "(@= x m)"),
+            ("x &= 1", "(&= x 1)"),
+            ("x |= 1", "(|= x 1)"),
+            ("x ^= 1", "(^= x 1)"),
+            ("x <<= 1", "(<<= x 1)"),
+            ("x >>= 1", "(>>= x 1)"),
+            ("x += 1, 2", "(+= x (tuple 1 2))"),
+            ("(x) += y if c else z", "(+= x (if c y z))"),
+            ("s = 0; s += 1", "(= s 0)\n(+= s 1)"),
+        ],
+        sx,
+    );
+    let e = err("x[0] += 1");
+    assert_eq!(e.kind, SyntaxErrorKind::AugmentedAssignment);
+    assert_eq!(err("1 += 1").kind, SyntaxErrorKind::CannotAssign);
+}
+
+#[test]
+fn shift_operators() {
+    check_all(
+        &[
+            ("1 << 2", "(<< 1 2)"),
+            ("a >> b >> c", "(>> (>> a b) c)"),
+            // Between `&` and `+`, as in Python.
+            ("1 + 2 << 3", "(<< (+ 1 2) 3)"),
+            ("a & b << c", "(& a (<< b c))"),
+            ("a < b << c", "(< a (<< b c))"),
+            ("a >= b >> c", "(>= a (>> b c))"),
+        ],
+        ex,
+    );
+}
+
+#[test]
+fn f_strings() {
+    check_all(
+        &[
+            ("f'a{x}b'", r#"(f "a" (field x) "b")"#),
+            (
+                "f'{x!r:>{w}.2f}'",
+                r#"(f (field x (conv r) (spec ">" (field w) ".2f")))"#,
+            ),
+            ("f'{x = }'", r#"(f (field x (debug "x = ")))"#),
+            ("f'{x=:5}'", r#"(f (field x (debug "x=") (spec "5")))"#),
+            (
+                "f'{a == b}{a != b}{a <= b}'",
+                "(f (field (== a b)) (field (!= a b)) (field (<= a b)))",
+            ),
+            ("f'{{}}{{x}}'", r#"(f "{}{x}")"#),
+            ("'a' f'{x}' 'b'", r#"(f "a" (field x) "b")"#),
+            ("f'{x, y}'", "(f (field (tuple x y)))"),
+            ("f'{d[\"k\"]}'", r#"(f (field (subscript d "k")))"#),
+            ("f'{f\"{x}\"}'", "(f (field (f (field x))))"),
+            ("rf'\\n{x}'", r#"(f "\\n" (field x))"#),
+            ("f'\\t{x}'", r#"(f "\t" (field x))"#),
+            ("f'{ {1: 2}[1] }'", "(f (field (subscript (dict (1 2)) 1)))"),
+            ("f'{lambda_}'", "(f (field lambda_))"),
+            ("f''", "(f)"),
+        ],
+        ex,
+    );
+}
+
+#[test]
+fn f_string_spans_are_in_the_source() {
+    let src = "y = f'ab{x + 1}'";
+    let p = parse(src).unwrap();
+    let StmtKind::Assign { value, .. } = &p.body[0].kind else {
+        panic!("an assignment")
+    };
+    let ExprKind::FString(parts) = &value.kind else {
+        panic!("an f-string")
+    };
+    let crate::ast::FPart::Field(f) = &parts[1] else {
+        panic!("a field")
+    };
+    let ExprKind::Binary(_, a, b) = &f.expr.kind else {
+        panic!("x + 1")
+    };
+    assert_eq!(&src[a.span.start..a.span.end], "x");
+    assert_eq!(&src[b.span.start..b.span.end], "1");
+    let e = err("y = f'{x +* 2}'");
+    assert_eq!(&src[..0], "");
+    assert!(e.span.start >= 8 && e.span.start <= 11, "{:?}", e.span);
+}
+
+#[test]
+fn comprehensions_and_generator_expressions() {
+    check_all(
+        &[
+            (
+                "[(x, y) for x in a for y in b]",
+                "(listcomp (tuple x y) (for x a) (for y b))",
+            ),
+            (
+                "[x for x in a if x for y in x if y if z]",
+                "(listcomp x (for x a) (if x) (for y x) (if y) (if z))",
+            ),
+            ("{k: v for k, v in d}", "(dictcomp k v (for (tuple k v) d))"),
+            (
+                "{k: 1 for k in a for j in k}",
+                "(dictcomp k 1 (for k a) (for j k))",
+            ),
+            ("sum(x for x in xs)", "(call sum (genexp x (for x xs)))"),
+            (
+                "f(x * 2 for x in xs if x)",
+                "(call f (genexp (* x 2) (for x xs) (if x)))",
+            ),
+            ("(x for x in xs)", "(genexp x (for x xs))"),
+            (
+                "list((a, b) for a, b in p)",
+                "(call list (genexp (tuple a b) (for (tuple a b) p)))",
+            ),
+        ],
+        ex,
+    );
+    // Python: "Generator expression must be parenthesized".
+    assert!(parse("f(x for x in xs, 1)").is_err());
+    assert!(parse("f(1, x for x in xs)").is_err());
+    assert!(parse("f(*x for x in xs)").is_err());
 }

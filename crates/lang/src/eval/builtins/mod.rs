@@ -375,30 +375,7 @@ pub fn cast_array(
 
 /// Python's `'%s' % x` for the few uses in guide code.
 pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, ragtag_engine::Exception> {
-    let args = match arg {
-        Value::Tuple(items) => items.to_vec(),
-        other => vec![other.clone()],
-    };
-    let mut out = String::new();
-    let mut it = args.iter();
-    let mut chars = fmt.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('%') => out.push('%'),
-            Some('s') | Some('d') | Some('r') | Some('f') => {
-                let v = it.next().ok_or_else(|| {
-                    ragtag_engine::type_error!("not enough arguments for format string")
-                })?;
-                out.push_str(&crate::render::tf_text::str_of(v));
-            }
-            _ => return Err(ragtag_engine::value_error!("unsupported format character")),
-        }
-    }
-    Ok(Value::str(out))
+    python::format::percent_format(fmt, arg)
 }
 
 // ---------------------------------------------------------------------------------------

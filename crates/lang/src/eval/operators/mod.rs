@@ -32,6 +32,8 @@ fn kernel_op(op: BinOp) -> Option<K> {
         BinOp::BitAnd => K::And,
         BinOp::BitOr => K::Or,
         BinOp::BitXor => K::Xor,
+        BinOp::LShift => K::LeftShift,
+        BinOp::RShift => K::RightShift,
         BinOp::Eq => K::Eq,
         BinOp::Ne => K::Ne,
         BinOp::Lt => K::Lt,

@@ -242,6 +242,20 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
             BinOp::BitAnd => Value::Int(p & q),
             BinOp::BitOr => Value::Int(p | q),
             BinOp::BitXor => Value::Int(p ^ q),
+            BinOp::LShift | BinOp::RShift if q < 0 => {
+                return Err(value_error!("negative shift count"))
+            }
+            BinOp::LShift if p == 0 => Value::Int(0),
+            BinOp::LShift => {
+                // ragtag's ints are 64-bit: a shift that loses bits overflows.
+                let shifted = u32::try_from(q)
+                    .ok()
+                    .and_then(|q| p.checked_shl(q))
+                    .filter(|r| q < 64 && r >> q == p)
+                    .ok_or_else(overflow)?;
+                Value::Int(shifted)
+            }
+            BinOp::RShift => Value::Int(p >> q.min(63)),
             BinOp::Lt => Value::Bool(p < q),
             BinOp::Le => Value::Bool(p <= q),
             BinOp::Gt => Value::Bool(p > q),

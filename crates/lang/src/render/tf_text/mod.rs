@@ -31,15 +31,47 @@ pub fn py_float(f: f64) -> String {
         return if f > 0.0 { "inf".into() } else { "-inf".into() };
     }
     let a = f.abs();
+    let sci = shortest_sci(f);
     if a != 0.0 && !(1e-4..1e16).contains(&a) {
         // Scientific notation with a two-digit exponent, as Python writes it.
-        return py_exponent(&format!("{f:e}"));
+        return py_exponent(&sci);
     }
-    let s = format!("{f}");
-    if s.contains('.') {
-        s
+    // The same digits, positional.
+    let (m, e) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let e: i64 = e.parse().unwrap_or(0);
+    let (sign, m) = match m.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", m),
+    };
+    let digits: String = m.chars().filter(char::is_ascii_digit).collect();
+    if e < 0 {
+        // At most 3 zeros here (smaller numbers are written in scientific notation).
+        let zeros: String = std::iter::repeat_n('0', (-e - 1) as usize).collect();
+        return format!("{sign}0.{zeros}{digits}");
+    }
+    let int_len = e as usize + 1;
+    if digits.len() <= int_len {
+        // At most 15 zeros here (larger numbers are written in scientific notation).
+        let zeros: String = std::iter::repeat_n('0', int_len - digits.len()).collect();
+        format!("{sign}{digits}{zeros}.0")
     } else {
-        format!("{s}.0")
+        format!("{sign}{}.{}", &digits[..int_len], &digits[int_len..])
+    }
+}
+
+/// `f` in `d.ddde±x` form with the fewest digits that read back as `f` (Rust's choice of
+/// length) and, of the decimals that long, the one nearest `f`: CPython's repr. Rust's own
+/// digits can differ in the last place when two decimals are equally near (`1e15 + 0.3`
+/// is `1000000000000000.2` in Python).
+fn shortest_sci(f: f64) -> String {
+    let s = format!("{f:e}");
+    let mantissa = s.split_once('e').map_or(s.as_str(), |(m, _)| m);
+    let n = mantissa.chars().filter(char::is_ascii_digit).count();
+    let nearest = format!("{:.*e}", n.saturating_sub(1), f);
+    if nearest.parse::<f64>() == Ok(f) {
+        nearest
+    } else {
+        s
     }
 }
 

@@ -117,11 +117,39 @@ impl Converter<'_> {
     }
 
     pub(crate) fn call_args(&self, pair: Pair<'_, Rule>) -> Result1<Vec<Arg>> {
+        let call_span = span_of(&pair);
         let mut args: Vec<Arg> = Vec::new();
         // Keyword names seen so far: one lookup per argument keeps a long call linear.
         let mut keywords = HashSet::new();
-        for p in pair.into_inner() {
+        let mut pairs = pair.into_inner().peekable();
+        while let Some(p) = pairs.next() {
             let span = span_of(&p);
+            if pairs.peek().is_some_and(|n| n.as_rule() == Rule::gen_for) {
+                // `f(x for x in xs)`: the generator expression is the one argument.
+                if matches!(p.as_rule(), Rule::star_arg | Rule::kwarg) {
+                    return Err(SyntaxError::new(
+                        SyntaxErrorKind::UnexpectedToken,
+                        "invalid syntax: a generator expression must be an expression",
+                        span,
+                    ));
+                }
+                let elt = self.expr(p)?;
+                let clauses = pairs.next().expect("the `for` clauses");
+                let generators = self.comprehensions(clauses.into_inner())?;
+                // Python's span for it: the parentheses of the call.
+                let value = boxed(
+                    ExprKind::GenExp {
+                        elt: Box::new(elt),
+                        generators,
+                    },
+                    call_span,
+                );
+                return Ok(vec![Arg {
+                    name: None,
+                    value,
+                    star: false,
+                }]);
+            }
             let arg = match p.as_rule() {
                 Rule::star_arg => {
                     let value = self.expr(p.into_inner().next().expect("starred value"))?;
@@ -211,7 +239,7 @@ impl Converter<'_> {
             Rule::literal_ref => return self.expand(span.start),
             Rule::list_display => self.list_display(pair)?,
             Rule::dict_display => self.dict_display(pair)?,
-            Rule::strings => strings(pair)?,
+            Rule::strings => self.strings(pair)?,
             Rule::ellipsis => ExprKind::Ellipsis,
             Rule::float => float_literal(pair.as_str(), span)?,
             Rule::int => ExprKind::Int(int_literal(pair.as_str(), span)?),
@@ -225,6 +253,14 @@ impl Converter<'_> {
 
     /// `()`, `(a,)`, `(a, b)`: tuples; `(a)` is `a` (its span widened to the parentheses).
     pub(crate) fn paren(&self, pair: Pair<'_, Rule>, span: Span) -> Result1<Expr> {
+        let mut inner = pair.clone().into_inner();
+        if inner.nth(1).is_some_and(|p| p.as_rule() == Rule::gen_for) {
+            let mut pairs = pair.into_inner();
+            let elt = Box::new(self.expr(pairs.next().expect("generator element"))?);
+            let clauses = pairs.next().expect("the `for` clauses");
+            let generators = self.comprehensions(clauses.into_inner())?;
+            return Ok(boxed(ExprKind::GenExp { elt, generators }, span));
+        }
         let (mut items, comma) = self.expr_items(pair)?;
         if items.len() == 1 && !comma {
             let mut inner = items.pop().expect("one expression");
@@ -236,7 +272,17 @@ impl Converter<'_> {
 
     pub(crate) fn dict_display(&self, pair: Pair<'_, Rule>) -> Result1<ExprKind> {
         let mut entries = Vec::new();
-        for item in pair.into_inner() {
+        let mut pairs = pair.into_inner().peekable();
+        while let Some(item) = pairs.next() {
+            if item.as_rule() == Rule::comp_for {
+                let (key, value) = entries.pop().expect("a key and a value before `for`");
+                let generators = self.comprehensions(std::iter::once(item).chain(pairs))?;
+                return Ok(ExprKind::DictComp {
+                    key: Box::new(key),
+                    value: Box::new(value),
+                    generators,
+                });
+            }
             let mut kv = item.into_inner();
             let k = self.expr(kv.next().expect("key"))?;
             let v = self.expr(kv.next().expect("value"))?;
@@ -248,26 +294,38 @@ impl Converter<'_> {
     /// `[a, b]` or `[elt for target in iter if cond …]`.
     pub(crate) fn list_display(&self, pair: Pair<'_, Rule>) -> Result1<ExprKind> {
         let mut items = Vec::new();
-        for p in pair.into_inner() {
-            if p.as_rule() != Rule::comp_for {
-                items.push(self.expr(p)?);
-                continue;
+        let mut pairs = pair.into_inner().peekable();
+        while let Some(p) = pairs.next() {
+            items.push(self.expr(p)?);
+            if pairs.peek().is_some_and(|n| n.as_rule() == Rule::comp_for) {
+                let elt = Box::new(items.pop().expect("comprehension element"));
+                let generators = self.comprehensions(pairs)?;
+                return Ok(ExprKind::ListComp { elt, generators });
             }
+        }
+        Ok(ExprKind::List(items))
+    }
+
+    /// The `for … in … if …` clauses of a comprehension.
+    pub(crate) fn comprehensions<'i>(
+        &self,
+        pairs: impl Iterator<Item = Pair<'i, Rule>>,
+    ) -> Result1<Vec<Comprehension>> {
+        let mut out = Vec::new();
+        for p in pairs {
             let mut it = children(p);
             let target = target_list(it.next().expect("comprehension target"))?;
-            let iter = Box::new(self.or_test(it.next().expect("comprehension iterable"))?);
+            let iter = self.or_test(it.next().expect("comprehension iterable"))?;
             let conds = it
                 .map(|c| self.or_test(children(c).next().expect("condition")))
                 .collect::<Result1<Vec<_>>>()?;
-            let elt = Box::new(items.pop().expect("comprehension element"));
-            return Ok(ExprKind::ListComp {
-                elt,
+            out.push(Comprehension {
                 target,
                 iter,
                 conds,
             });
         }
-        Ok(ExprKind::List(items))
+        Ok(out)
     }
 
     /// A data block converted the grammar's way (`list_display`, a node per element), for

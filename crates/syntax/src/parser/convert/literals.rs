@@ -3,15 +3,6 @@
 
 use super::*;
 
-/// Adjacent string literals, joined.
-pub(crate) fn strings(pair: Pair<'_, Rule>) -> Result1<ExprKind> {
-    let mut s = String::new();
-    for lit in pair.into_inner() {
-        s.push_str(&string_literal(lit.as_str(), span_of(&lit))?);
-    }
-    Ok(ExprKind::Str(s))
-}
-
 /// A float literal (`1.5`, `1_000.`, `.5e-3`); the grammar admits only readable ones.
 pub(crate) fn float_literal(text: &str, span: Span) -> Result1<ExprKind> {
     let digits = text.replace('_', "");
@@ -49,18 +40,10 @@ pub(crate) fn int_literal(text: &str, span: Span) -> Result1<i64> {
     })
 }
 
-/// The value of one string literal: prefix, quotes and escapes resolved.
+/// The value of one string literal (not an f-string): prefix, quotes and escapes resolved.
 pub(crate) fn string_literal(text: &str, span: Span) -> Result1<String> {
     let quote = text.find(['\'', '"']).unwrap_or(0);
     let prefix = text[..quote].to_ascii_lowercase();
-    if prefix.contains('f') {
-        return Err(SyntaxError::new(
-            SyntaxErrorKind::FString,
-            "f-strings are not supported",
-            span,
-        )
-        .hint("use \"…{}…\".format(value) instead"));
-    }
     let rest = &text[quote..];
     let q = if rest.starts_with("'''") || rest.starts_with("\"\"\"") {
         3

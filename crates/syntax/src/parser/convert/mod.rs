@@ -8,12 +8,11 @@ use std::cell::Cell;
 use super::*;
 
 mod expr;
+mod fstring;
 mod literals;
 mod operators;
 mod stmt;
 
-use literals::strings;
-#[cfg(test)]
 pub(super) use literals::unescape;
 pub(super) use literals::{float_literal, int_literal, string_literal};
 pub(super) use operators::binop;
@@ -61,7 +60,7 @@ impl<'src> Converter<'src> {
     /// Adds `levels` to the expression depth while the guard lives; fails past
     /// [`MAX_DEPTH`], pointing at the start of `pair`.
     fn enter(&self, levels: usize, pair: &Pair<'_, Rule>) -> Result1<DepthGuard<'_>> {
-        let depth = self.depth.get();
+        let depth = self.depth.get() + fstring::OUTER_DEPTH.with(Cell::get);
         if depth + levels > MAX_DEPTH {
             let start = pair.as_span().start();
             return Err(SyntaxError::new(
@@ -70,7 +69,7 @@ impl<'src> Converter<'src> {
                 Span::new(start, start),
             ));
         }
-        self.depth.set(depth + levels);
+        self.depth.set(self.depth.get() + levels);
         Ok(DepthGuard {
             depth: &self.depth,
             levels,

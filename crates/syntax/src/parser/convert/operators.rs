@@ -25,6 +25,7 @@ pub(crate) static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::infix(R::op_bitor, Left))
         .op(Op::infix(R::op_bitxor, Left))
         .op(Op::infix(R::op_bitand, Left))
+        .op(Op::infix(R::op_lshift, Left) | Op::infix(R::op_rshift, Left))
         .op(Op::infix(R::op_add, Left) | Op::infix(R::op_sub, Left))
         .op(Op::infix(R::op_mul, Left)
             | Op::infix(R::op_div, Left)
@@ -49,6 +50,8 @@ pub(crate) fn binop(rule: Rule) -> Option<BinOp> {
         R::op_bitand => BinOp::BitAnd,
         R::op_bitor => BinOp::BitOr,
         R::op_bitxor => BinOp::BitXor,
+        R::op_lshift => BinOp::LShift,
+        R::op_rshift => BinOp::RShift,
         R::op_eq => BinOp::Eq,
         R::op_ne => BinOp::Ne,
         R::op_lt => BinOp::Lt,

@@ -53,6 +53,76 @@ pub(crate) fn to_target(e: Expr) -> Result1<Target> {
     .hint("only names and tuples or lists of names can be assigned to"))
 }
 
+/// `target op= value`: the target must be one name (Python's other targets, a subscript
+/// or an attribute, need mutable values, which ragtag does not have yet).
+fn aug_assign(target: Expr, op: &Pair<'_, Rule>, value: Expr) -> Result1<StmtKind> {
+    let written = op.as_str();
+    let symbol = &written[..written.len() - 1];
+    let op = match symbol {
+        "+" => BinOp::Add,
+        "-" => BinOp::Sub,
+        "*" => BinOp::Mul,
+        "/" => BinOp::Div,
+        "//" => BinOp::FloorDiv,
+        "%" => BinOp::Mod,
+        "**" => BinOp::Pow,
+        "@" => BinOp::MatMul,
+        "&" => BinOp::BitAnd,
+        "|" => BinOp::BitOr,
+        "^" => BinOp::BitXor,
+        "<<" => BinOp::LShift,
+        _ => BinOp::RShift,
+    };
+    let what = match target.kind {
+        ExprKind::Name(name) => {
+            return Ok(StmtKind::AugAssign {
+                target: name,
+                target_span: target.span,
+                op,
+                value,
+            })
+        }
+        ExprKind::Subscript(..) | ExprKind::Attr(..) => {
+            let what = match target.kind {
+                ExprKind::Attr(..) => "an attribute",
+                _ => "a subscript",
+            };
+            return Err(SyntaxError::new(
+                SyntaxErrorKind::AugmentedAssignment,
+                format!("augmented assignment (`{written}`) to {what} is not supported yet"),
+                target.span,
+            )
+            .hint(format!(
+                "ragtag's lists and dicts cannot be changed in place yet: assign a new value to a name (`x = x {symbol} …`)"
+            )));
+        }
+        ExprKind::Tuple(_) => "tuple",
+        ExprKind::List(_) | ExprKind::Data(_) => "list",
+        ExprKind::Dict(_) => "dict literal",
+        ExprKind::Call(..) => "function call",
+        ExprKind::Lambda(..) => "lambda",
+        ExprKind::IfElse { .. } => "conditional expression",
+        ExprKind::ListComp { .. } => "list comprehension",
+        ExprKind::DictComp { .. } => "dict comprehension",
+        ExprKind::GenExp { .. } => "generator expression",
+        ExprKind::FString(_) => "f-string expression",
+        ExprKind::Binary(o, ..) if o.is_comparison() => "comparison",
+        ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Str(_)
+        | ExprKind::Bool(_)
+        | ExprKind::None
+        | ExprKind::Ellipsis => "literal",
+        _ => "expression",
+    };
+    // CPython's message.
+    Err(SyntaxError::new(
+        SyntaxErrorKind::CannotAssign,
+        format!("'{what}' is an illegal expression for augmented assignment"),
+        target.span,
+    ))
+}
+
 /// `a`, `a, b`, `(a, (b, c))`, `[a, b]`.
 pub(crate) fn target_list(pair: Pair<'_, Rule>) -> Result1<Target> {
     let span = span_of(&pair);
@@ -206,16 +276,12 @@ impl Converter<'_> {
     /// An expression statement or a (chained / unpacking) assignment.
     pub(crate) fn expr_stmt(&self, pair: Pair<'_, Rule>) -> Result1<StmtKind> {
         let mut parts = Vec::new();
-        for p in pair.into_inner() {
+        let mut pairs = pair.into_inner();
+        while let Some(p) = pairs.next() {
             if p.as_rule() == Rule::aug_assign {
-                let op = p.as_str();
-                let bare = &op[..op.len() - 1];
-                return Err(SyntaxError::new(
-                    SyntaxErrorKind::AugmentedAssignment,
-                    format!("augmented assignment (`{op}`) is not supported"),
-                    span_of(&p),
-                )
-                .hint(format!("write `x = x {bare} …` instead")));
+                let target = parts.pop().expect("a target before the operator");
+                let value = self.testlist(pairs.next().expect("a value after the operator"))?;
+                return aug_assign(target, &p, value);
             }
             parts.push(self.testlist(p)?);
         }

@@ -3,6 +3,7 @@
 //! The table is one list (every entry sees NumPy arrays as themselves, see `Args::bind`);
 //! the implementations live beside it by concern.
 
+pub mod format;
 mod iterables;
 mod numbers;
 mod text;
@@ -113,9 +114,18 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("math.isnan", "(x)", |_, a| Ok(Value::Bool(num_arg(a)?.is_nan())))
         .doc("Python's math.isnan.")
         .examples(&["math.isnan(float('nan'))"]),
-    Builtin::method("str.format", "(self, *args)", format)
-        .doc("Replaces each `{}` with the next argument's text form.")
-        .examples(&["'{} rows'.format(3)"]),
+    Builtin::method("str.format", "(self, *args, **kwargs)", format)
+        .doc(
+            "Python's str.format: `{}`, `{0}`, `{name}`, `{0[1]}` and `{0.attr}` fields with \
+             `!r`/`!s`/`!a` and format specs (`{:>8.2f}`, `{:,}`, nested `{:{}}`).",
+        )
+        .examples(&["'{1} and {0}'.format('spam', 'eggs')", "'{:>8.2f}|{x:#x}'.format(3.14159, x=255)"]),
+    Builtin::function("format", "(value, format_spec='')", format_builtin)
+        .doc("Python's format(value, spec): the format-spec mini-language (`'>8'`, `'.2f'`, `','`, `'#x'`, `'.1%'` …).")
+        .examples(&["format(1234567.891, ',.2f')", "format(255, '#010b')"]),
+    Builtin::function("ascii", "(object)", ascii)
+        .doc("Python's ascii: repr with non-ASCII characters escaped.")
+        .examples(&["ascii('héllo')"]),
     Builtin::method("str.join", "(self, iterable)", join)
         .doc("The items (strings) joined with this string between them.")
         .examples(&["'+'.join(['a', 'b'])"]),
@@ -288,6 +298,27 @@ fn tuple(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn str_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::str(str_of(a.value("object"))))
+}
+
+fn format_builtin(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let spec = match a.value("format_spec") {
+        Value::Str(s) => s.to_string(),
+        // Not given.
+        Value::None if a.get("format_spec").is_none() => String::new(),
+        other => {
+            return Err(Error::new(
+                ExceptionClass::TypeError,
+                format!("format() argument 2 must be str, not {}", other.type_name()),
+            )
+            .at(a.span("format_spec")))
+        }
+    };
+    let text = format::format_value(a.value("value"), &spec).map_err(|e| a.err_at("value", e))?;
+    Ok(Value::str(text))
+}
+
+fn ascii(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    Ok(Value::str(format::ascii_of(a.value("object"))))
 }
 
 fn repr(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
