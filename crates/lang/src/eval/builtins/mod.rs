@@ -22,11 +22,14 @@ mod files_json;
 mod files_numpy;
 mod functional;
 pub mod help;
+mod layout;
 mod linalg;
 mod lod;
 mod math;
+mod nn;
 mod notebook;
 pub(crate) mod numpy;
+mod ordering;
 pub mod python;
 mod ragged;
 mod random;
@@ -218,6 +221,9 @@ pub fn registry() -> &'static Registry {
             linalg::BUILTINS,
             convert::BUILTINS,
             array::BUILTINS,
+            layout::BUILTINS,
+            ordering::BUILTINS,
+            nn::BUILTINS,
             functional::BUILTINS,
             segments::BUILTINS,
             display::BUILTINS,
