@@ -40,9 +40,21 @@ pub static BUILTINS: &[Builtin] = &[
         .examples(&["tf.math.cumprod([1, 2, 3, 4])", "tf.math.cumprod([[1, 2], [3, 4]], axis=1, exclusive=True)"]),
 ];
 
-/// Argument `name` as a dense tensor; a RaggedTensor is TensorFlow's ValueError (its ops
-/// without ragged dispatch cannot convert one).
+/// Argument `name` as a dense tensor; a RaggedTensor or SparseTensor is TensorFlow's
+/// ValueError (its ops without their dispatch cannot convert one).
 pub(super) fn dense_arg(a: &Args, name: &str, hint: Option<DType>) -> Result<Tensor> {
+    if let Value::Sparse(_) = a.value(name) {
+        // TensorFlow cannot convert a SparseTensor to a Tensor either: a ValueError.
+        return Err(Error::new(
+            ExceptionClass::ValueError,
+            format!(
+                "{} does not take a SparseTensor: TensorFlow cannot convert it to a Tensor",
+                a.builtin().name
+            ),
+        )
+        .at(a.span(name))
+        .with_hint("densify it first: tf.sparse.to_dense(st)"));
+    }
     match &*a.array(name, hint)? {
         Array::Dense(t) => Ok(t.clone()),
         Array::Ragged(_) => Err(Error::new(

@@ -27,6 +27,7 @@ mod linalg;
 mod lod;
 mod math;
 mod nn;
+mod nn_losses;
 mod notebook;
 pub(crate) mod numpy;
 mod ordering;
@@ -224,6 +225,7 @@ pub fn registry() -> &'static Registry {
             layout::BUILTINS,
             ordering::BUILTINS,
             nn::BUILTINS,
+            nn_losses::BUILTINS,
             functional::BUILTINS,
             segments::BUILTINS,
             display::BUILTINS,
