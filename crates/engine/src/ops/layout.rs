@@ -9,7 +9,7 @@ use crate::tensor::Tensor;
 use crate::{budget, interrupt, invalid_arg, value_error};
 
 /// Row-major strides of `shape`, in elements.
-pub(crate) fn strides(shape: &[usize]) -> Vec<usize> {
+pub fn strides(shape: &[usize]) -> Vec<usize> {
     let mut s: Vec<usize> = shape.iter().map(|_| 1).collect();
     for d in (0..shape.len().saturating_sub(1)).rev() {
         s[d] = s[d + 1] * shape[d + 1];
@@ -247,6 +247,35 @@ pub fn split(t: &Tensor, axis: usize, sizes: &[usize]) -> Result<Vec<Tensor>> {
         off += s;
     }
     Ok(out)
+}
+
+/// A tensor of `out_shape` whose element at coordinates `c` is `t`'s element at position
+/// `source(c)`, or `fill` where that is None: the one gather behind slices, repeats and
+/// the matrix diagonals and bands. The output is checked against the memory budget.
+pub fn remap(
+    what: &str,
+    t: &Tensor,
+    out_shape: Vec<usize>,
+    mut source: impl FnMut(&[usize]) -> Option<usize>,
+    fill: &Scalar,
+) -> Result<Tensor> {
+    budget::check_shape(what, &out_shape, t.dtype().item_bytes().max(8))?;
+    let at_fill = t.size();
+    let mut filled = false;
+    let pos = positions(what, &out_shape, |c| match source(c) {
+        Some(p) => p,
+        None => {
+            filled = true;
+            at_fill
+        }
+    })?;
+    let data = if filled {
+        let extra = Buffer::filled(fill, 1);
+        Buffer::concat(t.dtype(), &[t.data(), &extra])?.gather(&pos)
+    } else {
+        t.data().gather(&pos)
+    };
+    Ok(Tensor::from_parts(out_shape, data))
 }
 
 fn vec_of<T: Clone>(n: usize, x: T) -> Vec<T> {

@@ -24,7 +24,6 @@ pub static BUILTINS: &[Builtin] = &[
         .examples(&["tf.unstack(tf.constant([[1, 2], [3, 4]]), axis=1)"]),
     Builtin::function("tf.roll", "(input, shift, axis, name=None)", roll)
         .doc("Moves every element `shift` places along `axis`, wrapping around (lists of shifts and axes shift several dimensions; shifts of one axis add up).")
-        .aliases(&["tf.manip.roll"])
         .examples(&["tf.roll(tf.constant([0, 1, 2, 3, 4]), shift=2, axis=0)", "tf.roll(tf.constant([[1, 2, 3], [4, 5, 6]]), shift=[1, -1], axis=[0, 1])"]),
     Builtin::function("tf.pad", "(tensor, paddings, mode='CONSTANT', constant_values=0, name=None)", pad)
         .doc("Adds paddings[d][0] elements before and paddings[d][1] after each dimension d: copies of `constant_values`, or the tensor's mirror image (`REFLECT` leaves the edge out, `SYMMETRIC` repeats it; any case).")

@@ -42,6 +42,7 @@ mod spec;
 mod strings;
 mod strings_extra;
 mod tensor;
+mod tensor_extra;
 
 pub use lod::updates_receiver;
 
@@ -226,6 +227,7 @@ pub fn registry() -> &'static Registry {
             ordering::BUILTINS,
             nn::BUILTINS,
             nn_losses::BUILTINS,
+            tensor_extra::BUILTINS,
             functional::BUILTINS,
             segments::BUILTINS,
             display::BUILTINS,

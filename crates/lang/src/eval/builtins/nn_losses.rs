@@ -72,7 +72,6 @@ pub static BUILTINS: &[Builtin] = &[
         .examples(&["tf.math.polyval([1.0, 2.0, 3.0], tf.constant([0.0, 1.0, 2.0]))"]),
     Builtin::function("tf.math.invert_permutation", "(x, name=None)", invert_permutation)
         .doc("The inverse of the permutation `x` of 0..n-1: y[x[i]] = i.")
-        .aliases(&["tf.invert_permutation"])
         .examples(&["tf.math.invert_permutation([3, 4, 0, 2, 1])"]),
     Builtin::function("tf.math.is_non_decreasing", "(x, name=None)", |_, a| monotonic(a, false))
         .doc("True when each element (in row-major order) is at least the one before it; True for fewer than two elements.")

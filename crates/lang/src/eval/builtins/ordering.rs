@@ -41,7 +41,6 @@ pub static BUILTINS: &[Builtin] = &[
         .examples(&["tf.searchsorted([0.0, 1.0, 2.0, 3.0], [1.5, 3.0, -1.0])", "tf.searchsorted([[1, 3], [2, 4]], [[3], [3]], side='right')"]),
     Builtin::function("tf.math.bincount", "(arr, weights=None, minlength=None, maxlength=None, dtype=tf.int32, name=None, axis=None, binary_output=False)", bincount)
         .doc("How often each value 0, 1, … occurs in `arr` (or the sum of its `weights`): max(arr) + 1 bins, at least `minlength` and at most `maxlength`. With axis=-1 each row of a matrix (or ragged row) is counted on its own. `binary_output` records only whether a value occurs.")
-        .aliases(&["tf.bincount"])
         .examples(&["tf.math.bincount(tf.ragged.constant([[1, 1, 3], [], [0]]))", "tf.math.bincount([[1, 2, 2], [0, 0, 1]], axis=-1)"]),
 ];
 
