@@ -56,7 +56,7 @@ pub fn transpose(t: &Tensor, perm: &[i64]) -> Result<Tensor> {
             perm.len()
         ));
     }
-    let mut p = Vec::with_capacity(rank);
+    let mut p = budget::vec("tf.transpose", rank)?;
     for &d in perm {
         let k = crate::size::index(d, rank)
             .ok_or_else(|| invalid_arg!("{d} is out of range [0 .. {rank})"))?;
@@ -165,7 +165,7 @@ pub fn pad(t: &Tensor, paddings: &[(i64, i64)], mode: PadMode, value: &Scalar) -
         ));
     }
     let shape = t.shape().to_vec();
-    let mut out_shape = Vec::with_capacity(rank);
+    let mut out_shape = budget::vec("tf.pad", rank)?;
     for (d, &(b, a)) in paddings.iter().enumerate() {
         if b < 0 || a < 0 {
             return Err(invalid_arg!("Paddings must be non-negative: {b} {a}"));

@@ -45,10 +45,8 @@ pub fn sort_positions(
 ) -> Result<(Vec<usize>, Vec<i64>)> {
     let (outer, n, inner) = lanes(t.shape(), axis);
     let total_n = t.size();
-    let mut src: Vec<usize> = budget::vec(op, total_n)?;
-    src.resize(total_n, 0);
-    let mut idx: Vec<i64> = budget::vec(op, total_n)?;
-    idx.resize(total_n, 0);
+    let mut src: Vec<usize> = budget::filled(op, 0, total_n)?;
+    let mut idx: Vec<i64> = budget::filled(op, 0, total_n)?;
     let d = t.dtype();
     crate::dispatch!(numbers t.data(), v => {
         let mut perm: Vec<usize> = budget::vec(op, n)?;

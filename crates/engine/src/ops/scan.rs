@@ -61,11 +61,10 @@ fn scan_runs(
     crate::dispatch!(numbers b, T: v => {
         let mut out: Vec<T> = budget::filled(how.op(), T::ZERO, v.len())?;
         let start = if how.prod { T::ONE } else { T::ZERO };
-        let mut acc: Vec<T> = Vec::with_capacity(inner);
+        let mut acc: Vec<T> = budget::filled(how.op(), start, inner)?;
         for (base, len) in runs {
             interrupt::check()?;
-            acc.clear();
-            acc.resize(inner, start);
+            acc.iter_mut().for_each(|a| *a = start);
             for s in 0..len {
                 let step = if how.reverse { len - 1 - s } else { s };
                 let at = base + step * inner;

@@ -17,8 +17,8 @@ pub static BUILTINS: &[Builtin] = &[
         .doc("Permutes the dimensions: dimension i of the result is dimension perm[i] of `a` (default: reversed). `conjugate` has no effect on real tensors.")
         .examples(&["tf.transpose(tf.constant([[1, 2, 3], [4, 5, 6]]))", "tf.transpose(tf.reshape(tf.range(6), [1, 2, 3]), perm=[0, 2, 1])"]),
     Builtin::function("tf.split", "(value, num_or_size_splits, axis=0, num=None, name='split')", split)
-        .doc("Cuts `value` along `axis` into a list of tensors: `num_or_size_splits` equal pieces, or pieces of the listed sizes (one of them may be -1 for the rest). A RaggedTensor splits along its rows (axis 0) or a uniform inner dimension, not a ragged one.")
-        .examples(&["tf.split(tf.constant([[1, 2, 3, 4], [5, 6, 7, 8]]), 2, axis=1)", "tf.split(tf.ragged.constant([[1, 2], [3], [], [4]]), [1, -1])"]),
+        .doc("Cuts `value` along `axis` into a list of tensors: `num_or_size_splits` equal pieces, or pieces of the listed sizes (one of them may be -1 for the rest, except on a RaggedTensor). A RaggedTensor splits along its rows (axis 0) or a uniform inner dimension, not a ragged one.")
+        .examples(&["tf.split(tf.constant([[1, 2, 3, 4], [5, 6, 7, 8]]), 2, axis=1)", "tf.split(tf.ragged.constant([[1, 2], [3], [], [4]]), [1, 3])"]),
     Builtin::function("tf.unstack", "(value, num=None, axis=0, name='unstack')", unstack)
         .doc("The slices of `value` along `axis`, as a list of tensors of one rank less.")
         .examples(&["tf.unstack(tf.constant([[1, 2], [3, 4]]), axis=1)"]),
@@ -94,7 +94,7 @@ fn split_sizes(a: &Args, n: usize, ragged: bool) -> Result<Vec<usize>> {
         _ => None,
     };
     if let Some(k) = scalar {
-        if k <= 0 || n % k as usize != 0 {
+        if k <= 0 || !n.is_multiple_of(k as usize) {
             return Err(at(ragtag_engine::invalid_arg!(
                 "Number of ways to split should evenly divide the split dimension, but got split_dim (size = {n}) and num_split {k}"
             )));
@@ -156,7 +156,7 @@ fn split(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             if k == 0 {
                 let sizes = split_sizes(a, r.nrows(), true)?;
                 let mut off = 0;
-                let mut out = Vec::with_capacity(sizes.len());
+                let mut out = Vec::new();
                 for s in sizes {
                     out.push(Value::ragged(r.slice_rows(off, off + s)));
                     off += s;
@@ -333,7 +333,8 @@ fn sequence_mask(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     shape.push(m);
     ragtag_engine::budget::check_shape("tf.sequence_mask", &shape, 1)
         .map_err(|e| a.err_at("maxlen", e))?;
-    let mut out: Vec<bool> = Vec::with_capacity(lens.len() * m);
+    let mut out: Vec<bool> = ragtag_engine::budget::vec("tf.sequence_mask", lens.len() * m)
+        .map_err(|e| a.err_at("maxlen", e))?;
     for &l in &lens {
         ragtag_engine::interrupt::check().map_err(|e| Error::from(e).at(a.call))?;
         out.extend((0..m).map(|j| (j as f64) < l));

@@ -26,6 +26,7 @@ mod layout;
 mod linalg;
 mod lod;
 mod math;
+mod math_small;
 mod nn;
 mod nn_losses;
 mod notebook;
@@ -227,6 +228,7 @@ pub fn registry() -> &'static Registry {
             ordering::BUILTINS,
             nn::BUILTINS,
             nn_losses::BUILTINS,
+            math_small::BUILTINS,
             tensor_extra::BUILTINS,
             functional::BUILTINS,
             segments::BUILTINS,

@@ -124,7 +124,7 @@ fn activation(a: &Args, act: Act) -> Result<Value> {
     let f = move |v: f64| -> f64 {
         match act {
             Act::Relu => v.max(0.0),
-            Act::Relu6 => v.max(0.0).min(6.0),
+            Act::Relu6 => v.clamp(0.0, 6.0),
             Act::Elu => {
                 if v > 0.0 {
                     v

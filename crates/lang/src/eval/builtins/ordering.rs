@@ -282,8 +282,8 @@ fn bincount(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let mut acc: Vec<f64> = (0..nrows * size).map(|_| 0.0).collect();
     for (r, &(s, e)) in rows.iter().enumerate() {
         ragtag_engine::interrupt::check().map_err(|e| Error::from(e).at(a.call))?;
-        for i in s..e {
-            let x = v[i] as usize;
+        for (i, &x) in v.iter().enumerate().take(e).skip(s) {
+            let x = x as usize;
             if x < size {
                 let slot = &mut acc[r * size + x];
                 *slot = if binary {

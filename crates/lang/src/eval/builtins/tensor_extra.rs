@@ -121,7 +121,7 @@ fn repeat(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let mut src: Vec<usize> = ragtag_engine::budget::vec("tf.repeat", total as usize)
         .map_err(|e| a.err_at("repeats", e))?;
     for (i, &r) in reps.iter().enumerate() {
-        src.extend((0..r).map(|_| i));
+        src.extend(std::iter::repeat_n(i, r as usize));
     }
     let mut shape = t.shape().to_vec();
     shape[axis] = src.len();
@@ -159,7 +159,7 @@ fn slice(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )
         .at(a.span("begin")));
     }
-    let mut shape = Vec::with_capacity(r);
+    let mut shape = Vec::new();
     for d in 0..r {
         let n = t.shape()[d] as i64;
         let b = begin[d];
