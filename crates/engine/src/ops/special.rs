@@ -10,6 +10,11 @@ use std::f64::consts::{FRAC_2_SQRT_PI, PI};
 /// 1 - 2⁻⁵³, where the fit is used past its range) they converge in five.
 const NEWTON_STEPS_MAX: usize = 8;
 
+/// The error function (libm's), for callers outside the engine.
+pub fn erf(x: f64) -> f64 {
+    libm::erf(x)
+}
+
 /// The inverse error function: NaN outside [-1, 1], ±inf at the ends.
 pub fn erfinv(y: f64) -> f64 {
     if y.is_nan() || !(-1.0..=1.0).contains(&y) {

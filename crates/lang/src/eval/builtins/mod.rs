@@ -22,11 +22,16 @@ mod files_json;
 mod files_numpy;
 mod functional;
 pub mod help;
+mod layout;
 mod linalg;
 mod lod;
 mod math;
+mod math_small;
+mod nn;
+mod nn_losses;
 mod notebook;
 pub(crate) mod numpy;
+mod ordering;
 pub mod python;
 mod ragged;
 mod random;
@@ -38,6 +43,7 @@ mod spec;
 mod strings;
 mod strings_extra;
 mod tensor;
+mod tensor_extra;
 
 pub use lod::updates_receiver;
 
@@ -218,6 +224,12 @@ pub fn registry() -> &'static Registry {
             linalg::BUILTINS,
             convert::BUILTINS,
             array::BUILTINS,
+            layout::BUILTINS,
+            ordering::BUILTINS,
+            nn::BUILTINS,
+            nn_losses::BUILTINS,
+            math_small::BUILTINS,
+            tensor_extra::BUILTINS,
             functional::BUILTINS,
             segments::BUILTINS,
             display::BUILTINS,
