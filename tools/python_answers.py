@@ -23,12 +23,13 @@ is written; the script exits 1 when any stored answer differs from CPython's. ca
 replays the stored answers without Python (tests/python_cases.rs); the cases whose answer
 ragtag does not give yet are listed, each with its reason, in tests/python/known_differences.txt.
 """
-import ast
 import glob
-import json
 import math
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import case_answers  # noqa: E402
 
 KEY_ORDER = ["id", "features", "about", "program", "expected"]
 
@@ -81,43 +82,9 @@ def show(v):
     return {"kind": "object", "type": type(v).__name__, "value": repr(v)}
 
 
-def is_print(node):
-    """A call of `print`, whose None result is never shown."""
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id == "print")
-
-
 def answers(program):
     """Runs `program` statement by statement; what each shows."""
-    shown = []
-
-    def record_print(*args, sep=" ", end="\n", file=None, flush=False):
-        sep = " " if sep is None else sep
-        end = "\n" if end is None else end
-        text = sep.join(str(a) for a in args) + end
-        if shown and shown[-1]["kind"] == "print":  # ragtag joins consecutive prints
-            shown[-1]["text"] += text
-        else:
-            shown.append({"kind": "print", "text": text})
-
-    env = {"print": record_print, "__name__": "__main__"}
-    try:
-        tree = ast.parse(program)
-        compile(tree, "<case>", "exec")  # errors found only when compiling (`return` outside a def)
-    except SyntaxError:
-        return [{"kind": "error", "error": "SyntaxError"}]
-    for stmt in tree.body:
-        try:
-            if isinstance(stmt, ast.Expr) and not is_print(stmt.value):
-                code = compile(ast.Expression(stmt.value), "<case>", "eval")
-                shown.append(show(eval(code, env)))
-            else:
-                code = compile(ast.Module([stmt], type_ignores=[]), "<case>", "exec")
-                exec(code, env)
-        except Exception as e:  # the case's answer, not a failure of this script
-            shown.append({"kind": "error", "error": type(e).__name__})
-            break
-    return shown
+    return case_answers.answers(program, show)
 
 
 def main(argv):
@@ -126,33 +93,16 @@ def main(argv):
     if not files:
         here = os.path.dirname(os.path.abspath(__file__))
         files = sorted(glob.glob(os.path.join(here, "..", "tests", "python", "*.jsonl")))
-    changed = 0
     ids = set()
-    for path in files:
-        cases = [json.loads(line) for line in open(path) if line.strip()]
-        out = []
-        for case in cases:
-            if case["id"] in ids:
-                sys.exit("%s: duplicate id %s" % (path, case["id"]))
-            ids.add(case["id"])
-            if not case.get("features"):
-                sys.exit("%s: %s has no features" % (path, case["id"]))
-            expected = answers(case["program"])
-            if case.get("expected") != expected:
-                changed += 1
-                if check:
-                    print("%s: %s differs" % (path, case["id"]))
-            case["expected"] = expected
-            keys = [k for k in KEY_ORDER if k in case] + sorted(k for k in case if k not in KEY_ORDER)
-            out.append(json.dumps({k: case[k] for k in keys}, ensure_ascii=False))
-        if not check:
-            with open(path, "w") as f:
-                f.write("\n".join(out) + "\n")
-        print("%s: %d cases" % (os.path.relpath(path), len(cases)))
-    if check and changed:
-        return 1
-    return 0
 
+    def validate(path, case):
+        if case["id"] in ids:
+            sys.exit("%s: duplicate id %s" % (path, case["id"]))
+        ids.add(case["id"])
+        if not case.get("features"):
+            sys.exit("%s: %s has no features" % (path, case["id"]))
+
+    return case_answers.rewrite(files, check, answers, KEY_ORDER, validate)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

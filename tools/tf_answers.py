@@ -22,13 +22,13 @@ replays the stored answers without TensorFlow (tests/conformance.rs).
 Needs TensorFlow: `python3 -m venv /tmp/tf && /tmp/tf/bin/pip install tensorflow==2.21.0`,
 then run this script with /tmp/tf/bin/python.
 """
-import ast
-import io
-import json
 import math
 import os
 import sys
 import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import case_answers  # noqa: E402
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
@@ -125,40 +125,9 @@ def show(v):
     return {"kind": "object", "type": type(v).__name__}
 
 
-def is_print(node):
-    """A call of `print`, whose None result is never shown."""
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id == "print")
-
-
 def answers(program):
     """Runs `program` statement by statement; what each shows."""
-    shown = []
-
-    def record_print(*args, sep=" ", end="\n", file=None, flush=False):
-        text = sep.join(str(a) for a in args) + end
-        if shown and shown[-1]["kind"] == "print":  # ragtag joins consecutive prints
-            shown[-1]["text"] += text
-        else:
-            shown.append({"kind": "print", "text": text})
-
-    env = {"tf": tf, "np": np, "print": record_print, "__name__": "__main__"}
-    try:
-        tree = ast.parse(program)
-    except SyntaxError:
-        return [{"kind": "error", "error": "SyntaxError"}]
-    for stmt in tree.body:
-        try:
-            if isinstance(stmt, ast.Expr) and not is_print(stmt.value):
-                code = compile(ast.Expression(stmt.value), "<case>", "eval")
-                shown.append(show(eval(code, env)))
-            else:
-                code = compile(ast.Module([stmt], type_ignores=[]), "<case>", "exec")
-                exec(code, env)
-        except Exception as e:  # the case's answer, not a failure of this script
-            shown.append({"kind": "error", "error": type(e).__name__})
-            break
-    return shown
+    return case_answers.answers(program, show, {"tf": tf, "np": np})
 
 
 def main(argv):
@@ -167,27 +136,7 @@ def main(argv):
     if not files:
         print(__doc__)
         return 2
-    changed = 0
-    for path in files:
-        cases = [json.loads(line) for line in open(path) if line.strip()]
-        out = []
-        for case in cases:
-            expected = answers(case["program"])
-            if case.get("expected") != expected:
-                changed += 1
-                if check:
-                    print("%s: %s differs" % (path, case["id"]))
-            case["expected"] = expected
-            keys = [k for k in KEY_ORDER if k in case] + sorted(k for k in case if k not in KEY_ORDER)
-            out.append(json.dumps({k: case[k] for k in keys}, ensure_ascii=False))
-        if not check:
-            with open(path, "w") as f:
-                f.write("\n".join(out) + "\n")
-        print("%s: %d cases" % (path, len(cases)))
-    if check and changed:
-        return 1
-    return 0
-
+    return case_answers.rewrite(files, check, answers, KEY_ORDER)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
