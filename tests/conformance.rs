@@ -85,7 +85,7 @@ fn diff(got: &J, want: &J) -> Option<String> {
     None
 }
 
-fn truncate(j: &J) -> String {
+pub(crate) fn truncate(j: &J) -> String {
     let s = j.to_string();
     if s.len() > 200 {
         format!("{}…", &s[..200])
@@ -101,26 +101,41 @@ fn check_case(case: &J, prints: bool) -> Option<String> {
     } else {
         ragtag::session::json_outputs(program)
     };
-    let want = case["expected"].as_array().unwrap();
+    compare(&got, case["expected"].as_array().unwrap(), diff)
+}
+
+/// Why the outputs `got` are not `want`, output by output (`diff` compares one), or None
+/// when they agree.
+pub(crate) fn compare(
+    got: &[J],
+    want: &[J],
+    diff: impl Fn(&J, &J) -> Option<String>,
+) -> Option<String> {
     for (i, w) in want.iter().enumerate() {
         let Some(g) = got.get(i) else {
             return Some(format!(
-                "value {} missing (got {} values; last: {:?})",
+                "output {} missing (got {}; last: {:?})",
                 i + 1,
                 got.len(),
                 got.last().map(truncate)
             ));
         };
         if let Some(d) = diff(g, w) {
-            return Some(format!("value {}: {d}", i + 1));
+            return Some(format!("output {}: {d}", i + 1));
         }
     }
-    (got.len() > want.len()).then(|| format!("{} extra values", got.len() - want.len()))
+    (got.len() > want.len()).then(|| {
+        format!(
+            "{} extra outputs: {}",
+            got.len() - want.len(),
+            truncate(&got[want.len()])
+        )
+    })
 }
 
 /// The ids in a known-failures file (one per line, `#` starts a comment); with
-/// `need_reason`, every id must be followed by a `# reason`.
-fn known_ids(path: &str, need_reason: bool) -> BTreeSet<String> {
+/// `need_reason`, every id must be followed by a `# reason`. No id may be listed twice.
+pub(crate) fn known_ids(path: &str, need_reason: bool) -> BTreeSet<String> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let mut ids = BTreeSet::new();
     for line in text.lines() {
@@ -133,13 +148,19 @@ fn known_ids(path: &str, need_reason: bool) -> BTreeSet<String> {
             !need_reason || !reason.trim().is_empty(),
             "{path}: `{id}` needs a `# reason`"
         );
-        ids.insert(id.to_string());
+        assert!(ids.insert(id.to_string()), "{path}: `{id}` is listed twice");
     }
     ids
 }
 
-/// Runs every case of the `.jsonl` files in `dir`; returns (passed, known failures, problems).
-fn replay(dir: &str, known: &BTreeSet<String>, prints: bool) -> (usize, usize, Vec<String>) {
+/// Runs every case of the `.jsonl` files in `dir` through `check` (None when it passes),
+/// after showing it to `each`; returns (passed, known failures, problems).
+pub(crate) fn replay(
+    dir: &str,
+    known: &BTreeSet<String>,
+    check: impl Fn(&J) -> Option<String> + std::panic::RefUnwindSafe,
+    mut each: impl FnMut(&std::path::Path, &J),
+) -> (usize, usize, Vec<String>) {
     let mut problems = Vec::new();
     let (mut passed, mut failed) = (0, 0);
     let mut files: Vec<_> = std::fs::read_dir(dir)
@@ -159,7 +180,8 @@ fn replay(dir: &str, known: &BTreeSet<String>, prints: bool) -> (usize, usize, V
                 "{}: duplicate id {id}",
                 file.display()
             );
-            let outcome = std::panic::catch_unwind(|| check_case(&case, prints))
+            each(&file, &case);
+            let outcome = std::panic::catch_unwind(|| check(&case))
                 .unwrap_or_else(|_| Some("panicked".into()));
             match (outcome, known.contains(&id)) {
                 (None, false) => passed += 1,
@@ -179,7 +201,7 @@ fn replay(dir: &str, known: &BTreeSet<String>, prints: bool) -> (usize, usize, V
 fn conformance_cases() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/conformance");
     let known = known_ids(&format!("{dir}/known_failures.txt"), false);
-    let (passed, failed, problems) = replay(dir, &known, false);
+    let (passed, failed, problems) = replay(dir, &known, |c| check_case(c, false), |_, _| {});
     eprintln!("conformance: {passed} passed, {failed} known failures");
     assert!(
         problems.is_empty(),
@@ -192,7 +214,7 @@ fn conformance_cases() {
 fn tensorflow_unit_test_cases() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tf");
     let known = known_ids(&format!("{dir}/known_differences.txt"), true);
-    let (passed, failed, problems) = replay(dir, &known, true);
+    let (passed, failed, problems) = replay(dir, &known, |c| check_case(c, true), |_, _| {});
     eprintln!("TensorFlow's unit tests: {passed} passed, {failed} known differences");
     assert!(
         problems.is_empty(),
@@ -213,7 +235,7 @@ fn tensorflow_unit_test_cases() {
 fn random_programs_agree_with_tensorflow() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tf_random");
     let known = known_ids(&format!("{dir}/known_differences.txt"), true);
-    let (passed, failed, problems) = replay(dir, &known, true);
+    let (passed, failed, problems) = replay(dir, &known, |c| check_case(c, true), |_, _| {});
     eprintln!("random programs: {passed} passed, {failed} known differences");
     assert!(
         problems.is_empty(),

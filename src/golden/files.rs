@@ -152,7 +152,7 @@ mod tests {
             .status()
             .unwrap();
         assert!(fifo.success());
-        let found = find_transcripts(&[dir.clone()]).unwrap();
+        let found = find_transcripts(std::slice::from_ref(&dir)).unwrap();
         let names: Vec<_> = found.iter().map(|p| p.file_name().unwrap()).collect();
         assert_eq!(names, ["pipe.rtt", "t.rtt"], "{found:?}");
         let pipe = super::super::check_file(&dir.join("a/pipe.rtt"), false);
