@@ -5,7 +5,6 @@
 use super::super::cell::{element_cell, ellipsis};
 use super::super::grid::{data_heads, head_tail, Block, Cell, Column, Display, Grid, Header};
 use super::super::table::cell_width;
-use super::super::tf_text::py_str;
 use super::super::Options;
 use super::count_text;
 use ragtag_engine::{Buffer, Tensor};
@@ -32,7 +31,7 @@ pub fn header(t: &Tensor) -> Header {
         .field("shape", shape);
     if t.rank() == 0 {
         let text = match t.data() {
-            Buffer::Str(s) => py_str(&s.get_str(0)),
+            Buffer::Str(s) => super::str_value_text(&s.get_str(0)),
             d => element_cell(d, 0, &Options::default()).text,
         };
         h.field("value", text)

@@ -134,6 +134,28 @@ const LONG_STR_SHOWN: usize = 1000;
 /// A long string: the repr of its head, `…`, the repr of its tail, and its length. Only what
 /// is shown is copied, so a gigabyte string displays instantly.
 fn long_str(s: &str) -> Display {
+    let (head, tail) = head_and_tail(s);
+    Display::text(format!(
+        "{head} … {tail}\n({} characters; the middle is not shown, print(x) writes it all)",
+        s.chars().count()
+    ))
+}
+
+/// The repr of `s`, or for a string over [`LONG_STR_BYTES`] the repr of its head, `…`, the
+/// repr of its tail and its length, on one line (a scalar string tensor's header).
+pub fn str_value_text(s: &str) -> String {
+    if s.len() <= LONG_STR_BYTES {
+        return crate::render::tf_text::py_str(s);
+    }
+    let (head, tail) = head_and_tail(s);
+    format!(
+        "{head} … {tail}  ({} characters; the middle is not shown)",
+        s.chars().count()
+    )
+}
+
+/// The reprs of the first and the last [`LONG_STR_SHOWN`] characters of `s`.
+fn head_and_tail(s: &str) -> (String, String) {
     let head_end = s
         .char_indices()
         .nth(LONG_STR_SHOWN)
@@ -144,12 +166,10 @@ fn long_str(s: &str) -> Display {
         .nth(LONG_STR_SHOWN - 1)
         .map_or(0, |(i, _)| i)
         .max(head_end);
-    Display::text(format!(
-        "{} … {}\n({} characters; the middle is not shown, print(x) writes it all)",
+    (
         crate::render::tf_text::py_str(&s[..head_end]),
         crate::render::tf_text::py_str(&s[tail_start..]),
-        s.chars().count()
-    ))
+    )
 }
 
 #[cfg(test)]
