@@ -50,8 +50,18 @@ def scalar(x):
     if isinstance(x, (int, str)) or x is None:
         return x
     if isinstance(x, (list, tuple)):
-        return [plain(v) for v in x]
+        # A container that holds itself shows as ragtag prints it: [...] or (...).
+        if id(x) in ACTIVE:
+            return "[...]" if isinstance(x, list) else "(...)"
+        ACTIVE.add(id(x))
+        try:
+            return [plain(v) for v in x]
+        finally:
+            ACTIVE.discard(id(x))
     return show(x)
+
+
+ACTIVE = set()
 
 
 def plain(v):
@@ -74,11 +84,17 @@ def show(v):
     if isinstance(v, str):
         return {"kind": "str", "value": v}
     if isinstance(v, list):
-        return {"kind": "list", "value": [plain(x) for x in v]}
+        return {"kind": "list", "value": scalar(v)}
     if isinstance(v, tuple):
         return {"kind": "tuple", "value": [show(x) for x in v]}
     if isinstance(v, dict):
-        return {"kind": "dict", "value": {str(k): show(x) for k, x in v.items()}}
+        if id(v) in ACTIVE:
+            return "{...}"
+        ACTIVE.add(id(v))
+        try:
+            return {"kind": "dict", "value": {str(k): show(x) for k, x in v.items()}}
+        finally:
+            ACTIVE.discard(id(v))
     return {"kind": "object", "type": type(v).__name__, "value": repr(v)}
 
 

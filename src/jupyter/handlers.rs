@@ -125,7 +125,8 @@ pub fn inspect(session: &Session, code: &str, cursor: usize) -> InspectReply {
 /// numbers, strings, shapes and dtypes say everything in their text form.
 fn has_table(v: &Value) -> bool {
     match v {
-        Value::Array(_) | Value::Literal(_) | Value::Sparse(_) | Value::Lod(_) => true,
+        Value::Array(_) | Value::Sparse(_) | Value::Lod(_) => true,
+        Value::List(_) => v.is_literal_display(),
         Value::Tuple(items) => items.iter().any(has_table),
         _ => false,
     }

@@ -84,8 +84,8 @@ pub enum ExceptionClass {
     /// `tf.errors.ResourceExhaustedError`: the memory budget would be exceeded, e.g.
     /// `tf.zeros([100000, 100000, 100000])`.
     ResourceExhaustedError,
-    /// `tf.errors.UnimplementedError`: a case ragtag does not implement, e.g.
-    /// `del [1, 2][0]`.
+    /// `tf.errors.UnimplementedError`: a case TensorFlow (or ragtag) has no kernel for, e.g.
+    /// `tf.linalg.matmul(tf.ones([1, 1], tf.int8), tf.ones([1, 1], tf.int8), output_type=tf.int64)`.
     UnimplementedError,
     /// `tf.errors.InternalError`: a bug in ragtag (a panic caught at the evaluation guard);
     /// no correct input triggers it, so the example raises it by hand:
@@ -279,7 +279,9 @@ impl ExceptionClass {
             C::OpError | C::InvalidArgumentError => "tf.constant([1, 2]) // 0",
             C::NotFoundError => "tf.range(3, dtype=tf.uint8)",
             C::ResourceExhaustedError => "tf.zeros([100000, 100000, 100000])",
-            C::UnimplementedError => "del [1, 2][0]",
+            C::UnimplementedError => {
+                "tf.linalg.matmul(tf.ones([1, 1], tf.int8), tf.ones([1, 1], tf.int8), output_type=tf.int64)"
+            }
             C::InternalError => "raise tf.errors.InternalError('bug')",
         }
     }

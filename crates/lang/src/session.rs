@@ -417,7 +417,9 @@ struct Relay<'a> {
 
 impl Sink for Relay<'_> {
     fn display(&mut self, value: &Value) {
-        self.events.send(Event::Display(value.clone()));
+        // Shown as it is now: later statements may change a list or dict it holds.
+        self.events
+            .send(Event::Display(crate::value::snapshot(value)));
     }
     fn print(&mut self, text: &str) {
         self.events.send(Event::Print(text.to_string()));
@@ -444,7 +446,8 @@ impl Sink for Relay<'_> {
         self.events.send(Event::Stderr(text.to_string()));
     }
     fn display_now(&mut self, value: &Value) {
-        self.events.send(Event::DisplayNow(value.clone()));
+        self.events
+            .send(Event::DisplayNow(crate::value::snapshot(value)));
     }
     fn clear_output(&mut self, wait: bool) {
         self.events.send(Event::ClearOutput(wait));

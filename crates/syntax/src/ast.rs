@@ -130,13 +130,12 @@ pub enum StmtKind {
         /// Statements when false.
         orelse: Vec<Stmt>,
     },
-    /// `x += value` and the other eleven augmented assignments to a name: `x = x op value`,
-    /// with `x` read once.
+    /// `x += value` and the other twelve augmented assignments, to a name, a subscript or an
+    /// attribute: `x = x op value`, with `x` (and a subscript's object and index) evaluated
+    /// once.
     AugAssign {
-        /// The name assigned.
-        target: String,
-        /// Where the name is.
-        target_span: Span,
+        /// The name, subscript or attribute assigned.
+        target: Target,
         /// The operator (`+` for `+=`).
         op: BinOp,
         /// The right operand.
@@ -173,14 +172,31 @@ pub enum Target {
     Name(String, Span),
     /// `a, b` or `(a, b)` or `[a, b]`: unpacks a sequence.
     Tuple(Vec<Target>, Span),
+    /// `obj[index]`: sets an item of a list or dict.
+    Subscript(Box<Expr>, Vec<Index>, Span),
+    /// `obj.name`: sets an attribute.
+    Attr(Box<Expr>, String, Span),
 }
 
 impl Target {
     /// The source span of the target.
     pub fn span(&self) -> Span {
         match self {
-            Target::Name(_, s) | Target::Tuple(_, s) => *s,
+            Target::Name(_, s)
+            | Target::Tuple(_, s)
+            | Target::Subscript(_, _, s)
+            | Target::Attr(_, _, s) => *s,
         }
+    }
+
+    /// A subscript or attribute target as the expression that reads it.
+    pub fn as_expr(&self) -> Option<Expr> {
+        let (kind, span) = match self {
+            Target::Subscript(x, index, s) => (ExprKind::Subscript(x.clone(), index.clone()), *s),
+            Target::Attr(x, name, s) => (ExprKind::Attr(x.clone(), name.clone()), *s),
+            Target::Name(..) | Target::Tuple(..) => return None,
+        };
+        Some(Expr { kind, span })
     }
 }
 

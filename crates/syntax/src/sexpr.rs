@@ -203,6 +203,9 @@ fn target(t: &Target) -> String {
     match t {
         Target::Name(n, _) => n.clone(),
         Target::Tuple(items, _) => form("tuple", items.iter().map(target)),
+        Target::Subscript(..) | Target::Attr(..) => {
+            t.as_expr().map(|e| expr_to_sexpr(&e)).unwrap_or_default()
+        }
     }
 }
 
@@ -256,7 +259,12 @@ fn stmt(s: &Stmt) -> String {
         }
         StmtKind::AugAssign {
             target, op, value, ..
-        } => format!("({}= {target} {})", op.symbol(), expr_to_sexpr(value)),
+        } => format!(
+            "({}= {} {})",
+            op.symbol(),
+            self::target(target),
+            expr_to_sexpr(value)
+        ),
         StmtKind::For {
             target: t,
             iter,

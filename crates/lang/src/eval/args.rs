@@ -40,6 +40,7 @@ impl Args {
         let numpy_aware = builtin.name.starts_with("np.")
             || crate::eval::builtins::python::BUILTINS
                 .iter()
+                .chain(crate::eval::builtins::python::CONTAINERS)
                 .any(|b| std::ptr::eq(b, builtin));
         let args: Vec<CallArg> = if numpy_aware {
             args

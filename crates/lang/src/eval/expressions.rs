@@ -6,8 +6,7 @@ use super::args::CallArg;
 use super::builtins::python::format;
 use super::{operators, subscript, Interp};
 use crate::diagnostic::{Error, Result};
-use crate::value::{ClosureBody, Value};
-use ragtag_engine::exceptions::ExceptionClass;
+use crate::value::{ClosureBody, PyDict, PyList, Value};
 use ragtag_engine::{budget, Exception};
 use ragtag_syntax::ast::*;
 
@@ -30,7 +29,7 @@ impl<'s> Interp<'s> {
             ExprKind::Name(n) => self.lookup(n, e.span)?,
             ExprKind::List(items) => {
                 if let Some(n) = subscript::literal_nested(e) {
-                    Value::Literal(Arc::new(n.into()))
+                    Value::literal(n.into())
                 } else {
                     let vals = items
                         .iter()
@@ -39,7 +38,7 @@ impl<'s> Interp<'s> {
                     Value::list(vals)
                 }
             }
-            ExprKind::Data(n) => Value::Literal(n.clone()),
+            ExprKind::Data(n) => Value::List(PyList::from_literal(n.clone())),
             ExprKind::Tuple(items) => Value::tuple(
                 items
                     .iter()
@@ -47,20 +46,14 @@ impl<'s> Interp<'s> {
                     .collect::<Result<Vec<_>>>()?,
             ),
             ExprKind::Dict(items) => {
-                #[allow(clippy::disallowed_methods)] // sized by values already built
-                let mut out = Vec::with_capacity(items.len());
+                let d = PyDict::new(Vec::new()).map_err(Error::from)?;
                 for (k, v) in items {
                     let key = self.eval(k)?;
-                    if matches!(key, Value::List(_) | Value::Literal(_) | Value::Dict(_)) {
-                        return Err(Error::new(
-                            ExceptionClass::TypeError,
-                            format!("unhashable type: '{}'", key.type_name()),
-                        )
-                        .at(k.span));
-                    }
-                    out.push((key, self.eval(v)?));
+                    let val = self.eval(v)?;
+                    d.insert(key, val)
+                        .map_err(|err| Error::from(err).at(k.span))?;
                 }
-                Value::Dict(Arc::new(out))
+                Value::Dict(d)
             }
             ExprKind::Attr(obj, name) => {
                 let o = self.eval(obj)?;
@@ -144,42 +137,13 @@ impl<'s> Interp<'s> {
                 value,
                 generators,
             } => {
-                let mut out: Vec<(Value, Value)> = Vec::new();
-                // Where each scalar key is, so a comprehension over many keys stays linear.
-                let mut index: std::collections::HashMap<ScalarKey, usize> =
-                    std::collections::HashMap::new();
+                let d = PyDict::new(Vec::new()).map_err(Error::from)?;
                 self.comprehension(generators, &mut |it: &mut Interp<'s>| {
                     let k = it.eval(key)?;
-                    if matches!(k, Value::List(_) | Value::Literal(_) | Value::Dict(_)) {
-                        return Err(Error::new(
-                            ExceptionClass::TypeError,
-                            format!("unhashable type: '{}'", k.type_name()),
-                        )
-                        .at(key.span));
-                    }
                     let v = it.eval(value)?;
-                    // A key seen before keeps its place and takes the new value.
-                    if let Some(key) = ScalarKey::of(&k) {
-                        match index.get(&key) {
-                            Some(&i) => out[i].1 = v,
-                            None => {
-                                index.insert(key, out.len());
-                                out.push((k, v));
-                            }
-                        }
-                        return Ok(());
-                    }
-                    match out
-                        .iter_mut()
-                        .rev()
-                        .find(|(old, _)| operators::python_eq(old, &k))
-                    {
-                        Some(slot) => slot.1 = v,
-                        None => out.push((k, v)),
-                    }
-                    Ok(())
+                    d.insert(k, v).map_err(|err| Error::from(err).at(key.span))
                 })?;
-                Value::Dict(Arc::new(out))
+                Value::Dict(d)
             }
         };
         Ok(v)
@@ -271,32 +235,6 @@ impl<'s> Interp<'s> {
             }
         }
         Ok(())
-    }
-}
-
-/// A dict key that Python hashes by value: equal keys give equal `ScalarKey`s (`1`, `1.0`
-/// and `True` are one key, as in Python).
-#[derive(PartialEq, Eq, Hash)]
-enum ScalarKey {
-    None,
-    Int(i64),
-    Float(u64),
-    Str(Arc<String>),
-}
-
-impl ScalarKey {
-    fn of(v: &Value) -> Option<ScalarKey> {
-        Some(match v {
-            Value::None => ScalarKey::None,
-            Value::Bool(b) => ScalarKey::Int(i64::from(*b)),
-            Value::Int(i) => ScalarKey::Int(*i),
-            // An integral float in i64's range equals that int; NaN is never looked up.
-            Value::Float(f) if f.is_nan() => return None,
-            Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => ScalarKey::Int(*f as i64),
-            Value::Float(f) => ScalarKey::Float((f + 0.0).to_bits()),
-            Value::Str(s) => ScalarKey::Str(s.clone()),
-            _ => return None,
-        })
     }
 }
 

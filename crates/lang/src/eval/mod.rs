@@ -11,6 +11,7 @@ mod calls;
 pub mod catalogue;
 pub mod convert;
 mod expressions;
+pub mod items;
 mod names;
 pub mod operators;
 mod statements;
@@ -94,10 +95,8 @@ pub struct Interp<'s> {
     cancel: &'s AtomicBool,
     /// The id of the source being run (for closures created in it).
     pub source: usize,
-    /// What the running top-level statement changed in the globals: each name with the
-    /// value it had before the statement (kept once per name, so a loop that assigns a
-    /// name a billion times keeps one entry), so a failing statement can be undone.
-    undo: HashMap<String, Option<Value>>,
+    /// How many blocks (loop, `if`, `try` and function bodies) enclose the running statement.
+    block_depth: usize,
 }
 
 /// The names every session starts with besides builtins: module roots and exception classes.
@@ -129,7 +128,7 @@ impl<'s> Interp<'s> {
             sink,
             cancel,
             source,
-            undo: HashMap::new(),
+            block_depth: 0,
         }
     }
 
@@ -167,40 +166,22 @@ impl<'s> Interp<'s> {
         self.sink.picture(svg, text);
     }
 
-    /// Runs a whole program at top level, as Python does: the statements before a failing
-    /// one keep their effects, and the failing statement has none (every global name it
-    /// assigned gets its old value back, or is removed again).
+    /// Runs a whole program at top level, as Python does: what ran before an error keeps
+    /// its effects, including the part of the failing statement that ran (a loop's earlier
+    /// passes, an item already appended), since values are shared and mutable.
     pub fn run(&mut self, program: &Program) -> Result<()> {
         for stmt in &program.body {
-            self.undo.clear();
-            let result = self.check_cancel().and_then(|()| match self.exec(stmt)? {
-                Flow::Break | Flow::Continue => Err(outside_loop(stmt.span)),
-                Flow::Normal | Flow::Return(_) => Ok(()),
-            });
-            if let Err(e) = result {
-                self.rollback();
-                return Err(e);
+            self.check_cancel()?;
+            match self.exec(stmt)? {
+                Flow::Break | Flow::Continue => return Err(outside_loop(stmt.span)),
+                Flow::Normal | Flow::Return(_) => {}
             }
         }
-        self.undo.clear();
         Ok(())
     }
 
-    /// Undoes what the running top-level statement did to the globals.
-    fn rollback(&mut self) {
-        for (name, old) in std::mem::take(&mut self.undo) {
-            match old {
-                Some(v) => self.globals.insert(name, v),
-                None => self.globals.remove(&name),
-            };
-        }
-    }
-
-    /// Binds a global name, remembering its old value for [`Interp::rollback`].
+    /// Binds a global name.
     fn set_global(&mut self, name: &str, v: Value) {
-        let old = self.globals.insert(name.to_string(), v);
-        if !self.undo.contains_key(name) {
-            self.undo.insert(name.to_string(), old);
-        }
+        self.globals.insert(name.to_string(), v);
     }
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::builtins::{self, registry, Kind};
-use super::{root_module, subscript, suggest, Interp};
+use super::{items, root_module, subscript, suggest, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::{Closure, ClosureBody, Value};
 use ragtag_engine::exceptions::ExceptionClass;
@@ -66,12 +66,7 @@ impl<'s> Interp<'s> {
                     .at(e.span));
                 }
                 match self.globals.remove(n.as_str()) {
-                    Some(old) => {
-                        if !self.undo.contains_key(n.as_str()) {
-                            self.undo.insert(n.clone(), Some(old));
-                        }
-                        Ok(())
-                    }
+                    Some(_) => Ok(()),
                     None => Err(Error::new(
                         ExceptionClass::NameError,
                         format!("name '{n}' is not defined"),
@@ -80,28 +75,13 @@ impl<'s> Interp<'s> {
                 }
             }
             ExprKind::Subscript(obj, index) => {
-                let ExprKind::Name(n) = &obj.kind else {
-                    return Err(Error::new(
-                        ExceptionClass::UnimplementedError,
-                        "`del` of an item works on a named list or dict (`del items[0]`)",
-                    )
-                    .at(e.span)
-                    .with_hint(
-                        "assign the inner list to a name, delete from it, and assign it back",
-                    ));
-                };
                 let o = self.eval(obj)?;
-                let updated = subscript::delete_item(self, &o, index, e.span)?;
-                let local = self
-                    .frames
-                    .last()
-                    .is_some_and(|fr| fr.contains_key(n.as_str()));
-                if local || !self.frames.is_empty() && !self.globals.contains_key(n.as_str()) {
-                    self.set(n, updated);
-                } else {
-                    self.set_global(n, updated);
-                }
-                Ok(())
+                let sub = self.eval_sub(&o, index, e.span)?;
+                items::del_item(&o, sub, e.span)
+            }
+            ExprKind::Attr(obj, name) => {
+                let o = self.eval(obj)?;
+                Err(self.attr_unsettable(&o, name, e.span))
             }
             _ => Err(
                 Error::new(ExceptionClass::SyntaxError, "cannot delete this expression").at(e.span),
@@ -135,7 +115,29 @@ impl<'s> Interp<'s> {
                 }
                 Ok(())
             }
+            Target::Subscript(obj, index, span) => {
+                let o = self.eval(obj)?;
+                let sub = self.eval_sub(&o, index, *span)?;
+                items::set_item(&o, sub, v, *span)
+            }
+            Target::Attr(obj, name, span) => {
+                let o = self.eval(obj)?;
+                Err(self.attr_unsettable(&o, name, *span))
+            }
         }
+    }
+
+    /// The AttributeError of setting or deleting an attribute: ragtag's values have no
+    /// attributes of their own to change.
+    fn attr_unsettable(&mut self, o: &Value, name: &str, span: Span) -> Error {
+        let exists = self.get_attr(o.clone(), name, span, span).is_ok();
+        let class = o.type_name();
+        let message = if exists {
+            format!("'{class}' object attribute '{name}' is read-only")
+        } else {
+            format!("'{class}' object has no attribute '{name}'")
+        };
+        Error::new(ExceptionClass::AttributeError, message).at(span)
     }
 
     /// Looks a name up: locals, globals, module roots, exception classes, Python builtins.

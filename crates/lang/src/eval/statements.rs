@@ -13,6 +13,13 @@ use ragtag_syntax::ast::*;
 impl<'s> Interp<'s> {
     /// Runs statements in order until one breaks, continues or returns.
     pub(super) fn exec_block(&mut self, body: &[Stmt]) -> Result<Flow> {
+        self.block_depth += 1;
+        let flow = self.exec_statements(body);
+        self.block_depth -= 1;
+        flow
+    }
+
+    fn exec_statements(&mut self, body: &[Stmt]) -> Result<Flow> {
         for stmt in body {
             self.check_cancel()?;
             match self.exec(stmt)? {
@@ -32,9 +39,10 @@ impl<'s> Interp<'s> {
                 // A top-level call of `print` shows only what it printed.
                 let print_call = matches!(&e.kind, ExprKind::Call(f, _)
                     if matches!(&f.kind, ExprKind::Name(n) if n == "print"));
-                if self.frames.is_empty()
-                    && (!matches!(v, Value::None) || (self.sink.shows_none() && !print_call))
-                {
+                // A None shows only for a statement of its own at top level (not a call
+                // inside a loop), as CPython shows each top-level statement's value.
+                let shows_none = self.sink.shows_none() && !print_call && self.block_depth == 0;
+                if self.frames.is_empty() && (!matches!(v, Value::None) || shows_none) {
                     self.sink.display(&v);
                 }
             }
@@ -133,21 +141,8 @@ impl<'s> Interp<'s> {
                 let t = c.truthy().map_err(|e| Error::from(e).at(cond.span))?;
                 return self.exec_block(if t { body } else { orelse });
             }
-            StmtKind::AugAssign {
-                target,
-                target_span,
-                op,
-                value,
-            } => {
-                let current = self.lookup(target, *target_span)?;
-                let operand = self.eval(value)?;
-                let v = super::operators::binary(*op, &current, &operand).map_err(|err| {
-                    Error::from(err)
-                        .at(stmt.span)
-                        .with_label(*target_span, crate::render::describe(&current))
-                        .with_label(value.span, crate::render::describe(&operand))
-                })?;
-                self.set(target, v);
+            StmtKind::AugAssign { target, op, value } => {
+                self.aug_assign(target, *op, value, stmt.span)?;
             }
             StmtKind::For { target, iter, body } => {
                 let it = self.eval(iter)?;
@@ -187,6 +182,57 @@ impl<'s> Interp<'s> {
             }
         }
         Ok(Flow::Normal)
+    }
+
+    /// `target op= value`: the target (and a subscript's object and index) is evaluated once;
+    /// a list's `+=` and `*=` and a dict's `|=` change it in place, as Python's do.
+    fn aug_assign(&mut self, target: &Target, op: BinOp, value: &Expr, span: Span) -> Result<()> {
+        let (current, place) = match target {
+            Target::Name(n, s) => (self.lookup(n, *s)?, None),
+            Target::Subscript(obj, index, s) => {
+                let o = self.eval(obj)?;
+                let sub = self.eval_sub(&o, index, *s)?;
+                let cur = match &o {
+                    Value::List(_) | Value::Dict(_) | Value::Tuple(_) | Value::Str(_) => {
+                        super::items::get_item(&o, &sub, *s)?
+                    }
+                    // Reading a tensor's item is fine; storing it back fails below.
+                    _ => subscript::subscript(self, &o, index, *s)?,
+                };
+                (cur, Some((o, sub)))
+            }
+            Target::Attr(obj, name, s) => {
+                let o = self.eval(obj)?;
+                let cur = self.get_attr(o, name, *s, obj.span)?;
+                (cur, None)
+            }
+            Target::Tuple(_, s) => {
+                return Err(Error::new(
+                    ExceptionClass::SyntaxError,
+                    "'tuple' is an illegal expression for augmented assignment",
+                )
+                .at(*s))
+            }
+        };
+        let operand = self.eval(value)?;
+        let v = match super::operators::in_place(op, &current, &operand) {
+            Some(r) => r,
+            None => super::operators::binary(op, &current, &operand),
+        }
+        .map_err(|err| {
+            Error::from(err)
+                .at(span)
+                .with_label(target.span(), crate::render::describe(&current))
+                .with_label(value.span, crate::render::describe(&operand))
+        })?;
+        match (target, place) {
+            (_, Some((o, sub))) => super::items::set_item(&o, sub, v, target.span()),
+            (Target::Name(n, _), None) => {
+                self.set(n, v);
+                Ok(())
+            }
+            (t, None) => self.assign(t, v),
+        }
     }
 
     /// Whether a handler names a class that catches KeyboardInterrupt. Read from the

@@ -8,8 +8,8 @@ use crate::diagnostic::{Error, Result};
 use crate::value::Value;
 use ragtag_engine::literal::{Leaf, Nested};
 use ragtag_engine::ops::index::{self, Key};
-use ragtag_engine::tensor::{normalize_index, slice_positions};
-use ragtag_engine::{index_error, type_error};
+
+use ragtag_engine::type_error;
 use ragtag_engine::{Array, Exception, ExceptionClass};
 use ragtag_syntax::ast::{Expr, ExprKind, Index, Span, UnaryOp};
 
@@ -38,12 +38,8 @@ pub fn literal_nested(e: &Expr) -> Option<Nested> {
 /// The items of an iterable value: list items, tensor rows, string characters.
 pub fn iterate(v: &Value) -> Result<Vec<Value>, Exception> {
     Ok(match v {
-        Value::List(items) | Value::Tuple(items) => items.to_vec(),
-        // A list display's items stay Python values (nested displays stay lists).
-        Value::Literal(n) => match n.tree() {
-            Nested::List(items) => items.iter().map(crate::value::literal_item).collect(),
-            Nested::Leaf(_) => return Err(type_error!("a scalar is not iterable")),
-        },
+        Value::List(l) => l.items(),
+        Value::Tuple(items) => items.to_vec(),
         Value::Array(a) => rows(a)?,
         Value::NdArray(n) => match &**n {
             crate::value::NdArray::Dense(t) => rows(&Array::Dense(t.clone()))?
@@ -56,7 +52,7 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>, Exception> {
             crate::value::NdArray::Object(items, _) => items.clone(),
         },
         Value::Str(s) => s.chars().map(|c| Value::str(c.to_string())).collect(),
-        Value::Dict(items) => items.iter().map(|(k, _)| k.clone()).collect(),
+        Value::Dict(d) => d.keys(),
         Value::Shape(s) => s
             .iter()
             .map(|d| d.map_or(Value::None, |d| Value::Int(d as i64)))
@@ -101,12 +97,10 @@ pub fn subscript(
     span: Span,
 ) -> Result<Value> {
     match obj {
-        Value::List(_)
-        | Value::Literal(_)
-        | Value::Tuple(_)
-        | Value::Str(_)
-        | Value::Shape(_)
-        | Value::Dict(_) => python_subscript(interp, obj, index, span),
+        Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Shape(_) | Value::Dict(_) => {
+            let sub = interp.eval_sub(obj, index, span)?;
+            super::items::get_item(obj, &sub, span)
+        }
         Value::NdArray(n) => match &**n {
             crate::value::NdArray::Dense(t) => {
                 let keys = keys(interp, index)?;
@@ -128,9 +122,10 @@ pub fn subscript(
             }
             crate::value::NdArray::Object(items, ndim) => {
                 let list = Value::list(items.clone());
-                match python_subscript(interp, &list, &index[..1.min(index.len())], span)? {
+                let sub = interp.eval_sub(&list, &index[..1.min(index.len())], span)?;
+                match super::items::get_item(&list, &sub, span)? {
                     Value::List(items) => Ok(Value::NdArray(Arc::new(
-                        crate::value::NdArray::Object(items.to_vec(), *ndim),
+                        crate::value::NdArray::Object(items.items(), *ndim),
                     ))),
                     other if index.len() > 1 => subscript(interp, &other, &index[1..], span),
                     other => Ok(other),
@@ -193,209 +188,4 @@ fn keys(interp: &mut Interp<'_>, index: &[Index]) -> Result<Vec<Key>> {
         });
     }
     Ok(keys)
-}
-
-fn python_subscript(
-    interp: &mut Interp<'_>,
-    obj: &Value,
-    index: &[Index],
-    span: Span,
-) -> Result<Value> {
-    if index.len() != 1 {
-        return Err(Error::new(
-            ExceptionClass::TypeError,
-            format!(
-                "{} indices must be integers or slices, not tuple",
-                obj.type_name()
-            ),
-        )
-        .at(span)
-        .with_hint(
-            "a Python list takes one index; convert it with tf.constant(…) to index a tensor",
-        ));
-    }
-    if let Value::Dict(items) = obj {
-        let Index::Expr(e) = &index[0] else {
-            return Err(Error::new(ExceptionClass::TypeError, "unhashable type: 'slice'").at(span));
-        };
-        let k = interp.eval(e)?;
-        return items
-            .iter()
-            .find(|(key, _)| super::operators::python_eq(key, &k))
-            .map(|(_, v)| v.clone())
-            .ok_or_else(|| {
-                Error::new(
-                    ragtag_engine::exceptions::ExceptionClass::KeyError,
-                    crate::render::tf_text::repr_of(&k),
-                )
-                .at(e.span)
-            });
-    }
-    let items: Vec<Value> = iterate(obj).map_err(|e| Error::from(e).at(span))?;
-    let n = items.len();
-    let rebuild = |vals: Vec<Value>| -> Value {
-        match obj {
-            Value::Tuple(_) => Value::tuple(vals),
-            Value::Str(_) => Value::str(
-                vals.iter()
-                    .map(|v| match v {
-                        Value::Str(s) => s.to_string(),
-                        _ => String::new(),
-                    })
-                    .collect::<String>(),
-            ),
-            Value::Shape(_) => Value::Shape(Arc::new(
-                vals.iter()
-                    .map(|v| match v {
-                        Value::Int(i) => Some(*i as usize),
-                        _ => None,
-                    })
-                    .collect(),
-            )),
-            Value::Literal(_) => crate::value::relist(vals, true),
-            _ => Value::list(vals),
-        }
-    };
-    match &index[0] {
-        Index::Expr(e) => {
-            let v = interp.eval(e)?;
-            let i = match &v {
-                Value::Int(_) | Value::Bool(_) => convert::to_int(&v).ok(),
-                Value::Array(_) => convert::to_int(&v).ok(),
-                _ => None,
-            }
-            .ok_or_else(|| {
-                Error::new(
-                    ExceptionClass::TypeError,
-                    format!(
-                        "{} indices must be integers or slices, not {}",
-                        obj.type_name(),
-                        v.type_name()
-                    ),
-                )
-                .at(e.span)
-            })?;
-            let k = normalize_index(i, n).ok_or_else(|| {
-                let kind = match obj {
-                    Value::Str(_) => "string",
-                    other => other.type_name(),
-                };
-                Error::from(index_error!("{kind} index out of range"))
-                    .at(e.span)
-                    .with_hint(format!("index {i}, but the length is {n}"))
-            })?;
-            Ok(items[k].clone())
-        }
-        Index::Slice {
-            start, stop, step, ..
-        } => {
-            let (a, b, c) = (
-                opt_int(interp, start)?,
-                opt_int(interp, stop)?,
-                opt_int(interp, step)?,
-            );
-            let pos = slice_positions(a, b, c, n).map_err(|e| Error::from(e).at(span))?;
-            Ok(rebuild(pos.into_iter().map(|p| items[p].clone()).collect()))
-        }
-    }
-}
-
-/// `del obj[index]` on a list or dict: the value without that item (values are immutable,
-/// so the caller rebinds the name).
-pub fn delete_item(
-    interp: &mut Interp<'_>,
-    obj: &Value,
-    index: &[Index],
-    span: Span,
-) -> Result<Value> {
-    let kind = match obj {
-        Value::List(_) | Value::Literal(_) => "list",
-        Value::Dict(_) => "dict",
-        other => {
-            return Err(Error::new(
-                ExceptionClass::TypeError,
-                format!(
-                    "'{}' object doesn't support item deletion",
-                    other.type_name()
-                ),
-            )
-            .at(span))
-        }
-    };
-    if index.len() != 1 {
-        return Err(Error::new(
-            ExceptionClass::TypeError,
-            format!("{kind} indices must be integers or slices, not tuple"),
-        )
-        .at(span));
-    }
-    if let Value::Dict(items) = obj {
-        let Index::Expr(e) = &index[0] else {
-            return Err(Error::new(ExceptionClass::TypeError, "unhashable type: 'slice'").at(span));
-        };
-        let k = interp.eval(e)?;
-        let Some(pos) = items
-            .iter()
-            .position(|(key, _)| super::operators::python_eq(key, &k))
-        else {
-            return Err(Error::new(
-                ragtag_engine::exceptions::ExceptionClass::KeyError,
-                crate::render::tf_text::repr_of(&k),
-            )
-            .at(e.span));
-        };
-        let mut out = items.to_vec();
-        out.remove(pos);
-        return Ok(Value::Dict(Arc::new(out)));
-    }
-    let mut items = iterate(obj).map_err(|e| Error::from(e).at(span))?;
-    let n = items.len();
-    match &index[0] {
-        Index::Expr(e) => {
-            let v = interp.eval(e)?;
-            let i = match &v {
-                Value::Int(_) | Value::Bool(_) | Value::Array(_) => convert::to_int(&v).ok(),
-                _ => None,
-            }
-            .ok_or_else(|| {
-                Error::new(
-                    ExceptionClass::TypeError,
-                    format!(
-                        "list indices must be integers or slices, not {}",
-                        v.type_name()
-                    ),
-                )
-                .at(e.span)
-            })?;
-            let k = normalize_index(i, n).ok_or_else(|| {
-                Error::from(index_error!("list assignment index out of range")).at(e.span)
-            })?;
-            items.remove(k);
-        }
-        Index::Slice {
-            start, stop, step, ..
-        } => {
-            let (a, b, c) = (
-                opt_int(interp, start)?,
-                opt_int(interp, stop)?,
-                opt_int(interp, step)?,
-            );
-            let pos = slice_positions(a, b, c, n).map_err(|e| Error::from(e).at(span))?;
-            let mut drop = ragtag_engine::budget::vec::<bool>("del", n)
-                .map_err(|e| Error::from(e).at(span))?;
-            drop.extend((0..n).map(|_| false));
-            for p in pos {
-                drop[p] = true;
-            }
-            let mut k = 0;
-            items.retain(|_| {
-                k += 1;
-                !drop[k - 1]
-            });
-        }
-    }
-    Ok(crate::value::relist(
-        items,
-        matches!(obj, Value::Literal(_)),
-    ))
 }

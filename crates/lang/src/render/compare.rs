@@ -29,13 +29,20 @@ fn column(v: &Value) -> Column<'_> {
             Ok(r) => Column::Array(Array::Ragged(r)),
             Err(_) => Column::Array(Array::Dense(l.data().clone())),
         },
-        Value::Array(_) | Value::Literal(_) => match to_array(v, None) {
+        Value::Array(_) => match to_array(v, None) {
             Ok(a) => Column::Array((*a).clone()),
             Err(e) => Column::Items(vec![format!("{}: {}", e.class, e.message)]),
         },
-        Value::List(items) | Value::Tuple(items) => {
-            Column::Items(items.iter().map(repr_of).collect())
-        }
+        Value::List(_) if v.is_literal_display() => match to_array(v, None) {
+            Ok(a) => Column::Array((*a).clone()),
+            Err(e) => Column::Items(vec![format!("{}: {}", e.class, e.message)]),
+        },
+        Value::List(_) | Value::Tuple(_) => Column::Items(
+            crate::value::subscript_items(v)
+                .iter()
+                .map(repr_of)
+                .collect(),
+        ),
         other => Column::Items(vec![repr_of(other)]),
     }
 }

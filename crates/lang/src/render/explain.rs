@@ -77,7 +77,7 @@ fn encodings_grid(encs: &[Encoding], opts: &Options) -> Grid {
 pub fn explain(v: &Value, opts: &Options) -> Display {
     match v {
         Value::Array(a) => array(a, opts),
-        Value::Literal(_) => match crate::value::convert::to_array(v, None) {
+        Value::List(_) if v.is_literal_display() => match crate::value::convert::to_array(v, None) {
             Ok(a) => array(&a, opts),
             Err(e) => Display::text(format!("{}: {}", e.class.name(), e.message)),
         },

@@ -93,16 +93,16 @@ fn value_json(v: &Value) -> J {
         Value::Int(i) => json!({"kind": "int", "value": i}),
         Value::Float(f) => json!({"kind": "float", "value": float(*f)}),
         Value::Str(s) => json!({"kind": "str", "value": &**s}),
-        Value::Literal(n) => json!({"kind": "list", "value": nested(n)}),
-        Value::List(items) => {
-            json!({"kind": "list", "value": J::Array(items.iter().map(plain).collect())})
-        }
+        Value::List(_) => json!({"kind": "list", "value": plain(v)}),
         Value::Tuple(items) => {
             json!({"kind": "tuple", "value": J::Array(items.iter().map(to_json).collect())})
         }
-        Value::Dict(items) => {
+        Value::Dict(d) => {
+            let Some(_entered) = crate::value::Entered::enter(v) else {
+                return J::from("{...}");
+            };
             let mut m = Map::new();
-            for (k, val) in items.iter() {
+            for (k, val) in d.items().iter() {
                 m.insert(crate::render::tf_text::str_of(k), to_json(val));
             }
             json!({"kind": "dict", "value": m})
@@ -177,8 +177,21 @@ fn plain_json(v: &Value) -> J {
         Value::Int(i) => J::from(*i),
         Value::Float(f) => float(*f),
         Value::Str(s) => J::from(s.as_str()),
-        Value::List(items) | Value::Tuple(items) => J::Array(items.iter().map(plain).collect()),
-        Value::Literal(n) => nested(n),
+        Value::List(l) => match l.cached_literal() {
+            Some(lit) if !l.has_items() => nested(&lit),
+            _ => {
+                let Some(_entered) = crate::value::Entered::enter(v) else {
+                    return J::from("[...]");
+                };
+                J::Array(l.items().iter().map(plain).collect())
+            }
+        },
+        Value::Tuple(items) => {
+            let Some(_entered) = crate::value::Entered::enter(v) else {
+                return J::from("(...)");
+            };
+            J::Array(items.iter().map(plain).collect())
+        }
         Value::NdArray(n) => nd_value(n),
         Value::Array(a) => match &**a {
             Array::Dense(t) => tensor_value(t),

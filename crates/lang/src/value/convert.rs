@@ -36,7 +36,14 @@ fn nested_cost(v: &Value, depth: usize) -> Result<(u128, u128), Exception> {
     }
     ragtag_engine::guard::check_stack()?;
     Ok(match v {
-        Value::List(items) | Value::Tuple(items) => {
+        // The literal of a display is already built.
+        Value::List(l) if l.cached_literal().is_some() => (1, 0),
+        Value::List(_) | Value::Tuple(_) => {
+            let items = match v {
+                Value::List(l) => l.items(),
+                Value::Tuple(t) => t.to_vec(),
+                _ => Vec::new(),
+            };
             let (mut n, mut b) = (1u128, 0u128);
             for item in items.iter() {
                 let (n2, b2) = nested_cost(item, depth + 1)?;
@@ -85,8 +92,16 @@ fn to_nested_unchecked(v: &Value, depth: usize) -> Result<Nested, Exception> {
         Value::Int(i) => Nested::Leaf(Leaf::Int(*i)),
         Value::Float(f) => Nested::Leaf(Leaf::Float(*f)),
         Value::Str(s) => Nested::Leaf(Leaf::Str(s.as_bytes().to_vec())),
-        Value::Literal(n) => n.tree().clone(),
-        Value::List(items) | Value::Tuple(items) => Nested::List(
+        Value::List(l) => match l.cached_literal() {
+            Some(lit) => lit.tree().clone(),
+            None => Nested::List(
+                l.items()
+                    .iter()
+                    .map(|item| to_nested_unchecked(item, depth + 1))
+                    .collect::<Result<_, _>>()?,
+            ),
+        },
+        Value::Tuple(items) => Nested::List(
             items
                 .iter()
                 .map(|item| to_nested_unchecked(item, depth + 1))
@@ -161,13 +176,17 @@ pub fn to_array(v: &Value, hint: Option<DType>) -> Result<Arc<Array>, Exception>
         )
         .with_hint("convert it first with tf.sparse.to_dense(st)")),
         Value::None => Err(type_error!("None cannot be converted to a tensor")),
-        Value::Literal(lit) if lit.columns().is_some() => {
+        Value::List(l)
+            if l.cached_literal()
+                .is_some_and(|lit| lit.columns().is_some()) =>
+        {
+            let lit = l.cached_literal().expect("matched above");
             let c = lit.columns().expect("matched above");
             match c.to_array(hint, Flavor::TensorFlow) {
                 Some(a) => a.map(Arc::new),
                 None => {
-                    let hint = hint.filter(|d| compatible_hint(lit, *d));
-                    Ok(Arc::new(literal::nested_to_array(lit, hint)?))
+                    let hint = hint.filter(|d| compatible_hint(&lit, *d));
+                    Ok(Arc::new(literal::nested_to_array(&lit, hint)?))
                 }
             }
         }
@@ -177,7 +196,8 @@ pub fn to_array(v: &Value, hint: Option<DType>) -> Result<Arc<Array>, Exception>
             hint.unwrap()
         )
         .with_hint("TensorFlow does not mix int and float tensors: cast one side with tf.cast")),
-        Value::List(items) | Value::Tuple(items) if stackable(items) => {
+        Value::List(_) | Value::Tuple(_) if stackable(v) => {
+            let items = super::subscript_items(v);
             let ts: Vec<&Tensor> = items.iter().filter_map(|i| i.as_dense()).collect();
             ragtag_engine::ops::concat::stack_dense(&ts, 0).map(|t| Arc::new(Array::Dense(t)))
         }
@@ -191,7 +211,12 @@ pub fn to_array(v: &Value, hint: Option<DType>) -> Result<Arc<Array>, Exception>
 
 /// Dense tensors of one shape and dtype: they stack directly, without a nested literal
 /// of every element (which takes tens of bytes an element).
-fn stackable(items: &[Value]) -> bool {
+fn stackable(v: &Value) -> bool {
+    let items = match v {
+        Value::List(l) if l.cached_literal().is_none() => l.items(),
+        Value::Tuple(t) => t.to_vec(),
+        _ => return false,
+    };
     let Some(first) = items.first().and_then(|v| v.as_dense()) else {
         return false;
     };
@@ -297,7 +322,9 @@ pub fn to_ints(v: &Value) -> Result<Vec<i64>, Exception> {
                     .ok_or_else(|| value_error!("the shape has an unknown (None) dimension"))
             })
             .collect(),
-        Value::List(items) | Value::Tuple(items) => items.iter().map(to_int).collect(),
+        // A list display of numbers converts as a tensor (a nested one is a rank error).
+        Value::List(l) if l.literal().is_none() => l.items().iter().map(to_int).collect(),
+        Value::Tuple(items) => items.iter().map(to_int).collect(),
         Value::Int(_) | Value::Bool(_) => Ok(vec![to_int(v)?]),
         _ => {
             let a = to_array(v, Some(DType::Int64))?;

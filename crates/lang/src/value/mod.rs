@@ -9,7 +9,14 @@ use ragtag_engine::{Array, DType, Exception, ExceptionClass, Lod, Ragged, Scalar
 use ragtag_syntax::ast::{Expr, Param, Stmt};
 
 pub mod convert;
+mod dict;
 mod fast_literal;
+mod list;
+mod snapshot;
+
+pub use dict::{Key, PyDict};
+pub use list::{Entered, PyList};
+pub use snapshot::snapshot;
 
 /// A value a name can hold or an expression can produce.
 #[derive(Debug, Clone)]
@@ -24,15 +31,14 @@ pub enum Value {
     Float(f64),
     /// A Python str.
     Str(Arc<String>),
-    /// A list display made only of literals: a tensor (`tf.constant` if rectangular,
-    /// `tf.ragged.constant` otherwise) that builtins may still read as a Python list.
-    Literal(Arc<ListLiteral>),
-    /// A Python list.
-    List(Arc<Vec<Value>>),
+    /// A Python list, shared and mutable. One made by a list display of literals shows as
+    /// the tensor it would become (`tf.constant` if rectangular, `tf.ragged.constant`
+    /// otherwise).
+    List(Arc<PyList>),
     /// A Python tuple.
     Tuple(Arc<Vec<Value>>),
-    /// A Python dict (insertion ordered).
-    Dict(Arc<Vec<(Value, Value)>>),
+    /// A Python dict (insertion ordered), shared and mutable.
+    Dict(Arc<PyDict>),
     /// A dense `tf.Tensor` (or NumPy array) or a `tf.RaggedTensor`.
     Array(Arc<Array>),
     /// A `tf.SparseTensor`.
@@ -149,7 +155,6 @@ impl Value {
             Value::Int(_) => "int",
             Value::Float(_) => "float",
             Value::Str(_) => "str",
-            Value::Literal(_) => "list",
             Value::List(_) => "list",
             Value::Tuple(_) => "tuple",
             Value::Dict(_) => "dict",
@@ -212,7 +217,27 @@ impl Value {
     }
     /// A Python list.
     pub fn list(items: Vec<Value>) -> Value {
-        Value::List(Arc::new(items))
+        Value::List(PyList::new(items, false))
+    }
+    /// The list a display of literals makes (shown as the tensor it would become).
+    pub fn literal(lit: ListLiteral) -> Value {
+        Value::List(PyList::from_literal(Arc::new(lit)))
+    }
+    /// A Python dict of these pairs (a TypeError for an unhashable key).
+    pub fn dict(pairs: Vec<(Value, Value)>) -> Result<Value, Exception> {
+        Ok(Value::Dict(PyDict::new(pairs)?))
+    }
+    /// The literal of a list whose items can all make a tensor (numbers, bools, strings,
+    /// lists of them), if this is one.
+    pub fn list_literal(&self) -> Option<Arc<ListLiteral>> {
+        match self {
+            Value::List(l) => l.literal(),
+            _ => None,
+        }
+    }
+    /// True for a list made by a list display whose items can all make a tensor.
+    pub fn is_literal_display(&self) -> bool {
+        matches!(self, Value::List(l) if l.is_display() && l.literal().is_some())
     }
     /// A Python tuple.
     pub fn tuple(items: Vec<Value>) -> Value {
@@ -227,12 +252,8 @@ impl Value {
     pub fn is_tensor_like(&self) -> bool {
         matches!(
             self,
-            Value::Array(_)
-                | Value::Sparse(_)
-                | Value::Lod(_)
-                | Value::Literal(_)
-                | Value::NdArray(_)
-        )
+            Value::Array(_) | Value::Sparse(_) | Value::Lod(_) | Value::NdArray(_)
+        ) || self.is_literal_display()
     }
 
     /// Python truthiness (`if x:`); tensors with one element use that element.
@@ -243,9 +264,9 @@ impl Value {
             Value::Int(i) => *i != 0,
             Value::Float(f) => *f != 0.0,
             Value::Str(s) => !s.is_empty(),
-            Value::List(v) | Value::Tuple(v) => !v.is_empty(),
+            Value::List(v) => !v.is_empty(),
+            Value::Tuple(v) => !v.is_empty(),
             Value::Dict(v) => !v.is_empty(),
-            Value::Literal(n) => !matches!(n.tree(), Nested::List(v) if v.is_empty()),
             Value::NdArray(n) => {
                 let size: usize = n.shape().iter().product();
                 match &**n {
@@ -292,6 +313,15 @@ impl Value {
     }
 }
 
+/// The items of a list or tuple (empty for anything else).
+pub fn subscript_items(v: &Value) -> Vec<Value> {
+    match v {
+        Value::List(l) => l.items(),
+        Value::Tuple(t) => t.to_vec(),
+        _ => Vec::new(),
+    }
+}
+
 /// Converts a scalar element to the matching Python value.
 pub fn scalar_to_value(s: Scalar) -> Value {
     match s {
@@ -306,32 +336,15 @@ pub fn scalar_to_value(s: Scalar) -> Value {
 /// One item of a list display of literals: a Python scalar, or a nested display.
 pub fn literal_item(n: &Nested) -> Value {
     match n {
-        Nested::List(_) => Value::Literal(Arc::new(n.clone().into())),
+        Nested::List(_) => Value::literal(n.clone().into()),
         leaf => nested_to_value(leaf),
     }
 }
 
-/// A list of Python values, kept a list display (shown as the table of the tensor it would
-/// become) when `display` is set and every item is a literal.
+/// A new list of Python values, kept a list display (shown as the table of the tensor it
+/// would become, when its items can make one) when `display` is set.
 pub fn relist(items: Vec<Value>, display: bool) -> Value {
-    if display {
-        let nested: Option<Vec<Nested>> = items.iter().map(item_nested).collect();
-        if let Some(n) = nested {
-            return Value::Literal(Arc::new(Nested::List(n).into()));
-        }
-    }
-    Value::list(items)
-}
-
-fn item_nested(v: &Value) -> Option<Nested> {
-    Some(match v {
-        Value::Bool(b) => Nested::Leaf(Leaf::Bool(*b)),
-        Value::Int(i) => Nested::Leaf(Leaf::Int(*i)),
-        Value::Float(f) => Nested::Leaf(Leaf::Float(*f)),
-        Value::Str(s) => Nested::Leaf(Leaf::Str(s.as_bytes().to_vec())),
-        Value::Literal(n) => n.tree().clone(),
-        _ => return None,
-    })
+    Value::List(PyList::new(items, display))
 }
 
 /// Converts a nested literal to Python values (for `to_list()` and `list()`).

@@ -51,9 +51,6 @@ pub enum SyntaxErrorKind {
     UnsupportedStatement,
     /// `del` of something that is neither a name nor a subscript: `del 1`.
     CannotDelete,
-    /// An augmented assignment to a subscript or an attribute: `l[0] += 1` (ragtag's lists and
-    /// dicts cannot be changed in place yet).
-    AugmentedAssignment,
     /// An assignment to something that is not a name or a tuple or list of names: `1 = x`.
     CannotAssign,
     /// A parameter name used twice: `def f(a, a): pass`.
@@ -107,7 +104,7 @@ static DEEP_BLOCKS: LazyLock<String> = LazyLock::new(|| {
 
 impl SyntaxErrorKind {
     /// Every kind, in the order of the catalogue.
-    pub const ALL: [SyntaxErrorKind; 31] = [
+    pub const ALL: [SyntaxErrorKind; 30] = [
         Self::UnterminatedString,
         Self::UnterminatedTripleQuotedString,
         Self::UnclosedBracket,
@@ -127,7 +124,6 @@ impl SyntaxErrorKind {
         Self::MisplacedClause,
         Self::UnsupportedStatement,
         Self::CannotDelete,
-        Self::AugmentedAssignment,
         Self::CannotAssign,
         Self::DuplicateParameter,
         Self::NonDefaultAfterDefault,
@@ -179,7 +175,6 @@ impl SyntaxErrorKind {
             K::MisplacedClause => "else: pass",
             K::UnsupportedStatement => "with open('f') as f: pass",
             K::CannotDelete => "del 1",
-            K::AugmentedAssignment => "l = [1]\nl[0] += 1",
             K::CannotAssign => "1 = x",
             K::DuplicateParameter => "def f(a, a): pass",
             K::NonDefaultAfterDefault => "def f(a=1, b): pass",
@@ -226,10 +221,9 @@ impl SyntaxErrorKind {
                 "a Python statement ragtag does not have (`with`, `class`, `yield`, …)"
             }
             K::CannotDelete => "`del` is given something other than a name or a subscript",
-            K::AugmentedAssignment => {
-                "`+=` (or another augmented assignment) changes a subscript or an attribute"
+            K::CannotAssign => {
+                "the left of `=` is not a name, subscript, attribute or a tuple or list of them"
             }
-            K::CannotAssign => "the left of `=` is not a name or a tuple or list of names",
             K::DuplicateParameter => "a function has two parameters of the same name",
             K::NonDefaultAfterDefault => "a parameter without a default follows one with a default",
             K::BareNot => "`not …` is an operand of a tighter operator without parentheses",

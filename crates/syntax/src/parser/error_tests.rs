@@ -93,16 +93,6 @@ fn error_messages_for_common_mistakes() {
         ("except: pass", "unexpected `except`", 0),
         ("with x:\n  pass", "`with` is not supported", 0),
         (
-            "x[0] += 1",
-            "augmented assignment (`+=`) to a subscript is not supported yet",
-            0,
-        ),
-        (
-            "a.b <<= 1",
-            "augmented assignment (`<<=`) to an attribute is not supported yet",
-            0,
-        ),
-        (
             "a, b += 1",
             "'tuple' is an illegal expression for augmented assignment",
             0,

@@ -835,8 +835,13 @@ fn augmented_assignments() {
         ],
         sx,
     );
-    let e = err("x[0] += 1");
-    assert_eq!(e.kind, SyntaxErrorKind::AugmentedAssignment);
+    check_all(
+        &[
+            ("x[0] += 1", "(+= (subscript x 0) 1)"),
+            ("a.b -= 2", "(-= (. a b) 2)"),
+        ],
+        sx,
+    );
     assert_eq!(err("1 += 1").kind, SyntaxErrorKind::CannotAssign);
 }
 

@@ -12,7 +12,6 @@ use crate::eval::operators::as_items;
 use crate::eval::subscript::iterate;
 use crate::eval::Interp;
 use crate::value::Value;
-use ragtag_engine::literal::Nested;
 use ragtag_engine::ops::embedding::{self, Partition};
 use ragtag_engine::ops::{concat, gather, mask, reshape, tile};
 use ragtag_engine::{Array, DType, Exception, ExceptionClass};
@@ -99,9 +98,6 @@ pub fn tensor_list(a: &Args, name: &str) -> Result<Vec<Array>> {
     let v = a.value(name);
     let items = match v {
         Value::List(_) | Value::Tuple(_) => as_items(v).map_err(|e| a.err_at(name, e))?,
-        Value::Literal(n) if matches!(n.tree(), Nested::List(_)) => {
-            as_items(v).map_err(|e| a.err_at(name, e))?
-        }
         Value::Array(_) => iterate(v).map_err(|e| a.err_at(name, e))?,
         other => {
             return Err(Error::new(
@@ -293,17 +289,19 @@ fn tf_gather_nd(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn embedding_lookup(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let shards: Vec<ragtag_engine::Tensor> = match a.value("params") {
-        Value::List(_) | Value::Tuple(_) => tensor_list(a, "params")?
-            .into_iter()
-            .map(|t| match t {
-                Array::Dense(t) => Ok(t),
-                Array::Ragged(_) => Err(Error::new(
-                    ExceptionClass::TypeError,
-                    "embedding tables must be dense",
-                )
-                .at(a.span("params"))),
-            })
-            .collect::<Result<_>>()?,
+        v @ (Value::List(_) | Value::Tuple(_)) if !v.is_literal_display() => {
+            tensor_list(a, "params")?
+                .into_iter()
+                .map(|t| match t {
+                    Array::Dense(t) => Ok(t),
+                    Array::Ragged(_) => Err(Error::new(
+                        ExceptionClass::TypeError,
+                        "embedding tables must be dense",
+                    )
+                    .at(a.span("params"))),
+                })
+                .collect::<Result<_>>()?
+        }
         _ => match &*a.array("params", None)? {
             Array::Dense(t) => vec![t.clone()],
             Array::Ragged(_) => {

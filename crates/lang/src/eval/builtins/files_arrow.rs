@@ -12,7 +12,6 @@ use crate::eval::Interp;
 use crate::formats::arrow::{ipc, ReadOptions};
 use crate::formats::parquet;
 use crate::value::Value;
-use ragtag_engine::literal::{Leaf, Nested};
 use ragtag_engine::{Array, ExceptionClass, Scalar};
 
 /// The Parquet and Arrow IPC readers and writers.
@@ -71,25 +70,14 @@ fn columns_arg(a: &Args) -> Result<Option<Vec<String>>> {
     match a.get("columns") {
         None => Ok(None),
         Some(Value::Str(s)) => Ok(Some(vec![s.to_string()])),
-        Some(Value::List(items)) | Some(Value::Tuple(items)) => items
+        Some(v @ (Value::List(_) | Value::Tuple(_))) => crate::value::subscript_items(v)
             .iter()
-            .map(|v| match v {
+            .map(|item| match item {
                 Value::Str(s) => Ok(s.to_string()),
                 other => Err(bad(other)),
             })
             .collect::<Result<Vec<_>>>()
             .map(Some),
-        Some(v @ Value::Literal(n)) => match n.tree() {
-            Nested::List(items) => items
-                .iter()
-                .map(|item| match item {
-                    Nested::Leaf(Leaf::Str(s)) => Ok(String::from_utf8_lossy(s).into_owned()),
-                    _ => Err(bad(v)),
-                })
-                .collect::<Result<Vec<_>>>()
-                .map(Some),
-            Nested::Leaf(_) => Err(bad(v)),
-        },
         Some(v) => Err(bad(v)),
     }
 }
@@ -129,18 +117,18 @@ fn result(mut columns: Vec<(String, Array)>) -> Value {
             return Value::from_array(a);
         }
     }
-    Value::Dict(std::sync::Arc::new(
+    Value::Dict(crate::value::PyDict::from_str_keys(
         columns
             .into_iter()
-            .map(|(name, a)| (Value::str(name), Value::from_array(a)))
-            .collect(),
+            .map(|(name, a)| (name, Value::from_array(a))),
     ))
 }
 
 /// `x`: a tensor (one column, 'values') or a dict of tensors (one column each).
 fn columns_of(a: &Args) -> Result<Vec<(String, Array)>> {
     match a.value("x") {
-        Value::Dict(items) => items
+        Value::Dict(d) => d
+            .items()
             .iter()
             .map(|(k, v)| {
                 let Value::Str(name) = k else {

@@ -2,7 +2,6 @@
 //! `.npz`, with arrays as NumPy arrays and an archive as a dict of them.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use super::numpy::nd;
 use super::Builtin;
@@ -60,11 +59,8 @@ fn load(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let at = a.span("file");
     Ok(match numpy::load(&path).map_err(|e| e.at(at))? {
         Loaded::Array(t) => nd(t),
-        Loaded::Archive(arrays) => Value::Dict(Arc::new(
-            arrays
-                .into_iter()
-                .map(|(k, t)| (Value::str(k), nd(t)))
-                .collect(),
+        Loaded::Archive(arrays) => Value::Dict(crate::value::PyDict::from_str_keys(
+            arrays.into_iter().map(|(k, t)| (k, nd(t))),
         )),
     })
 }

@@ -66,11 +66,12 @@ fn replace_ragged(
             }
             Array::Dense(_) => v.clone(),
         },
-        Value::List(items) => Value::list(
-            items
+        Value::List(l) => crate::value::relist(
+            l.items()
                 .iter()
                 .map(|x| replace_ragged(x, parts))
                 .collect::<std::result::Result<_, _>>()?,
+            l.is_display(),
         ),
         Value::Tuple(items) => Value::tuple(
             items
@@ -173,7 +174,9 @@ fn signature(a: &Args, elems: &[Array]) -> Result<Vec<Spec>> {
     };
     match sig {
         None => Ok(elems.iter().map(default_spec).collect()),
-        Some(Value::Tuple(items)) | Some(Value::List(items)) => items.iter().map(one).collect(),
+        Some(v @ (Value::Tuple(_) | Value::List(_))) => {
+            crate::value::subscript_items(v).iter().map(one).collect()
+        }
         Some(v) => Ok(vec![one(v)?]),
     }
 }
@@ -181,8 +184,8 @@ fn signature(a: &Args, elems: &[Array]) -> Result<Vec<Spec>> {
 fn map_fn(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let f = a.value("fn").clone();
     let (elems, structured) = match a.value("elems") {
-        Value::Tuple(items) | Value::List(items) => {
-            let arrays = items
+        v @ (Value::Tuple(_) | Value::List(_)) if !v.is_literal_display() => {
+            let arrays = crate::value::subscript_items(v)
                 .iter()
                 .map(|v| convert::to_array(v, None).map(|x| (*x).clone()))
                 .collect::<std::result::Result<Vec<_>, _>>()
@@ -287,8 +290,11 @@ fn value_bytes(v: &Value) -> u128 {
     let word = std::mem::size_of::<Value>() as u128;
     match v {
         Value::Array(a) => word + a.flat_values().data().byte_size() as u128,
-        Value::List(items) | Value::Tuple(items) => {
-            word + items.iter().map(value_bytes).sum::<u128>()
+        Value::List(_) | Value::Tuple(_) => {
+            word + crate::value::subscript_items(v)
+                .iter()
+                .map(value_bytes)
+                .sum::<u128>()
         }
         Value::Str(s) => word + s.len() as u128,
         _ => word,

@@ -133,7 +133,7 @@ fn data_block(a: &Args, lens: &[Vec<i64>]) -> Result<Tensor> {
                 "to_lod(rt) turns a ragged tensor into a LoDTensor: its row_splits become the lod",
             )),
         },
-        v @ (Value::List(_) | Value::Tuple(_) | Value::Literal(_)) => {
+        v @ (Value::List(_) | Value::Tuple(_)) => {
             list_block(v, lens).map_err(|e| a.err_at("data", e))
         }
         other => Err(Error::new(

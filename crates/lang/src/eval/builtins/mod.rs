@@ -201,6 +201,7 @@ pub fn registry() -> &'static Registry {
     static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
         let tables: &[&'static [Builtin]] = &[
             python::BUILTINS,
+            python::CONTAINERS,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,
@@ -363,7 +364,7 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         Value::Shape(_) => "tf.TensorShape",
         Value::DType(_) => "tf.DType",
         Value::Str(_) => "str",
-        Value::List(_) | Value::Literal(_) => "list",
+        Value::List(_) => "list",
         Value::Dict(_) => "dict",
         Value::NdArray(_) => "np.ndarray",
         Value::Spec(s) if s.ragged => "tf.RaggedTensorSpec",

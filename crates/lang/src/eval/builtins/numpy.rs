@@ -103,7 +103,12 @@ fn np_array(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             Array::Ragged(_) => return array_to_nd(arr).map_err(|e| e.at(a.span("object"))),
         },
         // A large block of numbers read into columns, when rectangular.
-        Value::Literal(lit) if lit.columns().and_then(|c| c.rect_shape()).is_some() => {
+        Value::List(l)
+            if l.cached_literal()
+                .and_then(|lit| lit.columns().and_then(|c| c.rect_shape()))
+                .is_some() =>
+        {
+            let lit = l.cached_literal().expect("matched above");
             match lit.columns().and_then(|c| c.to_array(None, Flavor::NumPy)) {
                 Some(Ok(Array::Dense(t))) => t,
                 Some(Err(e)) => return Err(a.err_at("object", e)),

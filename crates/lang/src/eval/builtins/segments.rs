@@ -183,7 +183,7 @@ fn splits_to_ids(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn ids_to_splits(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let (ids, d) = int_vector(a, "segment_ids", ExceptionClass::TypeError)?;
     let n = match a.get("num_segments") {
-        Some(Value::List(_) | Value::Tuple(_) | Value::Literal(_)) => {
+        Some(Value::List(_) | Value::Tuple(_)) => {
             return Err(Error::new(
                 ExceptionClass::ValueError,
                 "num_segments must be a scalar integer, not a list",

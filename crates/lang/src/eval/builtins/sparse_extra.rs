@@ -96,10 +96,7 @@ fn split(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     let s = sparse_arg(a, "sp_input")?;
     let n = a.int("num_split")?;
-    if matches!(
-        a.value("axis"),
-        Value::List(_) | Value::Tuple(_) | Value::Literal(_)
-    ) {
+    if matches!(a.value("axis"), Value::List(_) | Value::Tuple(_)) {
         return Err(Error::new(
             ExceptionClass::InvalidArgumentError,
             "axis should be a scalar",

@@ -84,8 +84,8 @@ fn partial_shape(a: &Args, name: &str) -> Result<Option<Vec<Option<usize>>>> {
     let items = match a.get(name) {
         None | Some(Value::None) => return Ok(None),
         Some(Value::Shape(dims)) => return Ok(Some(dims.to_vec())),
-        Some(Value::List(items)) | Some(Value::Tuple(items)) => items.clone(),
-        Some(Value::Literal(_)) | Some(Value::Array(_)) => {
+        Some(v @ (Value::List(_) | Value::Tuple(_))) => Arc::new(crate::value::subscript_items(v)),
+        Some(Value::Array(_)) => {
             let ints = a.ints(name)?;
             Arc::new(ints.into_iter().map(Value::Int).collect())
         }

@@ -11,7 +11,6 @@ use crate::eval::convert;
 use crate::eval::subscript::iterate;
 use crate::eval::Interp;
 use crate::value::Value;
-use ragtag_engine::literal::Nested;
 use ragtag_engine::ops::strings::{self as ops, AsStringSpec, CharUnit};
 use ragtag_engine::{Array, DType, ExceptionClass};
 
@@ -148,17 +147,9 @@ fn substr(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 /// of equal-shape tensors (`[s, s]`) arrives packed into one tensor; its rows are the items.
 fn tensor_list(a: &Args, name: &str) -> Result<Vec<Arc<Array>>> {
     let items: Vec<Value> = match a.value(name) {
-        Value::List(items) | Value::Tuple(items) => items.to_vec(),
+        Value::List(l) => l.items(),
+        Value::Tuple(items) => items.to_vec(),
         v @ Value::Array(_) => iterate(v).map_err(|e| a.err_at(name, e))?,
-        Value::Literal(n) if matches!(n.tree(), Nested::List(_)) => {
-            let Nested::List(items) = n.tree() else {
-                unreachable!("matched a list")
-            };
-            items
-                .iter()
-                .map(|i| Value::Literal(Arc::new(i.clone().into())))
-                .collect()
-        }
         other => {
             return Err(Error::new(
                 ExceptionClass::TypeError,

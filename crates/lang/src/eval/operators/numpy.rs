@@ -47,7 +47,7 @@ fn numpy_operand(v: &Value) -> Result<(Tensor, bool), Exception> {
         Value::Bool(x) => (Tensor::scalar(Scalar::Bool(*x)), true),
         Value::Int(x) => (Tensor::scalar(Scalar::I64(*x)), true),
         Value::Float(x) => (Tensor::scalar(Scalar::F64(*x)), true),
-        Value::List(_) | Value::Literal(_) | Value::Tuple(_) => {
+        Value::List(_) | Value::Tuple(_) => {
             let n = convert::to_nested(v)?;
             (
                 ragtag_engine::literal::constant(&n, None, ragtag_engine::literal::Flavor::NumPy)?,

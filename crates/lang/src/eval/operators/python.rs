@@ -8,39 +8,39 @@ use ragtag_engine::{budget, Exception, ExceptionClass};
 use ragtag_engine::{type_error, value_error};
 use ragtag_syntax::ast::BinOp;
 
-pub(super) fn identical(a: &Value, b: &Value) -> bool {
+/// Python's `is`: the same object (or the same singleton or constant).
+pub fn identical(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::None, Value::None) => true,
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::Array(x), Value::Array(y)) => Arc::ptr_eq(x, y),
+        (Value::List(x), Value::List(y)) => Arc::ptr_eq(x, y),
+        (Value::Dict(x), Value::Dict(y)) => Arc::ptr_eq(x, y),
+        (Value::Tuple(x), Value::Tuple(y)) => Arc::ptr_eq(x, y),
+        (Value::Closure(x), Value::Closure(y)) => Arc::ptr_eq(x, y),
+        (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
         (Value::DType(x), Value::DType(y)) => x == y,
+        (Value::ErrorClass(x), Value::ErrorClass(y)) => x == y,
+        (Value::Module(x), Value::Module(y)) => x == y,
         _ => false,
     }
 }
 
 pub(super) fn contains(container: &Value, item: &Value) -> Result<bool, Exception> {
     match container {
-        Value::List(items) | Value::Tuple(items) => {
-            for x in items.iter() {
-                if python_eq(x, item) {
+        Value::List(_) | Value::Tuple(_) => {
+            for x in as_items(container)? {
+                if identical(&x, item) || python_eq(&x, item) {
                     return Ok(true);
                 }
             }
             Ok(false)
         }
-        Value::Dict(items) => Ok(items.iter().any(|(k, _)| python_eq(k, item))),
+        Value::Dict(d) => d.contains(item),
         Value::Str(s) => match item {
             Value::Str(t) => Ok(s.contains(&**t)),
             _ => Err(type_error!("'in <string>' requires a string on the left")),
         },
-        Value::Literal(_) => {
-            for x in as_items(container)? {
-                if python_eq(&x, item) {
-                    return Ok(true);
-                }
-            }
-            Ok(false)
-        }
         other => Err(type_error!(
             "argument of type '{}' is not iterable",
             other.type_name()
@@ -53,15 +53,26 @@ pub fn python_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::None, Value::None) => true,
         (Value::Str(x), Value::Str(y)) => x == y,
-        (Value::List(x), Value::List(y)) | (Value::Tuple(x), Value::Tuple(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| python_eq(p, q))
-        }
-        (Value::Literal(x), Value::Literal(y)) => x == y,
-        (Value::Literal(_), Value::List(_)) | (Value::List(_), Value::Literal(_)) => {
-            match (as_items(a), as_items(b)) {
-                (Ok(x), Ok(y)) => python_eq(&Value::list(x), &Value::list(y)),
-                _ => false,
+        (Value::List(x), Value::List(y)) => {
+            if Arc::ptr_eq(x, y) {
+                return true;
             }
+            if let (Some(p), Some(q)) = (x.cached_literal(), y.cached_literal()) {
+                return p == q;
+            }
+            x.len() == y.len() && items_eq(&x.items(), &y.items())
+        }
+        (Value::Tuple(x), Value::Tuple(y)) => Arc::ptr_eq(x, y) || items_eq(x, y),
+        (Value::Dict(x), Value::Dict(y)) => {
+            if Arc::ptr_eq(x, y) {
+                return true;
+            }
+            if x.len() != y.len() || ragtag_engine::guard::too_deep() {
+                return false;
+            }
+            x.items().iter().all(
+                |(k, v)| matches!(y.get(k), Ok(Some(w)) if identical(v, &w) || python_eq(v, &w)),
+            )
         }
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::Shape(x), Value::Shape(y)) => x == y,
@@ -70,6 +81,16 @@ pub fn python_eq(a: &Value, b: &Value) -> bool {
             _ => false,
         },
     }
+}
+
+/// Item-by-item `==` of two sequences (an item is equal to itself, as in Python).
+fn items_eq(xs: &[Value], ys: &[Value]) -> bool {
+    if xs.len() != ys.len() || ragtag_engine::guard::too_deep() {
+        return false;
+    }
+    xs.iter()
+        .zip(ys)
+        .all(|(p, q)| identical(p, q) || python_eq(p, q))
 }
 
 #[derive(Clone, Copy)]
@@ -146,7 +167,7 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
             let mut out = budget::vec("list concatenation", xs.len().saturating_add(ys.len()))?;
             out.extend(xs);
             out.extend(ys);
-            let display = matches!((a, b), (Value::Literal(_), Value::Literal(_)));
+            let display = is_display(a) && is_display(b);
             return Ok(crate::value::relist(out, display));
         }
         (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => {
@@ -156,7 +177,7 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
             let n = usize::try_from(*n).unwrap_or(0);
             let items = as_items(x)?;
             let out = budget::repeat("list repetition", &items, n)?;
-            return Ok(crate::value::relist(out, matches!(x, Value::Literal(_))));
+            return Ok(crate::value::relist(out, is_display(x)));
         }
         (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, _, _)
             if (is_list(a) && is_list(b))
@@ -302,9 +323,64 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
     })
 }
 
-/// A Python list (a display of literals or of any values).
+/// A Python list.
 fn is_list(v: &Value) -> bool {
-    matches!(v, Value::List(_) | Value::Literal(_))
+    matches!(v, Value::List(_))
+}
+
+/// A list made by a list display (shown as the tensor it would become).
+fn is_display(v: &Value) -> bool {
+    matches!(v, Value::List(l) if l.is_display())
+}
+
+/// `a op= b` where Python changes `a` in place: a list's `+=` (extend by any iterable) and
+/// `*=` (repeat), a dict's `|=` (update). None where `a op= b` is `a = a op b`.
+pub fn in_place(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value, Exception>> {
+    let run = || -> Result<Value, Exception> {
+        match (op, a) {
+            (BinOp::Add, Value::List(l)) => {
+                let more = crate::eval::subscript::iterate(b)?;
+                budget::check(
+                    "list concatenation",
+                    l.len().saturating_add(more.len()) as u128,
+                    std::mem::size_of::<Value>(),
+                )?;
+                l.with_mut(|items| items.extend(more));
+            }
+            (BinOp::Mul, Value::List(l)) => {
+                let Some(Num::I(n)) = num(b) else {
+                    return Err(type_error!(
+                        "can't multiply sequence by non-int of type '{}'",
+                        b.type_name()
+                    ));
+                };
+                let items = l.items();
+                let out =
+                    budget::repeat("list repetition", &items, usize::try_from(n).unwrap_or(0))?;
+                l.set_items(out);
+            }
+            (BinOp::BitOr, Value::Dict(d)) => {
+                let pairs = match b {
+                    Value::Dict(o) => o.items(),
+                    other => {
+                        return Err(type_error!(
+                            "unsupported operand type(s) for |=: 'dict' and '{}'",
+                            other.type_name()
+                        ))
+                    }
+                };
+                for (k, v) in pairs {
+                    d.insert(k, v)?;
+                }
+            }
+            _ => unreachable!("checked below"),
+        }
+        Ok(a.clone())
+    };
+    match (op, a) {
+        (BinOp::Add | BinOp::Mul, Value::List(_)) | (BinOp::BitOr, Value::Dict(_)) => Some(run()),
+        _ => None,
+    }
 }
 
 /// Python's ordering of two values (`<` on numbers, strings, lists and tuples, item by
@@ -355,13 +431,8 @@ pub(super) fn overflow() -> Exception {
 /// The items of a list-like value.
 pub fn as_items(v: &Value) -> Result<Vec<Value>, Exception> {
     match v {
-        Value::List(items) | Value::Tuple(items) => Ok(items.to_vec()),
-        Value::Literal(n) => match n.tree() {
-            ragtag_engine::literal::Nested::List(items) => {
-                Ok(items.iter().map(crate::value::literal_item).collect())
-            }
-            _ => Err(value_error!("not a list")),
-        },
+        Value::List(l) => Ok(l.items()),
+        Value::Tuple(items) => Ok(items.to_vec()),
         other => Err(type_error!(
             "'{}' object is not iterable",
             other.type_name()

@@ -68,7 +68,7 @@ fn panel(v: &Value, encodings: bool, depth: usize) -> Canvas {
     let mut c = Canvas::new();
     match v {
         Value::Array(a) => array(&mut c, a, encodings),
-        Value::Literal(_) | Value::List(_) => match crate::value::convert::to_array(v, None) {
+        Value::List(_) => match crate::value::convert::to_array(v, None) {
             Ok(a) => array(&mut c, &a, encodings),
             Err(_) => other(&mut c, v),
         },

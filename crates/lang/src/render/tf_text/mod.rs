@@ -357,13 +357,24 @@ pub fn repr_of(v: &Value) -> String {
         Value::Int(i) => i.to_string(),
         Value::Float(f) => py_float(*f),
         Value::Str(s) => py_str(s),
-        Value::Literal(n) => repr_of(&crate::value::nested_to_value(n)),
         Value::NdArray(n) => super::numpy::nd_repr(n),
-        Value::List(items) => format!(
-            "[{}]",
-            items.iter().map(repr_of).collect::<Vec<_>>().join(", ")
-        ),
+        Value::List(l) => {
+            let Some(_entered) = crate::value::Entered::enter(v) else {
+                return "[...]".into();
+            };
+            match l.cached_literal() {
+                // A display not yet taken apart prints from its literal.
+                Some(lit) if !l.has_items() => repr_of(&crate::value::nested_to_value(&lit)),
+                _ => format!(
+                    "[{}]",
+                    l.items().iter().map(repr_of).collect::<Vec<_>>().join(", ")
+                ),
+            }
+        }
         Value::Tuple(items) => {
+            let Some(_entered) = crate::value::Entered::enter(v) else {
+                return "(...)".into();
+            };
             if items.len() == 1 {
                 format!("({},)", repr_of(&items[0]))
             } else {
@@ -373,14 +384,19 @@ pub fn repr_of(v: &Value) -> String {
                 )
             }
         }
-        Value::Dict(items) => format!(
-            "{{{}}}",
-            items
-                .iter()
-                .map(|(k, v)| format!("{}: {}", repr_of(k), repr_of(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Value::Dict(d) => {
+            let Some(_entered) = crate::value::Entered::enter(v) else {
+                return "{...}".into();
+            };
+            format!(
+                "{{{}}}",
+                d.items()
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", repr_of(k), repr_of(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
         Value::Array(a) => match &**a {
             Array::Dense(t) => tensor_repr(t),
             Array::Ragged(_) => ragged_text(a),

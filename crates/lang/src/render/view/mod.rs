@@ -22,7 +22,7 @@ use ragtag_engine::Array;
 pub fn view(v: &Value, opts: &Options) -> Display {
     match v {
         Value::Array(a) => array(a, opts),
-        Value::Literal(_) => list_view(v, opts),
+        Value::List(_) if v.is_literal_display() => list_view(v, opts),
         Value::NdArray(n) => match &**n {
             crate::value::NdArray::Dense(t) if t.rank() > 0 => {
                 let mut d = dense::view(t, opts);
@@ -45,7 +45,15 @@ pub fn view(v: &Value, opts: &Options) -> Display {
         },
         Value::Sparse(s) => sparse::view(s, opts),
         Value::Lod(l) => lod::view(l, opts),
-        Value::Tuple(items) | Value::List(items) if items.iter().any(Value::is_tensor_like) => {
+        Value::Tuple(_) | Value::List(_)
+            if crate::value::subscript_items(v)
+                .iter()
+                .any(Value::is_tensor_like) =>
+        {
+            let Some(_entered) = crate::value::Entered::enter(v) else {
+                return Display::text(repr_of(v));
+            };
+            let items = crate::value::subscript_items(v);
             let mut d = Display::new();
             for (i, x) in items.iter().enumerate() {
                 d.push(Block::Title(format!("[{i}]")));
@@ -53,7 +61,11 @@ pub fn view(v: &Value, opts: &Options) -> Display {
             }
             d
         }
-        Value::Dict(items) if items.iter().any(|(_, x)| x.is_tensor_like()) => {
+        Value::Dict(dict) if dict.values().iter().any(Value::is_tensor_like) => {
+            let Some(_entered) = crate::value::Entered::enter(v) else {
+                return Display::text(repr_of(v));
+            };
+            let items = dict.items();
             let mut d = Display::new();
             for (k, x) in items.iter() {
                 d.push(Block::Title(format!("[{}]", repr_of(k))));

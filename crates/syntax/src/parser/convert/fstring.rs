@@ -399,5 +399,15 @@ fn shift_target(t: &mut Target, by: usize) {
             *s = Span::new(s.start + by, s.end + by);
             items.iter_mut().for_each(|i| shift_target(i, by));
         }
+        Target::Subscript(..) | Target::Attr(..) => {
+            if let Some(mut e) = t.as_expr() {
+                shift(&mut e, by);
+                *t = match (e.kind, e.span) {
+                    (ExprKind::Subscript(x, index), s) => Target::Subscript(x, index, s),
+                    (ExprKind::Attr(x, name), s) => Target::Attr(x, name, s),
+                    _ => return,
+                };
+            }
+        }
     }
 }

@@ -32,8 +32,8 @@ pub(crate) fn to_target(e: Expr) -> Result1<Target> {
                 .collect::<Result1<Vec<_>>>()?;
             return Ok(Target::Tuple(items, e.span));
         }
-        ExprKind::Subscript(..) => "a subscript",
-        ExprKind::Attr(..) => "an attribute",
+        ExprKind::Subscript(obj, index) => return Ok(Target::Subscript(obj, index, e.span)),
+        ExprKind::Attr(obj, name) => return Ok(Target::Attr(obj, name, e.span)),
         ExprKind::Call(..) => "a function call",
         ExprKind::Int(_)
         | ExprKind::Float(_)
@@ -50,11 +50,10 @@ pub(crate) fn to_target(e: Expr) -> Result1<Target> {
         format!("cannot assign to {what}"),
         e.span,
     )
-    .hint("only names and tuples or lists of names can be assigned to"))
+    .hint("names, subscripts (`x[i]`), attributes (`x.a`) and tuples or lists of them can be assigned to"))
 }
 
-/// `target op= value`: the target must be one name (Python's other targets, a subscript
-/// or an attribute, need mutable values, which ragtag does not have yet).
+/// `target op= value`: the target is one name, subscript or attribute.
 fn aug_assign(target: Expr, op: &Pair<'_, Rule>, value: Expr) -> Result1<StmtKind> {
     let written = op.as_str();
     let symbol = &written[..written.len() - 1];
@@ -74,27 +73,12 @@ fn aug_assign(target: Expr, op: &Pair<'_, Rule>, value: Expr) -> Result1<StmtKin
         _ => BinOp::RShift,
     };
     let what = match target.kind {
-        ExprKind::Name(name) => {
+        ExprKind::Name(_) | ExprKind::Subscript(..) | ExprKind::Attr(..) => {
             return Ok(StmtKind::AugAssign {
-                target: name,
-                target_span: target.span,
+                target: to_target(target)?,
                 op,
                 value,
             })
-        }
-        ExprKind::Subscript(..) | ExprKind::Attr(..) => {
-            let what = match target.kind {
-                ExprKind::Attr(..) => "an attribute",
-                _ => "a subscript",
-            };
-            return Err(SyntaxError::new(
-                SyntaxErrorKind::AugmentedAssignment,
-                format!("augmented assignment (`{written}`) to {what} is not supported yet"),
-                target.span,
-            )
-            .hint(format!(
-                "ragtag's lists and dicts cannot be changed in place yet: assign a new value to a name (`x = x {symbol} …`)"
-            )));
         }
         ExprKind::Tuple(_) => "tuple",
         ExprKind::List(_) | ExprKind::Data(_) => "list",
@@ -147,6 +131,7 @@ pub(crate) fn target_items(pair: Pair<'_, Rule>) -> Result1<(Vec<Target>, bool)>
                     Some(list) => match target_list(list)? {
                         Target::Name(n, _) => Target::Name(n, span),
                         Target::Tuple(t, _) => Target::Tuple(t, span),
+                        other => other,
                     },
                 });
             }
@@ -210,7 +195,10 @@ impl Converter<'_> {
                     other => vec![other],
                 };
                 for e in &items {
-                    if !matches!(e.kind, ExprKind::Name(_) | ExprKind::Subscript(..)) {
+                    if !matches!(
+                        e.kind,
+                        ExprKind::Name(_) | ExprKind::Subscript(..) | ExprKind::Attr(..)
+                    ) {
                         return Err(SyntaxError::new(
                             SyntaxErrorKind::CannotDelete,
                             "cannot delete this expression",

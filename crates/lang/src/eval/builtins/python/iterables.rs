@@ -110,7 +110,7 @@ pub(super) fn sorted(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 pub(super) fn dict(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let mut out: Vec<(Value, Value)> = Vec::new();
+    let out = crate::value::PyDict::new(Vec::new()).map_err(|e| a.err_at("pairs", e))?;
     for item in items_of(a, "pairs")? {
         let kv = iterate(&item).map_err(|e| a.err_at("pairs", e))?;
         if kv.len() != 2 {
@@ -120,14 +120,8 @@ pub(super) fn dict(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             )
             .at(a.span("pairs")));
         }
-        if let Some(slot) = out
-            .iter_mut()
-            .find(|(k, _)| crate::eval::operators::python_eq(k, &kv[0]))
-        {
-            slot.1 = kv[1].clone();
-        } else {
-            out.push((kv[0].clone(), kv[1].clone()));
-        }
+        out.insert(kv[0].clone(), kv[1].clone())
+            .map_err(|e| a.err_at("pairs", e))?;
     }
-    Ok(Value::Dict(std::sync::Arc::new(out)))
+    Ok(Value::Dict(out))
 }

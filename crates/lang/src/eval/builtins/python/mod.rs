@@ -3,6 +3,7 @@
 //! The table is one list (every entry sees NumPy arrays as themselves, see `Args::bind`);
 //! the implementations live beside it by concern.
 
+pub mod containers;
 pub mod format;
 mod iterables;
 mod numbers;
@@ -21,6 +22,8 @@ use crate::eval::Interp;
 use crate::render::tf_text::{repr_of, str_of};
 use crate::value::Value;
 use ragtag_engine::{budget, ExceptionClass};
+
+pub use containers::CONTAINERS;
 
 /// Python builtins.
 pub static BUILTINS: &[Builtin] = &[
@@ -207,11 +210,11 @@ fn len(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let v = a.value("obj");
     let n = match v {
         Value::Str(s) => s.chars().count(),
-        Value::List(x) | Value::Tuple(x) => x.len(),
+        Value::List(x) => x.len(),
+        Value::Tuple(x) => x.len(),
         Value::Dict(x) => x.len(),
         Value::Shape(s) => s.len(),
         Value::Lod(l) => l.data().shape().first().copied().unwrap_or(0),
-        Value::Literal(_) => iterate(v).map_err(|e| a.err_at("obj", e))?.len(),
         Value::NdArray(n) => match n.shape().first() {
             Some(&d) => d,
             None => {

@@ -63,7 +63,7 @@ pub(super) fn strip(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn dict_of(a: &Args) -> Vec<(Value, Value)> {
     match a.value("self") {
-        Value::Dict(d) => d.to_vec(),
+        Value::Dict(d) => d.items(),
         _ => Vec::new(),
     }
 }

@@ -149,7 +149,7 @@ pub(super) fn bounding_shape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     match a.get("axis") {
         None => Ok(Value::tensor(index_tensor(shape.clone(), dtype))),
         // A list of axes gives one size per axis, in the order asked.
-        Some(Value::List(_) | Value::Tuple(_) | Value::Literal(_)) => {
+        Some(Value::List(_) | Value::Tuple(_)) => {
             let axes = a.ints("axis")?;
             let sizes = axes.into_iter().map(pick).collect::<Result<Vec<_>>>()?;
             Ok(Value::tensor(index_tensor(sizes, dtype)))

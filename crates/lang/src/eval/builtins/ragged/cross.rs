@@ -12,7 +12,6 @@ use ragtag_engine::{budget, Array, ExceptionClass, RowPartition};
 /// sparse tensors).
 fn cross_inputs(a: &Args) -> Result<Vec<(ragtag_engine::Buffer, Vec<i64>)>> {
     let items = match a.value("inputs") {
-        Value::List(v) | Value::Tuple(v) => v.to_vec(),
         other => crate::eval::subscript::iterate(other).map_err(|e| a.err_at("inputs", e))?,
     };
     let err = |e| a.err_at("inputs", e);

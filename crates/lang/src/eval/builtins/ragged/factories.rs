@@ -35,7 +35,7 @@ pub(super) fn constant(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     let defaults = (dtype, rr, &inner, splits_dtype) == (None, None, &None, DType::Int64);
     // A large block of numbers read into columns becomes the tensor as it is.
-    if let (true, Value::Literal(lit)) = (defaults, a.value("pylist")) {
+    if let (true, Some(lit)) = (defaults, a.value("pylist").list_literal()) {
         if let Some(c) = lit.columns() {
             return c
                 .to_ragged()
@@ -45,9 +45,13 @@ pub(super) fn constant(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     // A list display is read in place: its literal can be large, and copying it costs more
     // than converting it.
+    let lit;
     let owned;
     let n = match a.value("pylist") {
-        Value::Literal(n) => &**n,
+        Value::List(l) if l.cached_literal().is_some() => {
+            lit = l.cached_literal().expect("matched above");
+            lit.tree()
+        }
         v => {
             owned = convert::to_nested(v).map_err(|e| a.err_at("pylist", e))?;
             &owned
@@ -82,9 +86,7 @@ fn vector_check(a: &Args, name: &str) -> Result<()> {
 /// An argument that must be a scalar int (ValueError otherwise, as TensorFlow's static
 /// shape check gives).
 fn scalar_int(a: &Args, name: &str) -> Result<Option<i64>> {
-    if let Some(v @ (Value::List(_) | Value::Tuple(_) | Value::Literal(_) | Value::Array(_))) =
-        a.get(name)
-    {
+    if let Some(v @ (Value::List(_) | Value::Tuple(_) | Value::Array(_))) = a.get(name) {
         let arr = convert::to_array(v, Some(DType::Int64)).map_err(|e| a.err_at(name, e))?;
         if arr.rank() != 0 {
             return Err(Error::new(
@@ -225,11 +227,13 @@ fn nested_lists(a: &Args, name: &str) -> Result<Vec<Vec<i64>>> {
 /// int32 when the nested partitioning tensors are int32 tensors.
 fn nested_index_dtype(a: &Args, name: &str) -> DType {
     let items = match a.get(name) {
-        Some(Value::List(v)) | Some(Value::Tuple(v)) => v.clone(),
+        Some(Value::List(l)) if l.cached_literal().is_none() => l.items(),
+        Some(Value::Tuple(v)) => v.to_vec(),
         // Same-length tensors in a list display are stacked into one tensor.
         Some(Value::Array(arr)) if arr.dtype() == DType::Int32 => return DType::Int32,
         // A list of tensors written inline keeps each element's dtype.
-        Some(Value::Literal(n)) => {
+        Some(Value::List(l)) => {
+            let n = l.cached_literal().expect("matched above");
             let typed32 = |n: &literal::Nested| match n {
                 literal::Nested::List(xs) => {
                     !xs.is_empty()

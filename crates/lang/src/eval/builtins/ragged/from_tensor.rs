@@ -8,7 +8,6 @@ use crate::eval::builtins::common::list_str;
 use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
-use ragtag_engine::literal;
 use ragtag_engine::{budget, Array, DType, ExceptionClass, Ragged, RowPartition, Tensor};
 
 pub(super) fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -174,18 +173,15 @@ pub(super) fn from_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 /// `lengths` given as one vector per ragged dimension (a tuple or list of vectors).
 fn nested_lengths(a: &Args) -> Result<Option<Vec<Vec<i64>>>> {
     let items = match a.get("lengths") {
-        Some(Value::Tuple(v)) | Some(Value::List(v)) => v.to_vec(),
-        // A list display of lists (ragged when they differ in length).
-        Some(v @ Value::Literal(n)) if matches!(n.tree(), literal::Nested::List(xs) if xs.iter().all(|x| matches!(x, literal::Nested::List(_)))) => {
-            crate::eval::subscript::iterate(v).map_err(|e| a.err_at("lengths", e))?
-        }
+        Some(Value::Tuple(v)) => v.to_vec(),
+        Some(Value::List(l)) => l.items(),
         Some(v @ Value::Array(arr)) if arr.rank() == 2 => {
             crate::eval::subscript::iterate(v).map_err(|e| a.err_at("lengths", e))?
         }
         _ => return Ok(None),
     };
     let nested = |v: &Value| {
-        matches!(v, Value::List(_) | Value::Tuple(_) | Value::Literal(_))
+        matches!(v, Value::List(_) | Value::Tuple(_))
             || matches!(v, Value::Array(arr) if arr.rank() == 1)
     };
     if items.is_empty() || !nested(&items[0]) {

@@ -58,9 +58,7 @@ pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, Exception> {
             let k = Value::str(&key);
             key_value = Some(
                 entries
-                    .iter()
-                    .find(|(x, _)| crate::eval::operators::python_eq(x, &k))
-                    .map(|(_, v)| v.clone())
+                    .get(&k)?
                     .ok_or_else(|| Exception::new(ExceptionClass::KeyError, repr_of(&k)))?,
             );
             i = j;

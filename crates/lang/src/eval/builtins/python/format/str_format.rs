@@ -235,12 +235,10 @@ fn item(value: &Value, key: &str) -> Result<Value, Exception> {
         None => Value::str(key),
     };
     match value {
-        Value::Dict(entries) => entries
-            .iter()
-            .find(|(k, _)| crate::eval::operators::python_eq(k, &key_value))
-            .map(|(_, v)| v.clone())
+        Value::Dict(d) => d
+            .get(&key_value)?
             .ok_or_else(|| Exception::new(ExceptionClass::KeyError, repr_of(&key_value))),
-        Value::List(_) | Value::Tuple(_) | Value::Literal(_) | Value::Str(_) => {
+        Value::List(_) | Value::Tuple(_) | Value::Str(_) => {
             let Some(i) = as_int else {
                 return Err(type_error!(
                     "{} indices must be integers or slices, not str",

@@ -1,0 +1,173 @@
+//! Python dicts: one shared, mutable, insertion-ordered object per dict, keyed by Python's
+//! equality (`1`, `1.0` and `True` are one key), with hashing for quick look-up.
+
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use parking_lot::Mutex;
+use ragtag_engine::{type_error, Exception};
+
+use super::Value;
+
+/// A Python dict.
+pub struct PyDict {
+    map: Mutex<IndexMap<Key, (Value, Value)>>,
+}
+
+/// A hashable value as a dict key, equal where Python's `==` says equal.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// `None`.
+    None,
+    /// An int, a bool, or a float with an integral value.
+    Int(i64),
+    /// Any other float, by its bits.
+    Float(u64),
+    /// A str.
+    Str(Arc<String>),
+    /// A tuple of hashable values.
+    Tuple(Vec<Key>),
+    /// Anything hashed by what it is (dtypes, classes, functions, modules), by its text.
+    Named(&'static str, String),
+}
+
+impl Key {
+    /// The key of a value, or Python's TypeError for an unhashable one.
+    pub fn of(v: &Value) -> Result<Key, Exception> {
+        Ok(match v {
+            Value::None => Key::None,
+            Value::Bool(b) => Key::Int(*b as i64),
+            Value::Int(i) => Key::Int(*i),
+            Value::Float(f) => {
+                if f.fract() == 0.0 && f.abs() < 9.2e18 {
+                    Key::Int(*f as i64)
+                } else if *f == 0.0 {
+                    Key::Int(0)
+                } else {
+                    Key::Float(f.to_bits())
+                }
+            }
+            Value::Str(s) => Key::Str(s.clone()),
+            Value::Tuple(items) => Key::Tuple(items.iter().map(Key::of).collect::<Result<_, _>>()?),
+            Value::DType(d) => Key::Named("dtype", d.name().to_string()),
+            Value::ErrorClass(c) => Key::Named("class", c.name().to_string()),
+            Value::Module(m) => Key::Named("module", m.to_string()),
+            Value::Builtin(b) => Key::Named("builtin", format!("{:p}", *b)),
+            Value::Closure(c) => Key::Named("function", format!("{:p}", Arc::as_ptr(c))),
+            Value::Array(_) => {
+                return Err(type_error!(
+                    "Tensor is unhashable. Instead, use tensor.ref() as the key."
+                ))
+            }
+            other => return Err(type_error!("unhashable type: '{}'", other.type_name())),
+        })
+    }
+}
+
+impl PyDict {
+    /// A dict of these pairs; a later pair with an equal key replaces the value and keeps the
+    /// first key, as Python's `{…}` does.
+    pub fn new(pairs: Vec<(Value, Value)>) -> Result<Arc<PyDict>, Exception> {
+        let mut map = IndexMap::with_capacity(pairs.len());
+        for (k, v) in pairs {
+            insert(&mut map, Key::of(&k)?, k, v);
+        }
+        Ok(Arc::new(PyDict {
+            map: Mutex::new(map),
+        }))
+    }
+
+    /// A dict whose keys are strings (which always hash).
+    pub fn from_str_keys(pairs: impl IntoIterator<Item = (String, Value)>) -> Arc<PyDict> {
+        let mut map = IndexMap::new();
+        for (k, v) in pairs {
+            let k = Arc::new(k);
+            insert(&mut map, Key::Str(k.clone()), Value::Str(k), v);
+        }
+        Arc::new(PyDict {
+            map: Mutex::new(map),
+        })
+    }
+
+    /// The number of keys.
+    pub fn len(&self) -> usize {
+        self.map.lock().len()
+    }
+
+    /// Whether the dict has no keys.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The value under `k`, if any.
+    pub fn get(&self, k: &Value) -> Result<Option<Value>, Exception> {
+        let key = Key::of(k)?;
+        Ok(self.map.lock().get(&key).map(|(_, v)| v.clone()))
+    }
+
+    /// Whether `k` is a key.
+    pub fn contains(&self, k: &Value) -> Result<bool, Exception> {
+        let key = Key::of(k)?;
+        Ok(self.map.lock().contains_key(&key))
+    }
+
+    /// Sets `d[k] = v`.
+    pub fn insert(&self, k: Value, v: Value) -> Result<(), Exception> {
+        let key = Key::of(&k)?;
+        insert(&mut self.map.lock(), key, k, v);
+        Ok(())
+    }
+
+    /// Removes `k`, keeping the order of the rest; its value, or None when absent.
+    pub fn remove(&self, k: &Value) -> Result<Option<Value>, Exception> {
+        let key = Key::of(k)?;
+        Ok(self.map.lock().shift_remove(&key).map(|(_, v)| v))
+    }
+
+    /// Removes and returns the last pair.
+    pub fn pop_last(&self) -> Option<(Value, Value)> {
+        self.map.lock().pop().map(|(_, kv)| kv)
+    }
+
+    /// Removes every pair.
+    pub fn clear(&self) {
+        self.map.lock().clear();
+    }
+
+    /// The pairs in insertion order.
+    pub fn items(&self) -> Vec<(Value, Value)> {
+        self.map.lock().values().cloned().collect()
+    }
+
+    /// The keys in insertion order.
+    pub fn keys(&self) -> Vec<Value> {
+        self.map.lock().values().map(|(k, _)| k.clone()).collect()
+    }
+
+    /// The values in insertion order.
+    pub fn values(&self) -> Vec<Value> {
+        self.map.lock().values().map(|(_, v)| v.clone()).collect()
+    }
+
+    /// A new dict with the same pairs.
+    pub fn copy(&self) -> Arc<PyDict> {
+        Arc::new(PyDict {
+            map: Mutex::new(self.map.lock().clone()),
+        })
+    }
+}
+
+fn insert(map: &mut IndexMap<Key, (Value, Value)>, key: Key, k: Value, v: Value) {
+    match map.get_mut(&key) {
+        Some(slot) => slot.1 = v,
+        None => {
+            map.insert(key, (k, v));
+        }
+    }
+}
+
+impl std::fmt::Debug for PyDict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("{dict}")
+    }
+}
