@@ -41,6 +41,7 @@ impl Args {
             || crate::eval::builtins::python::BUILTINS
                 .iter()
                 .chain(crate::eval::builtins::python::CONTAINERS)
+                .chain(crate::eval::builtins::python::NUMBER_METHODS)
                 .any(|b| std::ptr::eq(b, builtin));
         let args: Vec<CallArg> = if numpy_aware {
             args

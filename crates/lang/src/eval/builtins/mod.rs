@@ -202,6 +202,7 @@ pub fn registry() -> &'static Registry {
         let tables: &[&'static [Builtin]] = &[
             python::BUILTINS,
             python::CONTAINERS,
+            python::NUMBER_METHODS,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,
@@ -364,6 +365,9 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         Value::Shape(_) => "tf.TensorShape",
         Value::DType(_) => "tf.DType",
         Value::Str(_) => "str",
+        Value::Int(_) | Value::Bool(_) => "int",
+        Value::Float(_) => "float",
+        Value::Tuple(_) => "tuple",
         Value::List(_) => "list",
         Value::Dict(_) => "dict",
         Value::NdArray(_) => "np.ndarray",

@@ -127,12 +127,17 @@ impl Num {
 }
 
 pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Exception> {
-    let unsupported = || {
-        type_error!(
+    let unsupported = || match op {
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => type_error!(
+            "'{op}' not supported between instances of '{}' and '{}'",
+            a.type_name(),
+            b.type_name()
+        ),
+        _ => type_error!(
             "unsupported operand type(s) for {op}: '{}' and '{}'",
             a.type_name(),
             b.type_name()
-        )
+        ),
     };
     match op {
         BinOp::Eq => return Ok(Value::Bool(python_eq(a, b))),

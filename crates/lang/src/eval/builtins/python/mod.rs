@@ -6,6 +6,7 @@
 pub mod containers;
 pub mod format;
 mod iterables;
+mod number_methods;
 mod numbers;
 mod text;
 
@@ -24,6 +25,7 @@ use crate::value::Value;
 use ragtag_engine::{budget, ExceptionClass};
 
 pub use containers::CONTAINERS;
+pub use number_methods::NUMBER_METHODS;
 
 /// Python builtins.
 pub static BUILTINS: &[Builtin] = &[
