@@ -13,6 +13,7 @@ mod array;
 mod bitwise;
 mod common;
 mod convert;
+mod debugging;
 mod display;
 mod draw;
 mod dtypes;
@@ -31,6 +32,12 @@ mod nn;
 mod nn_losses;
 mod notebook;
 pub(crate) mod numpy;
+mod numpy_args;
+mod numpy_join;
+mod numpy_make;
+mod numpy_math;
+mod numpy_reduce;
+mod numpy_shape;
 mod ordering;
 pub mod python;
 mod ragged;
@@ -236,6 +243,18 @@ pub fn registry() -> &'static Registry {
             draw::BUILTINS,
             dtypes::BUILTINS,
             numpy::BUILTINS,
+            debugging::COMPARE,
+            debugging::SIGN,
+            debugging::BUILTINS,
+            debugging::SHAPES,
+            numpy_reduce::BUILTINS,
+            numpy_reduce::COUNT,
+            numpy_math::UNARY,
+            numpy_math::BINARY,
+            numpy_math::MISC,
+            numpy_shape::BUILTINS,
+            numpy_make::BUILTINS,
+            numpy_join::BUILTINS,
             notebook::BUILTINS,
             files_numpy::BUILTINS,
             files_json::BUILTINS,
