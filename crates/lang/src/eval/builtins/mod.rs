@@ -33,6 +33,7 @@ mod nn_losses;
 mod notebook;
 pub(crate) mod numpy;
 mod numpy_args;
+mod numpy_count;
 mod numpy_join;
 mod numpy_make;
 mod numpy_math;
@@ -255,6 +256,7 @@ pub fn registry() -> &'static Registry {
             numpy_shape::BUILTINS,
             numpy_make::BUILTINS,
             numpy_join::BUILTINS,
+            numpy_count::BUILTINS,
             notebook::BUILTINS,
             files_numpy::BUILTINS,
             files_json::BUILTINS,
