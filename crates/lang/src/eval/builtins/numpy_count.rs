@@ -8,7 +8,7 @@ use crate::eval::args::Args;
 use crate::eval::convert;
 use crate::eval::Interp;
 use crate::value::Value;
-use ragtag_engine::{Buffer, DType, ExceptionClass, Tensor};
+use ragtag_engine::{budget, Buffer, DType, ExceptionClass, Tensor};
 
 /// The counting functions and `np.dtype`.
 pub static BUILTINS: &[Builtin] = &[
@@ -63,7 +63,8 @@ fn bincount(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .map_err(|e| Error::from(e).at(a.call))?;
     match a.get("weights") {
         None => {
-            let mut counts = vec![0i64; n];
+            let mut counts =
+                budget::filled("np.bincount", 0i64, n).map_err(|e| Error::from(e).at(a.call))?;
             for &k in &v {
                 counts[k as usize] += 1;
             }
@@ -79,7 +80,8 @@ fn bincount(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .at(a.span("weights")));
             }
             let w = w.data().to_f64_vec().unwrap_or_default();
-            let mut sums = vec![0f64; n];
+            let mut sums =
+                budget::filled("np.bincount", 0f64, n).map_err(|e| Error::from(e).at(a.call))?;
             for (&k, &wt) in v.iter().zip(&w) {
                 sums[k as usize] += wt;
             }
@@ -167,7 +169,8 @@ fn histogram(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     })?;
     let (e, uniform) = edges(a, &values)?;
     let bins = e.len().saturating_sub(1);
-    let mut counts = vec![0i64; bins];
+    let mut counts =
+        budget::filled("np.histogram", 0i64, bins).map_err(|e| Error::from(e).at(a.call))?;
     let (lo, hi) = (e[0], e[bins]);
     for &v in &values {
         if !(v >= lo && v <= hi) || bins == 0 {

@@ -12,7 +12,7 @@ use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::ops::kernels::BinaryOp;
 use ragtag_engine::ops::layout;
-use ragtag_engine::{Buffer, DType, ExceptionClass, Tensor};
+use ragtag_engine::{budget, Buffer, DType, ExceptionClass, Tensor};
 
 /// The joining, cutting and repeating functions.
 pub static BUILTINS: &[Builtin] = &[
@@ -168,8 +168,10 @@ fn tile(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .at(a.span("reps")));
     }
     let rank = t.rank().max(reps.len());
+    #[allow(clippy::disallowed_methods)] // one entry per dimension
     let mut shape = vec![1; rank - t.rank()];
     shape.extend_from_slice(t.shape());
+    #[allow(clippy::disallowed_methods)] // one entry per dimension
     let mut mult = vec![1usize; rank - reps.len()];
     mult.extend(reps.iter().map(|&r| r as usize));
     let t = t.reshaped(shape)?;
@@ -183,6 +185,7 @@ fn to_front(t: &Tensor, axis: usize) -> Result<(Tensor, Vec<i64>)> {
     let rank = t.rank();
     let mut perm: Vec<i64> = vec![axis as i64];
     perm.extend((0..rank as i64).filter(|&k| k != axis as i64));
+    #[allow(clippy::disallowed_methods)] // one entry per dimension
     let mut back = vec![0i64; rank];
     for (i, &p) in perm.iter().enumerate() {
         back[p as usize] = i as i64;
@@ -216,11 +219,13 @@ fn repeat(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let (t, axis) = flat_or_axis(a, t, "a")?;
     let n = t.shape().get(axis).copied().unwrap_or(1);
     let counts = match a.value("repeats") {
-        Value::Int(k) => vec![*k; n],
+        Value::Int(k) => {
+            budget::filled("np.repeat", *k, n).map_err(|e| Error::from(e).at(a.call))?
+        }
         v => convert::to_ints(v).map_err(|e| a.err_at("repeats", e))?,
     };
     let counts = if counts.len() == 1 {
-        vec![counts[0]; n]
+        budget::filled("np.repeat", counts[0], n).map_err(|e| Error::from(e).at(a.call))?
     } else {
         counts
     };
@@ -265,7 +270,7 @@ fn take(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .data()
         .to_i64_vec()
         .unwrap_or_default();
-    let mut picks = Vec::with_capacity(raw.len());
+    let mut picks = budget::vec("np.take", raw.len()).map_err(|e| Error::from(e).at(a.call))?;
     for i in raw {
         let p = ragtag_engine::tensor::normalize_index(i, n).ok_or_else(|| {
             Error::new(
@@ -333,6 +338,7 @@ fn pad_pairs(a: &Args, rank: usize) -> Result<Vec<(i64, i64)>> {
         .data()
         .to_i64_vec()
         .unwrap_or_default();
+    #[allow(clippy::disallowed_methods)] // one pair per dimension
     let pairs: Vec<(i64, i64)> = match (t.rank(), flat.len()) {
         (0, 1) | (1, 1) => vec![(flat[0], flat[0]); rank],
         (1, 2) => vec![(flat[0], flat[1]); rank],

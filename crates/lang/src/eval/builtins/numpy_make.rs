@@ -110,7 +110,8 @@ fn empty(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn diagonal(a: &Args, rows: usize, cols: usize, k: i64, d: DType) -> Result<Value> {
     ragtag_engine::budget::check(a.builtin().name, (rows as u128) * (cols as u128), 8)
         .map_err(|e| Error::from(e).at(a.call))?;
-    let mut v = vec![0i64; rows * cols];
+    let mut v = ragtag_engine::budget::filled(a.builtin().name, 0i64, rows * cols)
+        .map_err(|e| Error::from(e).at(a.call))?;
     for r in 0..rows {
         let c = r as i64 + k;
         if c >= 0 && (c as usize) < cols {

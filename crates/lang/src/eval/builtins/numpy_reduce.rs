@@ -230,6 +230,7 @@ fn arg(a: &Args, t: &Tensor, max: bool) -> Result<Value> {
     };
     let idx = ragtag_engine::ops::order::arg_extreme(&flat, k, max)
         .map_err(|e| Error::from(e).at(a.call))?;
+    #[allow(clippy::disallowed_methods)] // one entry per dimension
     let mut shape: Vec<usize> = match axis {
         None if keepdims => vec![1; t.rank()],
         None => Vec::new(),

@@ -192,6 +192,7 @@ fn transpose(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                     Error::new(ExceptionClass::ValueError, "axes don't match array").at(a.call),
                 );
             }
+            #[allow(clippy::disallowed_methods)] // one flag per dimension
             let mut seen = vec![false; n];
             let mut out = Vec::new();
             for x in p {
@@ -367,7 +368,8 @@ fn unique(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     // first occurrence (the sort is stable).
     let mut firsts: Vec<usize> = Vec::new();
     let mut counts: Vec<i64> = Vec::new();
-    let mut inverse = vec![0i64; src.len()];
+    let mut inverse = ragtag_engine::budget::filled("np.unique", 0i64, src.len())
+        .map_err(|e| Error::from(e).at(a.call))?;
     for (i, &p) in src.iter().enumerate() {
         let new_run = i == 0 || flat.data().get(p) != flat.data().get(src[i - 1]);
         if new_run {
