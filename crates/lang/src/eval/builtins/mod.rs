@@ -462,8 +462,13 @@ fn constant_value(name: &str) -> Option<Value> {
 }
 
 /// Namespaces that hold no builtin under their own path, and the module each one is:
-/// `paddle.fluid` is `fluid`; `tf.errors` holds the exception classes.
-const NAMESPACES: &[(&str, &str)] = &[("paddle.fluid", "fluid"), ("tf.errors", "tf.errors")];
+/// `paddle.fluid` is `fluid`; `tf.errors` holds TensorFlow's exception classes and
+/// `np.exceptions` NumPy's `AxisError`.
+const NAMESPACES: &[(&str, &str)] = &[
+    ("paddle.fluid", "fluid"),
+    ("tf.errors", "tf.errors"),
+    ("np.exceptions", "np.exceptions"),
+];
 
 /// The constant at `path`: a row of [`NAMED_CONSTANTS`], a dtype under either library's
 /// spelling, or an exception class under `tf.errors`.
@@ -477,6 +482,11 @@ fn named_constant(path: &str) -> Option<Value> {
         || matches!(name, "str_" | "bool_" | "half" | "double");
     if dtype_module && dtype_name {
         return constant_value(name);
+    }
+    if matches!(module, "np.exceptions" | "numpy.exceptions") && name == "AxisError" {
+        return Some(Value::ErrorClass(
+            ragtag_engine::exceptions::ExceptionClass::AxisError,
+        ));
     }
     if module == "tf.errors" {
         return ragtag_engine::exceptions::ExceptionClass::from_name(name)
@@ -530,6 +540,9 @@ pub fn attribute_names(module: &str) -> Vec<&'static str> {
             .and_then(|r| r.strip_prefix('.'))
             .filter(|r| !r.contains('.'))
     }));
+    if module == "np.exceptions" {
+        out.push("AxisError");
+    }
     if module == "tf.errors" {
         out.extend(
             ragtag_engine::exceptions::ExceptionClass::ALL
