@@ -16,6 +16,9 @@ pub enum ExceptionClass {
     /// `ValueError`: a bad value for an argument (mixed literal types, bad partitions,
     /// unpacking), e.g. `a, b = [1, 2, 3]`.
     ValueError,
+    /// NumPy's `AxisError`: an axis out of range for the array's dimensions; a ValueError
+    /// that `except IndexError` also catches, as in NumPy.
+    AxisError,
     /// `TypeError`: a value of the wrong kind or dtype, e.g. `1 + 'a'`.
     TypeError,
     /// `NameError`: an unknown name, e.g. `undefined_name`.
@@ -98,10 +101,11 @@ use ExceptionClass as C;
 impl ExceptionClass {
     /// Every class, each base class followed by the classes under it (the catalogue's
     /// order: a tree read top to bottom).
-    pub const ALL: [ExceptionClass; 31] = [
+    pub const ALL: [ExceptionClass; 32] = [
         C::BaseException,
         C::Exception,
         C::ValueError,
+        C::AxisError,
         C::TypeError,
         C::NameError,
         C::AttributeError,
@@ -138,6 +142,7 @@ impl ExceptionClass {
             C::BaseException => "BaseException",
             C::Exception => "Exception",
             C::ValueError => "ValueError",
+            C::AxisError => "AxisError",
             C::TypeError => "TypeError",
             C::NameError => "NameError",
             C::AttributeError => "AttributeError",
@@ -181,6 +186,7 @@ impl ExceptionClass {
             C::BaseException => return None,
             C::Exception | C::KeyboardInterrupt => C::BaseException,
             C::IndexError | C::KeyError => C::LookupError,
+            C::AxisError => C::ValueError,
             C::ZeroDivisionError | C::OverflowError => C::ArithmeticError,
             C::RecursionError => C::RuntimeError,
             C::IndentationError => C::SyntaxError,
@@ -236,6 +242,10 @@ impl ExceptionClass {
     /// Whether an `except self:` clause catches an error of class `raised`: `raised` is
     /// this class or derives from it.
     pub fn catches(self, raised: ExceptionClass) -> bool {
+        // NumPy's AxisError derives from both ValueError and IndexError.
+        if raised == C::AxisError && self.catches(C::IndexError) {
+            return true;
+        }
         let mut class = Some(raised);
         while let Some(c) = class {
             if c == self {
@@ -259,6 +269,7 @@ impl ExceptionClass {
             C::BaseException | C::KeyboardInterrupt => "raise KeyboardInterrupt",
             C::Exception | C::IndexError => "[1, 2][5]",
             C::ValueError => "a, b = [1, 2, 3]",
+            C::AxisError => "np.sum(np.zeros([2, 3]), axis=2)",
             C::TypeError => "1 + 'a'",
             C::NameError => "undefined_name",
             C::AttributeError => "tf.nope",
@@ -296,6 +307,7 @@ impl ExceptionClass {
             C::ValueError => {
                 "a bad value for an argument: mixed literal types, bad partitions, unpacking"
             }
+            C::AxisError => "a NumPy axis out of range for the array (also an IndexError)",
             C::TypeError => "a value of the wrong kind or dtype",
             C::NameError => "an unknown name",
             C::AttributeError => "an unknown attribute, method or module member",
@@ -388,6 +400,10 @@ mod tests {
         assert!(C::OpError.catches(C::ResourceExhaustedError));
         assert!(!C::OpError.catches(C::ValueError));
         assert!(C::RuntimeError.catches(C::RecursionError));
+        assert!(C::ValueError.catches(C::AxisError));
+        assert!(C::IndexError.catches(C::AxisError));
+        assert!(C::LookupError.catches(C::AxisError));
+        assert!(!C::KeyError.catches(C::AxisError));
         // Every class reaches BaseException.
         for c in C::ALL {
             assert!(C::BaseException.catches(c), "{c}");

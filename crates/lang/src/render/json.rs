@@ -108,6 +108,16 @@ fn value_json(v: &Value) -> J {
             json!({"kind": "dict", "value": m})
         }
         Value::Array(a) => array_json(a),
+        // A NumPy float64 scalar is a Python float (np.float64 subclasses float), and a
+        // NumPy bool scalar shows as a bool, as the recorded answers write them.
+        Value::NdArray(n)
+            if n.shape().is_empty() && matches!(n.dtype_name(), "float64" | "bool") =>
+        {
+            match nd_value(n) {
+                J::Bool(b) => json!({"kind": "bool", "value": b}),
+                v => json!({"kind": "float", "value": v}),
+            }
+        }
         Value::NdArray(n) => json!({
             "kind": "ndarray",
             "dtype": n.dtype_name(),

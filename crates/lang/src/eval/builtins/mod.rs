@@ -13,6 +13,7 @@ mod array;
 mod bitwise;
 mod common;
 mod convert;
+mod debugging;
 mod display;
 mod draw;
 mod dtypes;
@@ -31,6 +32,13 @@ mod nn;
 mod nn_losses;
 mod notebook;
 pub(crate) mod numpy;
+mod numpy_args;
+mod numpy_count;
+mod numpy_join;
+mod numpy_make;
+mod numpy_math;
+mod numpy_reduce;
+mod numpy_shape;
 mod ordering;
 pub mod python;
 mod ragged;
@@ -238,6 +246,19 @@ pub fn registry() -> &'static Registry {
             draw::BUILTINS,
             dtypes::BUILTINS,
             numpy::BUILTINS,
+            debugging::COMPARE,
+            debugging::SIGN,
+            debugging::BUILTINS,
+            debugging::SHAPES,
+            numpy_reduce::BUILTINS,
+            numpy_reduce::COUNT,
+            numpy_math::UNARY,
+            numpy_math::BINARY,
+            numpy_math::MISC,
+            numpy_shape::BUILTINS,
+            numpy_make::BUILTINS,
+            numpy_join::BUILTINS,
+            numpy_count::BUILTINS,
             notebook::BUILTINS,
             files_numpy::BUILTINS,
             files_json::BUILTINS,
@@ -446,8 +467,13 @@ fn constant_value(name: &str) -> Option<Value> {
 }
 
 /// Namespaces that hold no builtin under their own path, and the module each one is:
-/// `paddle.fluid` is `fluid`; `tf.errors` holds the exception classes.
-const NAMESPACES: &[(&str, &str)] = &[("paddle.fluid", "fluid"), ("tf.errors", "tf.errors")];
+/// `paddle.fluid` is `fluid`; `tf.errors` holds TensorFlow's exception classes and
+/// `np.exceptions` NumPy's `AxisError`.
+const NAMESPACES: &[(&str, &str)] = &[
+    ("paddle.fluid", "fluid"),
+    ("tf.errors", "tf.errors"),
+    ("np.exceptions", "np.exceptions"),
+];
 
 /// The constant at `path`: a row of [`NAMED_CONSTANTS`], a dtype under either library's
 /// spelling, or an exception class under `tf.errors`.
@@ -461,6 +487,11 @@ fn named_constant(path: &str) -> Option<Value> {
         || matches!(name, "str_" | "bool_" | "half" | "double");
     if dtype_module && dtype_name {
         return constant_value(name);
+    }
+    if matches!(module, "np.exceptions" | "numpy.exceptions") && name == "AxisError" {
+        return Some(Value::ErrorClass(
+            ragtag_engine::exceptions::ExceptionClass::AxisError,
+        ));
     }
     if module == "tf.errors" {
         return ragtag_engine::exceptions::ExceptionClass::from_name(name)
@@ -514,6 +545,9 @@ pub fn attribute_names(module: &str) -> Vec<&'static str> {
             .and_then(|r| r.strip_prefix('.'))
             .filter(|r| !r.contains('.'))
     }));
+    if module == "np.exceptions" {
+        out.push("AxisError");
+    }
     if module == "tf.errors" {
         out.extend(
             ragtag_engine::exceptions::ExceptionClass::ALL

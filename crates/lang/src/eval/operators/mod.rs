@@ -11,6 +11,7 @@ use super::convert;
 use crate::value::Value;
 pub use numpy::numpy_matmul;
 use numpy::{numpy_as, numpy_binary};
+pub(crate) use numpy::{numpy_kernel, numpy_operand};
 pub use python::{as_items, identical, in_place, python_cmp, python_eq};
 use python::{contains, overflow, python_binary};
 use ragtag_engine::ops::broadcast;

@@ -32,7 +32,7 @@ pub(super) fn numpy_as(
 
 /// An operand of NumPy arithmetic: its elements, and whether it is a Python scalar (a
 /// "weak" type that takes the array's dtype where it fits, as NumPy 2 does).
-fn numpy_operand(v: &Value) -> Result<(Tensor, bool), Exception> {
+pub(crate) fn numpy_operand(v: &Value) -> Result<(Tensor, bool), Exception> {
     use ragtag_engine::Scalar;
     Ok(match v {
         Value::NdArray(n) => match &**n {
@@ -96,13 +96,24 @@ fn numpy_result_dtype(
 
 /// Elementwise NumPy arithmetic with NumPy's dtype rules; the result is a NumPy array.
 pub(super) fn numpy_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Exception> {
-    use ragtag_engine::DType as D;
     let k = kernel_op(op)
         .ok_or_else(|| type_error!("operator {op} is not defined for NumPy arrays"))?;
+    numpy_kernel(k, a, b, matches!(op, BinOp::Div))
+}
+
+/// Elementwise kernel `k` on two NumPy operands with NumPy's dtype rules (`true_div`: the
+/// result is a float even for ints, as `/` gives); the result is a NumPy array.
+pub(crate) fn numpy_kernel(
+    k: ragtag_engine::ops::kernels::BinaryOp,
+    a: &Value,
+    b: &Value,
+    true_div: bool,
+) -> Result<Value, Exception> {
+    use ragtag_engine::DType as D;
     let (x, wx) = numpy_operand(a)?;
     let (y, wy) = numpy_operand(b)?;
     let mut d = numpy_result_dtype(x.dtype(), wx, y.dtype(), wy)?;
-    if matches!(op, BinOp::Div) && !d.is_float() {
+    if true_div && !d.is_float() {
         d = D::Float64;
     }
     let cast = |t: Tensor| -> Result<Array, Exception> {
