@@ -20,6 +20,9 @@ pub enum ExceptionClass {
     TypeError,
     /// `NameError`: an unknown name, e.g. `undefined_name`.
     NameError,
+    /// `UnboundLocalError`: a function's local variable read before it is assigned, e.g.
+    /// `n += 1` in a function body where `n` is a global.
+    UnboundLocalError,
     /// `AttributeError`: an unknown attribute or method, e.g. `tf.nope`.
     AttributeError,
     /// `SyntaxError`: input that does not parse, e.g. `1 +`.
@@ -98,12 +101,13 @@ use ExceptionClass as C;
 impl ExceptionClass {
     /// Every class, each base class followed by the classes under it (the catalogue's
     /// order: a tree read top to bottom).
-    pub const ALL: [ExceptionClass; 31] = [
+    pub const ALL: [ExceptionClass; 32] = [
         C::BaseException,
         C::Exception,
         C::ValueError,
         C::TypeError,
         C::NameError,
+        C::UnboundLocalError,
         C::AttributeError,
         C::SyntaxError,
         C::IndentationError,
@@ -140,6 +144,7 @@ impl ExceptionClass {
             C::ValueError => "ValueError",
             C::TypeError => "TypeError",
             C::NameError => "NameError",
+            C::UnboundLocalError => "UnboundLocalError",
             C::AttributeError => "AttributeError",
             C::SyntaxError => "SyntaxError",
             C::IndentationError => "IndentationError",
@@ -183,6 +188,7 @@ impl ExceptionClass {
             C::IndexError | C::KeyError => C::LookupError,
             C::ZeroDivisionError | C::OverflowError => C::ArithmeticError,
             C::RecursionError => C::RuntimeError,
+            C::UnboundLocalError => C::NameError,
             C::IndentationError => C::SyntaxError,
             C::TabError => C::IndentationError,
             C::ModuleNotFoundError => C::ImportError,
@@ -261,6 +267,7 @@ impl ExceptionClass {
             C::ValueError => "a, b = [1, 2, 3]",
             C::TypeError => "1 + 'a'",
             C::NameError => "undefined_name",
+            C::UnboundLocalError => "n = 0\ndef f():\n    n += 1\nf()",
             C::AttributeError => "tf.nope",
             C::SyntaxError => "1 +",
             C::IndentationError => "if True:\nx = 1",
@@ -296,6 +303,7 @@ impl ExceptionClass {
             }
             C::TypeError => "a value of the wrong kind or dtype",
             C::NameError => "an unknown name",
+            C::UnboundLocalError => "a function's local variable read before it is assigned",
             C::AttributeError => "an unknown attribute, method or module member",
             C::SyntaxError => "input that does not parse",
             C::IndentationError => "a block's lines not indented as its header needs",

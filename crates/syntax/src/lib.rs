@@ -16,6 +16,7 @@
 pub mod ast;
 mod error;
 mod parser;
+pub mod scope;
 mod sexpr;
 
 pub use error::{ParseError, SyntaxError, SyntaxErrorKind};
@@ -31,7 +32,7 @@ pub const KEYWORDS: &[&str] = &[
 
 /// The keywords of Python statements ragtag does not have: a SyntaxError names them.
 pub const UNSUPPORTED_KEYWORDS: &[&str] = &[
-    "with", "class", "yield", "global", "nonlocal", "async", "await",
+    "with", "class", "yield", "async", "await",
 ];
 
 pub use sexpr::{expr_to_sexpr, program_to_sexpr};

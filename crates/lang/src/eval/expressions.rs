@@ -2,7 +2,6 @@
 
 use std::sync::Arc;
 
-use super::args::CallArg;
 use super::builtins::python::format;
 use super::{operators, subscript, Interp};
 use crate::diagnostic::{Error, Result};
@@ -32,35 +31,19 @@ impl<'s> Interp<'s> {
                 if let Some(n) = subscript::literal_nested(e) {
                     Value::Literal(Arc::new(n.into()))
                 } else {
-                    let vals = items
-                        .iter()
-                        .map(|i| self.eval(i))
-                        .collect::<Result<Vec<_>>>()?;
-                    Value::list(vals)
+                    Value::list(self.display_items(items)?)
                 }
             }
             ExprKind::Data(n) => Value::Literal(n.clone()),
-            ExprKind::Tuple(items) => Value::tuple(
-                items
-                    .iter()
-                    .map(|i| self.eval(i))
-                    .collect::<Result<Vec<_>>>()?,
-            ),
-            ExprKind::Dict(items) => {
-                #[allow(clippy::disallowed_methods)] // sized by values already built
-                let mut out = Vec::with_capacity(items.len());
-                for (k, v) in items {
-                    let key = self.eval(k)?;
-                    if matches!(key, Value::List(_) | Value::Literal(_) | Value::Dict(_)) {
-                        return Err(Error::new(
-                            ExceptionClass::TypeError,
-                            format!("unhashable type: '{}'", key.type_name()),
-                        )
-                        .at(k.span));
-                    }
-                    out.push((key, self.eval(v)?));
-                }
-                Value::Dict(Arc::new(out))
+            ExprKind::Tuple(items) => Value::tuple(self.display_items(items)?),
+            ExprKind::Dict(items) => self.dict_display(items)?,
+            // The parser admits `*x` only as an item of a display or a target list.
+            ExprKind::Starred(_) => {
+                return Err(Error::new(
+                    ExceptionClass::SyntaxError,
+                    "can't use starred expression here",
+                )
+                .at(e.span))
             }
             ExprKind::Attr(obj, name) => {
                 let o = self.eval(obj)?;
@@ -68,26 +51,7 @@ impl<'s> Interp<'s> {
             }
             ExprKind::Call(f, args) => {
                 let func = self.eval(f)?;
-                #[allow(clippy::disallowed_methods)] // sized by the source text
-                let mut call_args = Vec::with_capacity(args.len());
-                for a in args {
-                    let v = self.eval(&a.value)?;
-                    if a.star {
-                        let items = subscript::iterate(&v)
-                            .map_err(|err| Error::from(err).at(a.value.span))?;
-                        call_args.extend(items.into_iter().map(|value| CallArg {
-                            name: None,
-                            value,
-                            span: a.value.span,
-                        }));
-                    } else {
-                        call_args.push(CallArg {
-                            name: a.name.clone(),
-                            value: v,
-                            span: a.value.span,
-                        });
-                    }
-                }
+                let call_args = self.call_args(&func, args)?;
                 let result = self.call(&func, call_args, e.span)?;
                 self.rebind_receiver(f, &func, result)
             }
@@ -200,8 +164,8 @@ impl<'s> Interp<'s> {
         };
         let it = self.eval(&first.iter)?;
         let items = subscript::iterate(&it).map_err(|err| Error::from(err).at(first.iter.span))?;
-        let frame = self.frames.last().cloned().unwrap_or_default();
-        self.frames.push(frame);
+        let env = super::env::Env::new(Default::default(), None, self.frames.last().cloned());
+        self.frames.push(env);
         let result = self.comprehension_level(generators, 0, Some(items), emit);
         self.frames.pop();
         result

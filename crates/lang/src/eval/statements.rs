@@ -80,7 +80,8 @@ impl<'s> Interp<'s> {
                     Flow::Normal | Flow::Continue => {}
                 }
             },
-            StmtKind::Pass => {}
+            // Read when the function is defined (see `Bindings`); nothing to do when run.
+            StmtKind::Pass | StmtKind::Global(_) | StmtKind::Nonlocal(_) => {}
             StmtKind::Def { name, params, body } => {
                 let closure = self.make_closure(name, params, ClosureBody::Block(body.clone()))?;
                 self.set(name, closure);

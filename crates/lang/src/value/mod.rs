@@ -110,8 +110,11 @@ pub struct Closure {
     pub defaults: Vec<Option<Value>>,
     /// The body.
     pub body: ClosureBody,
-    /// Local names visible where it was defined (empty at top level).
-    pub captured: Vec<(String, Value)>,
+    /// The environment of the function it was defined in (`None` at top level): read
+    /// when it runs, so it sees that function's variables as they are then.
+    pub env: Option<Arc<crate::eval::env::Env>>,
+    /// What its body does with names: its locals, `global` and `nonlocal` names.
+    pub bindings: Arc<ragtag_syntax::scope::Bindings>,
     /// The source it was defined in, for diagnostics inside it.
     pub source: usize,
 }
