@@ -45,6 +45,8 @@ mod convert;
 mod data_blocks;
 #[cfg(test)]
 mod error_tests;
+#[cfg(test)]
+mod function_tests;
 mod errors;
 mod fast;
 mod prepass;

@@ -51,10 +51,16 @@ impl Converter<'_> {
 
     /// `a` or `a, b` (a tuple); a trailing comma makes a tuple too.
     pub(crate) fn testlist(&self, pair: Pair<'_, Rule>) -> Result1<Expr> {
+        not_starred(self.testlist_or_starred(pair)?)
+    }
+
+    /// Like [`Converter::testlist`], but a lone `*x` stays (the left of `=` is checked as a
+    /// target).
+    pub(crate) fn testlist_or_starred(&self, pair: Pair<'_, Rule>) -> Result1<Expr> {
         let span = span_of(&pair);
         let (mut items, comma) = self.expr_items(pair)?;
         if items.len() == 1 && !comma {
-            return not_starred(items.pop().expect("one expression"));
+            return Ok(items.pop().expect("one expression"));
         }
         Ok(boxed(ExprKind::Tuple(items), span))
     }
@@ -427,7 +433,7 @@ impl Converter<'_> {
 
 /// `e`, refused when it is a starred expression standing alone (`*xs` is only an item of a
 /// display or of a target list).
-fn not_starred(e: Expr) -> Result1<Expr> {
+pub(crate) fn not_starred(e: Expr) -> Result1<Expr> {
     if matches!(e.kind, ExprKind::Starred(_)) {
         return Err(SyntaxError::new(
             SyntaxErrorKind::StarredMisuse,

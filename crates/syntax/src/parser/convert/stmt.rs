@@ -328,7 +328,7 @@ impl Converter<'_> {
                 let value = self.testlist(pairs.next().expect("a value after the operator"))?;
                 return aug_assign(target, &p, value);
             }
-            parts.push(self.testlist(p)?);
+            parts.push(self.testlist_or_starred(p)?);
         }
         let value = parts.pop().ok_or_else(|| {
             SyntaxError::new(
@@ -337,6 +337,7 @@ impl Converter<'_> {
                 Span::default(),
             )
         })?;
+        let value = super::expr::not_starred(value)?;
         if parts.is_empty() {
             return Ok(StmtKind::Expr(value));
         }
