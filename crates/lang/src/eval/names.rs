@@ -168,7 +168,7 @@ impl<'s> Interp<'s> {
                             "cannot access local variable '{name}' where it is not associated with a value"
                         ),
                     )
-                    .at_labeled(span, "assigned later in this function"))
+                    .at_labeled(span, "local here (assigned in this function), not yet bound"))
                 }
                 Found::UnboundFree => {
                     return Err(Error::new(
