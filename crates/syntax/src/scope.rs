@@ -26,7 +26,8 @@ impl Bindings {
         let mut b = Bindings::default();
         b.locals.extend(params.iter().map(|p| p.name.clone()));
         collect(body, &mut b);
-        b.locals.retain(|n| !b.globals.contains(n) && !b.nonlocals.contains(n));
+        b.locals
+            .retain(|n| !b.globals.contains(n) && !b.nonlocals.contains(n));
         b
     }
 }
@@ -39,7 +40,9 @@ fn collect(body: &[Stmt], b: &mut Bindings) {
             StmtKind::AugAssign { target, .. } => {
                 b.locals.insert(target.clone());
             }
-            StmtKind::For { target: t, body, .. } => {
+            StmtKind::For {
+                target: t, body, ..
+            } => {
                 target(t, b);
                 collect(body, b);
             }
@@ -113,10 +116,7 @@ fn check_body(body: &[Stmt], enclosing: &mut Vec<Bindings>) -> Result<(), Syntax
     for s in body {
         match &s.kind {
             StmtKind::Nonlocal(_) if enclosing.is_empty() => {
-                return error(
-                    "nonlocal declaration not allowed at module level".into(),
-                    s,
-                )
+                return error("nonlocal declaration not allowed at module level".into(), s)
             }
             StmtKind::Def { params, body, .. } => {
                 let b = Bindings::of_function(params, body);

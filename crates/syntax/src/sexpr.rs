@@ -57,12 +57,10 @@ pub fn expr_to_sexpr(e: &Expr) -> String {
         ExprKind::Tuple(items) => form("tuple", items.iter().map(expr_to_sexpr)),
         ExprKind::Dict(entries) => form(
             "dict",
-            entries
-                .iter()
-                .map(|(k, v)| match k {
-                    Some(k) => format!("({} {})", expr_to_sexpr(k), expr_to_sexpr(v)),
-                    None => format!("(** {})", expr_to_sexpr(v)),
-                }),
+            entries.iter().map(|(k, v)| match k {
+                Some(k) => format!("({} {})", expr_to_sexpr(k), expr_to_sexpr(v)),
+                None => format!("(** {})", expr_to_sexpr(v)),
+            }),
         ),
         ExprKind::Starred(x) => format!("(* {})", expr_to_sexpr(x)),
         ExprKind::Attr(obj, name) => format!("(. {} {name})", expr_to_sexpr(obj)),
@@ -213,7 +211,9 @@ fn param_list(params: &[Param]) -> String {
         });
         // `/` after the last positional-only parameter.
         if p.kind == ParamKind::PositionalOnly
-            && params.get(i + 1).is_none_or(|n| n.kind != ParamKind::PositionalOnly)
+            && params
+                .get(i + 1)
+                .is_none_or(|n| n.kind != ParamKind::PositionalOnly)
         {
             items.push("/".into());
         }

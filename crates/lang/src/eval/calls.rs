@@ -85,7 +85,7 @@ impl<'s> Interp<'s> {
             ));
         }
         let bound = super::params::bind(c, args, span)?;
-        let frame = super::env::Env::new(
+        let frame = crate::value::env::Env::new(
             bound.into_iter().collect(),
             Some(c.bindings.clone()),
             c.env.clone(),
@@ -100,7 +100,7 @@ impl<'s> Interp<'s> {
             }),
         };
         if let Some(env) = self.frames.pop() {
-            super::env::Env::release(env);
+            crate::value::env::Env::release(env);
         }
         // An error inside a function from another cell keeps its own source.
         result.map_err(|e| {

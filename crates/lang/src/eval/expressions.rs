@@ -164,7 +164,8 @@ impl<'s> Interp<'s> {
         };
         let it = self.eval(&first.iter)?;
         let items = subscript::iterate(&it).map_err(|err| Error::from(err).at(first.iter.span))?;
-        let env = super::env::Env::new(Default::default(), None, self.frames.last().cloned());
+        let env =
+            crate::value::env::Env::new(Default::default(), None, self.frames.last().cloned());
         self.frames.push(env);
         let result = self.comprehension_level(generators, 0, Some(items), emit);
         self.frames.pop();

@@ -10,7 +10,6 @@ pub mod builtins;
 mod calls;
 pub mod catalogue;
 pub mod convert;
-pub(crate) mod env;
 mod expressions;
 mod names;
 pub mod operators;
@@ -92,7 +91,7 @@ pub const MAX_DEPTH: usize = 1000;
 /// One evaluation in progress: the session's globals plus a stack of local frames.
 pub struct Interp<'s> {
     globals: &'s mut HashMap<String, Value>,
-    frames: Vec<std::sync::Arc<env::Env>>,
+    frames: Vec<std::sync::Arc<crate::value::env::Env>>,
     sink: &'s mut dyn Sink,
     cancel: &'s AtomicBool,
     /// The id of the source being run (for closures created in it).

@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use super::builtins::{self, registry, Kind};
-use super::env::Found;
 use super::{root_module, subscript, suggest, Interp};
 use crate::diagnostic::{Error, Result};
+use crate::value::env::Found;
 use crate::value::{Closure, ClosureBody, Value};
 use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_syntax::ast::*;

@@ -9,6 +9,7 @@ use ragtag_engine::{Array, DType, Exception, ExceptionClass, Lod, Ragged, Scalar
 use ragtag_syntax::ast::{Expr, Param, Stmt};
 
 pub mod convert;
+pub mod env;
 mod fast_literal;
 
 /// A value a name can hold or an expression can produce.
@@ -112,7 +113,7 @@ pub struct Closure {
     pub body: ClosureBody,
     /// The environment of the function it was defined in (`None` at top level): read
     /// when it runs, so it sees that function's variables as they are then.
-    pub env: Option<Arc<crate::eval::env::Env>>,
+    pub env: Option<Arc<env::Env>>,
     /// What its body does with names: its locals, `global` and `nonlocal` names.
     pub bindings: Arc<ragtag_syntax::scope::Bindings>,
     /// The source it was defined in, for diagnostics inside it.

@@ -24,8 +24,8 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;
 
 use super::ast::{
-    Arg, BinOp, Comprehension, Expr, ExprKind, Handler, Index, LogicOp, Param, ParamKind, Program, Span,
-    Stmt, StmtKind, Target, UnaryOp,
+    Arg, BinOp, Comprehension, Expr, ExprKind, Handler, Index, LogicOp, Param, ParamKind, Program,
+    Span, Stmt, StmtKind, Target, UnaryOp,
 };
 
 mod grammar {
@@ -45,10 +45,10 @@ mod convert;
 mod data_blocks;
 #[cfg(test)]
 mod error_tests;
-#[cfg(test)]
-mod function_tests;
 mod errors;
 mod fast;
+#[cfg(test)]
+mod function_tests;
 mod prepass;
 #[cfg(test)]
 mod tests;

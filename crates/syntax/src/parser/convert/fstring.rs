@@ -320,10 +320,9 @@ fn shift(e: &mut Expr, by: usize) {
             }
             shift(v, by);
         }),
-        ExprKind::Attr(x, _)
-        | ExprKind::Unary(_, x)
-        | ExprKind::Not(x)
-        | ExprKind::Starred(x) => shift(x, by),
+        ExprKind::Attr(x, _) | ExprKind::Unary(_, x) | ExprKind::Not(x) | ExprKind::Starred(x) => {
+            shift(x, by)
+        }
         ExprKind::Call(f, args) => {
             shift(f, by);
             args.iter_mut()

@@ -198,7 +198,9 @@ fn extreme(it: &mut Interp<'_>, a: &Args, want: Ordering, name: &str) -> Result<
             if default.is_some() {
                 return Err(Error::new(
                     ExceptionClass::TypeError,
-                    format!("Cannot specify a default for {name}() with multiple positional arguments"),
+                    format!(
+                        "Cannot specify a default for {name}() with multiple positional arguments"
+                    ),
                 )
                 .at(a.call));
             }

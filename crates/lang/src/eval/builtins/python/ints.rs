@@ -86,11 +86,10 @@ pub(super) fn pow(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     let (b, e, m) = (int_arg(a, "base")?, int_arg(a, "exp")?, int_arg(a, "mod")?);
     if m == 0 {
-        return Err(Error::new(
-            ExceptionClass::ValueError,
-            "pow() 3rd argument cannot be 0",
-        )
-        .at(a.span("mod")));
+        return Err(
+            Error::new(ExceptionClass::ValueError, "pow() 3rd argument cannot be 0")
+                .at(a.span("mod")),
+        );
     }
     let m = i128::from(m);
     let mut b = i128::from(b).rem_euclid(m.abs());
@@ -178,10 +177,7 @@ pub(super) fn round(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         },
         other => Err(Error::new(
             ExceptionClass::TypeError,
-            format!(
-                "type {} doesn't define __round__ method",
-                other.type_name()
-            ),
+            format!("type {} doesn't define __round__ method", other.type_name()),
         )
         .at(a.span("number"))),
     }
@@ -189,7 +185,10 @@ pub(super) fn round(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 /// An int rounded to a multiple of 10^`places`, ties to even.
 fn round_int(i: i64, places: u64) -> i64 {
-    let Some(p) = u32::try_from(places).ok().and_then(|p| 10i128.checked_pow(p)) else {
+    let Some(p) = u32::try_from(places)
+        .ok()
+        .and_then(|p| 10i128.checked_pow(p))
+    else {
         return 0;
     };
     let i = i128::from(i);

@@ -15,13 +15,13 @@ pub struct Env {
     vars: Mutex<HashMap<String, Value>>,
     /// What the function body does with names; `None` for a comprehension, whose only
     /// locals are its loop variables.
-    pub(super) bindings: Option<Arc<Bindings>>,
+    pub(crate) bindings: Option<Arc<Bindings>>,
     /// The environment of the function this one's function was defined in.
-    pub(super) parent: Option<Arc<Env>>,
+    pub(crate) parent: Option<Arc<Env>>,
 }
 
 /// Where a name lives, seen from the innermost environment.
-pub(super) enum Found {
+pub(crate) enum Found {
     /// Bound to this value.
     Value(Value),
     /// Local to the running function but not bound yet (UnboundLocalError).
@@ -34,7 +34,7 @@ pub(super) enum Found {
 
 impl Env {
     /// A new environment holding `vars`.
-    pub(super) fn new(
+    pub(crate) fn new(
         vars: HashMap<String, Value>,
         bindings: Option<Arc<Bindings>>,
         parent: Option<Arc<Env>>,
@@ -48,7 +48,7 @@ impl Env {
 
     /// The variables (a poisoned lock still holds usable values: nothing panics while
     /// holding it).
-    pub(super) fn vars(&self) -> MutexGuard<'_, HashMap<String, Value>> {
+    pub(crate) fn vars(&self) -> MutexGuard<'_, HashMap<String, Value>> {
         self.vars.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -65,7 +65,7 @@ impl Env {
     }
 
     /// Looks `name` up from this environment outwards.
-    pub(super) fn find(self: &Arc<Env>, name: &str) -> Found {
+    pub(crate) fn find(self: &Arc<Env>, name: &str) -> Found {
         let mut env = self;
         let mut innermost = true;
         loop {
@@ -91,13 +91,13 @@ impl Env {
     }
 
     /// Whether an assignment to `name` here goes to the globals (`global name`).
-    pub(super) fn assigns_global(&self, name: &str) -> bool {
+    pub(crate) fn assigns_global(&self, name: &str) -> bool {
         self.declares_global(name)
     }
 
     /// The environment an assignment to `name` here binds in: this one, or for a
     /// `nonlocal` name the nearest enclosing function's that holds it.
-    pub(super) fn target_of<'e>(self: &'e Arc<Env>, name: &str) -> &'e Arc<Env> {
+    pub(crate) fn target_of<'e>(self: &'e Arc<Env>, name: &str) -> &'e Arc<Env> {
         let nonlocal = self
             .bindings
             .as_ref()
@@ -119,7 +119,7 @@ impl Env {
     /// variables still hold it (a helper `def` inside a function, never returned), the
     /// environment and those closures hold each other and nothing else can reach them, so
     /// its variables are dropped to free them.
-    pub(super) fn release(env: Arc<Env>) {
+    pub(crate) fn release(env: Arc<Env>) {
         let holders = Arc::strong_count(&env);
         if holders == 1 {
             return;
