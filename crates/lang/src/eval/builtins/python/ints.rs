@@ -164,7 +164,8 @@ pub(super) fn round(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                     .at(a.span("number")));
                 }
                 let r = f.round_ties_even();
-                if !r.is_finite() || r.abs() >= 9.223_372_036_854_775_808e18 {
+                // 2**63 is exact in a float; every integral float below it fits an i64.
+                if !r.is_finite() || r.abs() >= -(i64::MIN as f64) {
                     return Err(Error::new(
                         ExceptionClass::OverflowError,
                         "cannot convert float infinity to integer",

@@ -17,20 +17,16 @@ pub(super) fn zip(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let n = lists.iter().map(|l| l.len()).min().unwrap_or(0);
     if a.flag("strict", false)? {
         if let Some(k) = lists.iter().position(|l| l.len() != lists[0].len()) {
-            let (shorter, first) = if lists[k].len() < lists[0].len() {
-                ("shorter", 1)
+            let shorter = if lists[k].len() < lists[0].len() {
+                "shorter"
             } else {
-                ("longer", 1)
+                "longer"
             };
-            let args = if k == 1 {
-                format!("argument {}", k + 1)
-            } else {
-                format!("argument {} is {shorter} than arguments 1-{k}", k + 1)
-            };
+            // CPython names the first argument whose length differs from the first's.
             let msg = if k == 1 {
-                format!("zip() {args} is {shorter} than argument {first}")
+                format!("zip() argument 2 is {shorter} than argument 1")
             } else {
-                format!("zip() {args}")
+                format!("zip() argument {} is {shorter} than arguments 1-{k}", k + 1)
             };
             return Err(Error::new(ExceptionClass::ValueError, msg).at(a.call));
         }
