@@ -98,7 +98,7 @@ def main():
     tokens = [
         "False", "None", "True", "and", "as", "assert", "def", "elif", "else", "except",
         "finally", "for", "from", "if", "import", "in", "is", "lambda", "not", "or", "pass",
-        "raise", "return", "try", "while", "with", "yield",
+        "raise", "return", "try", "while", "with", "yield", "global", "nonlocal",
         "+", "-", "*", "/", "//", "%", "**", "@", "<", ">", "<=", ">=", "==", "!=", "=",
         "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "...", "->", "\n", "\n    ",
         "'", '"', "'''", "#", "\\", "0", "1", "-1", "2**62", "10**12", "1e308", "nan", "inf",
@@ -114,6 +114,9 @@ def main():
         ":>10", ":<", ":^", ":=", ":+", ":,", ":_", ":#x", ":08.3f", ":.2e", ":g", ":.1%",
         ":{w}", ":{w}.{p}f", ":c", ":b", ":o", ":X", ":n", "%s", "%d", "%5.2f", "%(name)s",
         "%*d", "%%", "'{0}{1}'.format", "'{name}'.format", "{0[1]}", "{0.real}", "format(",
+        # Parameters, unpacking and scopes.
+        "*args", "**kwargs", "(*", "(**", ", *", ", **", ", /", "*, ", "[*", "{**", "a, *b",
+        "*a, b", "global ", "nonlocal ", "key=", "reverse=", "default=", "strict=",
     ]
     tokens += builtin_names()
     with open(ROOT / "fuzz" / "ragtag.dict", "w", encoding="utf-8") as f:

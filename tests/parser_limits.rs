@@ -241,11 +241,11 @@ fn long_argument_and_parameter_lists_parse() {
     assert!(parse(&format!("def f({params}):\n  pass\n")).is_ok());
     fails_with(
         &format!("def f({params}a5):\n  pass\n"),
-        "duplicate parameter `a5`",
+        "duplicate argument 'a5' in function definition",
     );
     fails_with(
         &format!("def f(b=1, {params}):\n  pass\n"),
-        "a parameter without a default follows one with a default",
+        "non-default argument follows default argument",
     );
 }
 

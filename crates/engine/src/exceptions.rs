@@ -23,6 +23,9 @@ pub enum ExceptionClass {
     TypeError,
     /// `NameError`: an unknown name, e.g. `undefined_name`.
     NameError,
+    /// `UnboundLocalError`: a function's local variable read before it is assigned, e.g.
+    /// `n += 1` in a function body where `n` is a global.
+    UnboundLocalError,
     /// `AttributeError`: an unknown attribute or method, e.g. `tf.nope`.
     AttributeError,
     /// `SyntaxError`: input that does not parse, e.g. `1 +`.
@@ -101,13 +104,14 @@ use ExceptionClass as C;
 impl ExceptionClass {
     /// Every class, each base class followed by the classes under it (the catalogue's
     /// order: a tree read top to bottom).
-    pub const ALL: [ExceptionClass; 32] = [
+    pub const ALL: [ExceptionClass; 33] = [
         C::BaseException,
         C::Exception,
         C::ValueError,
         C::AxisError,
         C::TypeError,
         C::NameError,
+        C::UnboundLocalError,
         C::AttributeError,
         C::SyntaxError,
         C::IndentationError,
@@ -145,6 +149,7 @@ impl ExceptionClass {
             C::AxisError => "AxisError",
             C::TypeError => "TypeError",
             C::NameError => "NameError",
+            C::UnboundLocalError => "UnboundLocalError",
             C::AttributeError => "AttributeError",
             C::SyntaxError => "SyntaxError",
             C::IndentationError => "IndentationError",
@@ -189,6 +194,7 @@ impl ExceptionClass {
             C::AxisError => C::ValueError,
             C::ZeroDivisionError | C::OverflowError => C::ArithmeticError,
             C::RecursionError => C::RuntimeError,
+            C::UnboundLocalError => C::NameError,
             C::IndentationError => C::SyntaxError,
             C::TabError => C::IndentationError,
             C::ModuleNotFoundError => C::ImportError,
@@ -272,6 +278,7 @@ impl ExceptionClass {
             C::AxisError => "np.sum(np.zeros([2, 3]), axis=2)",
             C::TypeError => "1 + 'a'",
             C::NameError => "undefined_name",
+            C::UnboundLocalError => "n = 0\ndef f():\n    n += 1\nf()",
             C::AttributeError => "tf.nope",
             C::SyntaxError => "1 +",
             C::IndentationError => "if True:\nx = 1",
@@ -310,6 +317,7 @@ impl ExceptionClass {
             C::AxisError => "a NumPy axis out of range for the array (also an IndexError)",
             C::TypeError => "a value of the wrong kind or dtype",
             C::NameError => "an unknown name",
+            C::UnboundLocalError => "a function's local variable read before it is assigned",
             C::AttributeError => "an unknown attribute, method or module member",
             C::SyntaxError => "input that does not parse",
             C::IndentationError => "a block's lines not indented as its header needs",

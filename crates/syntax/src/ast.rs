@@ -141,6 +141,10 @@ pub enum StmtKind {
         /// The right operand.
         value: Expr,
     },
+    /// `global a, b`: the names are the module's in this function body.
+    Global(Vec<String>),
+    /// `nonlocal a, b`: the names are the enclosing function's in this function body.
+    Nonlocal(Vec<String>),
     /// `for target in iter: body`.
     For {
         /// The loop variable(s).
@@ -170,12 +174,15 @@ pub struct Handler {
 pub enum Target {
     /// A plain name.
     Name(String, Span),
-    /// `a, b` or `(a, b)` or `[a, b]`: unpacks a sequence.
+    /// `a, b` or `(a, b)` or `[a, b]`: unpacks a sequence; at most one item is
+    /// [`Target::Starred`].
     Tuple(Vec<Target>, Span),
     /// `obj[index]`: sets an item of a list or dict.
     Subscript(Box<Expr>, Vec<Index>, Span),
     /// `obj.name`: sets an attribute.
     Attr(Box<Expr>, String, Span),
+    /// `*rest` inside a tuple or list target: receives a list of the items left over.
+    Starred(Box<Target>, Span),
 }
 
 impl Target {
@@ -184,6 +191,7 @@ impl Target {
         match self {
             Target::Name(_, s)
             | Target::Tuple(_, s)
+            | Target::Starred(_, s)
             | Target::Subscript(_, _, s)
             | Target::Attr(_, _, s) => *s,
         }
@@ -194,7 +202,7 @@ impl Target {
         let (kind, span) = match self {
             Target::Subscript(x, index, s) => (ExprKind::Subscript(x.clone(), index.clone()), *s),
             Target::Attr(x, name, s) => (ExprKind::Attr(x.clone(), name.clone()), *s),
-            Target::Name(..) | Target::Tuple(..) => return None,
+            Target::Name(..) | Target::Tuple(..) | Target::Starred(..) => return None,
         };
         Some(Expr { kind, span })
     }
@@ -207,6 +215,23 @@ pub struct Param {
     pub name: String,
     /// Its default value, if any.
     pub default: Option<Expr>,
+    /// How arguments reach it.
+    pub kind: ParamKind,
+}
+
+/// How arguments reach a parameter, in the order Python requires them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// Before a `/`: by position only.
+    PositionalOnly,
+    /// By position or by keyword.
+    Normal,
+    /// `*args`: a tuple of the extra positional arguments.
+    VarArgs,
+    /// After `*` or `*args`: by keyword only.
+    KeywordOnly,
+    /// `**kwargs`: a dict of the extra keyword arguments.
+    VarKeywords,
 }
 
 /// An expression with its span.
@@ -248,8 +273,11 @@ pub enum ExprKind {
     List(Vec<Expr>),
     /// `(a, b)`, `(a,)`, `()`, or a bare `a, b` where a tuple is allowed.
     Tuple(Vec<Expr>),
-    /// `{k: v, …}`.
-    Dict(Vec<(Expr, Expr)>),
+    /// `{k: v, **m, …}`: a key of `None` marks `**m`, whose items are merged in (as in
+    /// Python's own syntax tree).
+    Dict(Vec<(Option<Expr>, Expr)>),
+    /// `*xs` in a list or tuple display (its items are spliced in), or in a target list.
+    Starred(Box<Expr>),
     /// `value.name`.
     Attr(Box<Expr>, String),
     /// `func(args…)`.
@@ -343,6 +371,8 @@ pub struct Arg {
     pub value: Expr,
     /// `*args` unpacking.
     pub star: bool,
+    /// `**kwargs` unpacking: the mapping's items become keyword arguments.
+    pub double_star: bool,
 }
 
 /// One comma-separated part of a subscript.

@@ -16,6 +16,7 @@
 pub mod ast;
 mod error;
 mod parser;
+pub mod scope;
 mod sexpr;
 
 pub use error::{ParseError, SyntaxError, SyntaxErrorKind};
@@ -30,8 +31,6 @@ pub const KEYWORDS: &[&str] = &[
 ];
 
 /// The keywords of Python statements ragtag does not have: a SyntaxError names them.
-pub const UNSUPPORTED_KEYWORDS: &[&str] = &[
-    "with", "class", "yield", "global", "nonlocal", "async", "await",
-];
+pub const UNSUPPORTED_KEYWORDS: &[&str] = &["with", "class", "yield", "async", "await"];
 
 pub use sexpr::{expr_to_sexpr, program_to_sexpr};

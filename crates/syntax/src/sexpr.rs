@@ -15,8 +15,8 @@
 use ragtag_engine::literal::{Leaf, Nested};
 
 use super::ast::{
-    Arg, BinOp, Comprehension, Expr, ExprKind, FPart, Index, LogicOp, Param, Program, Stmt,
-    StmtKind, Target,
+    Arg, BinOp, Comprehension, Expr, ExprKind, FPart, Index, LogicOp, Param, ParamKind, Program,
+    Stmt, StmtKind, Target,
 };
 
 /// A scanned data block, printed as the list display it was written as.
@@ -57,10 +57,12 @@ pub fn expr_to_sexpr(e: &Expr) -> String {
         ExprKind::Tuple(items) => form("tuple", items.iter().map(expr_to_sexpr)),
         ExprKind::Dict(entries) => form(
             "dict",
-            entries
-                .iter()
-                .map(|(k, v)| format!("({} {})", expr_to_sexpr(k), expr_to_sexpr(v))),
+            entries.iter().map(|(k, v)| match k {
+                Some(k) => format!("({} {})", expr_to_sexpr(k), expr_to_sexpr(v)),
+                None => format!("(** {})", expr_to_sexpr(v)),
+            }),
         ),
+        ExprKind::Starred(x) => format!("(* {})", expr_to_sexpr(x)),
         ExprKind::Attr(obj, name) => format!("(. {} {name})", expr_to_sexpr(obj)),
         ExprKind::Call(f, args) => form(
             "call",
@@ -169,10 +171,11 @@ fn fpart(p: &FPart) -> String {
 
 fn arg(a: &Arg) -> String {
     let value = expr_to_sexpr(&a.value);
-    match (&a.name, a.star) {
-        (Some(name), _) => format!("(kw {name} {value})"),
-        (None, true) => format!("(star {value})"),
-        (None, false) => value,
+    match (&a.name, a.star, a.double_star) {
+        (Some(name), _, _) => format!("(kw {name} {value})"),
+        (None, true, _) => format!("(star {value})"),
+        (None, false, true) => format!("(star-star {value})"),
+        (None, false, false) => value,
     }
 }
 
@@ -189,13 +192,32 @@ fn index(i: &Index) -> String {
 }
 
 fn param_list(params: &[Param]) -> String {
-    let items: Vec<String> = params
-        .iter()
-        .map(|p| match &p.default {
-            Some(d) => format!("(= {} {})", p.name, expr_to_sexpr(d)),
-            None => p.name.clone(),
-        })
-        .collect();
+    let mut items: Vec<String> = Vec::new();
+    let mut star = false;
+    for (i, p) in params.iter().enumerate() {
+        // A bare `*` before the first keyword-only parameter when no `*args` precedes it.
+        if p.kind == ParamKind::KeywordOnly && !star {
+            items.push("*".into());
+        }
+        star |= matches!(p.kind, ParamKind::VarArgs | ParamKind::KeywordOnly);
+        let name = match p.kind {
+            ParamKind::VarArgs => format!("*{}", p.name),
+            ParamKind::VarKeywords => format!("**{}", p.name),
+            _ => p.name.clone(),
+        };
+        items.push(match &p.default {
+            Some(d) => format!("(= {name} {})", expr_to_sexpr(d)),
+            None => name,
+        });
+        // `/` after the last positional-only parameter.
+        if p.kind == ParamKind::PositionalOnly
+            && params
+                .get(i + 1)
+                .is_none_or(|n| n.kind != ParamKind::PositionalOnly)
+        {
+            items.push("/".into());
+        }
+    }
     format!("({})", items.join(" "))
 }
 
@@ -206,6 +228,7 @@ fn target(t: &Target) -> String {
         Target::Subscript(..) | Target::Attr(..) => {
             t.as_expr().map(|e| expr_to_sexpr(&e)).unwrap_or_default()
         }
+        Target::Starred(t, _) => format!("(* {})", target(t)),
     }
 }
 
@@ -240,6 +263,8 @@ fn stmt(s: &Stmt) -> String {
             let head = format!("while {}", expr_to_sexpr(cond));
             form(&head, body.iter().map(stmt))
         }
+        StmtKind::Global(names) => form("global", names.iter().cloned()),
+        StmtKind::Nonlocal(names) => form("nonlocal", names.iter().cloned()),
         StmtKind::Return(value) => form("return", value.iter().map(expr_to_sexpr)),
         StmtKind::Raise(value) => form("raise", value.iter().map(expr_to_sexpr)),
         StmtKind::Assert { test, msg } => form(

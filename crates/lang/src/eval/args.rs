@@ -181,6 +181,10 @@ impl Args {
             .map(|(v, _)| v)
             .filter(|v| !matches!(v, Value::None))
     }
+    /// The argument `name` if the call gave it, `None` included.
+    pub fn given(&self, name: &str) -> Option<&Value> {
+        self.slot(name).map(|(v, _)| v)
+    }
     /// The argument `name` (required parameters are always present after binding).
     pub fn value(&self, name: &str) -> &Value {
         self.slot(name).map(|(v, _)| v).unwrap_or(&Value::None)

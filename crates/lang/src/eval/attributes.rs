@@ -102,10 +102,7 @@ impl<'s> Interp<'s> {
         }
         if let ExprKind::Attr(obj, _) = &f.kind {
             if let ExprKind::Name(n) = &obj.kind {
-                let local = self
-                    .frames
-                    .last()
-                    .is_some_and(|fr| fr.contains_key(n.as_str()));
+                let local = self.has_local(n);
                 if local || !self.globals.contains_key(n.as_str()) {
                     self.set(n, result);
                 } else {

@@ -1,7 +1,6 @@
 //! Calls: builtins with bound arguments, bound methods, user functions, exception
 //! classes and dtypes.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::args::{Args, CallArg};
@@ -85,52 +84,12 @@ impl<'s> Interp<'s> {
                 "Python's default recursion limit; a recursive function needs a base case",
             ));
         }
-        let mut frame: HashMap<String, Value> = c.captured.iter().cloned().collect();
-        #[allow(clippy::disallowed_methods)] // sized by the source text
-        let mut bound: Vec<Option<Value>> = vec![None; c.params.len()];
-        let mut pos = 0;
-        for a in args {
-            match &a.name {
-                None => {
-                    if pos >= c.params.len() {
-                        return Err(Error::new(
-                            ExceptionClass::TypeError,
-                            format!(
-                                "{}() takes {} positional arguments but more were given",
-                                c.name,
-                                c.params.len()
-                            ),
-                        )
-                        .at(a.span));
-                    }
-                    bound[pos] = Some(a.value);
-                    pos += 1;
-                }
-                Some(n) => {
-                    let Some(i) = c.params.iter().position(|p| &p.name == n) else {
-                        return Err(Error::new(
-                            ExceptionClass::TypeError,
-                            format!("{}() got an unexpected keyword argument '{n}'", c.name),
-                        )
-                        .at(a.span));
-                    };
-                    bound[i] = Some(a.value);
-                }
-            }
-        }
-        for (i, p) in c.params.iter().enumerate() {
-            let v = match bound[i].take().or_else(|| c.defaults[i].clone()) {
-                Some(v) => v,
-                None => {
-                    return Err(Error::new(
-                        ExceptionClass::TypeError,
-                        format!("{}() missing required argument '{}'", c.name, p.name),
-                    )
-                    .at(span))
-                }
-            };
-            frame.insert(p.name.clone(), v);
-        }
+        let bound = super::params::bind(c, args, span)?;
+        let frame = crate::value::env::Env::new(
+            bound.into_iter().collect(),
+            Some(c.bindings.clone()),
+            c.env.clone(),
+        );
         self.frames.push(frame);
         let result = match &c.body {
             ClosureBody::Expr(e) => self.eval(e),
@@ -140,7 +99,9 @@ impl<'s> Interp<'s> {
                 Flow::Break | Flow::Continue => Err(outside_loop(span)),
             }),
         };
-        self.frames.pop();
+        if let Some(env) = self.frames.pop() {
+            crate::value::env::Env::release(env);
+        }
         // An error inside a function from another cell keeps its own source.
         result.map_err(|e| {
             if c.source != self.source {

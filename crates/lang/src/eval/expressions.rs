@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
-use super::args::CallArg;
 use super::builtins::python::format;
 use super::{operators, subscript, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::{ClosureBody, PyDict, PyList, Value};
+use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_engine::{budget, Exception};
 use ragtag_syntax::ast::*;
 
@@ -31,29 +31,19 @@ impl<'s> Interp<'s> {
                 if let Some(n) = subscript::literal_nested(e) {
                     Value::literal(n.into())
                 } else {
-                    let vals = items
-                        .iter()
-                        .map(|i| self.eval(i))
-                        .collect::<Result<Vec<_>>>()?;
-                    Value::list(vals)
+                    Value::list(self.display_items(items)?)
                 }
             }
             ExprKind::Data(n) => Value::List(PyList::from_literal(n.clone())),
-            ExprKind::Tuple(items) => Value::tuple(
-                items
-                    .iter()
-                    .map(|i| self.eval(i))
-                    .collect::<Result<Vec<_>>>()?,
-            ),
-            ExprKind::Dict(items) => {
-                let d = PyDict::new(Vec::new()).map_err(Error::from)?;
-                for (k, v) in items {
-                    let key = self.eval(k)?;
-                    let val = self.eval(v)?;
-                    d.insert(key, val)
-                        .map_err(|err| Error::from(err).at(k.span))?;
-                }
-                Value::Dict(d)
+            ExprKind::Tuple(items) => Value::tuple(self.display_items(items)?),
+            ExprKind::Dict(items) => self.dict_display(items)?,
+            // The parser admits `*x` only as an item of a display or a target list.
+            ExprKind::Starred(_) => {
+                return Err(Error::new(
+                    ExceptionClass::SyntaxError,
+                    "can't use starred expression here",
+                )
+                .at(e.span))
             }
             ExprKind::Attr(obj, name) => {
                 let o = self.eval(obj)?;
@@ -61,26 +51,7 @@ impl<'s> Interp<'s> {
             }
             ExprKind::Call(f, args) => {
                 let func = self.eval(f)?;
-                #[allow(clippy::disallowed_methods)] // sized by the source text
-                let mut call_args = Vec::with_capacity(args.len());
-                for a in args {
-                    let v = self.eval(&a.value)?;
-                    if a.star {
-                        let items = subscript::iterate(&v)
-                            .map_err(|err| Error::from(err).at(a.value.span))?;
-                        call_args.extend(items.into_iter().map(|value| CallArg {
-                            name: None,
-                            value,
-                            span: a.value.span,
-                        }));
-                    } else {
-                        call_args.push(CallArg {
-                            name: a.name.clone(),
-                            value: v,
-                            span: a.value.span,
-                        });
-                    }
-                }
+                let call_args = self.call_args(&func, args)?;
                 let result = self.call(&func, call_args, e.span)?;
                 self.rebind_receiver(f, &func, result)
             }
@@ -164,8 +135,9 @@ impl<'s> Interp<'s> {
         };
         let it = self.eval(&first.iter)?;
         let items = subscript::iterate(&it).map_err(|err| Error::from(err).at(first.iter.span))?;
-        let frame = self.frames.last().cloned().unwrap_or_default();
-        self.frames.push(frame);
+        let env =
+            crate::value::env::Env::new(Default::default(), None, self.frames.last().cloned());
+        self.frames.push(env);
         let result = self.comprehension_level(generators, 0, Some(items), emit);
         self.frames.pop();
         result

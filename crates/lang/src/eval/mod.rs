@@ -14,9 +14,11 @@ mod expressions;
 pub mod items;
 mod names;
 pub mod operators;
+mod params;
 mod statements;
 mod subscript;
 pub mod suggest;
+mod unpack;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -90,7 +92,7 @@ pub const MAX_DEPTH: usize = 1000;
 /// One evaluation in progress: the session's globals plus a stack of local frames.
 pub struct Interp<'s> {
     globals: &'s mut HashMap<String, Value>,
-    frames: Vec<HashMap<String, Value>>,
+    frames: Vec<std::sync::Arc<crate::value::env::Env>>,
     sink: &'s mut dyn Sink,
     cancel: &'s AtomicBool,
     /// The id of the source being run (for closures created in it).

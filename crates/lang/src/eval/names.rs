@@ -6,9 +6,11 @@ use std::sync::Arc;
 use super::builtins::{self, registry, Kind};
 use super::{items, root_module, subscript, suggest, Interp};
 use crate::diagnostic::{Error, Result};
+use crate::value::env::Found;
 use crate::value::{Closure, ClosureBody, Value};
 use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_syntax::ast::*;
+use ragtag_syntax::scope::Bindings;
 
 impl<'s> Interp<'s> {
     /// A closure over the innermost frame, with its defaults evaluated now, as in Python.
@@ -26,42 +28,50 @@ impl<'s> Interp<'s> {
                 None => None,
             });
         }
-        let captured = self
-            .frames
-            .last()
-            .map(|f| f.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
-            .unwrap_or_default();
+        let bindings = match &body {
+            ClosureBody::Block(stmts) => Bindings::of_function(params, stmts),
+            ClosureBody::Expr(_) => Bindings::of_function(params, &[]),
+        };
         Ok(Value::Closure(Arc::new(Closure {
             name: name.to_string(),
             params: params.to_vec(),
             defaults,
             body,
-            captured,
+            env: self.frames.last().cloned(),
+            bindings: Arc::new(bindings),
             source: self.source,
         })))
     }
 
-    /// Binds a name in the innermost frame, or globally at top level.
+    /// Binds a name in the innermost frame (or, for a `nonlocal` name, the enclosing
+    /// function's), or globally at top level or for a `global` name.
     pub(super) fn set(&mut self, name: &str, v: Value) {
-        match self.frames.last_mut() {
-            Some(f) => {
-                f.insert(name.to_string(), v);
+        match self.frames.last() {
+            Some(f) if !f.assigns_global(name) => {
+                f.target_of(name).vars().insert(name.to_string(), v);
             }
-            None => self.set_global(name, v),
+            _ => self.set_global(name, v),
         }
+    }
+
+    /// Whether `name` is bound in the innermost frame.
+    pub(super) fn has_local(&self, name: &str) -> bool {
+        self.frames
+            .last()
+            .is_some_and(|f| f.vars().contains_key(name))
     }
 
     /// `del name` or `del name[index]`.
     pub(super) fn delete(&mut self, e: &Expr) -> Result<()> {
         match &e.kind {
             ExprKind::Name(n) => {
-                if let Some(f) = self.frames.last_mut() {
-                    if f.remove(n.as_str()).is_some() {
+                if let Some(f) = self.frames.last().filter(|f| !f.assigns_global(n)) {
+                    if f.target_of(n).vars().remove(n.as_str()).is_some() {
                         return Ok(());
                     }
                     return Err(Error::new(
-                        ExceptionClass::NameError,
-                        format!("name '{n}' is not defined"),
+                        ExceptionClass::UnboundLocalError,
+                        format!("cannot access local variable '{n}' where it is not associated with a value"),
                     )
                     .at(e.span));
                 }
@@ -97,7 +107,16 @@ impl<'s> Interp<'s> {
                 Ok(())
             }
             Target::Tuple(ts, span) => {
-                let items = subscript::iterate(&v).map_err(|e| Error::from(e).at(*span))?;
+                let items = subscript::iterate(&v).map_err(|_| {
+                    Error::new(
+                        ExceptionClass::TypeError,
+                        format!("cannot unpack non-iterable {} object", v.type_name()),
+                    )
+                    .at(*span)
+                })?;
+                if let Some(star) = ts.iter().position(|t| matches!(t, Target::Starred(..))) {
+                    return self.assign_starred(ts, star, items, *span);
+                }
                 if items.len() != ts.len() {
                     let msg = if items.len() > ts.len() {
                         format!("too many values to unpack (expected {})", ts.len())
@@ -124,6 +143,8 @@ impl<'s> Interp<'s> {
                 let o = self.eval(obj)?;
                 Err(self.attr_unsettable(&o, name, *span))
             }
+            // The parser keeps a starred target inside a tuple.
+            Target::Starred(t, _) => self.assign(t, v),
         }
     }
 
@@ -142,8 +163,29 @@ impl<'s> Interp<'s> {
 
     /// Looks a name up: locals, globals, module roots, exception classes, Python builtins.
     pub(super) fn lookup(&self, name: &str, span: Span) -> Result<Value> {
-        if let Some(v) = self.frames.last().and_then(|f| f.get(name)) {
-            return Ok(v.clone());
+        if let Some(f) = self.frames.last() {
+            match f.find(name) {
+                Found::Value(v) => return Ok(v),
+                Found::UnboundLocal => {
+                    return Err(Error::new(
+                        ExceptionClass::UnboundLocalError,
+                        format!(
+                            "cannot access local variable '{name}' where it is not associated with a value"
+                        ),
+                    )
+                    .at_labeled(span, "local here (assigned in this function), not yet bound"))
+                }
+                Found::UnboundFree => {
+                    return Err(Error::new(
+                        ExceptionClass::NameError,
+                        format!(
+                            "cannot access free variable '{name}' where it is not associated with a value in enclosing scope"
+                        ),
+                    )
+                    .at(span))
+                }
+                Found::Global => {}
+            }
         }
         if let Some(v) = self.globals.get(name) {
             return Ok(v.clone());
@@ -161,9 +203,12 @@ impl<'s> Interp<'s> {
             return Ok(Value::Builtin(b));
         }
         let mut candidates: Vec<&str> = self.globals.keys().map(|k| k.as_str()).collect();
-        if let Some(f) = self.frames.last() {
-            candidates.extend(f.keys().map(|k| k.as_str()));
-        }
+        let locals: Vec<String> = self
+            .frames
+            .last()
+            .map(|f| f.vars().keys().cloned().collect())
+            .unwrap_or_default();
+        candidates.extend(locals.iter().map(|k| k.as_str()));
         candidates.extend(
             registry()
                 .all

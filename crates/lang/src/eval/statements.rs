@@ -88,7 +88,8 @@ impl<'s> Interp<'s> {
                     Flow::Normal | Flow::Continue => {}
                 }
             },
-            StmtKind::Pass => {}
+            // Read when the function is defined (see `Bindings`); nothing to do when run.
+            StmtKind::Pass | StmtKind::Global(_) | StmtKind::Nonlocal(_) => {}
             StmtKind::Def { name, params, body } => {
                 let closure = self.make_closure(name, params, ClosureBody::Block(body.clone()))?;
                 self.set(name, closure);
@@ -206,7 +207,7 @@ impl<'s> Interp<'s> {
                 let cur = self.get_attr(o, name, *s, obj.span)?;
                 (cur, None)
             }
-            Target::Tuple(_, s) => {
+            Target::Tuple(_, s) | Target::Starred(_, s) => {
                 return Err(Error::new(
                     ExceptionClass::SyntaxError,
                     "'tuple' is an illegal expression for augmented assignment",

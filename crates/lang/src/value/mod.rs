@@ -10,6 +10,7 @@ use ragtag_syntax::ast::{Expr, Param, Stmt};
 
 pub mod convert;
 mod dict;
+pub mod env;
 mod fast_literal;
 mod list;
 mod snapshot;
@@ -116,8 +117,11 @@ pub struct Closure {
     pub defaults: Vec<Option<Value>>,
     /// The body.
     pub body: ClosureBody,
-    /// Local names visible where it was defined (empty at top level).
-    pub captured: Vec<(String, Value)>,
+    /// The environment of the function it was defined in (`None` at top level): read
+    /// when it runs, so it sees that function's variables as they are then.
+    pub env: Option<Arc<env::Env>>,
+    /// What its body does with names: its locals, `global` and `nonlocal` names.
+    pub bindings: Arc<ragtag_syntax::scope::Bindings>,
     /// The source it was defined in, for diagnostics inside it.
     pub source: usize,
 }

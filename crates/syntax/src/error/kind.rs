@@ -46,8 +46,8 @@ pub enum SyntaxErrorKind {
     UnexpectedEndOfInput,
     /// `else`, `elif`, `except` or `finally` with no `if` or `try` before it: `else: pass`.
     MisplacedClause,
-    /// A Python statement ragtag does not have (`with`, `class`, `yield`, `global`,
-    /// `nonlocal`, `async`, `await`): `with open('f') as f: pass`.
+    /// A Python statement ragtag does not have (`with`, `class`, `yield`, `async`,
+    /// `await`): `with open('f') as f: pass`.
     UnsupportedStatement,
     /// `del` of something that is neither a name nor a subscript: `del 1`.
     CannotDelete,
@@ -57,6 +57,16 @@ pub enum SyntaxErrorKind {
     DuplicateParameter,
     /// A parameter without a default after one with a default: `def f(a=1, b): pass`.
     NonDefaultAfterDefault,
+    /// Parameters in an order Python refuses: `/` after `*`, a bare `*` with no named
+    /// parameter after it, anything after `**kwargs`: `def f(*): pass`.
+    ParameterOrder,
+    /// A starred expression where it cannot unpack: two in one target list, alone left of
+    /// `=`, as a comprehension's element: `*a, *b = [1, 2]`.
+    StarredMisuse,
+    /// A `global` or `nonlocal` declaration Python refuses: `nonlocal` at top level or
+    /// naming no variable of an enclosing function, a parameter declared global:
+    /// `def f():` then `    nonlocal x`.
+    ScopeDeclaration,
     /// `not …` as the operand of a tighter operator, unparenthesised: `1 + not x`.
     BareNot,
     /// A keyword argument given twice: `print(sep='a', sep='b')`.
@@ -104,7 +114,7 @@ static DEEP_BLOCKS: LazyLock<String> = LazyLock::new(|| {
 
 impl SyntaxErrorKind {
     /// Every kind, in the order of the catalogue.
-    pub const ALL: [SyntaxErrorKind; 30] = [
+    pub const ALL: [SyntaxErrorKind; 33] = [
         Self::UnterminatedString,
         Self::UnterminatedTripleQuotedString,
         Self::UnclosedBracket,
@@ -127,6 +137,9 @@ impl SyntaxErrorKind {
         Self::CannotAssign,
         Self::DuplicateParameter,
         Self::NonDefaultAfterDefault,
+        Self::ParameterOrder,
+        Self::StarredMisuse,
+        Self::ScopeDeclaration,
         Self::BareNot,
         Self::RepeatedKeywordArgument,
         Self::PositionalAfterKeyword,
@@ -178,6 +191,9 @@ impl SyntaxErrorKind {
             K::CannotAssign => "1 = x",
             K::DuplicateParameter => "def f(a, a): pass",
             K::NonDefaultAfterDefault => "def f(a=1, b): pass",
+            K::ParameterOrder => "def f(*): pass",
+            K::StarredMisuse => "*a, *b = [1, 2]",
+            K::ScopeDeclaration => "def f():\n    nonlocal x",
             K::BareNot => "1 + not x",
             K::RepeatedKeywordArgument => "print(sep='a', sep='b')",
             K::PositionalAfterKeyword => "print(sep='a', 1)",
@@ -226,6 +242,14 @@ impl SyntaxErrorKind {
             }
             K::DuplicateParameter => "a function has two parameters of the same name",
             K::NonDefaultAfterDefault => "a parameter without a default follows one with a default",
+            K::ParameterOrder => {
+                "parameters come in an order Python refuses (`/` after `*`, a bare `*` last, \
+                 something after `**kwargs`)"
+            }
+            K::StarredMisuse => "a starred expression stands where it cannot unpack",
+            K::ScopeDeclaration => {
+                "a `global` or `nonlocal` declaration names nothing it can refer to"
+            }
             K::BareNot => "`not …` is an operand of a tighter operator without parentheses",
             K::RepeatedKeywordArgument => "a call gives the same keyword argument twice",
             K::PositionalAfterKeyword => "a call has a positional argument after a keyword one",

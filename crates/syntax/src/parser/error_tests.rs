@@ -72,7 +72,7 @@ fn error_empty_argument() {
 #[test]
 fn error_bad_parameter_list() {
     let e = err("def f(:");
-    assert_eq!(e.message, "expected a name or `)`, found `:`");
+    assert_eq!(e.message, "expected a parameter name or `)`, found `:`");
     assert_eq!(e.span, Span::new(6, 7));
     assert!(!e.incomplete);
 }
@@ -130,10 +130,14 @@ fn error_messages_for_common_mistakes() {
             7,
         ),
         ("f(x=1, x=2)", "keyword argument repeated: `x`", 7),
-        ("def f(a, a): pass", "duplicate parameter `a`", 9),
+        (
+            "def f(a, a): pass",
+            "duplicate argument 'a' in function definition",
+            9,
+        ),
         (
             "lambda x=1, y: x",
-            "a parameter without a default follows one with a default",
+            "non-default argument follows default argument",
             12,
         ),
         ("x = 1\n  y = 2", "unexpected indent", 8),
@@ -199,7 +203,7 @@ fn error_messages_never_name_grammar_rules() {
         "{1:",
         "{1: 2 3}",
         "x[1:2:3:4]",
-        "f(**k)",
+        "f(**)",
         "a if b",
         "not",
         "x = 1 +\n",

@@ -66,13 +66,19 @@ pub(super) fn describe(rule: Rule) -> Expect {
         | R::testlist
         | R::expr_line
         | R::star_arg
+        | R::dstar_arg
+        | R::star_expr
         | R::kwarg
         | R::slice_stop => Word(0, "an expression"),
         R::index_item => Word(1, "an index"),
         R::dict_item => Word(1, "a `key: value` pair"),
         R::name | R::from_name => Word(2, "a name"),
-        R::params | R::param => Word(2, "a parameter name"),
-        R::target_list | R::target_paren | R::target_bracket => Word(2, "a loop variable"),
+        R::params | R::param | R::param_star | R::param_kwargs | R::param_slash => {
+            Word(2, "a parameter name")
+        }
+        R::target_list | R::target_paren | R::target_bracket | R::target_star => {
+            Word(2, "a loop variable")
+        }
         R::import_as | R::dotted_name => Word(2, "a module name"),
         R::statement
         | R::inline_block
@@ -89,6 +95,8 @@ pub(super) fn describe(rule: Rule) -> Expect {
         | R::del_stmt
         | R::break_stmt
         | R::continue_stmt
+        | R::global_stmt
+        | R::nonlocal_stmt
         | R::try_stmt
         | R::def_stmt
         | R::decorated => Word(3, "a statement"),
@@ -126,6 +134,8 @@ pub(super) fn describe(rule: Rule) -> Expect {
         R::kw_del => Word(4, "`del`"),
         R::kw_break => Word(4, "`break`"),
         R::kw_continue => Word(4, "`continue`"),
+        R::kw_global => Word(4, "`global`"),
+        R::kw_nonlocal => Word(4, "`nonlocal`"),
         R::EOI => Word(9, "end of input"),
         R::call | R::attribute | R::subscription | R::aug_assign | R::op_start => Operator,
         r if is_infix(r) => Operator,
@@ -314,7 +324,8 @@ pub(super) fn word_error(
         )
         .hint(
             "ragtag understands expressions, assignments, `import`, `def`, `if`, `for`, `while`, \
-             `try`, `return`, `raise`, `assert`, `del`, `break`, `continue` and `pass`",
+             `try`, `return`, `raise`, `assert`, `del`, `break`, `continue`, `global`, \
+             `nonlocal` and `pass`",
         );
     }
     let vague = words.iter().all(|x| matches!(x.1, "`,`" | "end of input"));

@@ -24,8 +24,8 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;
 
 use super::ast::{
-    Arg, BinOp, Comprehension, Expr, ExprKind, Handler, Index, LogicOp, Param, Program, Span, Stmt,
-    StmtKind, Target, UnaryOp,
+    Arg, BinOp, Comprehension, Expr, ExprKind, Handler, Index, LogicOp, Param, ParamKind, Program,
+    Span, Stmt, StmtKind, Target, UnaryOp,
 };
 
 mod grammar {
@@ -47,6 +47,8 @@ mod data_blocks;
 mod error_tests;
 mod errors;
 mod fast;
+#[cfg(test)]
+mod function_tests;
 mod prepass;
 #[cfg(test)]
 mod tests;
@@ -178,7 +180,9 @@ fn convert_program(
             body.extend(converter.statement(pair)?);
         }
     }
-    Ok(Program { body })
+    let program = Program { body };
+    crate::scope::check(&program)?;
+    Ok(program)
 }
 
 /// Parses a single expression (a bare `a, b` is a tuple); surrounding blank space is allowed.

@@ -557,10 +557,14 @@ fn walk<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
     match &e.kind {
         ExprKind::List(xs) | ExprKind::Tuple(xs) => xs.iter().for_each(go),
         ExprKind::Dict(kv) => kv.iter().for_each(|(k, v)| {
-            go(k);
+            if let Some(k) = k {
+                go(k);
+            }
             go(v);
         }),
-        ExprKind::Attr(x, _) | ExprKind::Unary(_, x) | ExprKind::Not(x) => go(x),
+        ExprKind::Attr(x, _) | ExprKind::Unary(_, x) | ExprKind::Not(x) | ExprKind::Starred(x) => {
+            go(x)
+        }
         ExprKind::Call(f, args) => {
             go(f);
             args.iter().for_each(|a| go(&a.value));

@@ -51,6 +51,12 @@ impl Converter<'_> {
 
     /// `a` or `a, b` (a tuple); a trailing comma makes a tuple too.
     pub(crate) fn testlist(&self, pair: Pair<'_, Rule>) -> Result1<Expr> {
+        not_starred(self.testlist_or_starred(pair)?)
+    }
+
+    /// Like [`Converter::testlist`], but a lone `*x` stays (the left of `=` is checked as a
+    /// target).
+    pub(crate) fn testlist_or_starred(&self, pair: Pair<'_, Rule>) -> Result1<Expr> {
         let span = span_of(&pair);
         let (mut items, comma) = self.expr_items(pair)?;
         if items.len() == 1 && !comma {
@@ -64,13 +70,20 @@ impl Converter<'_> {
         let mut items = Vec::new();
         let mut comma = false;
         for p in pair.into_inner() {
-            if p.as_rule() == Rule::trailing_comma {
-                comma = true;
-            } else {
-                items.push(self.expr(p)?);
+            match p.as_rule() {
+                Rule::trailing_comma => comma = true,
+                Rule::star_expr => items.push(self.starred(p)?),
+                _ => items.push(self.expr(p)?),
             }
         }
         Ok((items, comma))
+    }
+
+    /// `*xs`: a starred item of a display or a target list.
+    pub(crate) fn starred(&self, pair: Pair<'_, Rule>) -> Result1<Expr> {
+        let span = span_of(&pair);
+        let inner = self.or_test(pair.into_inner().next().expect("starred value"))?;
+        Ok(boxed(ExprKind::Starred(Box::new(inner)), span))
     }
 
     /// An atom followed by calls, attribute accesses and subscripts.
@@ -121,12 +134,14 @@ impl Converter<'_> {
         let mut args: Vec<Arg> = Vec::new();
         // Keyword names seen so far: one lookup per argument keeps a long call linear.
         let mut keywords = HashSet::new();
+        // Whether a `**mapping` came before: no positional argument may follow it.
+        let mut unpacked = false;
         let mut pairs = pair.into_inner().peekable();
         while let Some(p) = pairs.next() {
             let span = span_of(&p);
             if pairs.peek().is_some_and(|n| n.as_rule() == Rule::gen_for) {
                 // `f(x for x in xs)`: the generator expression is the one argument.
-                if matches!(p.as_rule(), Rule::star_arg | Rule::kwarg) {
+                if matches!(p.as_rule(), Rule::star_arg | Rule::kwarg | Rule::dstar_arg) {
                     return Err(SyntaxError::new(
                         SyntaxErrorKind::UnexpectedToken,
                         "invalid syntax: a generator expression must be an expression",
@@ -148,15 +163,34 @@ impl Converter<'_> {
                     name: None,
                     value,
                     star: false,
+                    double_star: false,
                 }]);
             }
             let arg = match p.as_rule() {
                 Rule::star_arg => {
+                    if unpacked {
+                        return Err(SyntaxError::new(
+                            SyntaxErrorKind::PositionalAfterKeyword,
+                            "iterable argument unpacking follows keyword argument unpacking",
+                            span,
+                        ));
+                    }
                     let value = self.expr(p.into_inner().next().expect("starred value"))?;
                     Arg {
                         name: None,
                         value,
                         star: true,
+                        double_star: false,
+                    }
+                }
+                Rule::dstar_arg => {
+                    unpacked = true;
+                    let value = self.expr(p.into_inner().next().expect("unpacked mapping"))?;
+                    Arg {
+                        name: None,
+                        value,
+                        star: false,
+                        double_star: true,
                     }
                 }
                 Rule::kwarg => {
@@ -173,13 +207,19 @@ impl Converter<'_> {
                         name: Some(name),
                         value: self.expr(it.next().expect("keyword value"))?,
                         star: false,
+                        double_star: false,
                     }
                 }
                 _ => {
-                    if !keywords.is_empty() {
+                    if unpacked || !keywords.is_empty() {
+                        let msg = if unpacked {
+                            "positional argument follows keyword argument unpacking"
+                        } else {
+                            "positional argument follows keyword argument"
+                        };
                         return Err(SyntaxError::new(
                             SyntaxErrorKind::PositionalAfterKeyword,
-                            "positional argument follows keyword argument",
+                            msg,
                             span,
                         ));
                     }
@@ -187,6 +227,7 @@ impl Converter<'_> {
                         name: None,
                         value: self.expr(p)?,
                         star: false,
+                        double_star: false,
                     }
                 }
             };
@@ -256,14 +297,14 @@ impl Converter<'_> {
         let mut inner = pair.clone().into_inner();
         if inner.nth(1).is_some_and(|p| p.as_rule() == Rule::gen_for) {
             let mut pairs = pair.into_inner();
-            let elt = Box::new(self.expr(pairs.next().expect("generator element"))?);
+            let elt = Box::new(self.comprehension_elt(pairs.next().expect("generator element"))?);
             let clauses = pairs.next().expect("the `for` clauses");
             let generators = self.comprehensions(clauses.into_inner())?;
             return Ok(boxed(ExprKind::GenExp { elt, generators }, span));
         }
         let (mut items, comma) = self.expr_items(pair)?;
         if items.len() == 1 && !comma {
-            let mut inner = items.pop().expect("one expression");
+            let mut inner = not_starred(items.pop().expect("one expression"))?;
             inner.span = span;
             return Ok(inner);
         }
@@ -271,11 +312,18 @@ impl Converter<'_> {
     }
 
     pub(crate) fn dict_display(&self, pair: Pair<'_, Rule>) -> Result1<ExprKind> {
-        let mut entries = Vec::new();
+        let mut entries: Vec<(Option<Expr>, Expr)> = Vec::new();
         let mut pairs = pair.into_inner().peekable();
         while let Some(item) = pairs.next() {
             if item.as_rule() == Rule::comp_for {
                 let (key, value) = entries.pop().expect("a key and a value before `for`");
+                let Some(key) = key else {
+                    return Err(SyntaxError::new(
+                        SyntaxErrorKind::StarredMisuse,
+                        "dict unpacking cannot be used in dict comprehension",
+                        value.span,
+                    ));
+                };
                 let generators = self.comprehensions(std::iter::once(item).chain(pairs))?;
                 return Ok(ExprKind::DictComp {
                     key: Box::new(key),
@@ -284,9 +332,12 @@ impl Converter<'_> {
                 });
             }
             let mut kv = item.into_inner();
-            let k = self.expr(kv.next().expect("key"))?;
-            let v = self.expr(kv.next().expect("value"))?;
-            entries.push((k, v));
+            let first = kv.next().expect("key");
+            match kv.next() {
+                // `**mapping`
+                None => entries.push((None, self.or_test(first)?)),
+                Some(v) => entries.push((Some(self.expr(first)?), self.expr(v)?)),
+            }
         }
         Ok(ExprKind::Dict(entries))
     }
@@ -296,7 +347,13 @@ impl Converter<'_> {
         let mut items = Vec::new();
         let mut pairs = pair.into_inner().peekable();
         while let Some(p) = pairs.next() {
-            items.push(self.expr(p)?);
+            if pairs.peek().is_some_and(|n| n.as_rule() == Rule::comp_for) {
+                items.push(self.comprehension_elt(p)?);
+            } else if p.as_rule() == Rule::star_expr {
+                items.push(self.starred(p)?);
+            } else {
+                items.push(self.expr(p)?);
+            }
             if pairs.peek().is_some_and(|n| n.as_rule() == Rule::comp_for) {
                 let elt = Box::new(items.pop().expect("comprehension element"));
                 let generators = self.comprehensions(pairs)?;
@@ -304,6 +361,18 @@ impl Converter<'_> {
             }
         }
         Ok(ExprKind::List(items))
+    }
+
+    /// The element of a list comprehension or generator expression: never starred.
+    fn comprehension_elt(&self, pair: Pair<'_, Rule>) -> Result1<Expr> {
+        if pair.as_rule() == Rule::star_expr {
+            return Err(SyntaxError::new(
+                SyntaxErrorKind::StarredMisuse,
+                "iterable unpacking cannot be used in comprehension",
+                span_of(&pair),
+            ));
+        }
+        self.expr(pair)
     }
 
     /// The `for … in … if …` clauses of a comprehension.
@@ -360,4 +429,17 @@ impl Converter<'_> {
         shift(&mut e, base);
         Ok(e)
     }
+}
+
+/// `e`, refused when it is a starred expression standing alone (`*xs` is only an item of a
+/// display or of a target list).
+pub(crate) fn not_starred(e: Expr) -> Result1<Expr> {
+    if matches!(e.kind, ExprKind::Starred(_)) {
+        return Err(SyntaxError::new(
+            SyntaxErrorKind::StarredMisuse,
+            "can't use starred expression here",
+            e.span,
+        ));
+    }
+    Ok(e)
 }

@@ -315,10 +315,14 @@ fn shift(e: &mut Expr, by: usize) {
             items.iter_mut().for_each(|i| shift(i, by))
         }
         ExprKind::Dict(entries) => entries.iter_mut().for_each(|(k, v)| {
-            shift(k, by);
+            if let Some(k) = k {
+                shift(k, by);
+            }
             shift(v, by);
         }),
-        ExprKind::Attr(x, _) | ExprKind::Unary(_, x) | ExprKind::Not(x) => shift(x, by),
+        ExprKind::Attr(x, _) | ExprKind::Unary(_, x) | ExprKind::Not(x) | ExprKind::Starred(x) => {
+            shift(x, by)
+        }
         ExprKind::Call(f, args) => {
             shift(f, by);
             args.iter_mut()
@@ -408,6 +412,10 @@ fn shift_target(t: &mut Target, by: usize) {
                     _ => return,
                 };
             }
+        }
+        Target::Starred(t, s) => {
+            *s = Span::new(s.start + by, s.end + by);
+            shift_target(t, by);
         }
     }
 }

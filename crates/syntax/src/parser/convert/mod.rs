@@ -153,6 +153,8 @@ pub(super) fn is_keyword(rule: Rule) -> bool {
             | R::kw_del
             | R::kw_break
             | R::kw_continue
+            | R::kw_global
+            | R::kw_nonlocal
     )
 }
 

@@ -28,9 +28,21 @@ pub(crate) fn to_target(e: Expr) -> Result1<Target> {
         ExprKind::Tuple(items) | ExprKind::List(items) => {
             let items = items
                 .into_iter()
-                .map(to_target)
+                .map(|item| match item.kind {
+                    ExprKind::Starred(inner) => {
+                        Ok(Target::Starred(Box::new(to_target(*inner)?), item.span))
+                    }
+                    _ => to_target(item),
+                })
                 .collect::<Result1<Vec<_>>>()?;
-            return Ok(Target::Tuple(items, e.span));
+            return checked_tuple(items, e.span);
+        }
+        ExprKind::Starred(_) => {
+            return Err(SyntaxError::new(
+                SyntaxErrorKind::StarredMisuse,
+                "starred assignment target must be in a list or tuple",
+                e.span,
+            ))
         }
         ExprKind::Subscript(obj, index) => return Ok(Target::Subscript(obj, index, e.span)),
         ExprKind::Attr(obj, name) => return Ok(Target::Attr(obj, name, e.span)),
@@ -51,6 +63,19 @@ pub(crate) fn to_target(e: Expr) -> Result1<Target> {
         e.span,
     )
     .hint("names, subscripts (`x[i]`), attributes (`x.a`) and tuples or lists of them can be assigned to"))
+}
+
+/// A tuple target, refused when more than one of its items is starred.
+fn checked_tuple(items: Vec<Target>, span: Span) -> Result1<Target> {
+    let mut starred = items.iter().filter(|t| matches!(t, Target::Starred(..)));
+    if let Some(second) = starred.nth(1) {
+        return Err(SyntaxError::new(
+            SyntaxErrorKind::StarredMisuse,
+            "multiple starred expressions in assignment",
+            second.span(),
+        ));
+    }
+    Ok(Target::Tuple(items, span))
 }
 
 /// `target op= value`: the target is one name, subscript or attribute.
@@ -112,9 +137,17 @@ pub(crate) fn target_list(pair: Pair<'_, Rule>) -> Result1<Target> {
     let span = span_of(&pair);
     let (mut items, comma) = target_items(pair)?;
     if items.len() == 1 && !comma {
-        return Ok(items.pop().expect("one target"));
+        let one = items.pop().expect("one target");
+        if let Target::Starred(_, at) = one {
+            return Err(SyntaxError::new(
+                SyntaxErrorKind::StarredMisuse,
+                "starred assignment target must be in a list or tuple",
+                at,
+            ));
+        }
+        return Ok(one);
     }
-    Ok(Target::Tuple(items, span))
+    checked_tuple(items, span)
 }
 
 pub(crate) fn target_items(pair: Pair<'_, Rule>) -> Result1<(Vec<Target>, bool)> {
@@ -131,16 +164,22 @@ pub(crate) fn target_items(pair: Pair<'_, Rule>) -> Result1<(Vec<Target>, bool)>
                     Some(list) => match target_list(list)? {
                         Target::Name(n, _) => Target::Name(n, span),
                         Target::Tuple(t, _) => Target::Tuple(t, span),
+                        Target::Starred(t, _) => Target::Starred(t, span),
                         other => other,
                     },
                 });
+            }
+            Rule::target_star => {
+                let (mut inner, _) = target_items(p)?;
+                let one = inner.pop().expect("a target after `*`");
+                items.push(Target::Starred(Box::new(one), span));
             }
             _ => {
                 let inner = match p.into_inner().next() {
                     None => Vec::new(),
                     Some(list) => target_items(list)?.0,
                 };
-                items.push(Target::Tuple(inner, span));
+                items.push(checked_tuple(inner, span)?);
             }
         }
     }
@@ -254,6 +293,12 @@ impl Converter<'_> {
                 }
                 return Ok(());
             }
+            Rule::global_stmt => {
+                StmtKind::Global(children(pair).map(|n| n.as_str().to_owned()).collect())
+            }
+            Rule::nonlocal_stmt => {
+                StmtKind::Nonlocal(children(pair).map(|n| n.as_str().to_owned()).collect())
+            }
             Rule::expr_stmt => self.expr_stmt(pair)?,
             other => unreachable!("not a statement: {other:?}"),
         };
@@ -271,7 +316,7 @@ impl Converter<'_> {
                 let value = self.testlist(pairs.next().expect("a value after the operator"))?;
                 return aug_assign(target, &p, value);
             }
-            parts.push(self.testlist(p)?);
+            parts.push(self.testlist_or_starred(p)?);
         }
         let value = parts.pop().ok_or_else(|| {
             SyntaxError::new(
@@ -280,6 +325,7 @@ impl Converter<'_> {
                 Span::default(),
             )
         })?;
+        let value = super::expr::not_starred(value)?;
         if parts.is_empty() {
             return Ok(StmtKind::Expr(value));
         }
@@ -424,32 +470,105 @@ impl Converter<'_> {
         unreachable!("a decorated definition ends with `def`")
     }
 
+    /// Parameters with their kinds, checked in the order Python requires: positional-only
+    /// ones before `/`, then normal ones, `*args` or a bare `*`, keyword-only ones and
+    /// `**kwargs` last. Messages are CPython's.
     pub(crate) fn param_list(&self, pair: Pair<'_, Rule>) -> Result1<Vec<Param>> {
         let mut params: Vec<Param> = Vec::new();
         // Names seen so far, and whether one had a default: a long list stays linear.
         let mut names = HashSet::new();
         let mut defaults = false;
+        // A `*` or `*args` seen (and where a bare one was), a `/` seen, `**kwargs` seen.
+        let (mut star, mut bare_star, mut slash, mut kwargs) = (false, None, false, false);
+        let order = |msg: &str, span| {
+            Err(SyntaxError::new(
+                SyntaxErrorKind::ParameterOrder,
+                msg.to_owned(),
+                span,
+            ))
+        };
         for p in pair.into_inner() {
             let span = span_of(&p);
+            if kwargs {
+                return order("arguments cannot follow var-keyword argument", span);
+            }
+            let rule = p.as_rule();
             let mut it = p.into_inner();
-            let name = it.next().expect("parameter name").as_str().to_owned();
+            let (name, kind) = match rule {
+                Rule::param_slash => {
+                    if slash {
+                        return order("/ may appear only once", span);
+                    }
+                    if star {
+                        return order("/ must be ahead of *", span);
+                    }
+                    if params.is_empty() {
+                        return order("at least one argument must precede /", span);
+                    }
+                    slash = true;
+                    for q in &mut params {
+                        q.kind = ParamKind::PositionalOnly;
+                    }
+                    continue;
+                }
+                Rule::param_star => {
+                    if star {
+                        return order("* argument may appear only once", span);
+                    }
+                    star = true;
+                    match it.next() {
+                        Some(n) => (n.as_str().to_owned(), ParamKind::VarArgs),
+                        None => {
+                            bare_star = Some(span);
+                            continue;
+                        }
+                    }
+                }
+                Rule::param_kwargs => {
+                    if let Some(at) = bare_star.take() {
+                        return order("named arguments must follow bare *", at);
+                    }
+                    kwargs = true;
+                    let name = it.next().expect("a name after `**`").as_str().to_owned();
+                    (name, ParamKind::VarKeywords)
+                }
+                _ => {
+                    bare_star = None;
+                    let name = it.next().expect("parameter name").as_str().to_owned();
+                    let kind = if star {
+                        ParamKind::KeywordOnly
+                    } else {
+                        ParamKind::Normal
+                    };
+                    (name, kind)
+                }
+            };
             let default = it.next().map(|p| self.expr(p)).transpose()?;
             if !names.insert(name.clone()) {
                 return Err(SyntaxError::new(
                     SyntaxErrorKind::DuplicateParameter,
-                    format!("duplicate parameter `{name}`"),
+                    format!("duplicate argument '{name}' in function definition"),
                     span,
                 ));
             }
-            defaults |= default.is_some();
-            if default.is_none() && defaults {
-                return Err(SyntaxError::new(
-                    SyntaxErrorKind::NonDefaultAfterDefault,
-                    "a parameter without a default follows one with a default",
-                    span,
-                ));
+            if kind == ParamKind::Normal {
+                defaults |= default.is_some();
+                if default.is_none() && defaults {
+                    return Err(SyntaxError::new(
+                        SyntaxErrorKind::NonDefaultAfterDefault,
+                        "non-default argument follows default argument",
+                        span,
+                    ));
+                }
             }
-            params.push(Param { name, default });
+            params.push(Param {
+                name,
+                default,
+                kind,
+            });
+        }
+        if let Some(at) = bare_star {
+            return order("named arguments must follow bare *", at);
         }
         Ok(params)
     }

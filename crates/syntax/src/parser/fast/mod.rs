@@ -373,6 +373,7 @@ impl<'a> Fast<'a> {
                         name: Some(name),
                         value,
                         star: false,
+                        double_star: false,
                     });
                 }
                 None => {
@@ -384,6 +385,7 @@ impl<'a> Fast<'a> {
                         name: None,
                         value,
                         star: false,
+                        double_star: false,
                     });
                 }
             }

@@ -1,5 +1,4 @@
-//! Python builtins over iterables: `zip`, `enumerate`, `sum`, `min`, `max`, `sorted` and
-//! `dict`.
+//! Python builtins over iterables: `zip`, `enumerate`, `sum` and `dict`.
 
 use super::items_of;
 use crate::diagnostic::{Error, Result};
@@ -16,6 +15,22 @@ pub(super) fn zip(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .map(|(v, s)| iterate(v).map_err(|e| Error::from(e).at(*s)))
         .collect::<Result<_>>()?;
     let n = lists.iter().map(|l| l.len()).min().unwrap_or(0);
+    if a.flag("strict", false)? {
+        if let Some(k) = lists.iter().position(|l| l.len() != lists[0].len()) {
+            let shorter = if lists[k].len() < lists[0].len() {
+                "shorter"
+            } else {
+                "longer"
+            };
+            // CPython names the first argument whose length differs from the first's.
+            let msg = if k == 1 {
+                format!("zip() argument 2 is {shorter} than argument 1")
+            } else {
+                format!("zip() argument {} is {shorter} than arguments 1-{k}", k + 1)
+            };
+            return Err(Error::new(ExceptionClass::ValueError, msg).at(a.call));
+        }
+    }
     Ok(Value::list(
         (0..n)
             .map(|i| Value::tuple(lists.iter().map(|l| l[i].clone()).collect()))
@@ -41,72 +56,6 @@ pub(super) fn sum(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             .map_err(|e| a.err_at("iterable", e))?;
     }
     Ok(acc)
-}
-
-fn extreme(a: &Args, want_max: bool) -> Result<Value> {
-    let items: Vec<Value> = if a.rest().len() == 1 {
-        iterate(&a.rest()[0].0).map_err(|e| Error::from(e).at(a.rest()[0].1))?
-    } else {
-        a.rest().iter().map(|(v, _)| v.clone()).collect()
-    };
-    let mut best: Option<Value> = None;
-    for v in items {
-        best = Some(match best {
-            None => v,
-            Some(b) => {
-                let op = if want_max {
-                    ragtag_syntax::ast::BinOp::Gt
-                } else {
-                    ragtag_syntax::ast::BinOp::Lt
-                };
-                let better = crate::eval::operators::binary(op, &v, &b)
-                    .and_then(|r| r.truthy())
-                    .map_err(|e| Error::from(e).at(a.call))?;
-                if better {
-                    v
-                } else {
-                    b
-                }
-            }
-        });
-    }
-    best.ok_or_else(|| {
-        Error::new(ExceptionClass::ValueError, "arg is an empty sequence").at(a.call)
-    })
-}
-
-pub(super) fn min(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    extreme(a, false)
-}
-
-pub(super) fn max(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    extreme(a, true)
-}
-
-pub(super) fn sorted(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let mut items = items_of(a, "iterable")?;
-    let mut err = None;
-    items.sort_by(|x, y| {
-        match crate::eval::operators::binary(ragtag_syntax::ast::BinOp::Lt, x, y)
-            .and_then(|r| r.truthy())
-        {
-            Ok(true) => std::cmp::Ordering::Less,
-            Ok(false) => match crate::eval::operators::binary(ragtag_syntax::ast::BinOp::Lt, y, x)
-                .and_then(|r| r.truthy())
-            {
-                Ok(true) => std::cmp::Ordering::Greater,
-                _ => std::cmp::Ordering::Equal,
-            },
-            Err(e) => {
-                err = Some(e);
-                std::cmp::Ordering::Equal
-            }
-        }
-    });
-    if let Some(e) = err {
-        return Err(a.err_at("iterable", e));
-    }
-    Ok(Value::list(items))
 }
 
 pub(super) fn dict(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

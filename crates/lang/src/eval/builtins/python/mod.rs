@@ -5,12 +5,16 @@
 
 pub mod containers;
 pub mod format;
+mod higher;
+mod ints;
 mod iterables;
 mod number_methods;
 mod numbers;
 mod text;
 
-use self::iterables::{dict, enumerate, max, min, sorted, sum, zip};
+use self::higher::{all, any, callable, filter, map, max, min, reversed, sorted};
+use self::ints::{bin, divmod, hex, oct, pow, round};
+use self::iterables::{dict, enumerate, sum, zip};
 use self::numbers::{bool_, float, int, math1, math_int, math_log, num_arg};
 use self::text::{dict_items, dict_keys, dict_values, format, join, lower, split, strip, upper};
 use super::help::help;
@@ -71,8 +75,11 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("bool", "(x=False)", bool_)
         .doc("Python truthiness of a value.")
         .examples(&["bool([])"]),
-    Builtin::function("zip", "(*iterables)", zip)
-        .doc("Tuples of the i-th items of each iterable, up to the shortest.")
+    Builtin::function("zip", "(*iterables, strict=False)", zip)
+        .doc(
+            "Tuples of the i-th items of each iterable, up to the shortest (a list; Python's \
+             is an iterator); `strict=True` makes unequal lengths a ValueError.",
+        )
         .examples(&["zip([1, 2], ['a', 'b'])"]),
     Builtin::function("enumerate", "(iterable, start=0)", enumerate)
         .doc("Pairs `(index, item)`.")
@@ -80,15 +87,57 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("sum", "(iterable, start=0)", sum)
         .doc("Python's sum of the items (use `tf.reduce_sum` for tensors).")
         .examples(&["sum([1, 2, 3])"]),
-    Builtin::function("min", "(*values)", min)
-        .doc("The smallest item.")
-        .examples(&["min([3, 1, 2])"]),
-    Builtin::function("max", "(*values)", max)
-        .doc("The largest item.")
-        .examples(&["max(3, 1, 2)"]),
-    Builtin::function("sorted", "(iterable)", sorted)
-        .doc("The items sorted ascending.")
-        .examples(&["sorted([3, 1, 2])"]),
+    Builtin::function("min", "(*values, key=None, default=None)", min)
+        .doc(
+            "The smallest item (of one iterable, or of the arguments), compared by `key(item)` \
+             when given; `default` for an empty iterable.",
+        )
+        .examples(&["min([3, 1, 2])", "min(['bb', 'a'], key=len)"]),
+    Builtin::function("max", "(*values, key=None, default=None)", max)
+        .doc(
+            "The largest item (of one iterable, or of the arguments), compared by `key(item)` \
+             when given; `default` for an empty iterable.",
+        )
+        .examples(&["max(3, 1, 2)", "max([], default=0)"]),
+    Builtin::function("sorted", "(iterable, key=None, reverse=False)", sorted)
+        .doc("The items in a new list, sorted ascending by `key(item)` (stable); `reverse=True` for descending.")
+        .examples(&["sorted([3, 1, 2])", "sorted(['bb', 'a', 'ccc'], key=len, reverse=True)"]),
+    Builtin::function("map", "(function, *iterables)", map)
+        .doc("`function` applied to the items of the iterables in step (a list; Python's is an iterator).")
+        .examples(&["map(abs, [-1, 2, -3])"]),
+    Builtin::function("filter", "(function, iterable)", filter)
+        .doc("The items for which `function(item)` is true (`None`: the true items), as a list.")
+        .examples(&["filter(lambda x: x > 1, [1, 2, 3])"]),
+    Builtin::function("reversed", "(sequence)", reversed)
+        .doc("The items in reverse order (a list; Python's is an iterator).")
+        .examples(&["reversed([1, 2, 3])"]),
+    Builtin::function("any", "(iterable)", any)
+        .doc("True when some item is true.")
+        .examples(&["any([0, 1])"]),
+    Builtin::function("all", "(iterable)", all)
+        .doc("True when every item is true (and for no items).")
+        .examples(&["all([1, 2])"]),
+    Builtin::function("callable", "(obj)", callable)
+        .doc("Whether the value can be called: functions, builtins, classes.")
+        .examples(&["callable(len)"]),
+    Builtin::function("round", "(number, ndigits=None)", round)
+        .doc("Python's round: ties to even; an int without `ndigits`, else the type of `number`.")
+        .examples(&["round(2.5)", "round(2.675, 2)"]),
+    Builtin::function("divmod", "(a, b)", divmod)
+        .doc("The pair `(a // b, a % b)`.")
+        .examples(&["divmod(7, -2)"]),
+    Builtin::function("pow", "(base, exp, mod=None)", pow)
+        .doc("`base ** exp`, or with `mod` the modular power of ints (a negative `exp` inverts).")
+        .examples(&["pow(2, 10)", "pow(3, -1, 7)"]),
+    Builtin::function("hex", "(x)", hex)
+        .doc("An int in hexadecimal, `0x` first.")
+        .examples(&["hex(255)"]),
+    Builtin::function("oct", "(x)", oct)
+        .doc("An int in octal, `0o` first.")
+        .examples(&["oct(8)"]),
+    Builtin::function("bin", "(x)", bin)
+        .doc("An int in binary, `0b` first.")
+        .examples(&["bin(-5)"]),
     Builtin::function("dict", "(pairs=None)", dict)
         .doc("A dict from `(key, value)` pairs.")
         .examples(&["dict([('a', 1)])"]),
@@ -359,6 +408,7 @@ fn isinstance(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             return k.catches(e.class);
         }
         let n = name_of(c);
-        n == obj || (n == "Tensor" && obj == "Tensor")
+        // bool is a subclass of int.
+        n == obj || (n == "int" && obj == "bool")
     })))
 }

@@ -1,0 +1,242 @@
+//! Python builtins that take functions or test items: `map`, `filter`, `any`, `all`,
+//! `reversed`, `callable`, and `sorted`, `min`, `max` with `key=` (and `default=`). Where
+//! CPython returns an iterator (`map`, `filter`, `reversed`), ragtag returns the list of its
+//! items.
+
+use std::cmp::Ordering;
+
+use super::items_of;
+use crate::diagnostic::{Error, Result};
+use crate::eval::args::Args;
+use crate::eval::operators::python_cmp;
+use crate::eval::subscript::iterate;
+use crate::eval::Interp;
+use crate::value::Value;
+use ragtag_engine::{Exception, ExceptionClass};
+
+/// The items of argument `name`, or CPython's "not iterable" TypeError at it.
+fn iterable(a: &Args, name: &str, v: &Value) -> Result<Vec<Value>> {
+    iterate(v).map_err(|_| {
+        Error::new(
+            ExceptionClass::TypeError,
+            format!("'{}' object is not iterable", v.type_name()),
+        )
+        .at(a.span(name))
+    })
+}
+
+pub(super) fn map(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let func = a.value("function").clone();
+    if a.rest().is_empty() {
+        return Err(Error::new(
+            ExceptionClass::TypeError,
+            "map() must have at least two arguments.",
+        )
+        .at(a.call));
+    }
+    let lists: Vec<Vec<Value>> = a
+        .rest()
+        .iter()
+        .map(|(v, s)| iterate(v).map_err(|e| Error::from(e).at(*s)))
+        .collect::<Result<_>>()?;
+    let n = lists.iter().map(Vec::len).min().unwrap_or(0);
+    let mut out = Vec::new();
+    for i in 0..n {
+        it.check_cancel()?;
+        let args = lists.iter().map(|l| l[i].clone()).collect();
+        out.push(it.call_values(&func, args, a.call)?);
+    }
+    Ok(Value::list(out))
+}
+
+pub(super) fn filter(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let func = a.value("function").clone();
+    let items = iterable(a, "iterable", a.value("iterable"))?;
+    let mut out = Vec::new();
+    for item in items {
+        it.check_cancel()?;
+        let keep = match &func {
+            Value::None => item.clone(),
+            f => it.call_values(f, vec![item.clone()], a.call)?,
+        };
+        if keep.truthy().map_err(|e| Error::from(e).at(a.call))? {
+            out.push(item);
+        }
+    }
+    Ok(Value::list(out))
+}
+
+fn any_all(a: &Args, want: bool) -> Result<Value> {
+    for item in iterable(a, "iterable", a.value("iterable"))? {
+        if item.truthy().map_err(|e| a.err_at("iterable", e))? == want {
+            return Ok(Value::Bool(want));
+        }
+    }
+    Ok(Value::Bool(!want))
+}
+
+pub(super) fn any(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    any_all(a, true)
+}
+
+pub(super) fn all(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    any_all(a, false)
+}
+
+pub(super) fn reversed(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let v = a.value("sequence");
+    let reversible = matches!(
+        v,
+        Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Dict(_)
+    ) || matches!(v, Value::Array(_) | Value::NdArray(_));
+    if !reversible {
+        return Err(Error::new(
+            ExceptionClass::TypeError,
+            format!("'{}' object is not reversible", v.type_name()),
+        )
+        .at(a.span("sequence")));
+    }
+    let mut items = iterable(a, "sequence", v)?;
+    items.reverse();
+    Ok(Value::list(items))
+}
+
+pub(super) fn callable(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    Ok(Value::Bool(matches!(
+        a.value("obj"),
+        Value::Builtin(_)
+            | Value::Method(..)
+            | Value::Closure(_)
+            | Value::ErrorClass(_)
+            | Value::DType(_)
+    )))
+}
+
+/// Each item with its sort key: `key(item)` when a key function is given.
+fn keyed(it: &mut Interp<'_>, a: &Args, items: Vec<Value>) -> Result<Vec<(Value, Value)>> {
+    let key = a.get("key").cloned();
+    let mut out = Vec::new();
+    for item in items {
+        let k = match &key {
+            Some(f) => {
+                it.check_cancel()?;
+                it.call_values(f, vec![item.clone()], a.call)?
+            }
+            None => item.clone(),
+        };
+        out.push((k, item));
+    }
+    Ok(out)
+}
+
+/// Python's ordering of two keys; values `python_cmp` does not order (scalar tensors) are
+/// compared with `<` as before.
+fn order(x: &Value, y: &Value) -> std::result::Result<Ordering, Exception> {
+    python_cmp(x, y).or_else(|e| {
+        let lt = |p: &Value, q: &Value| {
+            crate::eval::operators::binary(ragtag_syntax::ast::BinOp::Lt, p, q)
+                .and_then(|r| r.truthy())
+        };
+        match (lt(x, y), lt(y, x)) {
+            (Ok(true), _) => Ok(Ordering::Less),
+            (Ok(false), Ok(true)) => Ok(Ordering::Greater),
+            (Ok(false), Ok(false)) => Ok(Ordering::Equal),
+            _ => Err(e),
+        }
+    })
+}
+
+/// A stable sort by key with Python's `<`; the first comparison error is the result.
+fn sort_keyed(pairs: &mut [(Value, Value)]) -> std::result::Result<(), Exception> {
+    let mut err = None;
+    pairs.sort_by(|(x, _), (y, _)| {
+        if err.is_some() {
+            return Ordering::Equal;
+        }
+        order(x, y).unwrap_or_else(|e| {
+            err = Some(e);
+            Ordering::Equal
+        })
+    });
+    err.map_or(Ok(()), Err)
+}
+
+pub(super) fn sorted(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let items = items_of(a, "iterable")?;
+    let reverse = a.flag("reverse", false)?;
+    let mut pairs = keyed(it, a, items)?;
+    // Reversing before and after a stable sort keeps equal items in their order, as
+    // Python's `reverse=True` does.
+    if reverse {
+        pairs.reverse();
+    }
+    sort_keyed(&mut pairs).map_err(|e| a.err_at("iterable", e))?;
+    if reverse {
+        pairs.reverse();
+    }
+    Ok(Value::list(pairs.into_iter().map(|(_, v)| v).collect()))
+}
+
+fn extreme(it: &mut Interp<'_>, a: &Args, want: Ordering, name: &str) -> Result<Value> {
+    let default = a.given("default").cloned();
+    let items: Vec<Value> = match a.rest() {
+        [] => {
+            return Err(Error::new(
+                ExceptionClass::TypeError,
+                format!("{name} expected at least 1 argument, got 0"),
+            )
+            .at(a.call))
+        }
+        [(v, s)] => iterate(v).map_err(|_| {
+            Error::new(
+                ExceptionClass::TypeError,
+                format!("'{}' object is not iterable", v.type_name()),
+            )
+            .at(*s)
+        })?,
+        many => {
+            if default.is_some() {
+                return Err(Error::new(
+                    ExceptionClass::TypeError,
+                    format!(
+                        "Cannot specify a default for {name}() with multiple positional arguments"
+                    ),
+                )
+                .at(a.call));
+            }
+            many.iter().map(|(v, _)| v.clone()).collect()
+        }
+    };
+    let mut best: Option<(Value, Value)> = None;
+    for (k, v) in keyed(it, a, items)? {
+        best = Some(match best {
+            None => (k, v),
+            Some((bk, bv)) => {
+                // The first of equal items wins, as in Python.
+                let better = order(&k, &bk).map_err(|e| Error::from(e).at(a.call))?;
+                if better == want {
+                    (k, v)
+                } else {
+                    (bk, bv)
+                }
+            }
+        });
+    }
+    match (best, default) {
+        (Some((_, v)), _) => Ok(v),
+        (None, Some(d)) => Ok(d),
+        (None, None) => Err(Error::new(
+            ExceptionClass::ValueError,
+            format!("{name}() arg is an empty sequence"),
+        )
+        .at(a.call)),
+    }
+}
+
+pub(super) fn min(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    extreme(it, a, Ordering::Less, "min")
+}
+
+pub(super) fn max(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    extreme(it, a, Ordering::Greater, "max")
+}

@@ -1,0 +1,142 @@
+//! Environments: the local variables of one running function call (or comprehension),
+//! linked to the environment the function was defined in. A closure holds its defining
+//! environment itself, not a copy, so it sees the enclosing function's variables as they
+//! are when it runs, and `nonlocal` assignments reach them — Python's closure cells.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::value::Value;
+use ragtag_syntax::scope::Bindings;
+
+/// One scope's variables.
+#[derive(Debug)]
+pub struct Env {
+    vars: Mutex<HashMap<String, Value>>,
+    /// What the function body does with names; `None` for a comprehension, whose only
+    /// locals are its loop variables.
+    pub(crate) bindings: Option<Arc<Bindings>>,
+    /// The environment of the function this one's function was defined in.
+    pub(crate) parent: Option<Arc<Env>>,
+}
+
+/// Where a name lives, seen from the innermost environment.
+pub(crate) enum Found {
+    /// Bound to this value.
+    Value(Value),
+    /// Local to the running function but not bound yet (UnboundLocalError).
+    UnboundLocal,
+    /// A variable of an enclosing function not bound yet (NameError).
+    UnboundFree,
+    /// Not a local or enclosing variable: look in the globals.
+    Global,
+}
+
+impl Env {
+    /// A new environment holding `vars`.
+    pub(crate) fn new(
+        vars: HashMap<String, Value>,
+        bindings: Option<Arc<Bindings>>,
+        parent: Option<Arc<Env>>,
+    ) -> Arc<Env> {
+        Arc::new(Env {
+            vars: Mutex::new(vars),
+            bindings,
+            parent,
+        })
+    }
+
+    /// The variables (a poisoned lock still holds usable values: nothing panics while
+    /// holding it).
+    pub(crate) fn vars(&self) -> MutexGuard<'_, HashMap<String, Value>> {
+        self.vars.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn declares_global(&self, name: &str) -> bool {
+        self.bindings
+            .as_ref()
+            .is_some_and(|b| b.globals.contains(name))
+    }
+
+    fn is_local(&self, name: &str) -> bool {
+        self.bindings
+            .as_ref()
+            .is_some_and(|b| b.locals.contains(name))
+    }
+
+    /// Looks `name` up from this environment outwards.
+    pub(crate) fn find(self: &Arc<Env>, name: &str) -> Found {
+        let mut env = self;
+        let mut innermost = true;
+        loop {
+            if env.declares_global(name) {
+                return Found::Global;
+            }
+            if let Some(v) = env.vars().get(name) {
+                return Found::Value(v.clone());
+            }
+            if env.is_local(name) {
+                return if innermost {
+                    Found::UnboundLocal
+                } else {
+                    Found::UnboundFree
+                };
+            }
+            innermost = false;
+            match &env.parent {
+                Some(p) => env = p,
+                None => return Found::Global,
+            }
+        }
+    }
+
+    /// Whether an assignment to `name` here goes to the globals (`global name`).
+    pub(crate) fn assigns_global(&self, name: &str) -> bool {
+        self.declares_global(name)
+    }
+
+    /// The environment an assignment to `name` here binds in: this one, or for a
+    /// `nonlocal` name the nearest enclosing function's that holds it.
+    pub(crate) fn target_of<'e>(self: &'e Arc<Env>, name: &str) -> &'e Arc<Env> {
+        let nonlocal = self
+            .bindings
+            .as_ref()
+            .is_some_and(|b| b.nonlocals.contains(name));
+        if !nonlocal {
+            return self;
+        }
+        let mut env = self;
+        while let Some(p) = &env.parent {
+            if p.is_local(name) {
+                return p;
+            }
+            env = p;
+        }
+        self
+    }
+
+    /// Called as a call's environment is left: when only closures stored in its own
+    /// variables still hold it (a helper `def` inside a function, never returned), the
+    /// environment and those closures hold each other and nothing else can reach them, so
+    /// its variables are dropped to free them.
+    pub(crate) fn release(env: Arc<Env>) {
+        let holders = Arc::strong_count(&env);
+        if holders == 1 {
+            return;
+        }
+        let own_closures = env
+            .vars()
+            .values()
+            .filter(|v| match v {
+                Value::Closure(c) => {
+                    Arc::strong_count(c) == 1
+                        && c.env.as_ref().is_some_and(|e| Arc::ptr_eq(e, &env))
+                }
+                _ => false,
+            })
+            .count();
+        if holders == 1 + own_closures {
+            env.vars().clear();
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! Function scopes as CPython compiles them: the names a function body binds (its locals,
+//! for the whole body), the names it declares `global` or `nonlocal`, and the checks
+//! Python makes before running anything (`nonlocal` naming no enclosing variable, a
+//! parameter declared global).
+
+use std::collections::HashSet;
+
+use crate::ast::{ExprKind, Param, Program, Stmt, StmtKind, Target};
+use crate::error::{SyntaxError, SyntaxErrorKind};
+
+/// What a function body does with names.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Bindings {
+    /// Names bound in the body (parameters, assignments, `for`, `del`, `import`, `def`,
+    /// `except … as`), less the declared ones: local everywhere in the body.
+    pub locals: HashSet<String>,
+    /// Names declared `global`.
+    pub globals: HashSet<String>,
+    /// Names declared `nonlocal`.
+    pub nonlocals: HashSet<String>,
+}
+
+impl Bindings {
+    /// The bindings of a function with `params` and `body` (a lambda's body binds nothing).
+    pub fn of_function(params: &[Param], body: &[Stmt]) -> Bindings {
+        let mut b = Bindings::default();
+        b.locals.extend(params.iter().map(|p| p.name.clone()));
+        collect(body, &mut b);
+        b.locals
+            .retain(|n| !b.globals.contains(n) && !b.nonlocals.contains(n));
+        b
+    }
+}
+
+/// Adds what `body` binds and declares to `b`, without entering nested functions.
+fn collect(body: &[Stmt], b: &mut Bindings) {
+    for s in body {
+        match &s.kind {
+            StmtKind::Assign { targets, .. } => targets.iter().for_each(|t| target(t, b)),
+            StmtKind::AugAssign { target: t, .. } => target(t, b),
+            StmtKind::For {
+                target: t, body, ..
+            } => {
+                target(t, b);
+                collect(body, b);
+            }
+            StmtKind::Import { module, alias } if !module.starts_with("__future__.") => {
+                let bound = alias
+                    .clone()
+                    .unwrap_or_else(|| module.split('.').next().unwrap_or(module).to_string());
+                b.locals.insert(bound);
+            }
+            StmtKind::Del(items) => {
+                for e in items {
+                    if let ExprKind::Name(n) = &e.kind {
+                        b.locals.insert(n.clone());
+                    }
+                }
+            }
+            StmtKind::Def { name, .. } => {
+                b.locals.insert(name.clone());
+            }
+            StmtKind::While { body, .. } => collect(body, b),
+            StmtKind::If { body, orelse, .. } => {
+                collect(body, b);
+                collect(orelse, b);
+            }
+            StmtKind::Try {
+                body,
+                handlers,
+                finally,
+            } => {
+                collect(body, b);
+                for h in handlers {
+                    if let Some(n) = &h.name {
+                        b.locals.insert(n.clone());
+                    }
+                    collect(&h.body, b);
+                }
+                collect(finally, b);
+            }
+            StmtKind::Global(names) => b.globals.extend(names.iter().cloned()),
+            StmtKind::Nonlocal(names) => b.nonlocals.extend(names.iter().cloned()),
+            _ => {}
+        }
+    }
+}
+
+fn target(t: &Target, b: &mut Bindings) {
+    match t {
+        Target::Name(n, _) => {
+            b.locals.insert(n.clone());
+        }
+        Target::Tuple(items, _) => items.iter().for_each(|t| target(t, b)),
+        Target::Starred(t, _) => target(t, b),
+        // Setting an item or attribute binds no name.
+        Target::Subscript(..) | Target::Attr(..) => {}
+    }
+}
+
+/// CPython's compile-time checks of `global` and `nonlocal` over a whole program.
+pub fn check(program: &Program) -> Result<(), SyntaxError> {
+    check_body(&program.body, &mut Vec::new())
+}
+
+/// Checks the statements of one scope; `enclosing` holds the bindings of the functions
+/// around it, innermost last (empty at module level).
+fn check_body(body: &[Stmt], enclosing: &mut Vec<Bindings>) -> Result<(), SyntaxError> {
+    let error = |msg: String, s: &Stmt| {
+        Err(SyntaxError::new(
+            SyntaxErrorKind::ScopeDeclaration,
+            msg,
+            s.span,
+        ))
+    };
+    for s in body {
+        match &s.kind {
+            StmtKind::Nonlocal(_) if enclosing.is_empty() => {
+                return error("nonlocal declaration not allowed at module level".into(), s)
+            }
+            StmtKind::Def { params, body, .. } => {
+                let b = Bindings::of_function(params, body);
+                for p in params {
+                    if b.globals.contains(&p.name) {
+                        return error(format!("name '{}' is parameter and global", p.name), s);
+                    }
+                    if b.nonlocals.contains(&p.name) {
+                        return error(format!("name '{}' is parameter and nonlocal", p.name), s);
+                    }
+                }
+                // Sorted, so the error names the same variable every run.
+                let mut nonlocals: Vec<&String> = b.nonlocals.iter().collect();
+                nonlocals.sort();
+                for n in nonlocals {
+                    if b.globals.contains(n) {
+                        return error(format!("name '{n}' is nonlocal and global"), s);
+                    }
+                    let bound = enclosing
+                        .iter()
+                        .any(|e| e.locals.contains(n) || e.nonlocals.contains(n));
+                    if !bound {
+                        return error(format!("no binding for nonlocal '{n}' found"), s);
+                    }
+                }
+                enclosing.push(b);
+                let r = check_body(body, enclosing);
+                enclosing.pop();
+                r?;
+            }
+            StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
+                check_body(body, enclosing)?
+            }
+            StmtKind::If { body, orelse, .. } => {
+                check_body(body, enclosing)?;
+                check_body(orelse, enclosing)?;
+            }
+            StmtKind::Try {
+                body,
+                handlers,
+                finally,
+            } => {
+                check_body(body, enclosing)?;
+                for h in handlers {
+                    check_body(&h.body, enclosing)?;
+                }
+                check_body(finally, enclosing)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
