@@ -146,35 +146,13 @@ fn order(x: &Value, y: &Value) -> std::result::Result<Ordering, Exception> {
     })
 }
 
-/// A stable sort by key with Python's `<`; the first comparison error is the result.
-fn sort_keyed(pairs: &mut [(Value, Value)]) -> std::result::Result<(), Exception> {
-    let mut err = None;
-    pairs.sort_by(|(x, _), (y, _)| {
-        if err.is_some() {
-            return Ordering::Equal;
-        }
-        order(x, y).unwrap_or_else(|e| {
-            err = Some(e);
-            Ordering::Equal
-        })
-    });
-    err.map_or(Ok(()), Err)
-}
-
+/// `sorted(iterable, key=None, reverse=False)`: Python's stable sort (shared with
+/// `list.sort`).
 pub(super) fn sorted(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let items = items_of(a, "iterable")?;
     let reverse = a.flag("reverse", false)?;
-    let mut pairs = keyed(it, a, items)?;
-    // Reversing before and after a stable sort keeps equal items in their order, as
-    // Python's `reverse=True` does.
-    if reverse {
-        pairs.reverse();
-    }
-    sort_keyed(&mut pairs).map_err(|e| a.err_at("iterable", e))?;
-    if reverse {
-        pairs.reverse();
-    }
-    Ok(Value::list(pairs.into_iter().map(|(_, v)| v).collect()))
+    let out = super::containers::sort_values(it, items, a.get("key"), reverse, a.span("iterable"))?;
+    Ok(Value::list(out))
 }
 
 fn extreme(it: &mut Interp<'_>, a: &Args, want: Ordering, name: &str) -> Result<Value> {

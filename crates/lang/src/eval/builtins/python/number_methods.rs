@@ -25,13 +25,17 @@ pub static NUMBER_METHODS: &[Builtin] = &[
         .doc("The int itself (its complex conjugate).")
         .examples(&["(3).conjugate()"]),
     Builtin::property("int.real", same)
-        .doc("The int itself."),
+        .doc("The int itself.")
+        .examples(&["(5).real"]),
     Builtin::property("int.imag", zero)
-        .doc("0."),
+        .doc("0.")
+        .examples(&["(5).imag"]),
     Builtin::property("int.numerator", same)
-        .doc("The int itself."),
+        .doc("The int itself.")
+        .examples(&["(5).numerator"]),
     Builtin::property("int.denominator", one)
-        .doc("1."),
+        .doc("1.")
+        .examples(&["(5).denominator"]),
     Builtin::method("float.is_integer", "(self)", is_integer)
         .doc("Whether the float has an integral value.")
         .examples(&["(2.0).is_integer()"]),
@@ -48,9 +52,11 @@ pub static NUMBER_METHODS: &[Builtin] = &[
         .doc("The float itself (its complex conjugate).")
         .examples(&["(1.5).conjugate()"]),
     Builtin::property("float.real", same)
-        .doc("The float itself."),
+        .doc("The float itself.")
+        .examples(&["(1.5).real"]),
     Builtin::property("float.imag", zero_float)
-        .doc("0.0."),
+        .doc("0.0.")
+        .examples(&["(1.5).imag"]),
     Builtin::method("tuple.count", "(self, value)", tuple_count)
         .doc("How many items equal `value`.")
         .examples(&["(1, 2, 1).count(1)"]),
