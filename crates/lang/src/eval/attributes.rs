@@ -44,7 +44,11 @@ impl<'s> Interp<'s> {
         // methods under its path (`tf.RaggedTensorSpec.from_value`).
         if let Value::Builtin(b) = &o {
             if let Some(f) = registry().get(&format!("{}.{name}", b.name)) {
-                if f.kind == Kind::Function {
+                // A Python type's method read from the type (`str.lower`) is a function
+                // whose first argument is the receiver.
+                let python_type =
+                    matches!(b.name, "str" | "list" | "dict" | "int" | "float" | "tuple");
+                if f.kind == Kind::Function || (python_type && f.kind == Kind::Method) {
                     return Ok(Value::Builtin(f));
                 }
             }

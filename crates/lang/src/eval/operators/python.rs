@@ -175,6 +175,11 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
             let display = is_display(a) && is_display(b);
             return Ok(crate::value::relist(out, display));
         }
+        (BinOp::Mul, Value::Tuple(x), Value::Int(n))
+        | (BinOp::Mul, Value::Int(n), Value::Tuple(x)) => {
+            let n = usize::try_from(*n).unwrap_or(0);
+            return Ok(Value::tuple(budget::repeat("tuple repetition", x, n)?));
+        }
         (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => {
             return Ok(Value::tuple(x.iter().chain(y.iter()).cloned().collect()))
         }

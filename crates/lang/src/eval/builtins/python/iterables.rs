@@ -60,17 +60,15 @@ pub(super) fn sum(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 pub(super) fn dict(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let out = crate::value::PyDict::new(Vec::new()).map_err(|e| a.err_at("pairs", e))?;
-    for item in items_of(a, "pairs")? {
-        let kv = iterate(&item).map_err(|e| a.err_at("pairs", e))?;
-        if kv.len() != 2 {
-            return Err(Error::new(
-                ExceptionClass::ValueError,
-                "dictionary update sequence element has the wrong length",
-            )
-            .at(a.span("pairs")));
+    if let Some(source) = a.get("pairs") {
+        let pairs = super::containers::pairs_of(source).map_err(|e| e.at(a.span("pairs")))?;
+        for (k, v) in pairs {
+            out.insert(k, v).map_err(|e| a.err_at("pairs", e))?;
         }
-        out.insert(kv[0].clone(), kv[1].clone())
-            .map_err(|e| a.err_at("pairs", e))?;
+    }
+    for (k, v, at) in a.kwargs() {
+        out.insert(Value::str(k), v.clone())
+            .map_err(|e| Error::from(e).at(*at))?;
     }
     Ok(Value::Dict(out))
 }

@@ -138,7 +138,7 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("bin", "(x)", bin)
         .doc("An int in binary, `0b` first.")
         .examples(&["bin(-5)"]),
-    Builtin::function("dict", "(pairs=None)", dict)
+    Builtin::function("dict", "(pairs=None, **kwargs)", dict)
         .doc("A dict from `(key, value)` pairs.")
         .examples(&["dict([('a', 1)])"]),
     Builtin::function("type", "(object)", type_)
