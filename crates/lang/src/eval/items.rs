@@ -26,6 +26,7 @@ impl<'s> Interp<'s> {
             let kind = match obj {
                 Value::Dict(_) => {
                     // `d[1, 2]` is the key `(1, 2)`.
+                    #[allow(clippy::disallowed_methods)] // sized by the source text
                     let mut keys = Vec::with_capacity(index.len());
                     for i in index {
                         match i {

@@ -112,7 +112,7 @@ impl PyList {
             st.items.clone()?
         };
         let _entered = Entered::enter_id(self as *const PyList as *const () as usize)?;
-        let mut nested = Vec::with_capacity(items.len());
+        let mut nested = Vec::new();
         let mut flat = true;
         for v in &items {
             nested.push(match v {

@@ -223,7 +223,7 @@ pub fn sort_values(
 ) -> Result<Vec<Value>> {
     let keys = match key {
         Some(f) => {
-            let mut keys = Vec::with_capacity(items.len());
+            let mut keys = Vec::new();
             for x in &items {
                 keys.push(it.call_values(f, vec![x.clone()], span)?);
             }
@@ -261,6 +261,7 @@ fn merge_sort(
     let left = right.drain(..right.len() / 2).collect::<Vec<_>>();
     let left = merge_sort(left, lt)?;
     let right = merge_sort(right, lt)?;
+    #[allow(clippy::disallowed_methods)] // as many indices as are already allocated
     let mut out = Vec::with_capacity(left.len() + right.len());
     let (mut i, mut j) = (0, 0);
     while i < left.len() && j < right.len() {
@@ -370,7 +371,7 @@ pub fn pairs_of(v: &Value) -> Result<Vec<(Value, Value)>> {
         return Ok(d.items());
     }
     let items = iterate(v).map_err(Error::from)?;
-    let mut out = Vec::with_capacity(items.len());
+    let mut out = Vec::new();
     for (i, item) in items.into_iter().enumerate() {
         let kv = iterate(&item).map_err(|_| {
             Error::new(

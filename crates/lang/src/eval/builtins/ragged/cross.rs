@@ -11,9 +11,8 @@ use ragtag_engine::{budget, Array, ExceptionClass, RowPartition};
 /// The inputs of a cross: each one's flat values and row splits (2-D ragged, dense or
 /// sparse tensors).
 fn cross_inputs(a: &Args) -> Result<Vec<(ragtag_engine::Buffer, Vec<i64>)>> {
-    let items = match a.value("inputs") {
-        other => crate::eval::subscript::iterate(other).map_err(|e| a.err_at("inputs", e))?,
-    };
+    let items =
+        crate::eval::subscript::iterate(a.value("inputs")).map_err(|e| a.err_at("inputs", e))?;
     let err = |e| a.err_at("inputs", e);
     let rank_error = |k: usize, r: usize| {
         Error::new(
