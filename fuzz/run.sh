@@ -41,6 +41,7 @@ mkdir -p "fuzz/corpus/$target"
 #   the function that made them) lives until the session ends, as README's "Limits and
 #   safety" says: values are reference counted with no cycle collector, so LeakSanitizer
 #   would report every such program; memory growth is still bounded by -rss_limit_mb.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 cargo fuzz run -O "$target" "fuzz/corpus/$target" fuzz/seeds -- \
     -dict=fuzz/ragtag.dict -max_total_time="$seconds" -timeout=10 -detect_leaks=0 \
     -malloc_limit_mb=1024 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
