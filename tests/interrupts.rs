@@ -52,3 +52,68 @@ fn one_long_operation_stops_part_way_and_assigns_nothing() {
         .unwrap();
     assert!(session.get("z").is_some());
 }
+
+/// A read of a file of 10^8 values stops part-way when interrupted, soon after the flag is
+/// set, and assigns nothing: JSON, JSON Lines, Parquet and Arrow IPC.
+#[test]
+fn a_large_read_stops_part_way_and_assigns_nothing() {
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("ragtag-interrupt-reads-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // JSON: one array of 10^8 numbers; JSON Lines: 10^6 lines of 100.
+    let row = format!("[{}]", vec!["7"; 100].join(","));
+    let mut json = std::io::BufWriter::new(std::fs::File::create(dir.join("big.json")).unwrap());
+    let mut jsonl = std::io::BufWriter::new(std::fs::File::create(dir.join("big.jsonl")).unwrap());
+    json.write_all(b"[").unwrap();
+    for i in 0..1_000_000 {
+        if i > 0 {
+            json.write_all(b",").unwrap();
+        }
+        json.write_all(row[1..row.len() - 1].as_bytes()).unwrap();
+        jsonl.write_all(row.as_bytes()).unwrap();
+        jsonl.write_all(b"\n").unwrap();
+    }
+    json.write_all(b"]").unwrap();
+    drop((json, jsonl));
+    let mut session = Session::new();
+    let d = dir.display().to_string();
+    let setup = format!(
+        "x = tf.RaggedTensor.from_uniform_row_length(tf.range(10**8), 100)\n\
+         ak.to_parquet(x, '{d}/big.parquet')\nragtag.write_arrow(x, '{d}/big.arrow')\ndel x\nkept = 1"
+    );
+    session.execute(&setup, &mut Collect::default()).unwrap();
+    for src in [
+        format!("y = ragtag.read_json('{d}/big.json')"),
+        format!("y = ragtag.read_jsonl('{d}/big.jsonl')"),
+        format!("y = ak.from_parquet('{d}/big.parquet')"),
+        format!("y = ragtag.read_arrow('{d}/big.arrow')"),
+    ] {
+        let flag = session.cancel_flag();
+        let set_at = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let stopper = {
+            let set_at = set_at.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(20));
+                *set_at.lock().unwrap() = Some(std::time::Instant::now());
+                flag.store(true, Ordering::Relaxed);
+            })
+        };
+        let result = session.execute(&src, &mut Collect::default());
+        let stopped = std::time::Instant::now();
+        stopper.join().unwrap();
+        let latency = stopped - set_at.lock().unwrap().expect("the flag was set");
+        eprintln!("{src}: stopped {latency:?} after the interrupt");
+        assert_eq!(
+            result.err().map(|e| e.class),
+            Some(ExceptionClass::KeyboardInterrupt),
+            "{src}"
+        );
+        assert!(session.get("y").is_none(), "{src} assigned y");
+        // Generous for a loaded machine; `cargo run --release --example interrupt_latency`
+        // measures the latency itself.
+        assert!(latency < Duration::from_secs(2), "{src}: {latency:?}");
+    }
+    assert!(session.get("kept").is_some());
+    let _ = std::fs::remove_dir_all(&dir);
+}

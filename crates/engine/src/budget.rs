@@ -301,18 +301,18 @@ pub fn string(what: &str, bytes: usize) -> Result<String> {
 pub fn repeat_str(what: &str, s: &str, n: usize) -> Result<String> {
     check_bytes(what, s.len() as u128 * n as u128)?;
     let bytes = super::size::mul(s.len(), n)?;
-    let mut out = vec::<u8>(what, bytes)?;
+    let mut out = string(what, bytes)?;
     if bytes > 0 {
-        // Doubling copies: a gigabyte takes about thirty memcpys, not a billion pushes.
-        out.extend_from_slice(s.as_bytes());
+        // Doubling copies: a gigabyte takes about thirty memcpys, not a billion pushes, and
+        // whole copies of a str need no UTF-8 check.
+        out.push_str(s);
         while out.len() < bytes {
             let more = out.len().min(bytes - out.len());
             out.extend_from_within(..more);
             crate::interrupt::check()?;
         }
     }
-    // Whole copies of a str are valid UTF-8.
-    String::from_utf8(out).map_err(|_| alloc_failed(what, bytes as u128))
+    Ok(out)
 }
 
 /// Counts the bytes one operation builds piece by piece (the results of `tf.map_fn`, the

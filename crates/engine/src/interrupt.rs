@@ -28,6 +28,18 @@ pub fn watch(flag: Option<Arc<AtomicBool>>) {
     FLAG.with(|f| *f.borrow_mut() = flag);
 }
 
+/// The flag this thread watches, to hand to worker threads (which watch none of their
+/// own): they look at it with [`is_set`].
+pub fn current() -> Option<Arc<AtomicBool>> {
+    FLAG.with(|f| f.borrow().clone())
+}
+
+/// Whether `flag` (from [`current`]) is set.
+#[inline]
+pub fn is_set(flag: &Option<Arc<AtomicBool>>) -> bool {
+    flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+}
+
 /// Whether the user asked the running input to stop.
 #[inline]
 pub fn requested() -> bool {

@@ -166,7 +166,10 @@ pub fn leaves_to_buffer(leaves: &[&Leaf], dtype: DType) -> Result<Buffer> {
     /// The leaves converted one by one into a vector of `T`, which becomes the buffer.
     fn elements<T: Element>(leaves: &[&Leaf]) -> Result<Buffer> {
         let mut v = budget::vec::<T>("a tensor literal", leaves.len())?;
-        for l in leaves {
+        for (i, l) in leaves.iter().enumerate() {
+            if i % crate::interrupt::CHUNK == 0 {
+                crate::interrupt::check()?;
+            }
             let s = leaf_to_scalar(l, T::DTYPE)?;
             v.push(T::from_scalar(&s).expect("leaf_to_scalar gives the dtype asked for"));
         }
@@ -174,7 +177,10 @@ pub fn leaves_to_buffer(leaves: &[&Leaf], dtype: DType) -> Result<Buffer> {
     }
     crate::dispatch!(elements dtype dtype, T => elements::<T>(leaves), DType::String => {
         let mut s = StringBuf::try_with_capacity("a tensor literal", leaves.len(), 0)?;
-        for l in leaves {
+        for (i, l) in leaves.iter().enumerate() {
+            if i % crate::interrupt::CHUNK == 0 {
+                crate::interrupt::check()?;
+            }
             match leaf_to_scalar(l, dtype)? {
                 Scalar::Str(b) => s.push(&b),
                 _ => unreachable!("leaf_to_scalar gives the dtype asked for"),

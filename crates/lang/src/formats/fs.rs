@@ -111,9 +111,58 @@ pub fn read(path: &Path) -> Result<Vec<u8>> {
     let what = format!("reading '{}'", path.display());
     budget::check_bytes(&what, u128::from(len))?;
     let mut bytes = budget::vec::<u8>(&what, usize::try_from(len).unwrap_or(usize::MAX))?;
-    file.read_to_end(&mut bytes)
-        .map_err(|e| io_error(&e, path))?;
+    let mut input = Interruptible(&mut file);
+    loop {
+        // A file that grew since its size was read grows the buffer through the budget.
+        if bytes.len() == bytes.capacity() {
+            budget::grow(&what, &mut bytes, READ_CHUNK)?;
+        }
+        let room = bytes.capacity() - bytes.len();
+        (&mut input)
+            .take(room as u64)
+            .read_to_end(&mut bytes)
+            .map_err(|e| read_error(&e, path))?;
+        // Short of the room: the end of the file.
+        if bytes.len() < bytes.capacity() {
+            break;
+        }
+    }
     Ok(bytes)
+}
+
+/// Bytes read between two looks at the interrupt flag.
+const READ_CHUNK: usize = 8 << 20;
+
+/// A reader that reads at most [`READ_CHUNK`] bytes a call and fails once the user has
+/// interrupted, so that a read of a large file (whole, or a format library's read of one
+/// large block) stops part-way. [`read_error`] turns its failure back into the interrupt.
+pub struct Interruptible<R>(pub R);
+
+impl<R: Read> Read for Interruptible<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if ragtag_engine::interrupt::requested() {
+            return Err(io::Error::other(INTERRUPTED));
+        }
+        let n = buf.len().min(READ_CHUNK);
+        self.0.read(&mut buf[..n])
+    }
+}
+
+impl<R: io::Seek> io::Seek for Interruptible<R> {
+    fn seek(&mut self, pos: io::SeekFrom) -> io::Result<u64> {
+        self.0.seek(pos)
+    }
+}
+
+/// The text of the error an interrupted read fails with.
+const INTERRUPTED: &str = "read interrupted";
+
+/// The error for a failed read of `path`: KeyboardInterrupt when the user stopped it.
+pub fn read_error(err: &io::Error, path: &Path) -> Error {
+    if ragtag_engine::interrupt::requested() {
+        return ragtag_engine::interrupt::interrupted().into();
+    }
+    io_error(err, path)
 }
 
 /// Distinguishes the temporary files of writes in flight in this process.

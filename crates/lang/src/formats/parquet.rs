@@ -25,6 +25,9 @@ use ragtag_engine::{budget, Array};
 /// What the format is called in messages.
 const KIND: &str = "Parquet";
 
+/// Rows decoded at a time: between two batches a read looks at the interrupt flag.
+const BATCH_ROWS: usize = 1 << 16;
+
 /// Reads the columns and row groups asked for from the Parquet file at `path`.
 pub fn read(
     path: &Path,
@@ -47,7 +50,10 @@ pub fn read(
     };
     let mask = projection(&meta, &selected);
     check_budget(path, &meta, &mask, &groups, row_groups.is_some())?;
-    let decoded = ragtag_engine::guard::catch(|| decode(path, &meta, &mask, &groups))
+    let decoded = ragtag_engine::guard::catch(|| decode(path, &meta, &mask, &groups));
+    // A decode stopped by an interrupt ends in an error of its own: the interrupt wins.
+    ragtag_engine::interrupt::check()?;
+    let decoded = decoded
         .map_err(|crash| reader_failed(path, KIND, &crash))?
         .map_err(|e| invalid_file(path, KIND, e))?;
     super::arrow::tensors(&decoded, &selected, opts.fill.as_ref())
@@ -145,6 +151,7 @@ fn decode(
     mask: &ProjectionMask,
     groups: &[usize],
 ) -> parquet::errors::Result<Vec<RecordBatch>> {
+    let flag = ragtag_engine::interrupt::current();
     let per_group = groups
         .par_iter()
         .map(|&g| {
@@ -153,11 +160,16 @@ fn decode(
             let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(input, meta.clone())
                 .with_projection(mask.clone())
                 .with_row_groups(vec![g])
-                .with_batch_size(rows.max(1))
+                .with_batch_size(rows.clamp(1, BATCH_ROWS))
                 .build()?;
-            reader
-                .collect::<Result<Vec<RecordBatch>, _>>()
-                .map_err(parquet::errors::ParquetError::from)
+            let mut batches = Vec::new();
+            for batch in reader {
+                if ragtag_engine::interrupt::is_set(&flag) {
+                    return Err(parquet::errors::ParquetError::General("interrupted".into()));
+                }
+                batches.push(batch?);
+            }
+            Ok(batches)
         })
         .collect::<parquet::errors::Result<Vec<Vec<RecordBatch>>>>()?;
     Ok(per_group.into_iter().flatten().collect())

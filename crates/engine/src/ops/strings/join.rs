@@ -18,6 +18,17 @@ fn joined_bytes(col: &StringBuf, sep: &[u8]) -> Result<usize> {
     size::add(col.bytes().len(), size::mul(sep.len(), col.len())?)
 }
 
+/// The result buffer of joining the strings of `col` into `n` strings, reserved through the
+/// budget with every byte the join holds while it runs: the strings it reads and the
+/// separator as well as the result (the separator repeated between strings is where a
+/// small input makes a huge result).
+fn joined_buf(what: &str, col: &StringBuf, sep: &[u8], n: usize) -> Result<StringBuf> {
+    let out = joined_bytes(col, sep)?;
+    let held = col.bytes().len() as u128 + sep.len() as u128;
+    budget::check_bytes(what, out as u128 + held)?;
+    StringBuf::try_with_capacity(what, n, out)
+}
+
 /// Appends `parts` joined by `sep` as one string.
 fn push_joined<'a>(out: &mut StringBuf, sep: &'a [u8], parts: impl Iterator<Item = &'a [u8]>) {
     out.push_parts(parts.enumerate().flat_map(|(k, p)| {
@@ -64,9 +75,13 @@ pub fn join(inputs: &[&Array], separator: &[u8]) -> Result<Array> {
     for (c, p) in cols.iter().zip(&b.pos) {
         total += (0..n).map(|i| c.get(p.at(i)).len() as u128).sum::<u128>();
     }
-    budget::check_bytes("tf.strings.join", total)?;
+    // What the join reads is held while it runs, as is the result.
+    let held = cols.iter().map(|c| c.bytes().len() as u128).sum::<u128>() + separator.len() as u128;
+    budget::check_bytes("tf.strings.join", total + held)?;
     let mut out = StringBuf::try_with_capacity("tf.strings.join", n, total as usize)?;
     for i in 0..n {
+        // A look at the flag costs nothing beside a string copy.
+        crate::interrupt::check()?;
         push_joined(
             &mut out,
             separator,
@@ -88,11 +103,7 @@ pub fn reduce_join(
     let col = str_col(a.flat_values(), "tf.strings.reduce_join")?;
     let rank = a.rank();
     let Some(axes) = axes else {
-        let mut out = StringBuf::try_with_capacity(
-            "tf.strings.reduce_join",
-            1,
-            joined_bytes(col, separator)?,
-        )?;
+        let mut out = joined_buf("tf.strings.reduce_join", col, separator, 1)?;
         push_joined(&mut out, separator, col.iter());
         let shape = if keepdims {
             budget::filled("tf.strings.reduce_join", 1, rank)?
@@ -159,13 +170,10 @@ fn join_dense_axis(t: &Tensor, axis: usize, sep: &[u8]) -> Result<Tensor> {
     let outer: usize = shape[..axis].iter().product();
     let n = shape[axis];
     let inner: usize = shape[axis + 1..].iter().product();
-    let mut out = StringBuf::try_with_capacity(
-        "tf.strings.reduce_join",
-        outer * inner,
-        joined_bytes(col, sep)?,
-    )?;
+    let mut out = joined_buf("tf.strings.reduce_join", col, sep, outer * inner)?;
     for o in 0..outer {
         for j in 0..inner {
+            crate::interrupt::check()?;
             let base = o * n * inner + j;
             push_joined(&mut out, sep, (0..n).map(|k| col.get(base + k * inner)));
         }
@@ -218,14 +226,11 @@ fn segment_join_dense(t: &Tensor, seg: &[usize], nseg: usize, sep: &[u8]) -> Res
         rows[fill[s]] = r;
         fill[s] += 1;
     }
-    let mut out = StringBuf::try_with_capacity(
-        "tf.strings.reduce_join",
-        size::mul(nseg, inner)?,
-        joined_bytes(col, sep)?,
-    )?;
+    let mut out = joined_buf("tf.strings.reduce_join", col, sep, size::mul(nseg, inner)?)?;
     for s in 0..nseg {
         let members = &rows[starts[s]..starts[s + 1]];
         for j in 0..inner {
+            crate::interrupt::check()?;
             push_segment_joined(
                 &mut out,
                 sep,

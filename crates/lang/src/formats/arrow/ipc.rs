@@ -34,24 +34,36 @@ pub fn read(path: &Path, opts: &ReadOptions) -> Result<Vec<(String, Array)>> {
     let decoded = ragtag_engine::guard::catch(|| -> Result<_> {
         let bad = |e| invalid_file(path, KIND, e);
         if is_file {
-            let reader = FileReader::try_new(BufReader::new(file), None).map_err(bad)?;
+            let reader =
+                FileReader::try_new(BufReader::new(fs::Interruptible(file)), None).map_err(bad)?;
             let schema = reader.schema();
-            let batches = reader
-                .collect::<Result<Vec<RecordBatch>, _>>()
-                .map_err(bad)?;
-            Ok((schema, batches))
+            Ok((schema, batches(reader).map_err(bad)??))
         } else {
-            let reader = StreamReader::try_new(BufReader::new(file), None).map_err(bad)?;
-            let schema = reader.schema();
-            let batches = reader
-                .collect::<Result<Vec<RecordBatch>, _>>()
+            let reader = StreamReader::try_new(BufReader::new(fs::Interruptible(file)), None)
                 .map_err(bad)?;
-            Ok((schema, batches))
+            let schema = reader.schema();
+            Ok((schema, batches(reader).map_err(bad)??))
         }
     });
+    // A read stopped by an interrupt ends in an error of its own: the interrupt wins.
+    ragtag_engine::interrupt::check()?;
     let (schema, batches) = decoded.map_err(|crash| reader_failed(path, KIND, &crash))??;
     let selected = super::select(&schema, opts, path)?;
     super::tensors(&batches, &selected, opts.fill.as_ref())
+}
+
+/// The record batches of a reader, looking at the interrupt flag between two.
+fn batches(
+    reader: impl Iterator<Item = std::result::Result<RecordBatch, arrow_schema::ArrowError>>,
+) -> std::result::Result<Result<Vec<RecordBatch>>, arrow_schema::ArrowError> {
+    let mut out = Vec::new();
+    for batch in reader {
+        if let Err(e) = ragtag_engine::interrupt::check() {
+            return Ok(Err(e.into()));
+        }
+        out.push(batch?);
+    }
+    Ok(Ok(out))
 }
 
 fn big_file_hint() -> String {

@@ -29,7 +29,13 @@ impl<A: ArrowPrimitiveType, E: Element> Leaf<A, E> {
         for p in pieces {
             let values = p.array.as_primitive::<A>().values();
             match p.nulls() {
-                None => out.extend(values.iter().map(|&v| map(v))),
+                None => {
+                    // A million values at a time, looking at the interrupt flag between two.
+                    for part in values.chunks(1 << 20) {
+                        ragtag_engine::interrupt::check()?;
+                        out.extend(part.iter().map(|&v| map(v)));
+                    }
+                }
                 Some(nulls) => {
                     c.null_values += p.counted();
                     match fill {

@@ -3,12 +3,12 @@
 //! errors — and tensors written back as JSON that round-trips exactly.
 
 mod read;
+mod stream;
 mod write;
 
+use std::cell::RefCell;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-
-use serde_json::Value as Json;
 
 use crate::diagnostic::{Error, Result};
 use crate::value::convert::regular_ragged;
@@ -17,15 +17,9 @@ use ragtag_engine::literal::{self, Nested};
 use ragtag_engine::{budget, Array, DType};
 
 use super::fs;
-use read::{keys_of, locate, to_nested, Nulls, Place};
+use read::{locate, Place};
+use stream::{finish, parse_one, Node, Record, State};
 pub use write::{write_json, write_jsonl};
-
-/// Bytes of nested literal per byte of JSON, at worst: each value takes two bytes of text
-/// (`1,`) and becomes one node of the parsed tree plus one of the nested literal.
-fn tree_bytes(text_bytes: u64) -> u128 {
-    let per_value = std::mem::size_of::<Json>() + std::mem::size_of::<Nested>();
-    u128::from(text_bytes / 2 + 1) * per_value as u128
-}
 
 /// The ValueError for text that is not JSON.
 fn syntax_error(place: &Place, e: &serde_json::Error) -> Error {
@@ -48,93 +42,80 @@ fn syntax_error(place: &Place, e: &serde_json::Error) -> Error {
     )
 }
 
-/// `ragtag.read_json(path)`: the one JSON value a file holds, as a tensor.
+/// `ragtag.read_json(path)`: the one JSON value a file holds, as a tensor. The text is
+/// read whole (it must fit the budget); the literal built from it is tallied as it grows.
 pub fn read_json(path: &Path, dtype: Option<DType>) -> Result<Array> {
     let file = path.display().to_string();
     let len = fs::size(path)?;
-    budget::check_bytes(&format!("reading '{file}'"), tree_bytes(len))?;
+    let what = format!("reading '{file}'");
+    budget::check_bytes(&what, u128::from(len))?;
     let bytes = fs::read(path)?;
     let place = Place {
         file: file.clone(),
         ..Place::default()
     };
-    let json: Json = serde_json::from_slice(&bytes).map_err(|e| syntax_error(&place, &e))?;
+    let state = RefCell::new(State::new(&what, place));
+    let n = finish(&state, parse_one(&bytes, Node(&state)))?;
     drop(bytes);
-    let mut nulls = Nulls::default();
-    let n = to_nested(&json, &place, &mut nulls)?;
-    drop(json);
-    nulls.check(&file)?;
+    state.into_inner().nulls.check(&file)?;
     to_array(&n, dtype).map_err(|e| in_file(e, &file, None))
 }
 
 /// `ragtag.read_jsonl(path, field=)`: one value per line (or the `field` of one record per
 /// line), blank lines skipped, as a tensor whose rows are the lines. The file is read line
-/// by line; only the converted rows are kept.
+/// by line; only the converted rows are kept, tallied against the budget as they grow.
 pub fn read_jsonl(path: &Path, field: Option<&str>, dtype: Option<DType>) -> Result<Array> {
     let file = path.display().to_string();
     let handle = fs::open(path)?;
     let len = handle.metadata().map_err(|e| fs::io_error(&e, path))?.len();
     let what = format!("reading '{file}'");
-    // The file itself must fit; the rows kept from it are tallied as they are read.
+    // The file itself must fit (so must any one line); the rows are tallied as they are read.
     budget::check_bytes(&what, u128::from(len))?;
-    let mut tally = budget::Tally::new(&what);
+    let place = Place {
+        file: file.clone(),
+        ..Place::default()
+    };
+    let state = RefCell::new(State::new(&what, place));
     let mut rows = Vec::new();
     let mut lines = Vec::new();
-    let mut nulls = Nulls::default();
     let mut reader = BufReader::new(handle);
-    let mut text = String::new();
+    let mut text = Vec::new();
     let mut number = 0;
     loop {
         text.clear();
-        let got = reader.read_line(&mut text).map_err(|e| match e.kind() {
-            std::io::ErrorKind::InvalidData => Error::new(
-                ExceptionClass::ValueError,
-                format!("'{file}', line {}: the line is not UTF-8 text", number + 1),
-            ),
-            _ => fs::io_error(&e, path),
-        })?;
+        let got = reader
+            .read_until(b'\n', &mut text)
+            .map_err(|e| fs::io_error(&e, path))?;
         if got == 0 {
             break;
         }
         number += 1;
-        if text.trim().is_empty() {
+        if std::str::from_utf8(&text).is_err() {
+            return Err(Error::new(
+                ExceptionClass::ValueError,
+                format!("'{file}', line {number}: the line is not UTF-8 text"),
+            ));
+        }
+        if text.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let mut place = Place {
-            file: file.clone(),
-            line: Some(number),
-            key: None,
+        state.borrow_mut().at(Some(number), field);
+        let row = match field {
+            None => parse_one(&text, Node(&state)),
+            Some(key) => parse_one(
+                &text,
+                Record {
+                    state: &state,
+                    key,
+                    line: number,
+                    file: &file,
+                },
+            ),
         };
-        let json: Json = serde_json::from_str(&text).map_err(|e| syntax_error(&place, &e))?;
-        let value = match (field, json) {
-            (None, json) => json,
-            (Some(key), Json::Object(mut map)) => match map.remove(key) {
-                Some(v) => v,
-                None => {
-                    return Err(Error::new(
-                        ExceptionClass::KeyError,
-                        format!(
-                            "'{key}': line {number} of '{file}' has no key '{key}' (its keys: {})",
-                            keys_of(&map)
-                        ),
-                    ))
-                }
-            },
-            (Some(key), _) => {
-                return Err(Error::new(
-                    ExceptionClass::TypeError,
-                    format!("'{file}', line {number}: field='{key}' picks a key of a record, but the line is not a JSON object"),
-                )
-                .with_hint("without field=, each line is read as one value"))
-            }
-        };
-        place.key = field.map(str::to_string);
-        let row = to_nested(&value, &place, &mut nulls)?;
-        tally.add(cost(&row))?;
-        rows.push(row);
+        rows.push(finish(&state, row)?);
         lines.push(number);
     }
-    nulls.check(&file)?;
+    state.into_inner().nulls.check(&file)?;
     let n = Nested::List(rows);
     to_array(&n, dtype).map_err(|e| {
         let Nested::List(rows) = &n else {
@@ -142,16 +123,6 @@ pub fn read_jsonl(path: &Path, field: Option<&str>, dtype: Option<DType>) -> Res
         };
         in_file(e, &file, locate(rows, &lines))
     })
-}
-
-/// The memory a nested literal takes, roughly: one node per value, plus string bytes.
-fn cost(n: &Nested) -> u128 {
-    let node = std::mem::size_of::<Nested>() as u128;
-    match n {
-        Nested::Leaf(literal::Leaf::Str(s)) => node + s.len() as u128,
-        Nested::Leaf(_) => node,
-        Nested::List(items) => node + items.iter().map(cost).sum::<u128>(),
-    }
 }
 
 /// `tf.ragged.constant(n, dtype=dtype)`, exactly as the builtin converts a list display.

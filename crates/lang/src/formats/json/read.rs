@@ -1,8 +1,5 @@
-//! JSON values to nested literals: numbers, strings and bools become the leaves
-//! `tf.ragged.constant` types, arrays become lists; nulls are counted (with where the first
-//! one is) and objects are errors that say which keys they hold.
-
-use serde_json::Value as Json;
+//! Where a JSON value sits, the nulls a read met, and which line of a JSON Lines file
+//! disagrees with the first when the rows do not make one tensor.
 
 use crate::diagnostic::{Error, Result};
 use ragtag_engine::exceptions::ExceptionClass;
@@ -63,77 +60,6 @@ impl Nulls {
         )
         .with_hint("a tensor has no missing values: drop the nulls or replace them with a value (for example with jq: jq -c 'walk(if . == null then 0 else . end)') before reading"))
     }
-}
-
-/// Keys of an object, quoted, for messages.
-pub fn keys_of(map: &serde_json::Map<String, Json>) -> String {
-    let keys: Vec<String> = map.keys().take(8).map(|k| format!("'{k}'")).collect();
-    let more = if map.len() > 8 { ", …" } else { "" };
-    format!("{}{more}", keys.join(", "))
-}
-
-/// Converts a JSON value to a nested literal; `nulls` collects nulls (each becomes a
-/// placeholder leaf, and the caller reports them all at once).
-pub fn to_nested(json: &Json, place: &Place, nulls: &mut Nulls) -> Result<Nested> {
-    let mut path = String::new();
-    convert(json, place, &mut path, nulls)
-}
-
-fn convert(json: &Json, place: &Place, path: &mut String, nulls: &mut Nulls) -> Result<Nested> {
-    Ok(Nested::Leaf(match json {
-        Json::Bool(b) => Leaf::Bool(*b),
-        Json::String(s) => Leaf::Str(s.as_bytes().to_vec()),
-        Json::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
-            (Some(i), _, _) => Leaf::Int(i),
-            (None, Some(u), _) => {
-                return Err(Error::new(
-                    ExceptionClass::ValueError,
-                    format!(
-                        "{}: the integer {u} does not fit in int64",
-                        place.describe(path)
-                    ),
-                ))
-            }
-            (_, _, Some(f)) => Leaf::Float(f),
-            _ => {
-                return Err(Error::new(
-                    ExceptionClass::ValueError,
-                    format!("{}: the number {n} is out of range", place.describe(path)),
-                ))
-            }
-        },
-        Json::Null => {
-            nulls.count += 1;
-            if nulls.first.is_none() {
-                nulls.first = Some(place.describe(path));
-            }
-            Leaf::Int(0)
-        }
-        Json::Array(items) => {
-            let mut out = Vec::new();
-            let len = path.len();
-            for (i, item) in items.iter().enumerate() {
-                path.push_str(&format!("[{i}]"));
-                out.push(convert(item, place, path, nulls)?);
-                path.truncate(len);
-            }
-            return Ok(Nested::List(out));
-        }
-        Json::Object(map) => {
-            let mut err = Error::new(
-                ExceptionClass::ValueError,
-                format!(
-                    "{}: a JSON object (keys {}) is not a tensor value",
-                    place.describe(path),
-                    keys_of(map)
-                ),
-            );
-            if path.is_empty() && place.key.is_none() {
-                err = err.with_hint("for one record per line, read with ragtag.read_jsonl(path, field='key') to take one key of each record");
-            }
-            return Err(err);
-        }
-    }))
 }
 
 /// The broad kind of a leaf, as the mixed-types check sees it.
