@@ -4,6 +4,7 @@
 #
 #   bash fuzz/run.sh parse 60        # target, seconds
 #   bash fuzz/run.sh eval 1800
+#   bash fuzz/run.sh files 60        # the readers, on mutated files
 #   bash fuzz/run.sh build           # only build every target (one cargo build), run none
 #
 # `build` lets CI build the instrumented targets while other parts run; a run after it finds
@@ -42,8 +43,15 @@ mkdir -p "fuzz/corpus/$target"
 #   safety" says: values are reference counted with no cycle collector, so LeakSanitizer
 #   would report every such program; memory growth is still bounded by -rss_limit_mb.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-cargo fuzz run -O "$target" "fuzz/corpus/$target" fuzz/seeds -- \
-    -dict=fuzz/ragtag.dict -max_total_time="$seconds" -timeout=10 -detect_leaks=0 \
+# The `files` target starts from small valid files of every format (fuzz/seeds-files, made
+# by fuzz/make_file_seeds.sh); the others from programs, with the language's tokens.
+if [ "$target" = files ]; then
+    start=(fuzz/seeds-files) dict=()
+else
+    start=(fuzz/seeds) dict=(-dict=fuzz/ragtag.dict)
+fi
+cargo fuzz run -O "$target" "fuzz/corpus/$target" "${start[@]}" -- \
+    "${dict[@]}" -max_total_time="$seconds" -timeout=10 -detect_leaks=0 \
     -malloc_limit_mb=1024 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
     2>&1 | tee "target/fuzz-$target.log" | grep -E '^(#[0-9]+.*(DONE|pulse)|==|SUMMARY|stat::|Done|.*(panicked|ERROR|crash-|timeout-|oom-))' | tail -40
 rc=${PIPESTATUS[0]}

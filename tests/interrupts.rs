@@ -70,7 +70,7 @@ fn a_large_read_stops_part_way_and_assigns_nothing() {
         if i > 0 {
             json.write_all(b",").unwrap();
         }
-        json.write_all(row[1..row.len() - 1].as_bytes()).unwrap();
+        json.write_all(&row.as_bytes()[1..row.len() - 1]).unwrap();
         jsonl.write_all(row.as_bytes()).unwrap();
         jsonl.write_all(b"\n").unwrap();
     }

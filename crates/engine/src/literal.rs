@@ -167,7 +167,7 @@ pub fn leaves_to_buffer(leaves: &[&Leaf], dtype: DType) -> Result<Buffer> {
     fn elements<T: Element>(leaves: &[&Leaf]) -> Result<Buffer> {
         let mut v = budget::vec::<T>("a tensor literal", leaves.len())?;
         for (i, l) in leaves.iter().enumerate() {
-            if i % crate::interrupt::CHUNK == 0 {
+            if i.is_multiple_of(crate::interrupt::CHUNK) {
                 crate::interrupt::check()?;
             }
             let s = leaf_to_scalar(l, T::DTYPE)?;
@@ -178,7 +178,7 @@ pub fn leaves_to_buffer(leaves: &[&Leaf], dtype: DType) -> Result<Buffer> {
     crate::dispatch!(elements dtype dtype, T => elements::<T>(leaves), DType::String => {
         let mut s = StringBuf::try_with_capacity("a tensor literal", leaves.len(), 0)?;
         for (i, l) in leaves.iter().enumerate() {
-            if i % crate::interrupt::CHUNK == 0 {
+            if i.is_multiple_of(crate::interrupt::CHUNK) {
                 crate::interrupt::check()?;
             }
             match leaf_to_scalar(l, dtype)? {

@@ -64,7 +64,7 @@ impl<'a> State<'a> {
     fn count(&mut self, bytes: usize) -> Result<()> {
         self.pending += (std::mem::size_of::<Nested>() + bytes) as u128;
         self.values += 1;
-        if self.values % EVERY == 0 {
+        if self.values.is_multiple_of(EVERY) {
             self.flush()?;
         }
         Ok(())
