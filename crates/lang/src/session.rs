@@ -2,7 +2,6 @@
 //! point into any earlier cell), the execution counter and display settings. The REPL, the
 //! script runner, the golden-test runner and the Jupyter kernel are thin adapters over it.
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -10,6 +9,7 @@ use std::sync::Arc;
 use crate::diagnostic::{self, Error, Style};
 use crate::eval::{Interp, Sink};
 use crate::render::{Format, Options};
+use crate::value::env::Names;
 use crate::value::Value;
 use ragtag_engine::guard;
 
@@ -32,7 +32,7 @@ use ragtag_engine::guard;
 /// assert_eq!(session.vars()[0].0, "x");
 /// ```
 pub struct Session {
-    globals: HashMap<String, Value>,
+    globals: Names,
     sources: Vec<(String, String)>,
     /// For each of `sources`, whether it failed.
     failed: Vec<bool>,
@@ -76,7 +76,7 @@ impl Session {
     /// ```
     pub fn new() -> Self {
         Session {
-            globals: HashMap::new(),
+            globals: Names::default(),
             sources: Vec::new(),
             failed: Vec::new(),
             counter: 0,

@@ -20,10 +20,10 @@ mod subscript;
 pub mod suggest;
 mod unpack;
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::diagnostic::{Error, Result};
+use crate::value::env::Names;
 use crate::value::Value;
 use ragtag_syntax::ast::*;
 use statements::outside_loop;
@@ -91,7 +91,7 @@ pub const MAX_DEPTH: usize = 1000;
 
 /// One evaluation in progress: the session's globals plus a stack of local frames.
 pub struct Interp<'s> {
-    globals: &'s mut HashMap<String, Value>,
+    globals: &'s mut Names,
     frames: Vec<std::sync::Arc<crate::value::env::Env>>,
     sink: &'s mut dyn Sink,
     cancel: &'s AtomicBool,
@@ -119,7 +119,7 @@ pub fn root_module(name: &str) -> Option<&'static str> {
 impl<'s> Interp<'s> {
     /// An evaluator over `globals`, sending output to `sink`.
     pub fn new(
-        globals: &'s mut HashMap<String, Value>,
+        globals: &'s mut Names,
         sink: &'s mut dyn Sink,
         cancel: &'s AtomicBool,
         source: usize,

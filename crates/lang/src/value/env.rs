@@ -9,10 +9,16 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use crate::value::Value;
 use ragtag_syntax::scope::Bindings;
 
+/// A scope's variables by name. Hashed with foldhash rather than std's SipHash: every
+/// name a program reads or writes is hashed, and SipHash's resistance to chosen keys buys
+/// nothing for one user's own variable names (a quarter of a tight Python loop's time
+/// went to hashing names).
+pub type Names = HashMap<String, Value, foldhash::fast::RandomState>;
+
 /// One scope's variables.
 #[derive(Debug)]
 pub struct Env {
-    vars: Mutex<HashMap<String, Value>>,
+    vars: Mutex<Names>,
     /// What the function body does with names; `None` for a comprehension, whose only
     /// locals are its loop variables.
     pub(crate) bindings: Option<Arc<Bindings>>,
@@ -35,7 +41,7 @@ pub(crate) enum Found {
 impl Env {
     /// A new environment holding `vars`.
     pub(crate) fn new(
-        vars: HashMap<String, Value>,
+        vars: Names,
         bindings: Option<Arc<Bindings>>,
         parent: Option<Arc<Env>>,
     ) -> Arc<Env> {
@@ -48,7 +54,7 @@ impl Env {
 
     /// The variables (a poisoned lock still holds usable values: nothing panics while
     /// holding it).
-    pub(crate) fn vars(&self) -> MutexGuard<'_, HashMap<String, Value>> {
+    pub(crate) fn vars(&self) -> MutexGuard<'_, Names> {
         self.vars.lock().unwrap_or_else(|e| e.into_inner())
     }
 
