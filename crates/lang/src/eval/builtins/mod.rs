@@ -12,6 +12,8 @@ use crate::value::Value;
 mod array;
 mod bitwise;
 mod common;
+mod contractions;
+mod control_flow;
 mod convert;
 mod debugging;
 mod display;
@@ -21,6 +23,7 @@ mod dtypes;
 mod files_arrow;
 mod files_json;
 mod files_numpy;
+mod folds;
 mod functional;
 pub mod help;
 mod layout;
@@ -30,6 +33,7 @@ mod math;
 mod math_small;
 mod nn;
 mod nn_losses;
+mod norms;
 mod notebook;
 pub(crate) mod numpy;
 mod numpy_args;
@@ -43,7 +47,9 @@ mod ordering;
 pub mod python;
 mod ragged;
 mod random;
+mod scatter;
 mod segments;
+mod shape_ops;
 mod sparse;
 mod sparse_extra;
 mod sparse_ops;
@@ -52,6 +58,7 @@ mod strings;
 mod strings_extra;
 mod tensor;
 mod tensor_extra;
+mod tf_print;
 
 pub use lod::updates_receiver;
 
@@ -241,6 +248,13 @@ pub fn registry() -> &'static Registry {
             math_small::BUILTINS,
             tensor_extra::BUILTINS,
             functional::BUILTINS,
+            control_flow::BUILTINS,
+            folds::BUILTINS,
+            contractions::BUILTINS,
+            norms::BUILTINS,
+            scatter::BUILTINS,
+            shape_ops::BUILTINS,
+            tf_print::BUILTINS,
             segments::BUILTINS,
             display::BUILTINS,
             draw::BUILTINS,
