@@ -118,7 +118,11 @@ fn parse(equation: &str, ranks: &[usize]) -> Result<Parsed> {
             let (labels, ell) = term(&r)?;
             for &l in &labels {
                 if count[l] == 0 {
-                    let c = if l < 26 { (b'a' + l as u8) as char } else { (b'A' + (l - 26) as u8) as char };
+                    let c = if l < 26 {
+                        (b'a' + l as u8) as char
+                    } else {
+                        (b'A' + (l - 26) as u8) as char
+                    };
                     return Err(value_error!(
                         "Output subscripts contain the label {c} not present in the input subscripts."
                     ));
@@ -137,11 +141,9 @@ fn parse(equation: &str, ranks: &[usize]) -> Result<Parsed> {
                 Some(pos) => {
                     ids.splice(pos..pos, (0..nell).map(|i| LETTERS + i));
                 }
-                None if nell > 0 => {
-                    return Err(value_error!(
-                        "The output of einsum needs '...' where the inputs have broadcast axes: '{r}'"
-                    ))
-                }
+                None if nell > 0 => return Err(value_error!(
+                    "The output of einsum needs '...' where the inputs have broadcast axes: '{r}'"
+                )),
                 None => {}
             }
             ids
@@ -165,6 +167,8 @@ fn parse(equation: &str, ranks: &[usize]) -> Result<Parsed> {
 
 /// Each label's size, checked across the operands.
 fn sizes(p: &Parsed, shapes: &[&[usize]], rules: Rules) -> Result<Vec<usize>> {
+    #[allow(clippy::disallowed_methods)]
+    // one entry a label: at most 52 letters and the operands' ranks
     let mut size: Vec<Option<usize>> = vec![None; p.nlabels];
     for (k, (labels, shape)) in p.inputs.iter().zip(shapes).enumerate() {
         for (axis, (&l, &d)) in labels.iter().zip(shape.iter()).enumerate() {
@@ -244,7 +248,13 @@ impl Acc for bool {
     }
 }
 
-fn run<T: Acc>(p: &Parsed, data: &[Vec<T>], shapes: &[&[usize]], size: &[usize], out_shape: &[usize]) -> Result<Vec<T>> {
+fn run<T: Acc>(
+    p: &Parsed,
+    data: &[Vec<T>],
+    shapes: &[&[usize]],
+    size: &[usize],
+    out_shape: &[usize],
+) -> Result<Vec<T>> {
     // Each operand's stride for each label (0 where the axis broadcasts; summed where a
     // label repeats, which walks a diagonal).
     let strides: Vec<Vec<usize>> = p
@@ -252,6 +262,7 @@ fn run<T: Acc>(p: &Parsed, data: &[Vec<T>], shapes: &[&[usize]], size: &[usize],
         .iter()
         .zip(shapes)
         .map(|(labels, shape)| {
+            #[allow(clippy::disallowed_methods)] // one entry a label (a few dozen)
             let mut s = vec![0usize; p.nlabels];
             let mut acc = 1;
             for (&l, &d) in labels.iter().zip(shape.iter()).rev() {
@@ -269,6 +280,8 @@ fn run<T: Acc>(p: &Parsed, data: &[Vec<T>], shapes: &[&[usize]], size: &[usize],
     let n_out = size::numel(out_shape)?;
     let inner: usize = summed.iter().map(|&l| size[l]).product();
     let mut out = budget::vec::<T>("einsum", n_out)?;
+    #[allow(clippy::disallowed_methods)]
+    // one entry a label: at most 52 letters and the operands' ranks
     let mut idx = vec![0usize; p.nlabels];
     for o in 0..n_out {
         if o % 4096 == 0 {
@@ -319,7 +332,11 @@ pub fn einsum(equation: &str, operands: &[&Tensor], rules: Rules) -> Result<Tens
     let buf = if dtype == DType::Bool {
         let data: Vec<Vec<bool>> = operands
             .iter()
-            .map(|t| (0..t.size()).map(|i| t.data().get(i).as_i64() == Some(1)).collect())
+            .map(|t| {
+                (0..t.size())
+                    .map(|i| t.data().get(i).as_i64() == Some(1))
+                    .collect()
+            })
             .collect();
         let out = run(&p, &data, &shapes, &size, &out_shape)?;
         Buffer::from_i64s(out.into_iter().map(i64::from).collect(), DType::Int64)

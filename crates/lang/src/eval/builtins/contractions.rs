@@ -75,7 +75,10 @@ fn tf_operand(a: &Args, v: &Value, span: ragtag_syntax::ast::Span) -> Result<Ten
             .map_err(|e| Error::from(e).at(span))
             .and_then(|x| match &*x {
                 Array::Dense(t) => Ok(t.clone()),
-                Array::Ragged(_) => Err(a.err_at("inputs", ragtag_engine::value_error!("einsum takes dense tensors"))),
+                Array::Ragged(_) => Err(a.err_at(
+                    "inputs",
+                    ragtag_engine::value_error!("einsum takes dense tensors"),
+                )),
             }),
     }
 }
@@ -94,7 +97,12 @@ fn check_tf_dtypes(ts: &[Tensor], op: &str) -> std::result::Result<(), Exception
     }
     if !matches!(
         d,
-        DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 | DType::Int32 | DType::Int64
+        DType::Float16
+            | DType::BFloat16
+            | DType::Float32
+            | DType::Float64
+            | DType::Int32
+            | DType::Int64
     ) {
         return Err(Exception::new(
             ExceptionClass::NotFoundError,
@@ -134,11 +142,9 @@ fn np_einsum(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
     }
     if d == DType::String {
-        return Err(Error::new(
-            ExceptionClass::TypeError,
-            "invalid data type for einsum",
-        )
-        .at(a.call));
+        return Err(
+            Error::new(ExceptionClass::TypeError, "invalid data type for einsum").at(a.call),
+        );
     }
     let ts = ts.iter().map(|t| cast(t, d)).collect::<Result<Vec<_>>>()?;
     let refs: Vec<&Tensor> = ts.iter().collect();
@@ -196,14 +202,20 @@ fn tensordot(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .at(a.span("axes")));
             }
             let n = n as usize;
-            ((ra - n..ra).map(|i| i as i64).collect(), (0..n).map(|i| i as i64).collect())
+            (
+                (ra - n..ra).map(|i| i as i64).collect(),
+                (0..n).map(|i| i as i64).collect(),
+            )
         }
         Value::List(_) | Value::Tuple(_) => {
             let items = crate::value::subscript_items(axes_v);
             if items.len() != 2 {
                 return Err(Error::new(
                     ExceptionClass::ValueError,
-                    format!("`axes` must be an integer or have length 2. Received {}.", crate::render::tf_text::repr_of(axes_v)),
+                    format!(
+                        "`axes` must be an integer or have length 2. Received {}.",
+                        crate::render::tf_text::repr_of(axes_v)
+                    ),
                 )
                 .at(a.span("axes")));
             }
@@ -221,7 +233,11 @@ fn tensordot(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 if v.len() == 2 {
                     Ok((vec![v[0]], vec![v[1]]))
                 } else {
-                    Err(Error::new(ExceptionClass::ValueError, "`axes` must be an integer or have length 2.").at(a.span("axes")))
+                    Err(Error::new(
+                        ExceptionClass::ValueError,
+                        "`axes` must be an integer or have length 2.",
+                    )
+                    .at(a.span("axes")))
                 }
             })?,
     };
@@ -265,7 +281,11 @@ fn tensordot(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         lb[q] = la[p];
     }
     if ra + rb > 52 {
-        return Err(Error::new(ExceptionClass::ValueError, "tensordot supports at most 52 axes in all").at(a.call));
+        return Err(Error::new(
+            ExceptionClass::ValueError,
+            "tensordot supports at most 52 axes in all",
+        )
+        .at(a.call));
     }
     let contracted: Vec<usize> = ax.iter().map(|&p| norm(p, ra)).collect::<Result<_>>()?;
     let out: String = la
@@ -273,11 +293,7 @@ fn tensordot(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .enumerate()
         .filter(|(i, _)| !contracted.contains(i))
         .map(|(_, &l)| label(l))
-        .chain(
-            lb.iter()
-                .filter(|l| **l >= ra)
-                .map(|&l| label(l)),
-        )
+        .chain(lb.iter().filter(|l| **l >= ra).map(|&l| label(l)))
         .collect();
     la.iter_mut().for_each(|_| {});
     let eq = format!(
@@ -309,7 +325,8 @@ fn matvec(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let mut shape = v.shape().to_vec();
     shape.push(1);
     let col = v.reshaped(shape).map_err(|e| a.err_at("b", e))?;
-    let out = matmul(&m, &col, Transpose { a: t, b: false }).map_err(|e| Error::from(e).at(a.call))?;
+    let out =
+        matmul(&m, &col, Transpose { a: t, b: false }).map_err(|e| Error::from(e).at(a.call))?;
     let mut s = out.shape().to_vec();
     s.pop();
     out.reshaped(s)
@@ -343,26 +360,44 @@ fn cross(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .at(a.call));
     }
     if !(x.dtype().is_int() || x.dtype().is_float()) {
-        return Err(err(format!("TensorFlow has no Cross kernel for {} tensors", x.dtype())));
+        return Err(err(format!(
+            "TensorFlow has no Cross kernel for {} tensors",
+            x.dtype()
+        )));
     }
     let n = x.size() / 3;
     let buf = if x.dtype().is_float() {
-        let (p, q) = (x.data().to_f64_vec().unwrap_or_default(), y.data().to_f64_vec().unwrap_or_default());
-        let mut out = ragtag_engine::budget::vec::<f64>("tf.linalg.cross", x.size()).map_err(|e| Error::from(e).at(a.call))?;
-        for i in 0..n {
-            let (u, v) = (&p[3 * i..3 * i + 3], &q[3 * i..3 * i + 3]);
-            out.extend([u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]);
-        }
-        Buffer::from_f64s(out, x.dtype())
-    } else {
-        let (p, q) = (x.data().to_i64_vec().unwrap_or_default(), y.data().to_i64_vec().unwrap_or_default());
-        let mut out = ragtag_engine::budget::vec::<i64>("tf.linalg.cross", x.size()).map_err(|e| Error::from(e).at(a.call))?;
+        let (p, q) = (
+            x.data().to_f64_vec().unwrap_or_default(),
+            y.data().to_f64_vec().unwrap_or_default(),
+        );
+        let mut out = ragtag_engine::budget::vec::<f64>("tf.linalg.cross", x.size())
+            .map_err(|e| Error::from(e).at(a.call))?;
         for i in 0..n {
             let (u, v) = (&p[3 * i..3 * i + 3], &q[3 * i..3 * i + 3]);
             out.extend([
-                u[1].wrapping_mul(v[2]).wrapping_sub(u[2].wrapping_mul(v[1])),
-                u[2].wrapping_mul(v[0]).wrapping_sub(u[0].wrapping_mul(v[2])),
-                u[0].wrapping_mul(v[1]).wrapping_sub(u[1].wrapping_mul(v[0])),
+                u[1] * v[2] - u[2] * v[1],
+                u[2] * v[0] - u[0] * v[2],
+                u[0] * v[1] - u[1] * v[0],
+            ]);
+        }
+        Buffer::from_f64s(out, x.dtype())
+    } else {
+        let (p, q) = (
+            x.data().to_i64_vec().unwrap_or_default(),
+            y.data().to_i64_vec().unwrap_or_default(),
+        );
+        let mut out = ragtag_engine::budget::vec::<i64>("tf.linalg.cross", x.size())
+            .map_err(|e| Error::from(e).at(a.call))?;
+        for i in 0..n {
+            let (u, v) = (&p[3 * i..3 * i + 3], &q[3 * i..3 * i + 3]);
+            out.extend([
+                u[1].wrapping_mul(v[2])
+                    .wrapping_sub(u[2].wrapping_mul(v[1])),
+                u[2].wrapping_mul(v[0])
+                    .wrapping_sub(u[0].wrapping_mul(v[2])),
+                u[0].wrapping_mul(v[1])
+                    .wrapping_sub(u[1].wrapping_mul(v[0])),
             ]);
         }
         Buffer::from_i64s(out, x.dtype())
@@ -377,7 +412,10 @@ fn set_diag(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let d = dense(a, "diagonal", Some(x.dtype()))?;
     let bad = |m: String| Error::new(ExceptionClass::InvalidArgumentError, m).at(a.call);
     if x.rank() < 2 {
-        return Err(bad(format!("input must be at least 2-dim, received shape: {:?}", x.shape())));
+        return Err(bad(format!(
+            "input must be at least 2-dim, received shape: {:?}",
+            x.shape()
+        )));
     }
     if d.dtype() != x.dtype() {
         return Err(bad(format!(
@@ -386,7 +424,7 @@ fn set_diag(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             d.dtype()
         )));
     }
-    let (lo, hi) = match a.value("k") {
+    let (lo, hi) = match a.get("k").unwrap_or(&Value::Int(0)) {
         Value::Int(k) => (*k, *k),
         other => {
             let ks = crate::value::convert::to_ints(other).map_err(|e| a.err_at("k", e))?;
@@ -398,9 +436,14 @@ fn set_diag(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
     };
     let align = a.opt_str("align")?.unwrap_or_else(|| "RIGHT_LEFT".into());
-    let (r, c) = (x.shape()[x.rank() - 2] as i64, x.shape()[x.rank() - 1] as i64);
+    let (r, c) = (
+        x.shape()[x.rank() - 2] as i64,
+        x.shape()[x.rank() - 1] as i64,
+    );
     if lo > hi || lo <= -r.max(1) && r > 0 || hi >= c.max(1) && c > 0 {
-        return Err(bad(format!("Invalid diagonal range k=({lo}, {hi}) for a {r}x{c} matrix")));
+        return Err(bad(format!(
+            "Invalid diagonal range k=({lo}, {hi}) for a {r}x{c} matrix"
+        )));
     }
     let ndiag = (hi - lo + 1) as usize;
     let len_of = |k: i64| -> i64 { (r.min(c - k)).min(r + k).min(c).max(0) };
@@ -421,7 +464,9 @@ fn set_diag(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let nb: usize = batch.iter().product();
     let (ru, cu) = (r as usize, c as usize);
     let mut idx: Vec<usize> = (0..x.size()).collect();
-    let mut src: Vec<Option<usize>> = vec![None; x.size()];
+    let mut src: Vec<Option<usize>> =
+        ragtag_engine::budget::filled("tf.linalg.set_diag", None, x.size())
+            .map_err(|e| Error::from(e).at(a.call))?;
     for b in 0..nb {
         for (j, k) in (lo..=hi).rev().enumerate() {
             let len = len_of(k) as usize;
@@ -433,7 +478,11 @@ fn set_diag(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             };
             let pad = if right && ndiag > 1 { max_len - len } else { 0 };
             for i in 0..len {
-                let (row, col) = if k >= 0 { (i, i + k as usize) } else { (i + (-k) as usize, i) };
+                let (row, col) = if k >= 0 {
+                    (i, i + k as usize)
+                } else {
+                    (i + (-k) as usize, i)
+                };
                 let pos = b * ru * cu + row * cu + col;
                 let dpos = b * ndiag * max_len + j * max_len + pad + i;
                 src[pos] = Some(dpos);
@@ -441,7 +490,8 @@ fn set_diag(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
     }
     let _ = &mut idx;
-    let mut out = Buffer::with_capacity("tf.linalg.set_diag", x.dtype(), x.size(), 0).map_err(|e| Error::from(e).at(a.call))?;
+    let mut out = Buffer::with_capacity("tf.linalg.set_diag", x.dtype(), x.size(), 0)
+        .map_err(|e| Error::from(e).at(a.call))?;
     for (pos, s) in src.iter().enumerate() {
         match s {
             Some(dp) => out.push(&d.data().get(*dp)),

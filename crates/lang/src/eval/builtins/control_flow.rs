@@ -46,7 +46,11 @@ pub static BUILTINS: &[Builtin] = &[
 pub(super) fn is_callable(v: &Value) -> bool {
     matches!(
         v,
-        Value::Builtin(_) | Value::Method(..) | Value::Closure(_) | Value::ErrorClass(_) | Value::DType(_)
+        Value::Builtin(_)
+            | Value::Method(..)
+            | Value::Closure(_)
+            | Value::ErrorClass(_)
+            | Value::DType(_)
     )
 }
 
@@ -58,7 +62,9 @@ fn type_error(a: &Args, name: &str, msg: impl Into<String>) -> Error {
 /// is ambiguous.
 fn pred_truth(a: &Args, name: &str, v: &Value) -> Result<bool> {
     match v {
-        Value::Bool(_) | Value::Int(_) | Value::Float(_) => v.truthy().map_err(|e| a.err_at(name, e)),
+        Value::Bool(_) | Value::Int(_) | Value::Float(_) => {
+            v.truthy().map_err(|e| a.err_at(name, e))
+        }
         _ => {
             let arr = convert::to_array(v, None).map_err(|e| a.err_at(name, e))?;
             if let Array::Dense(t) = &*arr {
@@ -71,7 +77,9 @@ fn pred_truth(a: &Args, name: &str, v: &Value) -> Result<bool> {
                     .with_hint("a predicate must be a boolean scalar: reduce it with tf.reduce_any or tf.reduce_all"));
                 }
             }
-            Value::from_array((*arr).clone()).truthy().map_err(|e| a.err_at(name, e))
+            Value::from_array((*arr).clone())
+                .truthy()
+                .map_err(|e| a.err_at(name, e))
         }
     }
 }
@@ -130,7 +138,10 @@ fn case_pred(a: &Args, v: &Value) -> Result<bool> {
         other => Err(type_error(
             a,
             "pred_fn_pairs",
-            format!("pred must be a Tensor, got: {}", crate::render::tf_text::str_of(other)),
+            format!(
+                "pred must be a Tensor, got: {}",
+                crate::render::tf_text::str_of(other)
+            ),
         )
         .with_hint("wrap a Python bool in tf.constant(...)")),
     }
@@ -149,7 +160,10 @@ fn case(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .at(a.span("pred_fn_pairs"))
                 .with_hint("pass a list of (pred, fn) tuples instead"));
             }
-            d.items().into_iter().map(|(k, v)| Value::tuple(vec![k, v])).collect()
+            d.items()
+                .into_iter()
+                .map(|(k, v)| Value::tuple(vec![k, v]))
+                .collect()
         }
         other => {
             return Err(type_error(
@@ -184,7 +198,11 @@ fn case(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
         preds.push(case_pred(a, &items[0])?);
         if !is_callable(&items[1]) {
-            return Err(type_error(a, "pred_fn_pairs", "fn for pred must be callable."));
+            return Err(type_error(
+                a,
+                "pred_fn_pairs",
+                "fn for pred must be callable.",
+            ));
         }
         fns.push(items[1].clone());
     }
@@ -196,7 +214,10 @@ fn case(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .at(a.span("pred_fn_pairs"))
         .with_hint("tf.case needs at least one (pred, fn) pair"));
     }
-    let default = a.get("default").filter(|v| !matches!(v, Value::None)).cloned();
+    let default = a
+        .get("default")
+        .filter(|v| !matches!(v, Value::None))
+        .cloned();
     if let Some(d) = &default {
         if !is_callable(d) {
             return Err(type_error(a, "default", "default must be callable."));
@@ -253,7 +274,10 @@ fn switch_case(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
         return Err(type_error(
             a,
             "branch_index",
-            format!("'branch_index' must be an integer Tensor, got {}", idx.dtype()),
+            format!(
+                "'branch_index' must be an integer Tensor, got {}",
+                idx.dtype()
+            ),
         ));
     }
     let fns_v = a.value("branch_fns");
@@ -275,7 +299,11 @@ fn switch_case(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Value::List(_) | Value::Tuple(_) => {
             let items = crate::value::subscript_items(fns_v);
             if items.iter().all(is_callable) {
-                items.into_iter().enumerate().map(|(i, f)| (i as i64, f)).collect()
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, f)| (i as i64, f))
+                    .collect()
             } else {
                 let mut out = Vec::new();
                 for it in items {
@@ -319,7 +347,11 @@ fn switch_case(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     for (k, f) in &keyed {
         if !is_callable(f) {
-            return Err(type_error(a, "branch_fns", format!("fn for key {k} must be callable.")));
+            return Err(type_error(
+                a,
+                "branch_fns",
+                format!("fn for key {k} must be callable."),
+            ));
         }
     }
     let n = keyed.len() as i64;
@@ -350,7 +382,11 @@ fn switch_case(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
         fns.push(d.clone());
     }
     let Array::Dense(t) = &*idx else {
-        return Err(type_error(a, "branch_index", "'branch_index' must be a Tensor, not a RaggedTensor"));
+        return Err(type_error(
+            a,
+            "branch_index",
+            "'branch_index' must be a Tensor, not a RaggedTensor",
+        ));
     };
     if t.rank() != 0 {
         return Err(Error::new(
@@ -362,12 +398,13 @@ fn switch_case(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )
         .at(a.span("branch_index")));
     }
-    let i = t
-        .scalar_value()
-        .and_then(|s| s.as_i64())
-        .unwrap_or(-1);
+    let i = t.scalar_value().and_then(|s| s.as_i64()).unwrap_or(-1);
     let last = fns.len() - 1;
-    let chosen = if i < 0 || i as usize > last { last } else { i as usize };
+    let chosen = if i < 0 || i as usize > last {
+        last
+    } else {
+        i as usize
+    };
     interp.call_values(&fns[chosen], vec![], a.call)
 }
 
@@ -379,7 +416,9 @@ pub(super) fn spread(v: &Value) -> std::result::Result<Vec<Value>, ragtag_engine
         Value::Array(arr) if arr.rank() > 0 => (0..arr.nrows())
             .map(|i| arr.row(i as i64).map(Value::from_array))
             .collect(),
-        Value::Array(_) => Err(ragtag_engine::type_error!("Cannot iterate over a scalar tensor.")),
+        Value::Array(_) => Err(ragtag_engine::type_error!(
+            "Cannot iterate over a scalar tensor."
+        )),
         other => Err(ragtag_engine::type_error!(
             "'{}' object is not iterable",
             other.type_name()
@@ -389,7 +428,10 @@ pub(super) fn spread(v: &Value) -> std::result::Result<Vec<Value>, ragtag_engine
 
 /// Checks that `b` nests lists, tuples and dicts as `a` does (TensorFlow's
 /// `nest.assert_same_structure`; the leaves may differ).
-pub(super) fn same_structure(a: &Value, b: &Value) -> std::result::Result<(), ragtag_engine::Exception> {
+pub(super) fn same_structure(
+    a: &Value,
+    b: &Value,
+) -> std::result::Result<(), ragtag_engine::Exception> {
     let seq = |v: &Value| matches!(v, Value::List(_) | Value::Tuple(_) | Value::Dict(_));
     match (seq(a), seq(b)) {
         (false, false) => return Ok(()),
@@ -430,7 +472,10 @@ pub(super) fn same_structure(a: &Value, b: &Value) -> std::result::Result<(), ra
             b.type_name()
         )),
         _ => {
-            let (xa, xb) = (crate::value::subscript_items(a), crate::value::subscript_items(b));
+            let (xa, xb) = (
+                crate::value::subscript_items(a),
+                crate::value::subscript_items(b),
+            );
             if xa.len() != xb.len() {
                 return Err(ragtag_engine::value_error!(
                     "The two structures don't have the same nested structure: the first has {} elements and the second {}",
@@ -493,10 +538,15 @@ fn while_loop(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     let init = a.value("loop_vars").clone();
     if !init.truthy().map_err(|e| a.err_at("loop_vars", e))? {
-        return Err(Error::new(ExceptionClass::ValueError, "'loop_vars' must be provided.")
-            .at(a.span("loop_vars")));
+        return Err(
+            Error::new(ExceptionClass::ValueError, "'loop_vars' must be provided.")
+                .at(a.span("loop_vars")),
+        );
     }
-    let max = match a.get("maximum_iterations").filter(|v| !matches!(v, Value::None)) {
+    let max = match a
+        .get("maximum_iterations")
+        .filter(|v| !matches!(v, Value::None))
+    {
         None => None,
         Some(v) => {
             let arr = convert::to_array(v, None).map_err(|e| a.err_at("maximum_iterations", e))?;

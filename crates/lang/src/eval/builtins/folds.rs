@@ -83,7 +83,10 @@ fn flatten(v: &Value, out: &mut Vec<Value>) {
 }
 
 /// `structure` with its leaves replaced, in order, by `leaves`.
-fn pack(structure: &Value, leaves: &mut impl Iterator<Item = Value>) -> std::result::Result<Value, Exception> {
+fn pack(
+    structure: &Value,
+    leaves: &mut impl Iterator<Item = Value>,
+) -> std::result::Result<Value, Exception> {
     Ok(match structure {
         Value::List(l) => Value::list(
             l.items()
@@ -141,8 +144,11 @@ impl Elems {
             leaves.push((*arr).clone());
         }
         if leaves.is_empty() {
-            return Err(Error::new(ExceptionClass::ValueError, "elems must hold at least one tensor")
-                .at(a.span("elems")));
+            return Err(Error::new(
+                ExceptionClass::ValueError,
+                "elems must hold at least one tensor",
+            )
+            .at(a.span("elems")));
         }
         let n = leaves[0].nrows();
         if let Some(l) = leaves.iter().find(|l| l.nrows() != n) {
@@ -156,7 +162,11 @@ impl Elems {
             .at(a.span("elems"))
             .with_hint("every tensor in elems needs the same number of rows"));
         }
-        Ok(Elems { structure, leaves, n })
+        Ok(Elems {
+            structure,
+            leaves,
+            n,
+        })
     }
 
     /// Row `i` of every leaf, in `elems`' structure.
@@ -190,7 +200,11 @@ fn empty_without_initializer(a: &Args) -> Error {
 
 /// A leaf of `fn`'s result as the dense tensor a TensorArray of `dtype` (and, after the
 /// first write, `shape`) takes.
-fn ta_write(v: &Value, dtype: DType, shape: Option<&[usize]>) -> std::result::Result<Tensor, Exception> {
+fn ta_write(
+    v: &Value,
+    dtype: DType,
+    shape: Option<&[usize]>,
+) -> std::result::Result<Tensor, Exception> {
     let arr = convert::to_array(v, Some(dtype))?;
     let Array::Dense(t) = &*arr else {
         return Err(ragtag_engine::value_error!(
@@ -221,11 +235,18 @@ fn scan(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let elems = Elems::read(a, ExceptionClass::ValueError)?;
     let n = elems.n;
     let reverse = a.flag("reverse", false)?;
-    let order: Vec<usize> = if reverse { (0..n).rev().collect() } else { (0..n).collect() };
+    let order: Vec<usize> = if reverse {
+        (0..n).rev().collect()
+    } else {
+        (0..n).collect()
+    };
     let init = a.get("initializer").filter(|v| !matches!(v, Value::None));
     let err = |e: Exception| a.err_at("fn", e);
     let (mut acc, start) = match init {
-        Some(v) => (leaves_to_tensors(v).map_err(|e| a.err_at("initializer", e))?, 0),
+        Some(v) => (
+            leaves_to_tensors(v).map_err(|e| a.err_at("initializer", e))?,
+            0,
+        ),
         None if n == 0 => return Err(empty_without_initializer(a)),
         None => (elems.row(order[0]).map_err(err)?, 1),
     };
@@ -237,9 +258,16 @@ fn scan(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .map(|v| convert::to_array(v, None).map(|x| x.dtype()))
         .collect::<std::result::Result<_, _>>()
         .map_err(|e| a.err_at("initializer", e))?;
+    #[allow(clippy::disallowed_methods)] // one entry a leaf of the accumulator (an existing value)
     let mut shapes: Vec<Option<Vec<usize>>> = vec![None; dtypes.len()];
     // Results by position (reverse scans fill from the end).
-    let mut results: Vec<Vec<Option<Tensor>>> = vec![vec![None; n]; dtypes.len()];
+    let mut results: Vec<Vec<Option<Tensor>>> = Vec::new();
+    for _ in &dtypes {
+        results.push(
+            ragtag_engine::budget::filled("tf.scan", None, n)
+                .map_err(|e| Error::from(e).at(a.call))?,
+        );
+    }
     if start == 1 {
         for (k, v) in first.iter().enumerate() {
             let t = ta_write(v, dtypes[k], None).map_err(err)?;
@@ -269,7 +297,12 @@ fn scan(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
         if ts.is_empty() {
             let mut shape = vec![0];
             if let Some(v) = first.get(k) {
-                shape.extend(convert::to_array(v, None).map_err(err)?.flat_values().shape());
+                shape.extend(
+                    convert::to_array(v, None)
+                        .map_err(err)?
+                        .flat_values()
+                        .shape(),
+                );
             }
             stacked.push(Value::tensor(
                 Tensor::new(shape, ragtag_engine::Buffer::empty(dtypes[k])).map_err(err)?,
@@ -286,7 +319,11 @@ fn fold(interp: &mut Interp<'_>, a: &Args, reverse: bool) -> Result<Value> {
     let f = check_fn(a)?;
     let elems = Elems::read(a, ExceptionClass::ValueError)?;
     let n = elems.n;
-    let order: Vec<usize> = if reverse { (0..n).rev().collect() } else { (0..n).collect() };
+    let order: Vec<usize> = if reverse {
+        (0..n).rev().collect()
+    } else {
+        (0..n).collect()
+    };
     let err = |e: Exception| a.err_at("fn", e);
     let (mut acc, start) = match a.get("initializer").filter(|v| !matches!(v, Value::None)) {
         Some(v) => (v.clone(), 0),
@@ -389,7 +426,9 @@ fn vectorized_map(interp: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn func_and_inputs(a: &Args) -> Result<(Value, Vec<Value>)> {
     let f = a.value("func").clone();
     if !is_callable(&f) {
-        return Err(Error::new(ExceptionClass::TypeError, "func must be callable.").at(a.span("func")));
+        return Err(
+            Error::new(ExceptionClass::TypeError, "func must be callable.").at(a.span("func")),
+        );
     }
     let inp = match a.get("inp") {
         None | Some(Value::None) => Vec::new(),
@@ -429,7 +468,9 @@ fn touts(a: &Args) -> Result<(Vec<Value>, bool)> {
         )
         .at(a.call)
         .with_hint("say the result's dtype, e.g. Tout=tf.float32")),
-        Some(v @ (Value::List(_) | Value::Tuple(_))) => Ok((crate::value::subscript_items(v), true)),
+        Some(v @ (Value::List(_) | Value::Tuple(_))) => {
+            Ok((crate::value::subscript_items(v), true))
+        }
         Some(v) => Ok((vec![v.clone()], false)),
     }
 }

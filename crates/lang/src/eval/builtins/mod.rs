@@ -30,6 +30,7 @@ mod layout;
 mod linalg;
 mod lod;
 mod math;
+mod math_more;
 mod math_small;
 mod nn;
 mod nn_losses;
@@ -44,6 +45,7 @@ mod numpy_math;
 mod numpy_reduce;
 mod numpy_shape;
 mod ordering;
+mod partitions;
 pub mod python;
 mod ragged;
 mod random;
@@ -52,8 +54,10 @@ mod segments;
 mod shape_ops;
 mod sparse;
 mod sparse_extra;
+mod sparse_more;
 mod sparse_ops;
 mod spec;
+mod spec_extra;
 mod strings;
 mod strings_extra;
 mod tensor;
@@ -254,6 +258,10 @@ pub fn registry() -> &'static Registry {
             norms::BUILTINS,
             scatter::BUILTINS,
             shape_ops::BUILTINS,
+            spec_extra::BUILTINS,
+            partitions::BUILTINS,
+            math_more::BUILTINS,
+            sparse_more::BUILTINS,
             tf_print::BUILTINS,
             segments::BUILTINS,
             display::BUILTINS,

@@ -73,6 +73,7 @@ fn groups(data: &[f64], shape: &[usize], axes: &[usize]) -> (Vec<Vec<f64>>, Vec<
         .map(|(i, &d)| if axes.contains(&i) { 1 } else { d })
         .collect();
     let n: usize = kept.iter().product();
+    #[allow(clippy::disallowed_methods)] // at most one group an element of the input, which exists
     let mut out: Vec<Vec<f64>> = vec![Vec::new(); n];
     let total: usize = shape.iter().product();
     for (flat, x) in data.iter().enumerate().take(total) {
@@ -124,8 +125,12 @@ fn show_ord(o: Ord) -> String {
 fn vector_norm(xs: &[f64], ord: Ord) -> f64 {
     match ord {
         Ord::P(p) if p.is_infinite() => xs.iter().fold(0.0f64, |m, x| m.max(x.abs())),
-        Ord::P(p) if p == 1.0 => xs.iter().map(|x| x.abs()).sum(),
-        Ord::P(p) if p != 2.0 => xs.iter().map(|x| x.abs().powf(p)).sum::<f64>().powf(1.0 / p),
+        Ord::P(1.0) => xs.iter().map(|x| x.abs()).sum(),
+        Ord::P(p) if p != 2.0 => xs
+            .iter()
+            .map(|x| x.abs().powf(p))
+            .sum::<f64>()
+            .powf(1.0 / p),
         _ => xs.iter().map(|x| x * x).sum::<f64>().sqrt(),
     }
 }
@@ -205,7 +210,10 @@ fn norm_axes(a: &Args, rank: usize) -> Result<Option<Vec<usize>>> {
 
 /// tf.norm's computation: the norm tensor with the reduced axes kept (size 1).
 fn norm_kept(a: &Args, t: &Tensor) -> Result<(Vec<f64>, Vec<usize>)> {
-    let ord_v = a.get("ord").cloned().unwrap_or_else(|| Value::str("euclidean"));
+    let ord_v = a
+        .get("ord")
+        .cloned()
+        .unwrap_or_else(|| Value::str("euclidean"));
     let axes = norm_axes(a, t.rank())?;
     let ord = parse_ord(&ord_v);
     let matrix = axes.as_ref().is_some_and(|x| x.len() == 2);
@@ -257,13 +265,15 @@ fn norm_kept(a: &Args, t: &Tensor) -> Result<(Vec<f64>, Vec<usize>)> {
             let out = g
                 .iter()
                 .map(|m| match ord {
-                    Ord::P(p) if p == 1.0 => (0..nc)
+                    Ord::P(1.0) => (0..nc)
                         .map(|j| (0..nr).map(|i| at(m, i, j).abs()).sum::<f64>())
                         .fold(0.0, f64::max),
                     Ord::P(p) if p.is_infinite() => (0..nr)
                         .map(|i| (0..nc).map(|j| at(m, i, j).abs()).sum::<f64>())
                         .fold(0.0, f64::max),
                     Ord::P(_) => {
+                        #[allow(clippy::disallowed_methods)]
+                        // columns² of a matrix that exists: at most its size squared over its rows
                         let mut ata = vec![0.0; nc * nc];
                         for p in 0..nc {
                             for q in 0..nc {
@@ -326,10 +336,19 @@ fn source(i: usize, shape: &[usize], from: &[usize]) -> usize {
 /// NumPy broadcasting of two shapes.
 fn broadcast(x: &[usize], y: &[usize]) -> Option<Vec<usize>> {
     let n = x.len().max(y.len());
+    #[allow(clippy::disallowed_methods)] // one size an axis (the rank)
     let mut out = vec![0; n];
     for k in 0..n {
-        let dx = if k + x.len() >= n { x[k + x.len() - n] } else { 1 };
-        let dy = if k + y.len() >= n { y[k + y.len() - n] } else { 1 };
+        let dx = if k + x.len() >= n {
+            x[k + x.len() - n]
+        } else {
+            1
+        };
+        let dy = if k + y.len() >= n {
+            y[k + y.len() - n]
+        } else {
+            1
+        };
         out[k] = match (dx, dy) {
             (p, q) if p == q => p,
             (1, q) => q,
@@ -360,7 +379,10 @@ fn tensor_list(a: &Args) -> Result<Vec<Option<Tensor>>> {
     if !matches!(v, Value::List(_) | Value::Tuple(_)) {
         return Err(Error::new(
             ExceptionClass::TypeError,
-            format!("`t_list` should be a sequence of tensors. Received {}.", v.type_name()),
+            format!(
+                "`t_list` should be a sequence of tensors. Received {}.",
+                v.type_name()
+            ),
         )
         .at(a.span("t_list")));
     }
@@ -393,7 +415,11 @@ fn tensor_list(a: &Args) -> Result<Vec<Option<Tensor>>> {
 
 /// The global norm of the tensors and its dtype (float32 for an empty list).
 fn global(ts: &[Option<Tensor>]) -> (f64, DType) {
-    let dtype = ts.iter().flatten().next().map_or(DType::Float32, |t| t.dtype());
+    let dtype = ts
+        .iter()
+        .flatten()
+        .next()
+        .map_or(DType::Float32, |t| t.dtype());
     let sum: f64 = ts
         .iter()
         .flatten()
@@ -440,7 +466,9 @@ fn clip_by_norm(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 if j < 0 || j as usize >= rank {
                     return Err(Error::new(
                         ExceptionClass::InvalidArgumentError,
-                        format!("Invalid reduction dimension ({i} for input with {rank} dimension(s)"),
+                        format!(
+                            "Invalid reduction dimension ({i} for input with {rank} dimension(s)"
+                        ),
                     )
                     .at(a.span("axes")));
                 }
@@ -451,7 +479,10 @@ fn clip_by_norm(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     let data = values(&t);
     let (g, kept) = groups(&data, t.shape(), &axes);
-    let norms: Vec<f64> = g.iter().map(|x| x.iter().map(|v| v * v).sum::<f64>().sqrt()).collect();
+    let norms: Vec<f64> = g
+        .iter()
+        .map(|x| x.iter().map(|v| v * v).sum::<f64>().sqrt())
+        .collect();
     let cv = values(&clip);
     let shape = broadcast(t.shape(), clip.shape()).ok_or_else(|| {
         Error::new(
@@ -484,7 +515,8 @@ fn clip_by_global_norm(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     match a.get("use_norm") {
         None | Some(Value::None) => {}
         Some(Value::Array(arr)) => {
-            gn = convert::to_f64(&Value::Array(arr.clone())).map_err(|e| a.err_at("use_norm", e))?;
+            gn =
+                convert::to_f64(&Value::Array(arr.clone())).map_err(|e| a.err_at("use_norm", e))?;
         }
         Some(other) => {
             return Err(Error::new(

@@ -62,7 +62,12 @@ enum Op {
 }
 
 /// Where each update row goes: the flat offsets of the target slices, and a slice's size.
-fn targets(indices: &Tensor, shape: &[usize], updates: &Tensor, op_name: &str) -> std::result::Result<(Vec<usize>, usize), Exception> {
+fn targets(
+    indices: &Tensor,
+    shape: &[usize],
+    updates: &Tensor,
+    op_name: &str,
+) -> std::result::Result<(Vec<usize>, usize), Exception> {
     if !matches!(indices.dtype(), DType::Int32 | DType::Int64) {
         return Err(ragtag_engine::type_error!(
             "indices must be int32 or int64, not {}",
@@ -106,7 +111,13 @@ fn targets(indices: &Tensor, shape: &[usize], updates: &Tensor, op_name: &str) -
 }
 
 /// Applies the updates to `base` (flat elements of `dtype`).
-fn apply(base: &Tensor, updates: &Tensor, offsets: &[usize], slice: usize, op: Op) -> std::result::Result<Tensor, Exception> {
+fn apply(
+    base: &Tensor,
+    updates: &Tensor,
+    offsets: &[usize],
+    slice: usize,
+    op: Op,
+) -> std::result::Result<Tensor, Exception> {
     let dtype = base.dtype();
     if op != Op::Update && matches!(dtype, DType::Bool | DType::String) {
         return Err(Exception::new(
@@ -124,7 +135,10 @@ fn apply(base: &Tensor, updates: &Tensor, offsets: &[usize], slice: usize, op: O
                     u
                 } else {
                     // bool scatter_nd: adding is `or`.
-                    Scalar::Bool(matches!(items[off + j], Scalar::Bool(true)) || matches!(u, Scalar::Bool(true)))
+                    Scalar::Bool(
+                        matches!(items[off + j], Scalar::Bool(true))
+                            || matches!(u, Scalar::Bool(true)),
+                    )
                 };
             }
         }
@@ -185,7 +199,8 @@ fn tensor_scatter(a: &Args, op: Op) -> Result<Value> {
         .at(a.span("updates")));
     }
     let name = a.builtin().short_name();
-    let (offsets, slice) = targets(&indices, base.shape(), &updates, name).map_err(|e| Error::from(e).at(a.call))?;
+    let (offsets, slice) =
+        targets(&indices, base.shape(), &updates, name).map_err(|e| Error::from(e).at(a.call))?;
     apply(&base, &updates, &offsets, slice, op)
         .map(Value::tensor)
         .map_err(|e| Error::from(e).at(a.call))
@@ -213,22 +228,43 @@ fn scatter_nd(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let shape: Vec<usize> = crate::value::convert::to_ints(a.value("shape"))
         .map_err(|e| a.err_at("shape", e))?
         .into_iter()
-        .map(|d| usize::try_from(d).map_err(|_| Error::new(ExceptionClass::InvalidArgumentError, format!("shape must not hold negative sizes, got {d}")).at(a.span("shape"))))
+        .map(|d| {
+            usize::try_from(d).map_err(|_| {
+                Error::new(
+                    ExceptionClass::InvalidArgumentError,
+                    format!("shape must not hold negative sizes, got {d}"),
+                )
+                .at(a.span("shape"))
+            })
+        })
         .collect::<Result<_>>()?;
     let zero = Scalar::default_of(updates.dtype());
-    let base = Tensor::filled("tf.scatter_nd", shape.clone(), &zero).map_err(|e| Error::from(e).at(a.call))?;
-    let (offsets, slice) = targets(&indices, &shape, &updates, "ScatterNd").map_err(|e| Error::from(e).at(a.call))?;
-    let op = if updates.dtype() == DType::String { Op::Update } else { Op::Add };
+    let base = Tensor::filled("tf.scatter_nd", shape.clone(), &zero)
+        .map_err(|e| Error::from(e).at(a.call))?;
+    let (offsets, slice) =
+        targets(&indices, &shape, &updates, "ScatterNd").map_err(|e| Error::from(e).at(a.call))?;
+    let op = if updates.dtype() == DType::String {
+        Op::Update
+    } else {
+        Op::Add
+    };
     apply_scatter_nd(&base, &updates, &offsets, slice, op)
         .map(Value::tensor)
         .map_err(|e| Error::from(e).at(a.call))
 }
 
 /// scatter_nd adds into zeros (bools combine with `or`, strings: the last update wins).
-fn apply_scatter_nd(base: &Tensor, updates: &Tensor, offsets: &[usize], slice: usize, op: Op) -> std::result::Result<Tensor, Exception> {
+fn apply_scatter_nd(
+    base: &Tensor,
+    updates: &Tensor,
+    offsets: &[usize],
+    slice: usize,
+    op: Op,
+) -> std::result::Result<Tensor, Exception> {
     if updates.dtype() == DType::Bool {
         // `apply` refuses Add on bools (TensorFlow's tensor_scatter_nd_add has no bool
         // kernel), but ScatterNd's bool kernel ors the updates.
+        #[allow(clippy::disallowed_methods)] // the size of the output, already allocated
         let mut items: Vec<bool> = vec![false; base.size()];
         for (r, &off) in offsets.iter().enumerate() {
             for j in 0..slice {
@@ -250,14 +286,26 @@ fn dynamic_stitch(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         let items = crate::value::subscript_items(v);
         items
             .iter()
-            .map(|x| match &*crate::eval::convert::to_array(x, None).map_err(|e| a.err_at(name, e))? {
-                Array::Dense(t) => Ok(t.clone()),
-                Array::Ragged(_) => Err(Error::new(ExceptionClass::ValueError, "dynamic_stitch takes dense tensors").at(a.span(name))),
+            .map(|x| {
+                match &*crate::eval::convert::to_array(x, None).map_err(|e| a.err_at(name, e))? {
+                    Array::Dense(t) => Ok(t.clone()),
+                    Array::Ragged(_) => Err(Error::new(
+                        ExceptionClass::ValueError,
+                        "dynamic_stitch takes dense tensors",
+                    )
+                    .at(a.span(name))),
+                }
             })
             .collect()
     };
-    if !matches!(a.value("indices"), Value::List(_) | Value::Tuple(_)) || !matches!(a.value("data"), Value::List(_) | Value::Tuple(_)) {
-        return Err(Error::new(ExceptionClass::TypeError, "indices and data must be lists of tensors").at(a.call));
+    if !matches!(a.value("indices"), Value::List(_) | Value::Tuple(_))
+        || !matches!(a.value("data"), Value::List(_) | Value::Tuple(_))
+    {
+        return Err(Error::new(
+            ExceptionClass::TypeError,
+            "indices and data must be lists of tensors",
+        )
+        .at(a.call));
     }
     let indices = list("indices")?;
     let data = list("data")?;
@@ -274,10 +322,16 @@ fn dynamic_stitch(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let mut n = 0usize;
     for (i, (ix, d)) in indices.iter().zip(&data).enumerate() {
         if !matches!(ix.dtype(), DType::Int32 | DType::Int64) {
-            return Err(bad(format!("indices[{i}] must be int32, not {}", ix.dtype())));
+            return Err(bad(format!(
+                "indices[{i}] must be int32, not {}",
+                ix.dtype()
+            )));
         }
         if d.dtype() != dtype {
-            return Err(bad(format!("data[{i}] has dtype {} but data[0] has {dtype}", d.dtype())));
+            return Err(bad(format!(
+                "data[{i}] has dtype {} but data[0] has {dtype}",
+                d.dtype()
+            )));
         }
         if d.rank() < ix.rank() || d.shape()[..ix.rank()] != *ix.shape() {
             return Err(bad(format!(
@@ -290,7 +344,9 @@ fn dynamic_stitch(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         match &row_shape {
             None => row_shape = Some(rs),
             Some(r) if *r != rs => {
-                return Err(bad(format!("data[{i}]'s rows have shape {rs:?}, but data[0]'s have {r:?}")))
+                return Err(bad(format!(
+                    "data[{i}]'s rows have shape {rs:?}, but data[0]'s have {r:?}"
+                )))
             }
             _ => {}
         }
@@ -303,14 +359,23 @@ fn dynamic_stitch(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     let row_shape = row_shape.unwrap_or_default();
     let row: usize = row_shape.iter().product();
-    let mut src: Vec<Option<(usize, usize)>> = vec![None; n];
+    let mut src: Vec<Option<(usize, usize)>> =
+        ragtag_engine::budget::filled("tf.dynamic_stitch", None, n)
+            .map_err(|e| Error::from(e).at(a.call))?;
     for (i, ix) in indices.iter().enumerate() {
-        for (j, &k) in ix.data().to_i64_vec().unwrap_or_default().iter().enumerate() {
+        for (j, &k) in ix
+            .data()
+            .to_i64_vec()
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
             src[k as usize] = Some((i, j));
         }
     }
     let zero = Scalar::default_of(dtype);
-    let mut b = Buffer::with_capacity("tf.dynamic_stitch", dtype, n * row, 0).map_err(|e| Error::from(e).at(a.call))?;
+    let mut b = Buffer::with_capacity("tf.dynamic_stitch", dtype, n * row, 0)
+        .map_err(|e| Error::from(e).at(a.call))?;
     for s in &src {
         for e in 0..row {
             match s {
@@ -328,10 +393,13 @@ fn dynamic_stitch(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn unravel_index(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let idx = dense_arg(a, "indices", None)?;
-    let dims = dense_arg(a, "dims", None)?;
+    let dims = dense_arg(a, "dims", Some(idx.dtype()))?;
     let bad = |m: String| Error::new(ExceptionClass::InvalidArgumentError, m).at(a.call);
     if !matches!(idx.dtype(), DType::Int32 | DType::Int64) {
-        return Err(bad(format!("indices must be int32 or int64, not {}", idx.dtype())));
+        return Err(bad(format!(
+            "indices must be int32 or int64, not {}",
+            idx.dtype()
+        )));
     }
     if dims.dtype() != idx.dtype() {
         return Err(bad(format!(
@@ -341,7 +409,9 @@ fn unravel_index(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )));
     }
     if idx.rank() > 1 || dims.rank() != 1 {
-        return Err(bad("indices must be a scalar or a vector, and dims a vector".into()));
+        return Err(bad(
+            "indices must be a scalar or a vector, and dims a vector".into(),
+        ));
     }
     let d = dims.data().to_i64_vec().unwrap_or_default();
     if d.iter().any(|&x| x <= 0) {
@@ -350,7 +420,8 @@ fn unravel_index(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let total: i64 = d.iter().product();
     let v = idx.data().to_i64_vec().unwrap_or_default();
     let nd = d.len();
-    let mut coords = vec![0i64; nd * v.len()];
+    let mut coords = ragtag_engine::budget::filled("tf.unravel_index", 0i64, nd * v.len())
+        .map_err(|e| Error::from(e).at(a.call))?;
     for (j, &x) in v.iter().enumerate() {
         if x < 0 || x >= total {
             return Err(bad("index is out of bound as with dims".into()));
@@ -361,7 +432,11 @@ fn unravel_index(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             rem /= d[k];
         }
     }
-    let shape = if idx.rank() == 0 { vec![nd] } else { vec![nd, v.len()] };
+    let shape = if idx.rank() == 0 {
+        vec![nd]
+    } else {
+        vec![nd, v.len()]
+    };
     Tensor::new(shape, Buffer::from_i64s(coords, idx.dtype()))
         .map(Value::tensor)
         .map_err(|e| Error::from(e).at(a.call))

@@ -58,7 +58,11 @@ fn dense_of(a: &Args, name: &str, v: &Value, hint: Option<DType>) -> Result<Tens
 }
 
 /// Gathers flat elements of `t` at `idx` into a tensor of `shape`.
-fn take(t: &Tensor, idx: &[usize], shape: Vec<usize>) -> std::result::Result<Tensor, ragtag_engine::Exception> {
+fn take(
+    t: &Tensor,
+    idx: &[usize],
+    shape: Vec<usize>,
+) -> std::result::Result<Tensor, ragtag_engine::Exception> {
     Tensor::new(shape, t.data().gather(idx))
 }
 
@@ -94,14 +98,17 @@ fn meshgrid(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         shape.swap(0, 1);
     }
     let total: usize = shape.iter().product();
-    ragtag_engine::budget::check("tf.meshgrid", (total * vs.len()) as u128, 8).map_err(|e| Error::from(e).at(a.call))?;
+    ragtag_engine::budget::check("tf.meshgrid", (total * vs.len()) as u128, 8)
+        .map_err(|e| Error::from(e).at(a.call))?;
     let mut out = Vec::new();
     for (i, t) in vs.iter().enumerate() {
         // The output axis vector i runs along.
         let axis = if xy && i < 2 { 1 - i } else { i };
         let stride: usize = shape[axis + 1..].iter().product();
         let idx: Vec<usize> = (0..total).map(|k| (k / stride) % shape[axis]).collect();
-        out.push(Value::tensor(take(t, &idx, shape.clone()).map_err(|e| Error::from(e).at(a.call))?));
+        out.push(Value::tensor(
+            take(t, &idx, shape.clone()).map_err(|e| Error::from(e).at(a.call))?,
+        ));
     }
     Ok(Value::list(out))
 }
@@ -140,7 +147,10 @@ fn reverse_sequence(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     if seq == batch {
         return Err(bad(format!("seq_dim == batch_dim == {seq}")));
     }
-    let l = lens.data().to_i64_vec().ok_or_else(|| bad("seq_lengths must be int32 or int64".into()))?;
+    let l = lens
+        .data()
+        .to_i64_vec()
+        .ok_or_else(|| bad("seq_lengths must be int32 or int64".into()))?;
     let shape = t.shape();
     if lens.rank() != 1 || l.len() != shape[batch] {
         return Err(bad(format!(
@@ -158,7 +168,9 @@ fn reverse_sequence(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
     }
     let n = t.size();
-    let strides: Vec<usize> = (0..shape.len()).map(|k| shape[k + 1..].iter().product()).collect();
+    let strides: Vec<usize> = (0..shape.len())
+        .map(|k| shape[k + 1..].iter().product())
+        .collect();
     let idx: Vec<usize> = (0..n)
         .map(|k| {
             let b = (k / strides[batch]) % shape[batch];
@@ -203,7 +215,9 @@ fn histogram_args(a: &Args) -> Result<(Tensor, f64, f64, usize)> {
     }
     let nbins = a.get("nbins").map_or(Ok(100), |_| a.int("nbins"))?;
     if nbins <= 0 {
-        return Err(bad(format!("nbins should be a positive number, but got '{nbins}'")));
+        return Err(bad(format!(
+            "nbins should be a positive number, but got '{nbins}'"
+        )));
     }
     if rv[0] >= rv[1] {
         return Err(bad(format!(
@@ -230,7 +244,8 @@ fn histogram(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let (v, lo, hi, nbins) = histogram_args(a)?;
     let d = out_dtype(a)?;
     let step = (hi - lo) / nbins as f64;
-    let mut counts = vec![0i64; nbins];
+    let mut counts = ragtag_engine::budget::filled("tf.histogram_fixed_width", 0i64, nbins)
+        .map_err(|e| Error::from(e).at(a.call))?;
     for x in v.data().to_f64_vec().unwrap_or_default() {
         let b = ((x - lo) / step).min((nbins - 1) as f64).max(0.0);
         counts[if b.is_nan() { 0 } else { b as usize }] += 1;
@@ -264,7 +279,13 @@ fn histogram_bins(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 /// Broadcasts two shapes (None: unknown); Err with the two shapes when they do not.
 fn broadcast_dims(x: &[Option<usize>], y: &[Option<usize>]) -> Option<Vec<Option<usize>>> {
     let n = x.len().max(y.len());
-    let get = |s: &[Option<usize>], k: usize| if k + s.len() >= n { s[k + s.len() - n] } else { Some(1) };
+    let get = |s: &[Option<usize>], k: usize| {
+        if k + s.len() >= n {
+            s[k + s.len() - n]
+        } else {
+            Some(1)
+        }
+    };
     (0..n)
         .map(|k| match (get(x, k), get(y, k)) {
             (Some(p), Some(q)) if p == q => Some(Some(p)),
@@ -282,14 +303,27 @@ fn broadcast_dynamic_shape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let y = dense_of(a, "shape_y", a.value("shape_y"), Some(x.dtype()))?;
     let bad = |m: String| Error::new(ExceptionClass::InvalidArgumentError, m).at(a.call);
     if x.dtype() != y.dtype() || !matches!(x.dtype(), DType::Int32 | DType::Int64) {
-        return Err(bad(format!("shapes must be int32 or int64 tensors of one dtype, got {} and {}", x.dtype(), y.dtype())));
+        return Err(bad(format!(
+            "shapes must be int32 or int64 tensors of one dtype, got {} and {}",
+            x.dtype(),
+            y.dtype()
+        )));
     }
     let dims = |t: &Tensor| -> Vec<Option<usize>> {
-        t.data().to_i64_vec().unwrap_or_default().into_iter().map(|d| Some(d.max(0) as usize)).collect()
+        t.data()
+            .to_i64_vec()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|d| Some(d.max(0) as usize))
+            .collect()
     };
     let (dx, dy) = (dims(&x), dims(&y));
     let out = broadcast_dims(&dx, &dy).ok_or_else(|| {
-        bad(format!("Incompatible shapes: {:?} vs. {:?}", x.data().to_i64_vec().unwrap_or_default(), y.data().to_i64_vec().unwrap_or_default()))
+        bad(format!(
+            "Incompatible shapes: {:?} vs. {:?}",
+            x.data().to_i64_vec().unwrap_or_default(),
+            y.data().to_i64_vec().unwrap_or_default()
+        ))
     })?;
     let v: Vec<i64> = out.into_iter().map(|d| d.unwrap_or(0) as i64).collect();
     Tensor::new(vec![v.len()], Buffer::from_i64s(v, x.dtype()))
@@ -346,12 +380,19 @@ fn ensure_shape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     let have: Vec<usize> = arr.shape().iter().map(|d| d.unwrap_or(0)).collect();
     if let Some(w) = want {
-        let fits = w.len() == have.len() && w.iter().zip(&have).all(|(p, q)| p.is_none_or(|p| p == *q));
+        let fits =
+            w.len() == have.len() && w.iter().zip(&have).all(|(p, q)| p.is_none_or(|p| p == *q));
         if !fits {
-            let shown: Vec<String> = w.iter().map(|d| d.map_or("?".into(), |d| d.to_string())).collect();
+            let shown: Vec<String> = w
+                .iter()
+                .map(|d| d.map_or("?".into(), |d| d.to_string()))
+                .collect();
             return Err(Error::new(
                 ExceptionClass::InvalidArgumentError,
-                format!("Shape of tensor x {have:?} is not compatible with expected shape [{}].", shown.join(",")),
+                format!(
+                    "Shape of tensor x {have:?} is not compatible with expected shape [{}].",
+                    shown.join(",")
+                ),
             )
             .at(a.call));
         }

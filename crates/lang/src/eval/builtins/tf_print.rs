@@ -89,7 +89,10 @@ const WIDTH: usize = 80;
 
 /// A value inside tf.print's template: `pprint.pformat` of the structure with each tensor
 /// replaced by TensorFlow's text for it.
-fn format_value(v: &Value, summarize: i64) -> std::result::Result<String, ragtag_engine::Exception> {
+fn format_value(
+    v: &Value,
+    summarize: i64,
+) -> std::result::Result<String, ragtag_engine::Exception> {
     let mut tensors = Vec::new();
     let template = pformat(v, 0, 0, summarize, &mut tensors)?;
     let mut out = String::new();
@@ -155,7 +158,9 @@ fn one_line(
                 summarize_tensor(&Tensor::from_i64(s.dense_shape().to_vec()), summarize),
                 tensors,
             );
-            format!("'SparseTensor(indices={PLACEHOLDER}, values={PLACEHOLDER}, shape={PLACEHOLDER})'")
+            format!(
+                "'SparseTensor(indices={PLACEHOLDER}, values={PLACEHOLDER}, shape={PLACEHOLDER})'"
+            )
         }
         Value::List(l) => {
             let items = l
@@ -179,10 +184,15 @@ fn one_line(
         Value::Dict(d) => {
             let mut parts = Vec::new();
             for (k, x) in sorted_items(d) {
-                parts.push(format!("{}: {}", repr_of(&k), one_line(&x, summarize, tensors, collect)?));
+                parts.push(format!(
+                    "{}: {}",
+                    repr_of(&k),
+                    one_line(&x, summarize, tensors, collect)?
+                ));
             }
             format!("{{{}}}", parts.join(", "))
         }
+        Value::NdArray(n) => crate::render::numpy::nd_repr(n),
         other => repr_of(other),
     })
 }
@@ -208,11 +218,15 @@ fn pformat(
                 _ => ("(", ")"),
             };
             let inner = indent + 1;
-            let sep = format!(",\n{}", " ".repeat(inner));
+            let sep = format!(",\n{:inner$}", "");
             let mut parts = Vec::new();
             let n = items.len();
             for (i, x) in items.iter().enumerate() {
-                let allow = if i + 1 == n { allowance + close.len() } else { 1 };
+                let allow = if i + 1 == n {
+                    allowance + close.len()
+                } else {
+                    1
+                };
                 parts.push(pformat(x, inner, allow, summarize, tensors)?);
             }
             Ok(format!("{open}{}{close}", parts.join(&sep)))
@@ -220,13 +234,19 @@ fn pformat(
         Value::Dict(d) if !fits && !d.is_empty() => {
             let items = sorted_items(d);
             let inner = indent + 1;
-            let sep = format!(",\n{}", " ".repeat(inner));
+            let sep = format!(",\n{:inner$}", "");
             let mut parts = Vec::new();
             let n = items.len();
             for (i, (k, x)) in items.iter().enumerate() {
                 let key = repr_of(k);
                 let allow = if i + 1 == n { allowance + 1 } else { 1 };
-                let body = pformat(x, inner + key.chars().count() + 2, allow, summarize, tensors)?;
+                let body = pformat(
+                    x,
+                    inner + key.chars().count() + 2,
+                    allow,
+                    summarize,
+                    tensors,
+                )?;
                 parts.push(format!("{key}: {body}"));
             }
             Ok(format!("{{{}}}", parts.join(&sep)))
@@ -326,9 +346,17 @@ fn element(s: &Scalar) -> String {
 /// `Tensor::SummarizeValue(summarize, print_v2=true)`.
 fn summarize_tensor(t: &Tensor, summarize: i64) -> String {
     let n = t.size();
-    let limit = if summarize < 0 { n } else { (summarize as usize).min(n) };
+    let limit = if summarize < 0 {
+        n
+    } else {
+        (summarize as usize).min(n)
+    };
     if t.rank() == 0 {
-        return if limit > 0 { element(&t.data().get(0)) } else { String::new() };
+        return if limit > 0 {
+            element(&t.data().get(0))
+        } else {
+            String::new()
+        };
     }
     let mut out = String::new();
     one_dim(t, 0, limit, 0, &mut out);
@@ -407,7 +435,10 @@ fn as_string(s: &Scalar) -> String {
 
 /// `ragged_tensor_to_string`: nested `[a, b]` lists, keeping `summarize` items at each end
 /// of every dimension.
-fn ragged_to_string(arr: &Array, summarize: i64) -> std::result::Result<String, ragtag_engine::Exception> {
+fn ragged_to_string(
+    arr: &Array,
+    summarize: i64,
+) -> std::result::Result<String, ragtag_engine::Exception> {
     if summarize == 0 || summarize < -1 {
         return Err(ragtag_engine::value_error!(
             "Expected summarize to be -1 or a positive int, got {summarize}"
@@ -416,7 +447,12 @@ fn ragged_to_string(arr: &Array, summarize: i64) -> std::result::Result<String, 
     fn go(arr: &Array, summarize: i64) -> std::result::Result<String, ragtag_engine::Exception> {
         let n = arr.nrows();
         let mut pieces = Vec::new();
-        let keep = |i: usize| summarize == -1 || n <= 2 * summarize as usize || i < summarize as usize || i >= n - summarize as usize;
+        let keep = |i: usize| {
+            summarize == -1
+                || n <= 2 * summarize as usize
+                || i < summarize as usize
+                || i >= n - summarize as usize
+        };
         for i in 0..n {
             if !keep(i) {
                 if i == summarize as usize {
