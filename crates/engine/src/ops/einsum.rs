@@ -141,9 +141,11 @@ fn parse(equation: &str, ranks: &[usize]) -> Result<Parsed> {
                 Some(pos) => {
                     ids.splice(pos..pos, (0..nell).map(|i| LETTERS + i));
                 }
-                None if nell > 0 => return Err(value_error!(
+                None if nell > 0 => {
+                    return Err(value_error!(
                     "The output of einsum needs '...' where the inputs have broadcast axes: '{r}'"
-                )),
+                ))
+                }
                 None => {}
             }
             ids

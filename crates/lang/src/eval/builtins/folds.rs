@@ -2,7 +2,8 @@
 //! `tf.foldl`, `tf.foldr`, `tf.vectorized_map` — and the ones that call it on tensors as
 //! a Python function would be: `tf.py_function` and `tf.numpy_function`.
 
-use super::control_flow::{is_callable, leaves_to_tensors, same_structure};
+use super::control_flow::is_callable;
+use super::nest::{leaves_to_tensors, same_structure};
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;

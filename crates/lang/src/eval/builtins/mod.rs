@@ -32,6 +32,7 @@ mod lod;
 mod math;
 mod math_more;
 mod math_small;
+mod nest;
 mod nn;
 mod nn_losses;
 mod norms;

@@ -286,20 +286,23 @@ fn mask(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn sampled_addmm(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let idx = convert::to_array(a.value("indices"), None).map_err(err_at(a, "indices"))?;
-    let idx_dtype = idx.dtype();
-    let shape =
-        convert::to_array(a.value("dense_shape"), None).map_err(err_at(a, "dense_shape"))?;
-    if shape.dtype() != idx_dtype {
-        return Err(Error::new(
-            ExceptionClass::ValueError,
-            format!(
-                "Tensor conversion requested dtype {idx_dtype} for Tensor with dtype {}",
-                shape.dtype()
-            ),
-        )
-        .at(a.span("dense_shape")));
-    }
+    // TensorFlow converts indices and dense_shape to int32: an int64 tensor is refused.
+    let int32 = |n: &str| -> Result<std::sync::Arc<Array>> {
+        let x = convert::to_array(a.value(n), Some(DType::Int32)).map_err(err_at(a, n))?;
+        if x.dtype() != DType::Int32 {
+            return Err(Error::new(
+                ExceptionClass::ValueError,
+                format!(
+                    "Tensor conversion requested dtype int32 for Tensor with dtype {}",
+                    x.dtype()
+                ),
+            )
+            .at(a.span(n)));
+        }
+        Ok(x)
+    };
+    let shape = int32("dense_shape")?;
+    let idx = int32("indices")?;
     let vals =
         convert::to_array(a.value("values"), Some(DType::Float32)).map_err(err_at(a, "values"))?;
     let m = |n: &str| -> Result<Tensor> {
