@@ -299,7 +299,11 @@ fn run<T: Acc>(
             idx[l] = 0;
         }
         let mut total = T::zero();
-        for _ in 0..inner {
+        for step in 0..inner {
+            // A long sum over the contracted labels stays interruptible.
+            if step % 65536 == 65535 {
+                interrupt::check()?;
+            }
             let mut prod = T::one();
             for (k, x) in data.iter().enumerate() {
                 let off: usize = strides[k].iter().zip(&idx).map(|(s, i)| s * i).sum();

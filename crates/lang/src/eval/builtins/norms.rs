@@ -138,6 +138,10 @@ fn vector_norm(xs: &[f64], ord: Ord) -> f64 {
 /// The largest eigenvalue of a symmetric matrix (cyclic Jacobi rotations).
 fn largest_eigenvalue(mut m: Vec<f64>, n: usize) -> f64 {
     for _ in 0..100 {
+        // Each sweep is n³ work: stop with what it has when the user interrupts.
+        if ragtag_engine::interrupt::requested() {
+            break;
+        }
         let off: f64 = (0..n)
             .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
             .map(|(i, j)| m[i * n + j] * m[i * n + j])
@@ -272,15 +276,23 @@ fn norm_kept(a: &Args, t: &Tensor) -> Result<(Vec<f64>, Vec<usize>)> {
                         .map(|i| (0..nc).map(|j| at(m, i, j).abs()).sum::<f64>())
                         .fold(0.0, f64::max),
                     Ord::P(_) => {
+                        // The largest singular value: the root of the largest eigenvalue
+                        // of the smaller Gram matrix (AᵀA or AAᵀ), whose size is at most
+                        // the matrix's own.
+                        let k = nr.min(nc);
                         #[allow(clippy::disallowed_methods)]
-                        // columns² of a matrix that exists: at most its size squared over its rows
-                        let mut ata = vec![0.0; nc * nc];
-                        for p in 0..nc {
-                            for q in 0..nc {
-                                ata[p * nc + q] = (0..nr).map(|i| at(m, i, p) * at(m, i, q)).sum();
+                        // min(rows, cols)² ≤ rows × cols: no larger than the input
+                        let mut g = vec![0.0; k * k];
+                        for p in 0..k {
+                            for q in 0..k {
+                                g[p * k + q] = if nr >= nc {
+                                    (0..nr).map(|i| at(m, i, p) * at(m, i, q)).sum()
+                                } else {
+                                    (0..nc).map(|j| at(m, p, j) * at(m, q, j)).sum()
+                                };
                             }
                         }
-                        largest_eigenvalue(ata, nc).max(0.0).sqrt()
+                        largest_eigenvalue(g, k).max(0.0).sqrt()
                     }
                     _ => m.iter().map(|x| x * x).sum::<f64>().sqrt(),
                 })

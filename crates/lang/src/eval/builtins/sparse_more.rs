@@ -264,6 +264,8 @@ fn eye(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     let d = a.dtype("dtype")?.unwrap_or(DType::Float32);
     let n = rows.min(cols);
+    ragtag_engine::budget::check("tf.sparse.eye", n as u128 * 3, 8)
+        .map_err(|e| Error::from(e).at(a.call))?;
     let indices: Vec<i64> = (0..n).flat_map(|i| [i, i]).collect();
     let one = convert::to_scalar(&Value::Int(1), Some(d)).map_err(|e| Error::from(e).at(a.call))?;
     let err = |e: Exception| Error::from(e).at(a.call);
