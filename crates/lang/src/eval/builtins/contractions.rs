@@ -309,6 +309,12 @@ fn tensordot(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn matvec(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    // A ragged `a` goes through the ragged matmul, as TensorFlow's dispatch does.
+    if let Value::Array(arr) = a.value("a") {
+        if let Array::Ragged(r) = &**arr {
+            return ragged_matvec(a, r);
+        }
+    }
     let m = dense(a, "a", None)?;
     let v = dense(a, "b", Some(m.dtype()))?;
     let t = a.flag("transpose_a", false)? || a.flag("adjoint_a", false)?;
@@ -332,6 +338,37 @@ fn matvec(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     out.reshaped(s)
         .map(Value::tensor)
         .map_err(|e| Error::from(e).at(a.call))
+}
+
+/// matvec of a RaggedTensor `a` [B, (I), J] and vectors `b`: b becomes a column, the
+/// ragged matmul multiplies, and the column's axis goes away again.
+fn ragged_matvec(a: &Args, r: &ragtag_engine::Ragged) -> Result<Value> {
+    let v = dense(a, "b", Some(r.dtype()))?;
+    let t = a.flag("transpose_a", false)? || a.flag("adjoint_a", false)?;
+    let mut shape = v.shape().to_vec();
+    shape.push(1);
+    let col = v.reshaped(shape).map_err(|e| a.err_at("b", e))?;
+    let err = |e: Exception| Error::from(e).at(a.call);
+    let out = ragtag_engine::ops::matmul::matmul_arrays(
+        &Array::Ragged(r.clone()),
+        &Array::Dense(col),
+        Transpose { a: t, b: false },
+    )
+    .map_err(err)?;
+    match out {
+        Array::Ragged(o) => {
+            let fv = o.flat_values();
+            let mut s = fv.shape().to_vec();
+            s.pop();
+            let fv = fv.reshaped(s).map_err(err)?;
+            o.with_flat_values(fv).map(Value::ragged).map_err(err)
+        }
+        Array::Dense(d) => {
+            let mut s = d.shape().to_vec();
+            s.pop();
+            d.reshaped(s).map(Value::tensor).map_err(err)
+        }
+    }
 }
 
 fn cross(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

@@ -76,7 +76,15 @@ fn meshgrid(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .at(a.span("indexing")));
     }
     let mut vs = Vec::new();
-    for (v, _) in a.rest() {
+    for (v, span) in a.rest() {
+        if matches!(v, Value::Array(x) if matches!(**x, Array::Ragged(_))) {
+            // TensorFlow stacks the inputs' pieces, which fails for ragged rows.
+            return Err(Error::new(
+                ExceptionClass::InvalidArgumentError,
+                "Shapes of all inputs must match: meshgrid takes vectors, not RaggedTensors",
+            )
+            .at(*span));
+        }
         let t = dense_of(a, "args", v, None)?;
         let n = t.size();
         vs.push(t.reshaped(vec![n]).map_err(|e| Error::from(e).at(a.call))?);
