@@ -93,6 +93,15 @@ pub enum ExceptionClass {
     /// `tf.errors.UnimplementedError`: a case TensorFlow (or ragtag) has no kernel for, e.g.
     /// `tf.linalg.matmul(tf.ones([1, 1], tf.int8), tf.ones([1, 1], tf.int8), output_type=tf.int64)`.
     UnimplementedError,
+    /// `tf.errors.FailedPreconditionError`: the op cannot run on inputs of this form, e.g.
+    /// `tf.linalg.cross(tf.constant([1, 0]), tf.constant([0, 1]))` (not 3-element vectors).
+    FailedPreconditionError,
+    /// `tf.errors.OutOfRangeError`: a read past the end, e.g. `tf.foldl(lambda a, x: a + x,
+    /// tf.constant([], tf.int32))` (no first element to start from).
+    OutOfRangeError,
+    /// `tf.errors.UnknownError`: an error of another kind raised inside a Python function an
+    /// op runs, e.g. `tf.py_function(lambda x: 1 / 0, [1], tf.float32)`.
+    UnknownError,
     /// `tf.errors.InternalError`: a bug in ragtag (a panic caught at the evaluation guard);
     /// no correct input triggers it, so the example raises it by hand:
     /// `raise tf.errors.InternalError('bug')`.
@@ -104,7 +113,7 @@ use ExceptionClass as C;
 impl ExceptionClass {
     /// Every class, each base class followed by the classes under it (the catalogue's
     /// order: a tree read top to bottom).
-    pub const ALL: [ExceptionClass; 33] = [
+    pub const ALL: [ExceptionClass; 36] = [
         C::BaseException,
         C::Exception,
         C::ValueError,
@@ -136,6 +145,9 @@ impl ExceptionClass {
         C::NotFoundError,
         C::ResourceExhaustedError,
         C::UnimplementedError,
+        C::FailedPreconditionError,
+        C::OutOfRangeError,
+        C::UnknownError,
         C::InternalError,
         C::KeyboardInterrupt,
     ];
@@ -175,6 +187,9 @@ impl ExceptionClass {
             C::NotFoundError => "NotFoundError",
             C::ResourceExhaustedError => "ResourceExhaustedError",
             C::UnimplementedError => "UnimplementedError",
+            C::FailedPreconditionError => "FailedPreconditionError",
+            C::OutOfRangeError => "OutOfRangeError",
+            C::UnknownError => "UnknownError",
             C::InternalError => "InternalError",
         }
     }
@@ -203,6 +218,9 @@ impl ExceptionClass {
             | C::NotFoundError
             | C::ResourceExhaustedError
             | C::UnimplementedError
+            | C::FailedPreconditionError
+            | C::OutOfRangeError
+            | C::UnknownError
             | C::InternalError => C::OpError,
             C::ValueError
             | C::TypeError
@@ -241,6 +259,9 @@ impl ExceptionClass {
                 | C::NotFoundError
                 | C::ResourceExhaustedError
                 | C::UnimplementedError
+                | C::FailedPreconditionError
+                | C::OutOfRangeError
+                | C::UnknownError
                 | C::InternalError
         )
     }
@@ -300,6 +321,11 @@ impl ExceptionClass {
             C::UnimplementedError => {
                 "tf.linalg.matmul(tf.ones([1, 1], tf.int8), tf.ones([1, 1], tf.int8), output_type=tf.int64)"
             }
+            C::FailedPreconditionError => {
+                "tf.linalg.cross(tf.constant([1, 0]), tf.constant([0, 1]))"
+            }
+            C::OutOfRangeError => "tf.foldl(lambda a, x: a + x, tf.constant([], tf.int32))",
+            C::UnknownError => "tf.py_function(lambda x: 1 / 0, [1], tf.float32)",
             C::InternalError => "raise tf.errors.InternalError('bug')",
         }
     }
@@ -347,6 +373,9 @@ impl ExceptionClass {
             C::NotFoundError => "TensorFlow has the op but no kernel for the dtype",
             C::ResourceExhaustedError => "the memory budget would be exceeded",
             C::UnimplementedError => "a case ragtag does not implement",
+            C::FailedPreconditionError => "an op's inputs are not of the form it is defined for",
+            C::OutOfRangeError => "a read past the end of a sequence",
+            C::UnknownError => "an error raised inside a Python function an op runs",
             C::InternalError => "a bug in ragtag, caught before it could harm the session",
         }
     }

@@ -6,6 +6,7 @@ pub mod broadcast;
 pub mod cast;
 pub mod concat;
 pub mod cross;
+pub mod einsum;
 pub mod embedding;
 pub mod fingerprint;
 pub mod gather;

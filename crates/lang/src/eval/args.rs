@@ -37,7 +37,9 @@ impl Args {
         let params = builtin.params();
         // A NumPy array converts where a TensorFlow (or Paddle, or ragtag) function expects
         // a tensor; NumPy's own functions and Python's builtins see the array itself.
+        // tf.print writes a NumPy array as NumPy's repr, unlike a tensor.
         let numpy_aware = builtin.name.starts_with("np.")
+            || builtin.name == "tf.print"
             || crate::eval::builtins::python::BUILTINS
                 .iter()
                 .chain(crate::eval::builtins::python::CONTAINERS)

@@ -12,6 +12,8 @@ use crate::value::Value;
 mod array;
 mod bitwise;
 mod common;
+mod contractions;
+mod control_flow;
 mod convert;
 mod debugging;
 mod display;
@@ -21,15 +23,19 @@ mod dtypes;
 mod files_arrow;
 mod files_json;
 mod files_numpy;
+mod folds;
 mod functional;
 pub mod help;
 mod layout;
 mod linalg;
 mod lod;
 mod math;
+mod math_more;
 mod math_small;
+mod nest;
 mod nn;
 mod nn_losses;
+mod norms;
 mod notebook;
 pub(crate) mod numpy;
 mod numpy_args;
@@ -40,18 +46,24 @@ mod numpy_math;
 mod numpy_reduce;
 mod numpy_shape;
 mod ordering;
+mod partitions;
 pub mod python;
 mod ragged;
 mod random;
+mod scatter;
 mod segments;
+mod shape_ops;
 mod sparse;
 mod sparse_extra;
+mod sparse_more;
 mod sparse_ops;
 mod spec;
+mod spec_extra;
 mod strings;
 mod strings_extra;
 mod tensor;
 mod tensor_extra;
+mod tf_print;
 
 pub use lod::updates_receiver;
 
@@ -241,6 +253,17 @@ pub fn registry() -> &'static Registry {
             math_small::BUILTINS,
             tensor_extra::BUILTINS,
             functional::BUILTINS,
+            control_flow::BUILTINS,
+            folds::BUILTINS,
+            contractions::BUILTINS,
+            norms::BUILTINS,
+            scatter::BUILTINS,
+            shape_ops::BUILTINS,
+            spec_extra::BUILTINS,
+            partitions::BUILTINS,
+            math_more::BUILTINS,
+            sparse_more::BUILTINS,
+            tf_print::BUILTINS,
             segments::BUILTINS,
             display::BUILTINS,
             draw::BUILTINS,

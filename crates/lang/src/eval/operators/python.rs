@@ -76,6 +76,17 @@ pub fn python_eq(a: &Value, b: &Value) -> bool {
         }
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::Shape(x), Value::Shape(y)) => x == y,
+        // TensorShape.__eq__ reads a list or tuple of sizes as a shape.
+        (Value::Shape(x), v @ (Value::List(_) | Value::Tuple(_)))
+        | (v @ (Value::List(_) | Value::Tuple(_)), Value::Shape(x)) => {
+            let items = crate::value::subscript_items(v);
+            items.len() == x.len()
+                && items.iter().zip(x.iter()).all(|(p, q)| match (p, q) {
+                    (Value::None, None) => true,
+                    (Value::Int(i), Some(d)) => *i >= 0 && *i as usize == *d,
+                    _ => false,
+                })
+        }
         _ => match (num(a), num(b)) {
             (Some(x), Some(y)) => x == y,
             _ => false,

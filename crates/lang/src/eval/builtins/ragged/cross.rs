@@ -60,7 +60,7 @@ fn cross_inputs(a: &Args) -> Result<Vec<(ragtag_engine::Buffer, Vec<i64>)>> {
     Ok(inputs)
 }
 
-pub(super) fn ragged_cross(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+pub(crate) fn ragged_cross(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     use ragtag_engine::ops::cross::{cross, cross_strings, CrossInput};
     let err = |e| a.err_at("inputs", e);
     let inputs = cross_inputs(a)?
@@ -75,7 +75,7 @@ pub(super) fn ragged_cross(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     cross(&inputs).map(Value::ragged).map_err(err)
 }
 
-pub(super) fn ragged_cross_hashed(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+pub(crate) fn ragged_cross_hashed(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     use ragtag_engine::ops::cross::{cross_hashed, feature_hashes};
     let err = |e| a.err_at("inputs", e);
     let inputs = cross_inputs(a)?

@@ -18,7 +18,7 @@ use self::accessors::{
 use self::conversions::{
     merge_dims, to_list, to_tensor, with_flat_values, with_row_splits_dtype, with_values,
 };
-use self::cross::{ragged_cross, ragged_cross_hashed};
+pub(crate) use self::cross::{ragged_cross, ragged_cross_hashed};
 use self::factories::{
     constant, from_nested_row_lengths, from_nested_row_splits, from_nested_value_rowids,
     from_row_lengths, from_row_limits, from_row_splits, from_row_starts, from_uniform_row_length,
