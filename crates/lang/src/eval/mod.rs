@@ -14,6 +14,7 @@ mod expressions;
 pub mod items;
 mod names;
 pub mod operators;
+pub mod rng;
 mod params;
 mod statements;
 mod subscript;
