@@ -172,9 +172,10 @@ pub enum Width {
     F64,
 }
 
-/// How many 128-bit samples one output group may use for the variable-length distributions
-/// (`kReservedSamplesPerOutput` = 256 words per output, four words per sample).
-const SKIP_PER_GROUP: u64 = 256;
+/// How many 32-bit words one output may use in the variable-length distributions
+/// (`kReservedSamplesPerOutput`); a group of outputs starts that many words per output
+/// (four words a block) after the previous group.
+const RESERVED_WORDS_PER_OUTPUT: u64 = 256;
 
 /// `n` draws of `dist` from `gen`, laid out as TensorFlow's `FillPhiloxRandom` on the CPU
 /// lays them out (groups of four floats or two doubles per block; the truncated normal's
@@ -196,7 +197,7 @@ pub fn fill(gen: Philox, dist: Dist, width: Width, n: usize, mut push: impl FnMu
             }
             Dist::TruncatedNormal => {
                 let mut start = gen;
-                start.skip(index * SKIP_PER_GROUP);
+                start.skip(index * group as u64 * RESERVED_WORDS_PER_OUTPUT / 4);
                 truncated_group(width, &mut Single::new(start))
             }
         };
@@ -306,4 +307,45 @@ mod tests {
             [0x6627_e8d5, 0xe169_c58d, 0xbc57_ac4c, 0x9b00_dbd8]
         );
     }
+}
+
+/// TensorFlow's `Multinomial` kernel on one thread: for each row of `logits` (`rows` ×
+/// `classes`, row-major), `samples` class indices drawn by inverting the unnormalised CDF
+/// of exp(logit − max) with `RandDouble`, non-finite logits taking no mass.
+pub fn multinomial(gen: Philox, logits: &[f64], rows: usize, classes: usize, samples: usize, mut push: impl FnMut(i64)) {
+    let mut single = Single::new(gen);
+    let mut cdf = vec![0.0f64; classes];
+    for row in logits.chunks(classes.max(1)).take(rows) {
+        let max = row
+            .iter()
+            .filter(|x| x.is_finite())
+            .fold(f64::MIN, |m, &x| m.max(x));
+        let mut total = 0.0;
+        for (c, &x) in cdf.iter_mut().zip(row) {
+            if x.is_finite() {
+                total += (x - max).exp();
+            }
+            *c = total;
+        }
+        for _ in 0..samples {
+            let to_find = single.next_f64() * total;
+            push(cdf.partition_point(|&c| c <= to_find) as i64);
+        }
+    }
+}
+
+/// TensorFlow's `RandomShuffle` order: a Fisher–Yates pass from the front, each swap partner
+/// `word % remaining` of the next 32-bit word.
+pub fn shuffle_order(gen: Philox, n: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut single = Single::new(gen);
+    for i in 0..n.saturating_sub(1) {
+        let r = if n - i > u32::MAX as usize {
+            (single.next_u32() as u64 | (single.next_u32() as u64) << 32) % (n - i) as u64
+        } else {
+            (single.next_u32() % (n - i) as u32) as u64
+        };
+        order.swap(i, i + r as usize);
+    }
+    order
 }

@@ -43,6 +43,7 @@ mod ordering;
 pub mod python;
 mod ragged;
 mod random;
+mod random_stateless;
 mod segments;
 mod sparse;
 mod sparse_extra;
@@ -224,6 +225,7 @@ pub fn registry() -> &'static Registry {
             bitwise::BUILTINS,
             ragged::BUILTINS,
             random::BUILTINS,
+            random_stateless::BUILTINS,
             strings::BUILTINS,
             sparse::BUILTINS,
             sparse_ops::BUILTINS,
