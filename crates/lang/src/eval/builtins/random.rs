@@ -51,8 +51,8 @@ pub(super) fn float_dtype(a: &Args) -> Result<DType> {
     match d {
         DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => Ok(d),
         _ => Err(Error::new(
-            ExceptionClass::ValueError,
-            format!("Invalid dtype {}: the random op needs a floating point dtype", d.name()),
+            ExceptionClass::TypeError,
+            format!("Value for attr 'dtype' of {} is not in the list of allowed values: half, bfloat16, float, double", d.name()),
         )
         .at(a.span("dtype"))),
     }

@@ -223,16 +223,10 @@ fn shuffle(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let Array::Dense(t) = &*x else {
         return Err(Error::new(ExceptionClass::TypeError, "tf.random.shuffle takes a dense tensor").at(a.span("value")));
     };
-    if t.shape().is_empty() {
-        return Err(Error::new(
-            ExceptionClass::InvalidArgumentError,
-            "input must be at least 1-D, got shape []",
-        )
-        .at(a.span("value")));
-    }
     let seed = a.opt_int("seed")?;
     let seeds = rng::with(|s| s.get_seed(seed));
-    let n = t.shape()[0];
+    // A scalar, or one row, or nothing: nothing to shuffle (and nothing drawn).
+    let n = t.shape().first().copied().unwrap_or(1);
     if t.shape().iter().product::<usize>() <= 1 || n <= 1 {
         return Ok(Value::tensor(t.clone()));
     }
