@@ -149,7 +149,9 @@ impl Mt19937 {
             }
         }
         loop {
-            let v = (((self.next_u32() as u64) << 32) | self.next_u32() as u64) & mask;
+            // NumPy's `mt19937_next64`: the high word is drawn first.
+            let hi = (self.next_u32() as u64) << 32;
+            let v = (hi | self.next_u32() as u64) & mask;
             if v <= max {
                 return v;
             }

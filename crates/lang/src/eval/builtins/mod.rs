@@ -42,6 +42,7 @@ mod numpy_shape;
 mod ordering;
 pub mod python;
 mod ragged;
+mod numpy_random;
 mod random;
 mod random_stateless;
 mod segments;
@@ -225,6 +226,7 @@ pub fn registry() -> &'static Registry {
             bitwise::BUILTINS,
             ragged::BUILTINS,
             random::BUILTINS,
+            numpy_random::BUILTINS,
             random_stateless::BUILTINS,
             strings::BUILTINS,
             sparse::BUILTINS,
@@ -396,6 +398,7 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         Value::NdArray(_) => "np.ndarray",
         Value::Spec(s) if s.ragged => "tf.RaggedTensorSpec",
         Value::Spec(_) => "tf.TensorSpec",
+        v if numpy_random::is_generator(v) => "np.random.Generator",
         _ => return None,
     })
 }
