@@ -403,7 +403,12 @@ fn g_random(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn g_integers(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let (low, range) = bounds(a, a.flag("endpoint", false)?)?;
     let shape = dims_of(a, a.get("size"), "size")?;
-    with_gen(a, |g| ints_out(shape, || low.wrapping_add(g.bounded(range) as i64)))?
+    let v = with_gen(a, |g| ints_out(shape, || low.wrapping_add(g.bounded(range) as i64)))??;
+    // Generator.integers gives a NumPy int64 scalar (a 0-d array here), not a Python int.
+    match v {
+        Value::Int(i) => Ok(nd(Tensor::new(vec![], Buffer::from(vec![i])).map_err(Error::from)?)),
+        v => Ok(v),
+    }
 }
 
 fn fparam(a: &Args, name: &str, default: f64) -> Result<f64> {
