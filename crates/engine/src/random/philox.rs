@@ -312,8 +312,17 @@ mod tests {
 /// TensorFlow's `Multinomial` kernel on one thread: for each row of `logits` (`rows` ×
 /// `classes`, row-major), `samples` class indices drawn by inverting the unnormalised CDF
 /// of exp(logit − max) with `RandDouble`, non-finite logits taking no mass.
-pub fn multinomial(gen: Philox, logits: &[f64], rows: usize, classes: usize, samples: usize, mut push: impl FnMut(i64)) {
+pub fn multinomial(
+    gen: Philox,
+    logits: &[f64],
+    rows: usize,
+    classes: usize,
+    samples: usize,
+    mut push: impl FnMut(i64),
+) {
     let mut single = Single::new(gen);
+    // One row's CDF: `classes` is a dimension of `logits`, which is already in memory.
+    #[allow(clippy::disallowed_methods)]
     let mut cdf = vec![0.0f64; classes];
     for row in logits.chunks(classes.max(1)).take(rows) {
         let max = row

@@ -10,6 +10,7 @@ pub const NOR_R: f64 = 3.6541528853610087963519472518;
 pub const NOR_INV_R: f64 = 0.27366123732975827203338247596;
 
 /// Acceptance thresholds per layer.
+#[rustfmt::skip]
 pub static KI: [u64; 256] = [
     0x000EF33D8025EF6A, 0x0000000000000000, 0x000C08BE98FBC6A8,
     0x000DA354FABD8142, 0x000E51F67EC1EEEA, 0x000EB255E9D3F77E,
@@ -100,6 +101,7 @@ pub static KI: [u64; 256] = [
 ];
 
 /// Layer widths.
+#[rustfmt::skip]
 pub static WI: [f64; 256] = [
     8.68362706080130616677e-16, 4.77933017572773682428e-17,
     6.35435241740526230246e-17, 7.45487048124769627714e-17,
@@ -232,6 +234,7 @@ pub static WI: [f64; 256] = [
 ];
 
 /// Layer heights.
+#[rustfmt::skip]
 pub static FI: [f64; 256] = [
     1.00000000000000000000e+00, 9.77101701267671596263e-01,
     9.59879091800106665211e-01, 9.45198953442299649730e-01,

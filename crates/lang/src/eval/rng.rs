@@ -80,7 +80,8 @@ impl RandomState {
         let seeds = match (self.global_seed, op_seed) {
             (Some(g), op) => {
                 // `context.internal_operation_seed()`: randint(0, _MAXINT32).
-                let op = op.unwrap_or_else(|| self.op_seeds.py_randbelow(MAXINT32 as u64 + 1) as i64);
+                let op =
+                    op.unwrap_or_else(|| self.op_seeds.py_randbelow(MAXINT32 as u64 + 1) as i64);
                 (g.rem_euclid(MAXINT32), op.rem_euclid(MAXINT32))
             }
             (None, Some(op)) => (DEFAULT_GRAPH_SEED, op.rem_euclid(MAXINT32)),
@@ -95,7 +96,13 @@ impl RandomState {
     /// The generator of the kernel for `op` with these attributes, after reserving `samples`
     /// 128-bit samples (`GuardedPhiloxRandom::ReserveSamples128`): what the kernel draws from
     /// on this call.
-    pub fn reserve(&mut self, op: &'static str, dtype: &str, seeds: (i64, i64), samples: u64) -> Philox {
+    pub fn reserve(
+        &mut self,
+        op: &'static str,
+        dtype: &str,
+        seeds: (i64, i64),
+        samples: u64,
+    ) -> Philox {
         let (s1, s2) = if seeds == (0, 0) {
             (self.entropy_u64() as i64, self.entropy_u64() as i64)
         } else {
@@ -126,7 +133,9 @@ pub fn install(state: Arc<Mutex<RandomState>>) {
 
 /// Runs `f` on this thread's random state.
 pub fn with<R>(f: impl FnOnce(&mut RandomState) -> R) -> R {
-    let state = CURRENT.with(|c| c.borrow().clone()).unwrap_or_else(|| FALLBACK.clone());
+    let state = CURRENT
+        .with(|c| c.borrow().clone())
+        .unwrap_or_else(|| FALLBACK.clone());
     let mut guard = state.lock().unwrap_or_else(|p| p.into_inner());
     f(&mut guard)
 }

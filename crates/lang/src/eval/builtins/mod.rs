@@ -34,15 +34,16 @@ mod notebook;
 pub(crate) mod numpy;
 mod numpy_args;
 mod numpy_count;
+mod numpy_generator;
 mod numpy_join;
 mod numpy_make;
 mod numpy_math;
+mod numpy_random;
 mod numpy_reduce;
 mod numpy_shape;
 mod ordering;
 pub mod python;
 mod ragged;
-mod numpy_random;
 mod random;
 mod random_stateless;
 mod segments;
@@ -227,6 +228,7 @@ pub fn registry() -> &'static Registry {
             ragged::BUILTINS,
             random::BUILTINS,
             numpy_random::BUILTINS,
+            numpy_generator::BUILTINS,
             random_stateless::BUILTINS,
             strings::BUILTINS,
             sparse::BUILTINS,

@@ -117,7 +117,10 @@ pub(super) fn floats(
                     _ => x,
                 }
             };
-            let (sc, sh) = (scale.map(|s| round(s as f32)), shift.map(|s| round(s as f32)));
+            let (sc, sh) = (
+                scale.map(|s| round(s as f32)),
+                shift.map(|s| round(s as f32)),
+            );
             let v: Vec<f32> = raw
                 .into_iter()
                 .map(|x| {
@@ -166,7 +169,14 @@ fn uniform(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             )
             .at(a.call));
         }
-        let gen = rng::with(|s| s.reserve("RandomUniformInt", dtype.name(), seeds, philox::reserved_for(n)));
+        let gen = rng::with(|s| {
+            s.reserve(
+                "RandomUniformInt",
+                dtype.name(),
+                seeds,
+                philox::reserved_for(n),
+            )
+        });
         let wide = dtype == DType::Int64;
         let buf = if wide {
             let mut v: Vec<i64> = budget::vec("random", n).map_err(Error::from)?;
@@ -177,7 +187,9 @@ fn uniform(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             philox::fill_int(gen, false, lo, hi, n, |x| v.push(x as i32));
             Buffer::from(v)
         };
-        return Ok(Value::tensor(Tensor::new(shape, buf).map_err(|e| a.err_at("shape", e))?));
+        return Ok(Value::tensor(
+            Tensor::new(shape, buf).map_err(|e| a.err_at("shape", e))?,
+        ));
     }
     let dtype = float_dtype(a)?;
     // random_ops.py skips the arithmetic for Python ints 0 and 1.
@@ -188,13 +200,28 @@ fn uniform(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     let (lo, hi) = (param(a, "minval", 0.0)?, param(a, "maxval", 1.0)?);
     let seeds = rng::with(|s| s.get_seed(seed));
-    let gen = rng::with(|s| s.reserve("RandomUniform", dtype.name(), seeds, philox::reserved_for(n)));
+    let gen = rng::with(|s| {
+        s.reserve(
+            "RandomUniform",
+            dtype.name(),
+            seeds,
+            philox::reserved_for(n),
+        )
+    });
     let (scale, shift) = match (int_is("minval", 0), int_is("maxval", 1)) {
         (true, true) => (None, None),
         (true, false) => (Some(hi), None),
         _ => (Some(sub_in(dtype, hi, lo)), Some(lo)),
     };
-    Ok(Value::tensor(floats(gen, Dist::Uniform, dtype, shape, n, scale, shift)?))
+    Ok(Value::tensor(floats(
+        gen,
+        Dist::Uniform,
+        dtype,
+        shape,
+        n,
+        scale,
+        shift,
+    )?))
 }
 
 /// `maxval - minval` computed in the dtype.
@@ -213,7 +240,15 @@ fn normal_like(a: &Args, dist: Dist, op: &'static str) -> Result<Value> {
     let seed = op_seed(a)?;
     let seeds = rng::with(|s| s.get_seed(seed));
     let gen = rng::with(|s| s.reserve(op, dtype.name(), seeds, philox::reserved_for(n)));
-    Ok(Value::tensor(floats(gen, dist, dtype, shape, n, Some(sd), Some(mean))?))
+    Ok(Value::tensor(floats(
+        gen,
+        dist,
+        dtype,
+        shape,
+        n,
+        Some(sd),
+        Some(mean),
+    )?))
 }
 
 fn normal(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

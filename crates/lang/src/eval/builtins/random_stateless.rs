@@ -52,7 +52,13 @@ fn param(a: &Args, name: &str, default: f64) -> Result<f64> {
     })
 }
 
-fn ints(gen: Philox, dtype: DType, shape: Vec<usize>, n: usize, range: Option<(i64, i64)>) -> Result<Tensor> {
+fn ints(
+    gen: Philox,
+    dtype: DType,
+    shape: Vec<usize>,
+    n: usize,
+    range: Option<(i64, i64)>,
+) -> Result<Tensor> {
     let wide = dtype == DType::Int64;
     let mut v: Vec<i64> = budget::vec("random", n).map_err(Error::from)?;
     match range {
@@ -72,7 +78,8 @@ fn ints(gen: Philox, dtype: DType, shape: Vec<usize>, n: usize, range: Option<(i
             v.truncate(n);
         }
     }
-    let buf = ragtag_engine::ops::cast::cast_buffer(&Buffer::from(v), dtype).map_err(Error::from)?;
+    let buf =
+        ragtag_engine::ops::cast::cast_buffer(&Buffer::from(v), dtype).map_err(Error::from)?;
     Tensor::new(shape, buf).map_err(Error::from)
 }
 
@@ -80,10 +87,16 @@ fn stateless_uniform(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let dtype = a.dtype("dtype")?.unwrap_or(DType::Float32);
     let (shape, n) = shape_of(a, dtype.item_bytes())?;
     if dtype.is_int() {
-        if !matches!(dtype, DType::Int32 | DType::Int64 | DType::UInt32 | DType::UInt64) {
+        if !matches!(
+            dtype,
+            DType::Int32 | DType::Int64 | DType::UInt32 | DType::UInt64
+        ) {
             return Err(Error::new(
                 ExceptionClass::TypeError,
-                format!("Value for attr 'dtype' of {} is not in the list of allowed values", dtype.name()),
+                format!(
+                    "Value for attr 'dtype' of {} is not in the list of allowed values",
+                    dtype.name()
+                ),
             )
             .at(a.span("dtype")));
         }
@@ -123,7 +136,15 @@ fn stateless_uniform(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     } else {
         (hi as f32 - lo as f32) as f64
     };
-    Ok(Value::tensor(floats(gen, Dist::Uniform, dtype, shape, n, Some(range), Some(lo))?))
+    Ok(Value::tensor(floats(
+        gen,
+        Dist::Uniform,
+        dtype,
+        shape,
+        n,
+        Some(range),
+        Some(lo),
+    )?))
 }
 
 fn stateless_normal_like(a: &Args, dist: Dist) -> Result<Value> {
@@ -131,7 +152,15 @@ fn stateless_normal_like(a: &Args, dist: Dist) -> Result<Value> {
     let (shape, n) = shape_of(a, dtype.item_bytes())?;
     let gen = stateless_gen(a)?;
     let (mean, sd) = (param(a, "mean", 0.0)?, param(a, "stddev", 1.0)?);
-    Ok(Value::tensor(floats(gen, dist, dtype, shape, n, Some(sd), Some(mean))?))
+    Ok(Value::tensor(floats(
+        gen,
+        dist,
+        dtype,
+        shape,
+        n,
+        Some(sd),
+        Some(mean),
+    )?))
 }
 
 fn stateless_normal(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -146,7 +175,10 @@ fn stateless_truncated_normal(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn logits(a: &Args) -> Result<(Vec<f64>, usize, usize, DType)> {
     let x = a.array("logits", Some(DType::Float32))?;
     let Array::Dense(t) = &*x else {
-        return Err(Error::new(ExceptionClass::TypeError, "logits must be a dense tensor").at(a.span("logits")));
+        return Err(
+            Error::new(ExceptionClass::TypeError, "logits must be a dense tensor")
+                .at(a.span("logits")),
+        );
     };
     if t.shape().len() != 2 {
         return Err(Error::new(
@@ -164,8 +196,11 @@ fn logits(a: &Args) -> Result<(Vec<f64>, usize, usize, DType)> {
         .at(a.span("logits")));
     }
     let v = t.data().to_f64_vec().ok_or_else(|| {
-        Error::new(ExceptionClass::TypeError, format!("logits must be floating point, not {}", t.dtype().name()))
-            .at(a.span("logits"))
+        Error::new(
+            ExceptionClass::TypeError,
+            format!("logits must be floating point, not {}", t.dtype().name()),
+        )
+        .at(a.span("logits"))
     })?;
     Ok((v, rows, classes, t.dtype()))
 }
@@ -189,13 +224,18 @@ fn sample(a: &Args, gen: impl FnOnce(usize, usize) -> Philox, default: DType) ->
         )
         .at(a.span("dtype")));
     }
-    let n = rows.checked_mul(samples).ok_or_else(|| Error::new(ExceptionClass::ResourceExhaustedError, "too many samples"))?;
+    let n = rows
+        .checked_mul(samples)
+        .ok_or_else(|| Error::new(ExceptionClass::ResourceExhaustedError, "too many samples"))?;
     budget::check(a.builtin().name, n as u128, 16).map_err(|e| a.err_at("num_samples", e))?;
     let g = gen(rows, samples);
     let mut out: Vec<i64> = budget::vec("categorical", n).map_err(Error::from)?;
     philox::multinomial(g, &v, rows, classes, samples, |x| out.push(x));
-    let buf = ragtag_engine::ops::cast::cast_buffer(&Buffer::from(out), dtype).map_err(Error::from)?;
-    Ok(Value::tensor(Tensor::new(vec![rows, samples], buf).map_err(Error::from)?))
+    let buf =
+        ragtag_engine::ops::cast::cast_buffer(&Buffer::from(out), dtype).map_err(Error::from)?;
+    Ok(Value::tensor(
+        Tensor::new(vec![rows, samples], buf).map_err(Error::from)?,
+    ))
 }
 
 fn stateless_categorical(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -212,7 +252,14 @@ fn categorical(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         |rows, samples| {
             // The CPU kernel reserves two words per sample, in groups of four samples.
             let per_row = samples.div_ceil(4) as u64 * 4 * 2;
-            rng::with(|s| s.reserve("Multinomial", dt.name(), seeds, (rows as u64 * per_row).wrapping_mul(256)))
+            rng::with(|s| {
+                s.reserve(
+                    "Multinomial",
+                    dt.name(),
+                    seeds,
+                    (rows as u64 * per_row).wrapping_mul(256),
+                )
+            })
         },
         DType::Int64,
     )
@@ -221,7 +268,11 @@ fn categorical(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn shuffle(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = a.array("value", None)?;
     let Array::Dense(t) = &*x else {
-        return Err(Error::new(ExceptionClass::TypeError, "tf.random.shuffle takes a dense tensor").at(a.span("value")));
+        return Err(Error::new(
+            ExceptionClass::TypeError,
+            "tf.random.shuffle takes a dense tensor",
+        )
+        .at(a.span("value")));
     };
     let seed = a.opt_int("seed")?;
     let seeds = rng::with(|s| s.get_seed(seed));
@@ -231,7 +282,14 @@ fn shuffle(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         return Ok(Value::tensor(t.clone()));
     }
     // ReserveSamples32(n - 1): a quarter as many 128-bit samples, rounded up.
-    let gen = rng::with(|s| s.reserve("RandomShuffle", t.dtype().name(), seeds, (n as u64 - 1).div_ceil(4)));
+    let gen = rng::with(|s| {
+        s.reserve(
+            "RandomShuffle",
+            t.dtype().name(),
+            seeds,
+            (n as u64 - 1).div_ceil(4),
+        )
+    });
     let order = philox::shuffle_order(gen, n);
     Ok(Value::tensor(t.gather_rows(&order)))
 }
