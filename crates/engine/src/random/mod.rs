@@ -58,24 +58,6 @@ impl Pcg {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn deterministic_and_in_range() {
-        let mut a = Pcg::new(7);
-        let mut b = Pcg::new(7);
-        for _ in 0..1000 {
-            let (x, y) = (a.uniform(), b.uniform());
-            assert_eq!(x, y);
-            assert!((0.0..1.0).contains(&x));
-            assert!(a.truncated_normal().abs() <= 2.0);
-            b.truncated_normal();
-        }
-    }
-}
-
 pub mod mt19937;
 pub mod pcg64;
 pub mod philox;
@@ -92,4 +74,22 @@ pub fn os_entropy() -> u64 {
             .map_or(0, |d| d.as_nanos()),
     );
     h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deterministic_and_in_range() {
+        let mut a = Pcg::new(7);
+        let mut b = Pcg::new(7);
+        for _ in 0..1000 {
+            let (x, y) = (a.uniform(), b.uniform());
+            assert_eq!(x, y);
+            assert!((0.0..1.0).contains(&x));
+            assert!(a.truncated_normal().abs() <= 2.0);
+            b.truncated_normal();
+        }
+    }
 }

@@ -291,24 +291,6 @@ pub fn reserved_for(n: usize) -> u64 {
     (n as u64).wrapping_mul(256)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn known_answer() {
-        // The Random123 known-answer vector for philox4x32-10 with a zero counter and key.
-        let mut p = Philox {
-            counter: [0; 4],
-            key: [0; 2],
-        };
-        assert_eq!(
-            p.next_block(),
-            [0x6627_e8d5, 0xe169_c58d, 0xbc57_ac4c, 0x9b00_dbd8]
-        );
-    }
-}
-
 /// TensorFlow's `Multinomial` kernel on one thread: for each row of `logits` (`rows` ×
 /// `classes`, row-major), `samples` class indices drawn by inverting the unnormalised CDF
 /// of exp(logit − max) with `RandDouble`, non-finite logits taking no mass.
@@ -357,4 +339,22 @@ pub fn shuffle_order(gen: Philox, n: usize) -> Vec<usize> {
         order.swap(i, i + r as usize);
     }
     order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_answer() {
+        // The Random123 known-answer vector for philox4x32-10 with a zero counter and key.
+        let mut p = Philox {
+            counter: [0; 4],
+            key: [0; 2],
+        };
+        assert_eq!(
+            p.next_block(),
+            [0x6627_e8d5, 0xe169_c58d, 0xbc57_ac4c, 0x9b00_dbd8]
+        );
+    }
 }

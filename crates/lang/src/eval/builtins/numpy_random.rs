@@ -368,9 +368,10 @@ pub(super) fn cdf(a: &Args, n: usize) -> Result<Option<Vec<f64>>> {
 }
 
 /// Shared checks of choice: the pool, the output shape and count.
-pub(super) fn choice_setup(
-    a: &Args,
-) -> Result<(Pool, Option<(Vec<usize>, usize)>, Option<Vec<f64>>)> {
+/// A choice's pool, output shape and count, and normalised CDF.
+pub(super) type ChoiceSetup = (Pool, Option<(Vec<usize>, usize)>, Option<Vec<f64>>);
+
+pub(super) fn choice_setup(a: &Args) -> Result<ChoiceSetup> {
     let p = pool(a, "a")?;
     let shape = dims_of(a, a.get("size"), "size")?;
     let want = shape.as_ref().map_or(1, |s| s.1);
