@@ -83,6 +83,7 @@ impl std::fmt::Display for Fault {
 /// A session set up the way transcripts are rendered.
 pub fn golden_session() -> Session {
     let mut session = Session::new();
+    session.reproducible_random();
     // The same limit on every machine, so ResourceExhaustedError messages read the same.
     session.memory_limit = Some(crate::engine::budget::TRANSCRIPT_LIMIT);
     session.format = Format::Table;

@@ -49,6 +49,9 @@ pub struct Session {
     /// on the next input's evaluation thread: a value nested a hundred thousand deep takes
     /// more stack to drop than the caller's thread has.
     shown: Vec<Value>,
+    /// TensorFlow's and NumPy's random state (seeded from the operating system, or fixed by
+    /// [`Session::reproducible_random`]).
+    random: Arc<std::sync::Mutex<crate::eval::rng::RandomState>>,
 }
 
 impl Drop for Session {
@@ -85,7 +88,16 @@ impl Session {
             memory_limit: None,
             cancel: Arc::new(AtomicBool::new(false)),
             shown: Vec::new(),
+            random: Arc::new(std::sync::Mutex::new(crate::eval::rng::RandomState::fresh())),
         }
+    }
+
+    /// Makes unseeded random draws repeat from run to run (what transcripts need): the
+    /// random state starts from a fixed seed instead of the operating system's entropy.
+    pub fn reproducible_random(&mut self) {
+        self.random = Arc::new(std::sync::Mutex::new(crate::eval::rng::RandomState::new(
+            crate::eval::rng::TRANSCRIPT_SEED,
+        )));
     }
 
     /// The flag that interrupts a running evaluation when set (Ctrl-C, interrupt_request).
@@ -154,9 +166,11 @@ impl Session {
         let (shows_none, options) = (sink.shows_none(), sink.render_options());
         let dead = std::mem::take(&mut self.shown);
         let mut shown = Vec::new();
+        let random = self.random.clone();
         let outcome = guard::run_owned(
             move |events: &guard::Events<Event>| {
                 drop(dead);
+                crate::eval::rng::install(random);
                 ragtag_engine::interrupt::watch(Some(cancel.clone()));
                 ragtag_engine::budget::set_thread_limit(memory_limit);
                 let snapshot = globals.clone();
@@ -235,8 +249,10 @@ impl Session {
         let (shows_none, options) = (sink.shows_none(), sink.render_options());
         // Values shown so far wait, with this input's, for the next input's thread.
         let mut shown = std::mem::take(&mut self.shown);
+        let random = self.random.clone();
         let outcome = guard::run_owned(
             move |events: &guard::Events<Event>| {
+                crate::eval::rng::install(random);
                 ragtag_engine::interrupt::watch(Some(cancel.clone()));
                 ragtag_engine::budget::set_thread_limit(memory_limit);
                 let program =

@@ -15,6 +15,7 @@ pub mod items;
 mod names;
 pub mod operators;
 mod params;
+pub mod rng;
 mod statements;
 mod subscript;
 pub mod suggest;

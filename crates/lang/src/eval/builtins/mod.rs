@@ -40,9 +40,11 @@ mod notebook;
 pub(crate) mod numpy;
 mod numpy_args;
 mod numpy_count;
+mod numpy_generator;
 mod numpy_join;
 mod numpy_make;
 mod numpy_math;
+mod numpy_random;
 mod numpy_reduce;
 mod numpy_shape;
 mod ordering;
@@ -50,6 +52,7 @@ mod partitions;
 pub mod python;
 mod ragged;
 mod random;
+mod random_stateless;
 mod scatter;
 mod segments;
 mod shape_ops;
@@ -236,6 +239,9 @@ pub fn registry() -> &'static Registry {
             bitwise::BUILTINS,
             ragged::BUILTINS,
             random::BUILTINS,
+            numpy_random::BUILTINS,
+            numpy_generator::BUILTINS,
+            random_stateless::BUILTINS,
             strings::BUILTINS,
             sparse::BUILTINS,
             sparse_ops::BUILTINS,
@@ -417,6 +423,7 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         Value::NdArray(_) => "np.ndarray",
         Value::Spec(s) if s.ragged => "tf.RaggedTensorSpec",
         Value::Spec(_) => "tf.TensorSpec",
+        v if numpy_random::is_generator(v) => "np.random.Generator",
         _ => return None,
     })
 }

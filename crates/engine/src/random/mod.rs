@@ -58,6 +58,24 @@ impl Pcg {
     }
 }
 
+pub mod mt19937;
+pub mod pcg64;
+pub mod philox;
+mod ziggurat;
+
+/// 64 bits of fresh entropy from the operating system (through the standard library's
+/// randomly keyed hasher), for sessions that must not repeat their draws.
+pub fn os_entropy() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
