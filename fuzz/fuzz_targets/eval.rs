@@ -1,82 +1,16 @@
 //! Parse and evaluate any text in a session, then draw every value it displayed in every
-//! output form and every error report: the whole path a user's input takes. Each input gets
-//! a small memory budget and a time limit (a watchdog sets the session's cancel flag), so
-//! the fuzzer explores errors instead of waiting on big, slow, valid programs. A panic in
-//! evaluation is caught by the session's guard and comes back as an InternalError: this
-//! target turns that back into a crash so libFuzzer records the input.
+//! output form and every error report: the whole path a user's input takes, under the
+//! budget and time limit of `common.rs`.
 #![no_main]
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+#[path = "common.rs"]
+mod common;
 
 use libfuzzer_sys::fuzz_target;
-use ragtag::engine::exceptions::ExceptionClass;
-use ragtag::render::Format;
-use ragtag::session::{Collect, Output};
-use ragtag::Session;
-
-/// The time one input may evaluate before it is interrupted.
-const TIME_LIMIT: Duration = Duration::from_millis(500);
-
-/// The memory one operation may ask for while fuzzing.
-const BUDGET_BYTES: u64 = 64 << 20;
-
-/// The cancel flag of the session being evaluated, and when its input started (in
-/// milliseconds since the watchdog began; 0 when nothing runs).
-struct Watchdog {
-    flag: Mutex<Option<Arc<AtomicBool>>>,
-    started: AtomicU64,
-    epoch: Instant,
-}
-
-fn watchdog() -> &'static Watchdog {
-    static DOG: OnceLock<&'static Watchdog> = OnceLock::new();
-    DOG.get_or_init(|| {
-        let dog: &'static Watchdog = Box::leak(Box::new(Watchdog {
-            flag: Mutex::new(None),
-            started: AtomicU64::new(0),
-            epoch: Instant::now(),
-        }));
-        std::thread::spawn(move || loop {
-            std::thread::sleep(Duration::from_millis(20));
-            let started = dog.started.load(Ordering::Relaxed);
-            let now = dog.epoch.elapsed().as_millis() as u64 + 1;
-            if started != 0 && now.saturating_sub(started) > TIME_LIMIT.as_millis() as u64 {
-                if let Some(flag) = dog.flag.lock().unwrap().as_ref() {
-                    flag.store(true, Ordering::Relaxed);
-                }
-            }
-        });
-        ragtag::engine::budget::set_limit(BUDGET_BYTES);
-        dog
-    })
-}
 
 fuzz_target!(|data: &[u8]| {
     let Ok(src) = std::str::from_utf8(data) else {
         return;
     };
-    let dog = watchdog();
-    let mut session = Session::new();
-    *dog.flag.lock().unwrap() = Some(session.cancel_flag());
-    dog.started
-        .store(dog.epoch.elapsed().as_millis() as u64 + 1, Ordering::Relaxed);
-    let mut sink = Collect::default();
-    let result = session.execute(src, &mut sink);
-    dog.started.store(0, Ordering::Relaxed);
-    if let Err(e) = &result {
-        if e.class == ExceptionClass::InternalError {
-            panic!("{}", e.message);
-        }
-        let _ = session.render_error(e, ragtag::diagnostic::Style::Plain, 100);
-    }
-    for out in &sink.outputs {
-        if let Output::Value(v) = out {
-            for format in [Format::Table, Format::Tf, Format::Json, Format::Html] {
-                session.format = format;
-                let _ = session.render_value(v);
-            }
-        }
-    }
+    common::run_and_draw(src);
 });
