@@ -356,6 +356,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(bytes) = cli.max_memory {
         ragtag::engine::budget::set_limit(bytes);
+        // Transcripts replay under a fixed limit of their own unless this one is given.
+        ragtag::golden::run::set_memory_limit(bytes);
     }
     if let Some(code) = cli.code {
         return run_script(&code, "<-c>", cli.format.into(), cli.style.options());

@@ -164,6 +164,27 @@ fn the_timeout_is_checked() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn max_memory_sets_the_limit_transcripts_replay_under() {
+    let dir = scratch("max-memory");
+    let t = dir.join("zeros.rtt");
+    // 400 MB of float32: within the fixed 1 GiB transcripts replay under, over 100 MB.
+    std::fs::write(
+        &t,
+        ">>> x = tf.zeros([10**8])\n>>> x.shape\nTensorShape([100000000])\n",
+    )
+    .unwrap();
+    let (ok, out, err, _) = ragtag_test(&[s(&t)], &[]);
+    assert!(ok && out == "1 passed, 0 failed\n", "{out}{err}");
+    let (ok, out, err, _) = ragtag_test(&["--max-memory", "100MB", s(&t)], &[]);
+    assert!(!ok && out.ends_with("0 passed, 1 failed\n"), "{out}{err}");
+    assert!(
+        out.contains("ResourceExhaustedError") && out.contains("limit of 95.4 MiB"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[cfg(unix)]
 #[test]
 fn blessing_through_a_symlink_rewrites_its_target() {

@@ -327,7 +327,11 @@ fn replay_in_child(
     t: &Transcript,
     timeout: Option<Duration>,
 ) -> Result<Vec<Option<Actual>>, String> {
-    let mut child = Command::new(exe)
+    let mut child = Command::new(exe);
+    if let Some(bytes) = super::run::memory_limit() {
+        child.arg("--max-memory").arg(bytes.to_string());
+    }
+    let mut child = child
         .arg("test")
         .arg("--one")
         .arg(path)

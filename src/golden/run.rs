@@ -80,12 +80,30 @@ impl std::fmt::Display for Fault {
     }
 }
 
+/// The memory limit `--max-memory` gave `ragtag test`; 0 when none was given.
+static MEMORY_LIMIT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Makes transcripts replay under `bytes` (`ragtag test --max-memory`) instead of the fixed
+/// [`crate::engine::budget::TRANSCRIPT_LIMIT`].
+pub fn set_memory_limit(bytes: u64) {
+    MEMORY_LIMIT.store(bytes.max(1), std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The limit `--max-memory` set for transcripts, if one was given.
+pub fn memory_limit() -> Option<u64> {
+    match MEMORY_LIMIT.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => None,
+        bytes => Some(bytes),
+    }
+}
+
 /// A session set up the way transcripts are rendered.
 pub fn golden_session() -> Session {
     let mut session = Session::new();
     session.reproducible_random();
-    // The same limit on every machine, so ResourceExhaustedError messages read the same.
-    session.memory_limit = Some(crate::engine::budget::TRANSCRIPT_LIMIT);
+    // The same limit on every machine, so ResourceExhaustedError messages read the same,
+    // unless the run asked for its own.
+    session.memory_limit = Some(memory_limit().unwrap_or(crate::engine::budget::TRANSCRIPT_LIMIT));
     session.format = Format::Table;
     session.options = Options {
         width: WIDTH,
