@@ -242,9 +242,97 @@ class Gen:
         ])
         return "x = %s\n%s\n" % (x, op)
 
+    def ordering(self):
+        """Sorting, arg-extremes, running sums and unique values, dense and ragged."""
+        r = self.r
+        if r.random() < 0.5:
+            x, dt, shape = self.dense(r.choice(NUMERIC), rank=r.choice([1, 2, 2]))
+            rank = len(shape)
+        else:
+            x, dt, rr, rank = self.ragged(r.choice(NUMERIC), ragged_rank=1, inner=[])
+        ax = self.axis(rank)
+        op = r.choice([
+            "tf.sort(x, axis=%d)" % ax, "tf.sort(x, direction='DESCENDING')",
+            "tf.argsort(x, axis=%d, stable=True)" % ax, "tf.math.argmax(x, axis=%d)" % ax,
+            "tf.math.argmin(x)", "tf.math.cumsum(x, axis=%d)" % ax,
+            "tf.math.cumsum(x, axis=%d, exclusive=True, reverse=True)" % ax,
+            "tf.math.cumprod(x)", "tf.unique(tf.reshape(x, [-1]))",
+            "tf.math.top_k(x, k=%d)" % r.randint(0, 3),
+        ])
+        return "x = %s\n%s\n" % (x, op)
+
+    def reshaping(self):
+        """Transposes, splits, unstacks, pads, reversals and masks from lengths."""
+        r = self.r
+        x, dt, shape = self.dense(r.choice(ALL), rank=r.choice([1, 2, 2, 3]))
+        rank = len(shape)
+        ax = self.axis(rank)
+        perm = list(range(rank))
+        r.shuffle(perm)
+        lengths = [r.randint(0, 4) for _ in range(r.randint(0, 4))]
+        op = r.choice([
+            "tf.transpose(x)", "tf.transpose(x, perm=%r)" % perm,
+            "tf.split(x, %d, axis=%d)" % (r.choice([1, 2, 3]), ax),
+            "tf.unstack(x, axis=%d)" % ax,
+            "tf.pad(x, %r)" % [[r.randint(0, 2), r.randint(0, 2)] for _ in range(rank)],
+            "tf.reverse(x, axis=[%d])" % ax,
+            "tf.sequence_mask(%r, maxlen=%s)" % (lengths, r.choice(["None", "3", "5"])),
+            "tf.expand_dims(x, axis=%d)" % ax, "tf.squeeze(x)",
+        ])
+        return "x = %s\n%s\n" % (x, op)
+
+    def contract(self):
+        """einsum, tensordot, matvec and the norms, on small float matrices."""
+        r = self.r
+        dt = r.choice(["float32", "float64"])
+        n, m, k = r.randint(1, 3), r.randint(1, 3), r.randint(1, 3)
+        a = "tf.constant(%s, dtype=tf.%s)" % (self.block(dt, [n, m]), dt)
+        b = "tf.constant(%s, dtype=tf.%s)" % (self.block(dt, [m, k]), dt)
+        v = "tf.constant(%s, dtype=tf.%s)" % (self.block(dt, [m]), dt)
+        op = r.choice([
+            "tf.einsum('ij,jk->ik', a, b)", "tf.einsum('ij->ji', a)", "tf.einsum('ij->', a)",
+            "tf.einsum('ij,j->i', a, v)", "tf.tensordot(a, b, axes=1)",
+            "tf.tensordot(a, a, axes=[[0], [0]])", "tf.linalg.matvec(a, v)",
+            "tf.norm(a)", "tf.norm(a, ord=1, axis=%d)" % r.choice([0, 1, -1]),
+            "tf.clip_by_norm(a, 1.0)", "tf.einsum('ij,jk->ik', a, a)",
+        ])
+        return "a = %s\nb = %s\nv = %s\n%s\n" % (a, b, v, op)
+
+    def control(self):
+        """Eager control flow calling lambdas: cond, while_loop, scan, the folds."""
+        r = self.r
+        x, dt, shape = self.dense(r.choice(["int32", "float32"]), rank=1)
+        op = r.choice([
+            "tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2, lambda: x - 1)",
+            "tf.while_loop(lambda i, s: i < %d, lambda i, s: (i + 1, s + i), [0, 0])"
+            % r.randint(0, 5),
+            "tf.scan(lambda acc, v: acc + v, x)", "tf.foldl(lambda acc, v: acc + v, x)",
+            "tf.foldr(lambda acc, v: acc * 2 + v, x)",
+            "tf.switch_case(%d, [lambda: x, lambda: x + 1])" % r.randint(-1, 2),
+            "tf.vectorized_map(lambda v: v * v, x)",
+        ])
+        return "x = %s\n%s\n" % (x, op)
+
+    def random_seeded(self):
+        """TensorFlow's random numbers under a global seed, an op seed, or stateless seeds."""
+        r = self.r
+        shape = [r.randint(0, 3) for _ in range(r.randint(1, 2))]
+        dt = r.choice(["float32", "float64"])
+        seed = r.randint(0, 1000)
+        op = r.choice([
+            "tf.random.uniform(%r, dtype=tf.%s)" % (shape, dt),
+            "tf.random.uniform(%r, seed=%d)" % (shape, r.randint(0, 99)),
+            "tf.random.normal(%r, dtype=tf.%s)" % (shape, dt),
+            "tf.random.uniform(%r, minval=0, maxval=%d, dtype=tf.int32)" % (shape, r.randint(1, 9)),
+            "tf.random.stateless_uniform(%r, seed=[%d, %d])" % (shape, seed, r.randint(0, 9)),
+            "tf.random.stateless_normal(%r, seed=[%d, 0])" % (shape, seed),
+        ])
+        return "tf.random.set_seed(%d)\n%s\n" % (seed, op)
+
 
 FAMILIES = ["elementwise", "reduce", "segment", "one_hot", "gather", "getitem", "concat", "tile",
-            "mask", "where", "partition", "from_tensor", "sparse", "strings", "map_fn"]
+            "mask", "where", "partition", "from_tensor", "sparse", "strings", "map_fn",
+            "ordering", "reshaping", "contract", "control", "random_seeded"]
 
 
 def main(argv):

@@ -117,14 +117,11 @@ pub(super) fn tf_size(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 pub(super) fn tf_reshape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = a.array("tensor", None)?;
-    let Array::Dense(t) = &*x else {
-        return Err(
-            Error::new(ExceptionClass::TypeError, "tf.reshape needs a dense tensor")
-                .at(a.span("tensor"))
-                .with_hint(
-                    "flatten a ragged tensor with rt.flat_values, or pad it with rt.to_tensor()",
-                ),
-        );
+    // A RaggedTensor reshapes its values in row-major order, as TensorFlow's dispatch does:
+    // the result is dense.
+    let t = match &*x {
+        Array::Dense(t) => t,
+        Array::Ragged(r) => r.flat_values(),
     };
     let dims = a.ints("shape")?;
     if let Some(d) = dims.iter().find(|&&d| d < -1) {
