@@ -88,7 +88,15 @@ impl Session {
             memory_limit: None,
             cancel: Arc::new(AtomicBool::new(false)),
             shown: Vec::new(),
-            random: Arc::new(std::sync::Mutex::new(crate::eval::rng::RandomState::fresh())),
+            random: Arc::new(std::sync::Mutex::new(
+                // RAGTAG_REPRODUCIBLE=1 starts every session from the transcripts' fixed seed,
+                // for checks of a whole notebook or a newcomer's run.
+                if std::env::var_os("RAGTAG_REPRODUCIBLE").is_some_and(|v| v == "1") {
+                    crate::eval::rng::RandomState::new(crate::eval::rng::TRANSCRIPT_SEED)
+                } else {
+                    crate::eval::rng::RandomState::fresh()
+                },
+            )),
         }
     }
 

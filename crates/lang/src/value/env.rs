@@ -12,8 +12,10 @@ use ragtag_syntax::scope::Bindings;
 /// A scope's variables by name. Hashed with foldhash rather than std's SipHash: every
 /// name a program reads or writes is hashed, and SipHash's resistance to chosen keys buys
 /// nothing for one user's own variable names (a quarter of a tight Python loop's time
-/// went to hashing names).
-pub type Names = HashMap<String, Value, foldhash::fast::RandomState>;
+/// went to hashing names). The fixed-seed state, not foldhash's per-process random one:
+/// evcxr compiles each cell into its own library with its own copy of foldhash's global
+/// seed, so a session made in one cell must hash names the same way in the next.
+pub type Names = HashMap<String, Value, foldhash::fast::FixedState>;
 
 /// One scope's variables.
 #[derive(Debug)]
