@@ -19,8 +19,9 @@ use std::time::Instant;
 
 use ragtag::engine::ops::broadcast::binary;
 use ragtag::engine::ops::concat::concat;
-use ragtag::engine::ops::index::{getitem, Key};
+use ragtag::engine::ops::index::{dense_getitem, getitem, Key};
 use ragtag::engine::ops::kernels::BinaryOp;
+use ragtag::engine::ops::layout::transpose;
 use ragtag::engine::ops::reduce::{reduce, ReduceOp};
 use ragtag::engine::random::Pcg;
 use ragtag::engine::{Array, Buffer, Ragged, RowPartition, Scalar, Sparse, Tensor};
@@ -162,6 +163,32 @@ fn main() {
         "concat_axis0",
         best(5, || drop(black_box(concat(&pair, 0)))),
     ));
+
+    // Dense layout changes of a [1000, 10000] int64 tensor: views, made in constant time,
+    // and the first read of a transpose, which copies it into row-major order once.
+    let big = Tensor::new(
+        vec![1000, 10_000],
+        Buffer::I64((0..10_000_000i64).collect()),
+    )
+    .expect("10^7 elements");
+    out.push((
+        "transpose_1000x10000",
+        best(5, || drop(black_box(transpose(&big, &[1, 0]).unwrap()))),
+    ));
+    out.push((
+        "transpose_then_read",
+        best(5, || {
+            drop(black_box(transpose(&big, &[1, 0]).unwrap().into_data()));
+        }),
+    ));
+    let every_other = [Key::Slice(None, None, Some(2))];
+    out.push((
+        "slice_step2_dense",
+        best(5, || {
+            drop(black_box(dense_getitem(&big, &every_other).unwrap()))
+        }),
+    ));
+    drop(big);
 
     // 100,000 rows written as a list literal, as the anchors feed json.dumps(rows) to TF.
     let mut text = String::from("tf.ragged.constant([");

@@ -37,6 +37,7 @@ pub mod random;
 pub mod shared;
 pub mod size;
 pub mod sparse;
+pub mod strided;
 pub mod strings;
 pub mod tensor;
 

@@ -1,18 +1,45 @@
-//! Dense tensors: a shape and a flat row-major buffer, viewed through ndarray for math.
+//! Dense tensors: a shape and a flat row-major buffer, or a strided view of another
+//! tensor's buffer (see [`crate::strided`]), viewed through ndarray for math.
 
+use std::fmt;
 use std::sync::Arc;
 
 use super::buffer::{Buffer, Scalar};
 use super::dtype::DType;
 use super::error::Result;
+use crate::strided::{self, Layout, View};
 use crate::{index_error, invalid_arg};
 
 /// A dense tensor of any rank (rank 0 is a scalar).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone)]
 pub struct Tensor {
     shape: Vec<usize>,
-    /// Shared, so that views such as `rt.values` or a reshape copy no elements.
-    data: Arc<Buffer>,
+    store: Store,
+}
+
+/// Where a tensor's elements are.
+#[derive(Clone)]
+enum Store {
+    /// Row-major elements; shared, so that `rt.values`, a reshape or a row range copy none.
+    Flat(Arc<Buffer>),
+    /// A strided view of another buffer (a transpose, a strided slice, a broadcast),
+    /// flattened on first read and shared by every clone.
+    View(Arc<View>),
+}
+
+impl PartialEq for Tensor {
+    fn eq(&self, other: &Tensor) -> bool {
+        self.shape == other.shape && self.data() == other.data()
+    }
+}
+
+impl fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tensor")
+            .field("shape", &self.shape)
+            .field("data", self.data())
+            .finish()
+    }
 }
 
 /// Number of elements in a shape.
@@ -44,10 +71,7 @@ impl Tensor {
     /// ```
     pub fn new(shape: Vec<usize>, data: Buffer) -> Result<Tensor> {
         check_len(&shape, data.len())?;
-        Ok(Tensor {
-            shape,
-            data: Arc::new(data),
-        })
+        Ok(Tensor::from_parts(shape, data))
     }
     /// A tensor from parts the caller built to agree (the product of `shape` is the number
     /// of elements of `data`), without checking them again; [`Tensor::new`] checks.
@@ -55,8 +79,44 @@ impl Tensor {
         debug_assert_eq!(numel(&shape), data.len(), "shape {shape:?}");
         Tensor {
             shape,
-            data: Arc::new(data),
+            store: Store::Flat(Arc::new(data)),
         }
+    }
+    /// The tensor of `shape` whose element at index `i` is `base[offset + Σ i[d] · strides[d]]`
+    /// (strides in elements, negative to reverse a dimension, zero to repeat one): a view
+    /// that copies nothing until its elements are read, a run of `base` when the layout is
+    /// row-major. The caller has checked that every position read lies inside `base` and,
+    /// for a view larger than its base, the memory budget.
+    pub(crate) fn strided(
+        shape: Vec<usize>,
+        base: Arc<Buffer>,
+        offset: usize,
+        strides: Vec<isize>,
+    ) -> Tensor {
+        let n = numel(&shape);
+        if n == 0 {
+            let empty = base.slice(0, 0);
+            return Tensor::from_parts(shape, empty);
+        }
+        let store = match strided::layout(&shape, base.clone(), offset, strides) {
+            Layout::Run(start) if start == 0 && n == base.len() => Store::Flat(base),
+            Layout::Run(start) => Store::Flat(Arc::new(base.slice(start, start + n))),
+            Layout::Copied(flat) => Store::Flat(Arc::new(flat)),
+            Layout::Strided(view) => Store::View(Arc::new(view)),
+        };
+        Tensor { shape, store }
+    }
+    /// Where the elements are, as a strided layout: the buffer, the offset of the first
+    /// element and the stride of each dimension (row-major ones for a flat tensor).
+    pub(crate) fn layout(&self) -> (Arc<Buffer>, usize, Vec<isize>) {
+        match &self.store {
+            Store::Flat(b) => (b.clone(), 0, strided::row_major(&self.shape)),
+            Store::View(v) => (v.base.clone(), v.offset, v.strides.clone()),
+        }
+    }
+    /// Whether the elements are a strided view not yet copied into row-major order.
+    pub fn is_view(&self) -> bool {
+        matches!(self.store, Store::View(_))
     }
     /// A rank-0 tensor.
     pub fn scalar(s: Scalar) -> Tensor {
@@ -90,19 +150,39 @@ impl Tensor {
     }
     /// The element type.
     pub fn dtype(&self) -> DType {
-        self.data.dtype()
+        match &self.store {
+            Store::Flat(b) => b.dtype(),
+            Store::View(v) => v.base.dtype(),
+        }
     }
-    /// The flat row-major elements.
+    /// The flat row-major elements (a view's are copied into row-major order on the first
+    /// call, once for all its clones).
     pub fn data(&self) -> &Buffer {
-        &self.data
+        match &self.store {
+            Store::Flat(b) => b,
+            Store::View(v) => v.flat(&self.shape),
+        }
+    }
+    /// The flat elements, shared: the buffer itself, no copy, once a view is flattened.
+    fn shared_data(&self) -> Arc<Buffer> {
+        match &self.store {
+            Store::Flat(b) => b.clone(),
+            Store::View(v) => Arc::new(v.flat(&self.shape).clone()),
+        }
     }
     /// Takes the flat elements.
     pub fn into_data(self) -> Buffer {
-        Arc::try_unwrap(self.data).unwrap_or_else(|shared| (*shared).clone())
+        match self.store {
+            Store::Flat(b) => Arc::try_unwrap(b).unwrap_or_else(|shared| (*shared).clone()),
+            Store::View(v) => match Arc::try_unwrap(v) {
+                Ok(v) => v.into_flat(&self.shape),
+                Err(shared) => shared.flat(&self.shape).clone(),
+            },
+        }
     }
     /// Number of elements.
     pub fn size(&self) -> usize {
-        self.data.len()
+        numel(&self.shape)
     }
     /// Number of elements in one slice along axis 0 (1 for a vector).
     pub fn row_size(&self) -> usize {
@@ -110,22 +190,45 @@ impl Tensor {
     }
     /// The single element of a scalar (or of a one-element tensor).
     pub fn scalar_value(&self) -> Option<Scalar> {
-        (self.size() == 1).then(|| self.data.get(0))
+        (self.size() == 1).then(|| match &self.store {
+            Store::Flat(b) => b.get(0),
+            Store::View(v) => v.get(&self.shape, 0),
+        })
     }
-    /// Same data, new shape with the same number of elements.
+    /// Same data, new shape with the same number of elements. A view stays a view when
+    /// only dimensions of size 1 come or go (`expand_dims`, `squeeze`).
     pub fn reshaped(&self, shape: Vec<usize>) -> Result<Tensor> {
         check_len(&shape, self.size())?;
-        Ok(Tensor {
-            shape,
-            data: self.data.clone(),
-        })
+        Ok(self.clone().with_shape(shape))
     }
     /// Same data, new shape (caller guarantees the size).
     pub(crate) fn with_shape(self, shape: Vec<usize>) -> Tensor {
         debug_assert_eq!(numel(&shape), self.size());
+        if let Store::View(v) = &self.store {
+            let kept: Vec<usize> = (0..self.shape.len())
+                .filter(|&d| self.shape[d] != 1)
+                .collect();
+            let wanted: Vec<usize> = shape.iter().copied().filter(|&n| n != 1).collect();
+            if kept.len() == wanted.len()
+                && kept.iter().zip(&wanted).all(|(&d, &n)| self.shape[d] == n)
+            {
+                let mut from = kept.iter();
+                let strides = shape
+                    .iter()
+                    .map(|&n| {
+                        if n == 1 {
+                            0
+                        } else {
+                            v.strides[*from.next().expect("same count")]
+                        }
+                    })
+                    .collect();
+                return Tensor::strided(shape, v.base.clone(), v.offset, strides);
+            }
+        }
         Tensor {
             shape,
-            data: self.data,
+            store: Store::Flat(self.shared_data()),
         }
     }
     /// Row `i` along axis 0 (Python indexing, negative from the end).
@@ -135,18 +238,26 @@ impl Tensor {
         };
         let k = normalize_index(i, n)
             .ok_or_else(|| index_error!("index {i} is out of bounds for axis 0 with size {n}"))?;
-        let rs = self.row_size();
-        Ok(Tensor::from_parts(
+        let (base, offset, strides) = self.layout();
+        let at = offset as isize + k as isize * strides[0];
+        Ok(Tensor::strided(
             self.shape[1..].to_vec(),
-            self.data.slice(k * rs, (k + 1) * rs),
+            base,
+            at as usize,
+            strides[1..].to_vec(),
         ))
     }
     /// Rows `start..end` along axis 0.
     pub fn rows(&self, start: usize, end: usize) -> Tensor {
-        let rs = self.row_size();
         let mut shape = self.shape.clone();
         shape[0] = end - start;
-        Tensor::from_parts(shape, self.data.slice(start * rs, end * rs))
+        let (base, offset, strides) = self.layout();
+        let at = if end > start {
+            offset as isize + start as isize * strides[0]
+        } else {
+            offset as isize
+        };
+        Tensor::strided(shape, base, at as usize, strides)
     }
     /// The rows at `indices` along axis 0.
     pub fn gather_rows(&self, indices: &[usize]) -> Tensor {
@@ -154,16 +265,16 @@ impl Tensor {
         let mut shape = self.shape.clone();
         shape[0] = indices.len();
         let data = if rs == 1 {
-            self.data.gather(indices)
+            self.data().gather(indices)
         } else {
             let ranges: Vec<_> = indices.iter().map(|&i| (i * rs, (i + 1) * rs)).collect();
-            self.data.gather_ranges(&ranges)
+            self.data().gather_ranges(&ranges)
         };
         Tensor::from_parts(shape, data)
     }
     /// The elements as i64 (integer or bool tensors).
     pub fn to_i64_vec(&self) -> Option<Vec<i64>> {
-        self.data.to_i64_vec()
+        self.data().to_i64_vec()
     }
 }
 

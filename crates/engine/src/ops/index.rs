@@ -74,57 +74,55 @@ pub fn getitem(a: &Array, keys: &[Key]) -> Result<Array> {
     }
 }
 
-/// NumPy basic indexing of a dense tensor.
+/// NumPy basic indexing of a dense tensor: a strided view of its elements (an index
+/// moves the offset, a slice scales the stride, a new axis adds a dimension of size 1), so
+/// `x[::2]`, `x[:, ::-1]` or `x[3]` copy nothing.
 pub fn dense_getitem(t: &Tensor, keys: &[Key]) -> Result<Tensor> {
     let keys = expand_ellipsis(keys, t.rank(), false)?;
     let shape = t.shape();
-    let rank = shape.len();
-    let mut strides = budget::filled("indexing", 1usize, rank)?;
-    for d in (0..rank.saturating_sub(1)).rev() {
-        strides[d] = strides[d + 1] * shape[d + 1];
-    }
-    let mut offsets = vec![0usize];
-    let mut out_shape = Vec::new();
+    let (base, mut offset, strides) = t.layout();
+    let mut out_shape = budget::vec("indexing", keys.len() + shape.len())?;
+    let mut out_strides = budget::vec("indexing", keys.len() + shape.len())?;
+    let mut empty = false;
     let mut dim = 0;
-    let step = |positions: &[usize], offsets: &mut Vec<usize>, stride: usize| -> Result<()> {
-        let n = crate::size::mul(offsets.len(), positions.len())?;
-        let mut next = budget::vec("indexing", n)?;
-        for &o in offsets.iter() {
-            next.extend(positions.iter().map(|&p| o + p * stride));
-        }
-        *offsets = next;
-        Ok(())
-    };
     for k in &keys {
         match k {
-            Key::NewAxis => out_shape.push(1),
+            Key::NewAxis => {
+                out_shape.push(1);
+                out_strides.push(0);
+            }
             Key::Index(i) => {
                 let n = shape[dim];
                 let p = normalize_index(*i, n).ok_or_else(|| {
                     invalid_arg!("index {i} is out of bounds for dimension {dim} of size {n}")
                 })?;
-                step(&[p], &mut offsets, strides[dim])?;
+                offset = (offset as isize + p as isize * strides[dim]) as usize;
                 dim += 1;
             }
             Key::Slice(a, b, c) => {
-                let pos = slice_positions(*a, *b, *c, shape[dim])?;
-                out_shape.push(pos.len());
-                step(&pos, &mut offsets, strides[dim])?;
+                let r = crate::size::slice(*a, *b, *c, shape[dim])?;
+                empty |= r.len == 0;
+                if r.len > 0 {
+                    offset = (offset as isize + r.start as isize * strides[dim]) as usize;
+                }
+                out_shape.push(r.len);
+                // One position needs no step (and a huge step must not overflow).
+                out_strides.push(if r.len > 1 {
+                    strides[dim] * r.step as isize
+                } else {
+                    0
+                });
                 dim += 1;
             }
             Key::Ellipsis => unreachable!("expanded"),
         }
     }
-    // Remaining dimensions are taken whole: copy contiguous blocks.
-    let block: usize = shape[dim..].iter().product();
     out_shape.extend_from_slice(&shape[dim..]);
-    let data = if block == 1 {
-        t.data().gather(&offsets)
-    } else {
-        let ranges: Vec<_> = offsets.iter().map(|&o| (o, o + block)).collect();
-        t.data().gather_ranges(&ranges)
-    };
-    Tensor::new(out_shape, data)
+    out_strides.extend_from_slice(&strides[dim..]);
+    if empty {
+        return Tensor::new(out_shape, base.slice(0, 0));
+    }
+    Ok(Tensor::strided(out_shape, base, offset, out_strides))
 }
 
 fn ragged_getitem(rt: &Ragged, keys: &[Key]) -> Result<Array> {

@@ -71,15 +71,44 @@ pub fn transpose(t: &Tensor, perm: &[i64]) -> Result<Tensor> {
     }
     let shape = t.shape();
     let out_shape: Vec<usize> = p.iter().map(|&d| shape[d]).collect();
-    if p.iter().enumerate().all(|(i, &d)| i == d) {
-        return Ok(t.clone());
+    // A view: dimension i steps as dimension p[i] of the input did; nothing is copied.
+    let (base, offset, st) = t.layout();
+    let strides = p.iter().map(|&d| st[d]).collect();
+    Ok(Tensor::strided(out_shape, base, offset, strides))
+}
+
+/// `tf.broadcast_to(t, shape)` for a `shape` the caller has checked against `t`'s (each
+/// of `t`'s trailing dimensions equal, or 1): a view that repeats by stride 0, made within
+/// the memory budget the copy will need; strings are copied now, since each copy counts
+/// its bytes.
+pub fn broadcast_to(t: &Tensor, shape: Vec<usize>) -> Result<Tensor> {
+    budget::check_shape("tf.broadcast_to", &shape, t.dtype().item_bytes().max(1))?;
+    let off = shape.len() - t.rank();
+    let ins = t.shape().to_vec();
+    if t.dtype() == crate::DType::String {
+        let st = strides(&ins);
+        return remap(
+            "tf.broadcast_to",
+            t,
+            shape,
+            |c| {
+                Some(
+                    (0..ins.len())
+                        .map(|d| if ins[d] == 1 { 0 } else { c[off + d] * st[d] })
+                        .sum(),
+                )
+            },
+            &Scalar::Str(Vec::new()),
+        );
     }
-    let st = strides(shape);
-    let src: Vec<usize> = p.iter().map(|&d| st[d]).collect();
-    let pos = positions("tf.transpose", &out_shape, |c| {
-        c.iter().zip(&src).map(|(a, b)| a * b).sum()
-    })?;
-    Ok(Tensor::from_parts(out_shape, t.data().gather(&pos)))
+    let (base, offset, st) = t.layout();
+    let strides = (0..shape.len())
+        .map(|d| match d.checked_sub(off) {
+            Some(k) if ins[k] != 1 => st[k],
+            _ => 0,
+        })
+        .collect();
+    Ok(Tensor::strided(shape, base, offset, strides))
 }
 
 /// `tf.roll(t, shift, axis)`: every element moves `shift[i]` places along `axis[i]`,
@@ -307,5 +336,39 @@ mod tests {
         assert_eq!(p(PadMode::Reflect), t(&[7], &[3, 2, 1, 2, 3, 2, 1]));
         assert_eq!(p(PadMode::Symmetric), t(&[7], &[2, 1, 1, 2, 3, 3, 2]));
         assert!(transpose(&x, &[0, 0]).is_err());
+    }
+
+    #[test]
+    fn transposes_strided_slices_and_broadcasts_are_views() {
+        use crate::ops::index::{dense_getitem, Key};
+        let v: Vec<i32> = (0..2000).collect();
+        let x = t(&[40, 50], &v);
+        let xt = transpose(&x, &[1, 0]).unwrap();
+        assert!(xt.is_view());
+        assert_eq!(xt.shape(), &[50, 40]);
+        // Reading one row of the view, or a scalar, flattens nothing else.
+        assert_eq!(xt.row(3).unwrap().data().get(1), Scalar::I32(53));
+        assert!(xt.is_view());
+        // Transposing back is the original run of elements again.
+        let back = transpose(&xt, &[1, 0]).unwrap();
+        assert!(!back.is_view());
+        assert_eq!(back, x);
+        // A reversed, strided slice of the view, then a new axis: still one view.
+        let keys = [
+            Key::Slice(None, None, Some(-1)),
+            Key::NewAxis,
+            Key::Slice(Some(1), None, None),
+        ];
+        let s = dense_getitem(&xt, &keys).unwrap();
+        assert!(s.is_view());
+        assert_eq!(s.shape(), &[50, 1, 39]);
+        let want: Vec<i32> = (0..50)
+            .flat_map(|i| (0..39).map(move |j| (1 + j) * 50 + (49 - i)))
+            .collect();
+        assert_eq!(s.data(), &Buffer::from(want));
+        let b = broadcast_to(&x.row(2).unwrap(), vec![30, 50]).unwrap();
+        assert!(b.is_view());
+        assert_eq!(b.row(29).unwrap(), x.row(2).unwrap());
+        assert!(broadcast_to(&x, vec![1 << 40, 40, 50]).is_err());
     }
 }

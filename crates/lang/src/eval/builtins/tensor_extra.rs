@@ -225,22 +225,7 @@ fn broadcast_to(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
     }
     let shape: Vec<usize> = target.iter().map(|&d| d as usize).collect();
-    let st = strides(t.shape());
-    let ins = t.shape().to_vec();
-    let out = layout::remap(
-        "tf.broadcast_to",
-        &t,
-        shape,
-        |c| {
-            Some(
-                (0..r)
-                    .map(|d| if ins[d] == 1 { 0 } else { c[off + d] * st[d] })
-                    .sum(),
-            )
-        },
-        &zero(t.dtype()),
-    )
-    .map_err(|e| a.err_at("input", e))?;
+    let out = layout::broadcast_to(&t, shape).map_err(|e| a.err_at("input", e))?;
     Ok(Value::tensor(out))
 }
 
