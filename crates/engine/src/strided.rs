@@ -8,7 +8,7 @@
 //! a view of a view reads the first view's elements directly, so a chain of transposes
 //! and slices copies at most once.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use ndarray::{ArrayView, Axis, IxDyn, ShapeBuilder};
 
@@ -19,12 +19,17 @@ use crate::Element;
 /// Elements of a base buffer read at `offset + Σ index[d] · strides[d]` (strides in
 /// elements; negative for a reversed dimension, zero for a broadcast one).
 pub(crate) struct View {
-    pub(crate) base: Arc<Buffer>,
-    pub(crate) offset: usize,
-    pub(crate) strides: Vec<isize>,
+    /// The base, until the view is flattened: then the view lets go of it, so a transposed
+    /// copy does not keep its source alive too.
+    base: Mutex<Option<Arc<Buffer>>>,
+    offset: usize,
+    strides: Vec<isize>,
     /// The row-major elements, made on first read.
     flat: OnceLock<Buffer>,
 }
+
+/// A view's elements as a layout: the base buffer, the offset and the strides.
+pub(crate) type Source = (Arc<Buffer>, usize, Vec<isize>);
 
 /// Views of at most this many elements are flattened when they are made: copying them is
 /// cheaper than remembering how.
@@ -84,7 +89,7 @@ pub(crate) fn layout(
         return Layout::Copied(flatten(&base, shape, offset, &strides));
     }
     Layout::Strided(View {
-        base,
+        base: Mutex::new(Some(base)),
         offset,
         strides,
         flat: OnceLock::new(),
@@ -92,26 +97,58 @@ pub(crate) fn layout(
 }
 
 impl View {
+    /// The base while the view is not flattened.
+    fn base(&self) -> Option<Arc<Buffer>> {
+        // A panic elsewhere cannot leave the Option half-written: take the value anyway.
+        let guard = self.base.lock().unwrap_or_else(|e| e.into_inner());
+        guard.clone()
+    }
+    /// Where the elements are: the base and this view's layout, or once flattened, the
+    /// row-major elements.
+    pub(crate) fn source(&self, shape: &[usize]) -> Source {
+        match self.base() {
+            Some(base) => (base, self.offset, self.strides.clone()),
+            None => (Arc::new(self.flat(shape).clone()), 0, row_major(shape)),
+        }
+    }
     /// The row-major elements of this view of `shape`.
     pub(crate) fn flat(&self, shape: &[usize]) -> &Buffer {
-        self.flat
-            .get_or_init(|| flatten(&self.base, shape, self.offset, &self.strides))
+        if let Some(flat) = self.flat.get() {
+            return flat;
+        }
+        // Only a view whose elements are flattened has let go of its base.
+        let Some(base) = self.base() else {
+            return self
+                .flat
+                .get()
+                .expect("a view without its base is flattened");
+        };
+        let flat = self
+            .flat
+            .get_or_init(|| flatten(&base, shape, self.offset, &self.strides));
+        *self.base.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        flat
     }
     /// Takes the row-major elements.
     pub(crate) fn into_flat(self, shape: &[usize]) -> Buffer {
         match self.flat.into_inner() {
             Some(b) => b,
-            None => flatten(&self.base, shape, self.offset, &self.strides),
+            None => {
+                let base = self.base.into_inner().unwrap_or_else(|e| e.into_inner());
+                let base = base.expect("a view without its base is flattened");
+                flatten(&base, shape, self.offset, &self.strides)
+            }
         }
     }
     /// The one element at `index` (row-major position), without flattening.
     pub(crate) fn get(&self, shape: &[usize], mut index: usize) -> crate::Scalar {
-        let mut at = self.offset as isize;
-        for (&n, &s) in shape.iter().zip(&self.strides).rev() {
+        let (base, offset, strides) = self.source(shape);
+        let mut at = offset as isize;
+        for (&n, &s) in shape.iter().zip(&strides).rev() {
             at += (index % n) as isize * s;
             index /= n;
         }
-        self.base.get(at as usize)
+        base.get(at as usize)
     }
 }
 

@@ -111,7 +111,7 @@ impl Tensor {
     pub(crate) fn layout(&self) -> (Arc<Buffer>, usize, Vec<isize>) {
         match &self.store {
             Store::Flat(b) => (b.clone(), 0, strided::row_major(&self.shape)),
-            Store::View(v) => (v.base.clone(), v.offset, v.strides.clone()),
+            Store::View(v) => v.source(&self.shape),
         }
     }
     /// Whether the elements are a strided view not yet copied into row-major order.
@@ -152,7 +152,7 @@ impl Tensor {
     pub fn dtype(&self) -> DType {
         match &self.store {
             Store::Flat(b) => b.dtype(),
-            Store::View(v) => v.base.dtype(),
+            Store::View(v) => v.source(&self.shape).0.dtype(),
         }
     }
     /// The flat row-major elements (a view's are copied into row-major order on the first
@@ -204,7 +204,8 @@ impl Tensor {
     /// Same data, new shape (caller guarantees the size).
     pub(crate) fn with_shape(self, shape: Vec<usize>) -> Tensor {
         debug_assert_eq!(numel(&shape), self.size());
-        if let Store::View(v) = &self.store {
+        if self.is_view() {
+            let (base, offset, old) = self.layout();
             let kept: Vec<usize> = (0..self.shape.len())
                 .filter(|&d| self.shape[d] != 1)
                 .collect();
@@ -219,11 +220,11 @@ impl Tensor {
                         if n == 1 {
                             0
                         } else {
-                            v.strides[*from.next().expect("same count")]
+                            old[*from.next().expect("same count")]
                         }
                     })
                     .collect();
-                return Tensor::strided(shape, v.base.clone(), v.offset, strides);
+                return Tensor::strided(shape, base, offset, strides);
             }
         }
         Tensor {
