@@ -69,6 +69,25 @@ fn every_exception_class_example_raises_it() {
 }
 
 #[test]
+fn every_engine_error_example_raises_its_code_and_class() {
+    let mut codes = std::collections::BTreeSet::new();
+    for (code, class, _, example) in ragtag::engine::EngineError::CATALOGUE {
+        assert!(codes.insert(code), "{code} is listed twice");
+        let mut session = Session::new();
+        let mut sink = Collect::default();
+        let e = session.execute(example, &mut sink).unwrap_err();
+        let kind = e
+            .kind
+            .as_deref()
+            .unwrap_or_else(|| panic!("`{example}`: untyped {e:?}"));
+        assert_eq!(kind.code(), code, "`{example}`: {}", e.message);
+        assert_eq!(kind.class(), class, "{code}");
+        assert_eq!(e.class, class, "`{example}`: {}", e.message);
+        assert_eq!(e.message, kind.to_string(), "{code}");
+    }
+}
+
+#[test]
 fn every_syntax_kind_example_raises_its_class() {
     for k in SyntaxErrorKind::ALL {
         let (got, message) = raised(k.example());

@@ -164,22 +164,13 @@ pub fn parse_size(text: &str) -> std::result::Result<u64, String> {
 
 /// The ResourceExhaustedError for `what` asking for `bytes` (as `detail`) over `limit`.
 fn exhausted(what: &str, bytes: u128, detail: &str, limit: u64) -> Exception {
-    let (asked, allowed) = match (human(bytes), human(limit as u128)) {
-        // Rounded alike: show the exact byte counts.
-        (a, l) if a == l => (format!("{bytes} bytes"), format!("{limit} bytes")),
-        pair => pair,
-    };
-    Exception {
-        class: ExceptionClass::ResourceExhaustedError,
-        message: format!(
-            "{what} would allocate {asked}{detail}, over ragtag's memory limit of {allowed}"
-        ),
-        hint: Some(
-            "use smaller sizes, or raise the limit with --max-memory on the command line or \
-             `:set memory=` in the REPL (e.g. :set memory=8GiB)"
-                .into(),
-        ),
+    crate::EngineError::MemoryLimit {
+        what: what.to_string(),
+        bytes,
+        detail: detail.to_string(),
+        limit,
     }
+    .into()
 }
 
 fn check_against(limit: u64, what: &str, count: u128, item_bytes: usize) -> Result<()> {
@@ -222,6 +213,7 @@ fn alloc_failed(what: &str, bytes: u128) -> Exception {
             human(bytes)
         ),
         hint: Some("use smaller sizes, or free memory by deleting large names (del x)".into()),
+        kind: None,
     }
 }
 

@@ -396,6 +396,8 @@ pub struct Exception {
     pub message: String,
     /// How to fix it, carried along when the exception is raised again.
     pub hint: Option<String>,
+    /// What failed, as data, when the engine raised it as one of its typed errors.
+    pub kind: Option<std::sync::Arc<crate::error::EngineError>>,
 }
 
 impl Exception {
@@ -405,6 +407,7 @@ impl Exception {
             class: class.into(),
             message: message.into(),
             hint: None,
+            kind: None,
         }
     }
     /// Adds a hint.

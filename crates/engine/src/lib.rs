@@ -44,7 +44,7 @@ pub mod tensor;
 pub use buffer::{Buffer, Column, Scalar};
 pub use dtype::DType;
 pub use element::{Element, Number};
-pub use error::Result;
+pub use error::{EngineError, Result};
 pub use exceptions::{Exception, ExceptionClass};
 /// The 16-bit float element types, `tf.float16` and `tf.bfloat16`.
 pub use half::{bf16, f16};

@@ -46,8 +46,6 @@ pub enum Flavor {
     NumPy,
 }
 
-const MIXED_TYPES: &str = "Can't convert Python sequence with mixed types to Tensor.";
-
 impl Leaf {
     /// Which broad kind of value this is, for the mixed-types check.
     fn kind(&self) -> u8 {
@@ -70,8 +68,7 @@ pub fn infer_dtype(leaves: &[&Leaf], flavor: Flavor) -> Result<DType> {
     };
     let kind = first.kind();
     if leaves.iter().any(|l| l.kind() != kind) {
-        return Err(value_error!("{MIXED_TYPES}")
-            .with_hint("every element of a tensor has one dtype: use all strings or all numbers"));
+        return Err(crate::EngineError::MixedTypes.into());
     }
     match kind {
         0 => Ok(DType::Bool),
@@ -133,7 +130,12 @@ pub fn py_float(v: f64) -> String {
 
 /// Converts one leaf to `dtype`, as `tf.constant(…, dtype=…)` would.
 pub fn leaf_to_scalar(leaf: &Leaf, dtype: DType) -> Result<Scalar> {
-    let bad = |what: &str| type_error!("Cannot convert {what} to a tensor of dtype {dtype}");
+    let bad = |what: &str| {
+        crate::Exception::from(crate::EngineError::CannotConvert {
+            what: what.to_string(),
+            dtype,
+        })
+    };
     Ok(match leaf {
         Leaf::Bool(b) if dtype == DType::Bool => Scalar::Bool(*b),
         // An int past the dtype's range wraps, as TensorFlow's conversion does
@@ -226,10 +228,8 @@ pub fn constant(n: &Nested, dtype: Option<DType>, flavor: Flavor) -> Result<Tens
     let mut ls = Vec::new();
     leaves(n, &mut ls);
     let inferred = infer_dtype(&ls, flavor)?;
-    let shape = rect_shape(n).ok_or_else(|| {
-        value_error!("Can't convert non-rectangular Python sequence to Tensor.")
-            .with_hint("rows of different lengths make a ragged tensor: use tf.ragged.constant")
-    })?;
+    let shape =
+        rect_shape(n).ok_or_else(|| crate::Exception::from(crate::EngineError::NonRectangular))?;
     let dtype = dtype.unwrap_or(inferred);
     Tensor::new(shape, leaves_to_buffer(&ls, dtype)?)
 }

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::buffer::Buffer;
 use super::dtype::DType;
-use super::error::Result;
+use super::error::{EngineError, Result};
 use super::tensor::Tensor;
 use crate::exceptions::Exception;
 use crate::{invalid_arg, value_error};
@@ -72,31 +72,23 @@ impl RowPartition {
     /// ```
     pub fn from_row_splits(splits: Vec<i64>, nvals: Option<usize>) -> Result<Self> {
         if splits.is_empty() {
-            return Err(value_error!(
-                "row_splits must have at least one element (the leading 0)"
-            ));
+            return Err(EngineError::SplitsEmpty.into());
         }
         if splits[0] != 0 {
-            return Err(invalid_arg!(
-                "row_splits must start with 0, but starts with {}",
-                splits[0]
-            ));
+            return Err(EngineError::SplitsStart { first: splits[0] }.into());
         }
         if let Some(i) = splits.windows(2).position(|w| w[1] < w[0]) {
-            return Err(invalid_arg!(
-                "row_splits must never decrease, but row_splits[{}] = {} is less than row_splits[{}] = {}",
-                i + 1,
-                splits[i + 1],
-                i,
-                splits[i]
-            ));
+            return Err(EngineError::SplitsDecrease {
+                at: i + 1,
+                value: splits[i + 1],
+                previous: splits[i],
+            }
+            .into());
         }
         if let Some(n) = nvals {
             let last = *splits.last().unwrap_or(&0);
             if last != n as i64 {
-                return Err(invalid_arg!(
-                    "row_splits must end at the number of values ({n}), but ends at {last}"
-                ));
+                return Err(EngineError::SplitsEnd { nvals: n, last }.into());
             }
         }
         Ok(Self::build(splits, None))
@@ -129,9 +121,7 @@ impl RowPartition {
         if signs >= 0 {
             if let Some(n) = nvals {
                 if acc != n as i64 {
-                    return Err(invalid_arg!(
-                        "row_lengths add up to {acc}, but there are {n} values"
-                    ));
+                    return Err(EngineError::LengthsSum { sum: acc, nvals: n }.into());
                 }
             }
             return Ok(Self::build(splits, None));
@@ -142,19 +132,17 @@ impl RowPartition {
         // lengths are non-negative then, so a sum past i64::MAX wraps below zero).
         for (i, &l) in lengths.iter().enumerate() {
             if l < 0 {
-                return Err(invalid_arg!(
-                    "row_lengths must be non-negative, but row_lengths[{i}] = {l}"
-                ));
+                return Err(EngineError::NegativeLength { at: i, length: l }.into());
             }
             acc = acc.wrapping_add(l);
             if acc < 0 {
                 // A negative length further on is reported first, as a separate check would.
                 if let Some(j) = lengths[i..].iter().position(|&l| l < 0) {
-                    return Err(invalid_arg!(
-                        "row_lengths must be non-negative, but row_lengths[{}] = {}",
-                        i + j,
-                        lengths[i + j]
-                    ));
+                    return Err(EngineError::NegativeLength {
+                        at: i + j,
+                        length: lengths[i + j],
+                    }
+                    .into());
                 }
                 return Err(value_error!(
                     "row_lengths add up to more than the largest int64"
@@ -164,9 +152,7 @@ impl RowPartition {
         }
         if let Some(n) = nvals {
             if acc != n as i64 {
-                return Err(invalid_arg!(
-                    "row_lengths add up to {acc}, but there are {n} values"
-                ));
+                return Err(EngineError::LengthsSum { sum: acc, nvals: n }.into());
             }
         }
         // The lengths are derived from the splits when asked for, not copied here.
@@ -183,12 +169,12 @@ impl RowPartition {
     /// From the row id of each value (sorted ascending) and the number of rows.
     pub fn from_value_rowids(rowids: &[i64], nrows: Option<i64>) -> Result<Self> {
         if let Some(i) = rowids.windows(2).position(|w| w[1] < w[0]) {
-            return Err(invalid_arg!(
-                "value_rowids must be sorted in ascending order, but value_rowids[{}] = {} follows {}",
-                i + 1,
-                rowids[i + 1],
-                rowids[i]
-            ));
+            return Err(EngineError::RowidsUnsorted {
+                at: i + 1,
+                value: rowids[i + 1],
+                previous: rowids[i],
+            }
+            .into());
         }
         if let Some(&first) = rowids.first() {
             if first < 0 {

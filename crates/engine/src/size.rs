@@ -20,10 +20,9 @@ pub fn numel(shape: &[usize]) -> Result<usize> {
             .ok()
             .filter(|&p: &u64| p <= MAX_ELEMENTS)
             .ok_or_else(|| {
-                invalid_arg!(
-                    "Shape {} would have more than 2**63 - 1 elements",
-                    shape_text(shape)
-                )
+                crate::Exception::from(crate::EngineError::TooManyElements {
+                    shape: shape.to_vec(),
+                })
             })?;
     }
     usize::try_from(n).map_err(|_| {

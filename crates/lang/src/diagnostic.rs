@@ -23,6 +23,9 @@ pub struct Error {
     pub labels: Vec<(Span, String)>,
     /// Which source (cell) the span is in; `None` means the current one.
     pub source: Option<usize>,
+    /// What failed, as data, when the engine raised one of its typed errors (its code is
+    /// the catalogue's).
+    pub kind: Option<std::sync::Arc<ragtag_engine::EngineError>>,
 }
 
 /// Results of evaluation.
@@ -38,6 +41,7 @@ impl Error {
             span: None,
             labels: Vec::new(),
             source: None,
+            kind: None,
         }
     }
     /// Sets the span if none is set yet (the innermost span wins).
@@ -78,6 +82,7 @@ impl Error {
             class: self.class,
             message: self.message.clone(),
             hint: self.hint.clone(),
+            kind: self.kind.clone(),
         }
     }
 }
@@ -91,6 +96,7 @@ impl From<Exception> for Error {
             span: None,
             labels: Vec::new(),
             source: None,
+            kind: e.kind,
         }
     }
 }
@@ -107,6 +113,7 @@ impl From<SyntaxError> for Error {
             span: Some(e.span),
             labels: Vec::new(),
             source: None,
+            kind: None,
         }
     }
 }

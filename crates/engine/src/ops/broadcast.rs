@@ -4,7 +4,6 @@
 
 use super::kernels::{self, BinaryOp};
 use crate::error::Result;
-use crate::invalid_arg;
 use crate::partition::RowPartition;
 use crate::ragged::{Array, Ragged};
 use crate::tensor::Tensor;
@@ -253,15 +252,13 @@ fn mismatch(
     ragged: bool,
     parents: usize,
 ) -> crate::Exception {
-    let what = if ragged && parents > 1 {
-        format!("row {p} of ragged dimension {d} has {la} elements in the left operand but {lb} in the right")
-    } else {
-        format!("dimension {d} has size {la} in the left operand but {lb} in the right")
-    };
-    invalid_arg!("shapes do not broadcast: {what}").with_hint(
-        "two sizes broadcast only when they are equal or one of them is 1 \
-         (shapes are aligned on the right); ragged rows must match row by row",
-    )
+    crate::EngineError::Broadcast {
+        dim: d,
+        left: la,
+        right: lb,
+        row: (ragged && parents > 1).then_some(p),
+    }
+    .into()
 }
 
 impl Plan {

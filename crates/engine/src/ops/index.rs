@@ -94,7 +94,11 @@ pub fn dense_getitem(t: &Tensor, keys: &[Key]) -> Result<Tensor> {
             Key::Index(i) => {
                 let n = shape[dim];
                 let p = normalize_index(*i, n).ok_or_else(|| {
-                    invalid_arg!("index {i} is out of bounds for dimension {dim} of size {n}")
+                    crate::Exception::from(crate::EngineError::IndexOutOfBounds {
+                        index: *i,
+                        dim,
+                        size: n,
+                    })
                 })?;
                 offset = (offset as isize + p as isize * strides[dim]) as usize;
                 dim += 1;
@@ -137,7 +141,10 @@ fn ragged_getitem(rt: &Ragged, keys: &[Key]) -> Result<Array> {
             // a too-negative index fails inside the row lookup (InvalidArgumentError).
             let k = normalize_index(*i, n).ok_or_else(|| {
                 if *i >= 0 {
-                    index_error!("Row key {i} out of bounds: this ragged tensor has {n} rows")
+                    crate::Exception::from(crate::EngineError::RowOutOfBounds {
+                        index: *i,
+                        nrows: n,
+                    })
                 } else {
                     invalid_arg!("Row key {i} out of bounds: this ragged tensor has {n} rows")
                 }

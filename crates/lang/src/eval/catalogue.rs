@@ -1,11 +1,12 @@
-//! The error catalogue: every error ragtag raises, generated from the two error enums —
-//! the Python and TensorFlow exception classes every layer raises ([`ExceptionClass`], the
-//! engine's) and the kinds of syntax error ([`SyntaxErrorKind`]) — each with when it
-//! happens and an input that raises it. `:help errors` shows [`text`];
+//! The error catalogue: every error ragtag raises, generated from the error enums — the
+//! Python and TensorFlow exception classes every layer raises ([`ExceptionClass`], the
+//! engine's), the engine's typed errors ([`EngineError`], by code) and the kinds of syntax
+//! error ([`SyntaxErrorKind`]) — each with when it happens and an input that raises it. `:help errors` shows [`text`];
 //! docs/errors.snap.md is [`markdown`], the snapshot a test keeps in step (it also runs every
 //! example).
 
 use ragtag_engine::exceptions::ExceptionClass;
+use ragtag_engine::EngineError;
 use ragtag_syntax::SyntaxErrorKind;
 
 /// Examples longer than this are described instead of shown (the deep-nesting kinds).
@@ -57,6 +58,11 @@ pub fn text() -> String {
             out.push_str(&format!("{indent}    {lead}{line}{tail}\n"));
         }
     }
+    out.push_str("\nThe engine's typed errors, by code [class]:\n");
+    for (code, class, summary, example) in EngineError::CATALOGUE {
+        out.push_str(&format!("\n  {code} [{}]: {summary}\n", qualified(class)));
+        out.push_str(&format!("      e.g. {example}\n"));
+    }
     out.push_str("\nSyntax errors, by kind (the class is SyntaxError unless named):\n");
     for k in SyntaxErrorKind::ALL {
         let class = match k.class_name() {
@@ -104,6 +110,20 @@ pub fn markdown() -> String {
             "| {name} | {} | {} |\n",
             c.summary().replace('|', "\\|"),
             cell(&example_lines(c.example()))
+        ));
+    }
+    out.push_str(
+        "\n## The engine's typed errors\n\nThe engine raises its common failures as typed \
+         errors that carry what went wrong as data (`ragtag_engine::EngineError`); each has \
+         a code and raises one class.\n\n\
+         | code | class | when | example |\n|---|---|---|---|\n",
+    );
+    for (code, class, summary, example) in EngineError::CATALOGUE {
+        out.push_str(&format!(
+            "| {code} | {} | {} | {} |\n",
+            qualified(class),
+            summary.replace('|', "\\|"),
+            cell(&example_lines(example))
         ));
     }
     out.push_str(

@@ -173,10 +173,12 @@ fn out_of_range(shape: &[usize], flat: usize, value: i64, n: usize) -> Exception
             rest /= shape[d];
         }
     }
-    let at: Vec<String> = coords.iter().map(|c| c.to_string()).collect();
-    invalid_arg!("indices[{}] = {value} is not in [0, {n})", at.join(",")).with_hint(
-        "gather indices must be non-negative and less than the size of the gathered axis",
-    )
+    crate::EngineError::GatherIndex {
+        at: coords,
+        value,
+        size: n,
+    }
+    .into()
 }
 
 /// NumPy-style gather of a dense tensor: `params` is `[B…, O…, N, I…]`, `indices` is

@@ -68,13 +68,12 @@ pub fn binary(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Buffer> 
 fn binary_unchecked(op: BinaryOp, a: &Buffer, b: &Buffer, n: usize) -> Result<Buffer> {
     let (da, db) = (a.dtype(), b.dtype());
     if da != db {
-        return Err(invalid_arg!(
-            "{} needs both operands of one dtype, but got {} and {}",
-            op.tf_name(),
-            da,
-            db
-        )
-        .with_hint("convert one side with tf.cast(x, tf.<dtype>)"));
+        return Err(crate::EngineError::OperandDTypes {
+            op: op.tf_name().to_string(),
+            left: da,
+            right: db,
+        }
+        .into());
     }
     if op.float_only() && !da.is_float() {
         return Err(dtype_mismatch(
