@@ -73,19 +73,29 @@
 //! synced, where the system allows. A transcript reached through a symbolic link is written
 //! where the link points, and the link stays a link.
 
+mod compare;
 pub mod diff;
+pub mod directive;
 mod files;
 pub mod isolate;
+mod junit;
+pub mod matching;
 pub mod parse;
 pub mod run;
+pub mod team;
 
 pub use files::{find_transcripts, read_transcript, write_atomic};
 
 use std::path::{Path, PathBuf};
 
-pub use isolate::{check_file_isolated, run_paths_isolated, DEFAULT_TIMEOUT};
+pub use compare::{
+    compare, compare_selected, pending_path, settle, Bless, Block, BlockOutcome, Check,
+};
+pub use isolate::DEFAULT_TIMEOUT;
+pub use junit::junit_xml;
 pub use parse::{parse, Entry, ParseError, Transcript};
 pub use run::{replay, Actual, Fault};
+pub use team::{check_file_isolated, run_paths_isolated, RunOptions, Selection};
 
 /// The extension of transcript files.
 pub const EXTENSION: &str = "rtt";
@@ -119,75 +129,6 @@ impl std::fmt::Display for InputFault {
     }
 }
 
-/// The outcome of checking one transcript's text.
-#[derive(Debug, Clone)]
-pub struct Check {
-    /// Every output matched and nothing went wrong.
-    pub passed: bool,
-    /// A unified diff from the transcript to its blessed form (empty when outputs match).
-    pub diff: String,
-    /// The inputs that panicked, failed with `InternalError`, timed out or took the process
-    /// down, in order.
-    pub faults: Vec<InputFault>,
-    /// How many inputs did not run because an earlier one took the process down or was
-    /// killed.
-    pub not_run: usize,
-    /// The blessed text, when it differs from the transcript (inputs that did not run
-    /// keep their expected output).
-    pub blessed: Option<String>,
-}
-
-/// Compares what the inputs of `t` produced with what it expects; `actual[k]` is `None`
-/// for an input that never finished (its expected output is kept). `name` labels the diff.
-pub fn compare(t: &Transcript, actual: &[Option<Actual>], name: &str) -> Check {
-    let mut changed = false;
-    let outputs: Vec<Option<Vec<String>>> = t
-        .entries
-        .iter()
-        .zip(actual)
-        .map(|(entry, got)| {
-            let got = got.as_ref()?;
-            (t.expected(entry) != got.lines).then(|| {
-                changed = true;
-                got.lines.clone()
-            })
-        })
-        .collect();
-    let faults: Vec<InputFault> = t
-        .entries
-        .iter()
-        .zip(actual)
-        .enumerate()
-        .filter_map(|(k, (e, a))| {
-            Some(InputFault {
-                input: k + 1,
-                line: e.line + 1,
-                fault: a.as_ref()?.fault.clone()?,
-            })
-        })
-        .collect();
-    let (diff, blessed) = if changed {
-        let new_lines = t.with_outputs(&outputs);
-        let diff = diff::unified(
-            &format!("{name} (expected)"),
-            &format!("{name} (actual)"),
-            &t.lines,
-            &new_lines,
-        );
-        (diff, Some(t.join(&new_lines)))
-    } else {
-        (String::new(), None)
-    };
-    let not_run = actual.iter().filter(|a| a.is_none()).count();
-    Check {
-        passed: !changed && faults.is_empty() && not_run == 0,
-        diff,
-        faults,
-        not_run,
-        blessed,
-    }
-}
-
 /// Replays a transcript's text in this process and compares; `name` labels the diff.
 pub fn check_text(text: &str, name: &str) -> Result<Check, ParseError> {
     let t = parse(text)?;
@@ -202,6 +143,9 @@ pub enum Status {
     Passed,
     /// Outputs differed and the file was rewritten (`--bless`).
     Blessed,
+    /// Outputs differ; the blessed text was written beside the transcript to the file
+    /// named (`--bless=new`, or `--bless` under CI), and the transcript left as it was.
+    Pending(Check, PathBuf),
     /// Outputs differ, or an input panicked, timed out or aborted the process.
     Failed(Check),
     /// The file could not be read, parsed or written, or the process replaying it failed
@@ -216,6 +160,9 @@ pub struct FileResult {
     pub path: PathBuf,
     /// What happened.
     pub status: Status,
+    /// Each input's block and what happened to it (empty when the file could not be read,
+    /// parsed or replayed).
+    pub blocks: Vec<Block>,
 }
 
 impl FileResult {
@@ -231,7 +178,7 @@ impl FileResult {
         match &self.status {
             Status::Passed | Status::Blessed => String::new(),
             Status::Error(e) => format!("FAIL {path}: {e}\n"),
-            Status::Failed(c) => {
+            Status::Failed(c) | Status::Pending(c, _) => {
                 let mut s = format!("FAIL {path}\n");
                 for f in &c.faults {
                     s.push_str(&format!("  {f}\n"));
@@ -241,42 +188,36 @@ impl FileResult {
                     1 => s.push_str("  (the input after it did not run)\n"),
                     n => s.push_str(&format!("  (the {n} inputs after it did not run)\n")),
                 }
+                for note in &c.notes {
+                    s.push_str(&format!("  {note}\n"));
+                }
                 s.push_str(&c.diff);
+                if let Status::Pending(_, new) = &self.status {
+                    s.push_str(&format!("  pending: wrote {}\n", new.display()));
+                }
                 s
             }
         }
     }
 }
 
-/// The status of a checked transcript, blessing it (when asked and nothing went wrong).
-pub fn settle(path: &Path, check: Check, bless: bool) -> Status {
-    if check.passed {
-        return Status::Passed;
-    }
-    match (
-        &check.blessed,
-        bless && check.faults.is_empty() && check.not_run == 0,
-    ) {
-        (Some(new), true) => match write_atomic(path, new) {
-            Ok(()) => Status::Blessed,
-            Err(e) => Status::Error(format!("cannot write: {e}")),
-        },
-        _ => Status::Failed(check),
-    }
-}
-
 /// Checks one transcript file in this process, rewriting its outputs when `bless` is set.
 pub fn check_file(path: &Path, bless: bool) -> FileResult {
+    let mut blocks = Vec::new();
     let status = match read_transcript(path) {
         Err(e) => Status::Error(format!("cannot read: {e}")),
         Ok(text) => match check_text(&text, &path.display().to_string()) {
             Err(e) => Status::Error(e.to_string()),
-            Ok(c) => settle(path, c, bless),
+            Ok(c) => {
+                blocks = c.blocks.clone();
+                settle(path, c, bless)
+            }
         },
     };
     FileResult {
         path: path.to_path_buf(),
         status,
+        blocks,
     }
 }
 
@@ -344,7 +285,7 @@ mod tests {
 
     #[test]
     fn errors_are_rendered_plainly_and_names_persist() {
-        let c = check_text(">>> x = 1\n>>> y\n>>> x\n1\n", "t").unwrap();
+        let c = check_text(">>> x = 1\n>>> y  # raises NameError\n>>> x\n1\n", "t").unwrap();
         let blessed = c.blessed.unwrap();
         assert!(blessed.contains("NameError"), "{blessed}");
         assert!(!blessed.contains('\u{1b}'), "no colour: {blessed}");
@@ -360,10 +301,12 @@ mod tests {
                 fault: Some(Fault::Internal {
                     message: "a bug in ragtag".into(),
                 }),
+                error: Some("InternalError".into()),
             }),
             Some(Actual {
                 lines: vec!["4".into()],
                 fault: None,
+                error: None,
             }),
             // Never ran: its expected output is kept.
             None,
@@ -428,6 +371,28 @@ mod tests {
             "input 3 (line 17) did not finish within 0.5 s and ignored the interrupt; \
              killed after 3.5 s"
         );
+    }
+
+    #[test]
+    fn an_unmarked_error_fails_and_is_never_blessed() {
+        let c = check_text(">>> y\n>>> 1 + 1  # raises ValueError\n2\n", "t").unwrap();
+        assert!(!c.passed);
+        let faults: Vec<String> = c.faults.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            faults,
+            [
+                "input 1 (line 1) raised NameError, but its line is not marked `# raises \
+                 NameError` (add the marker if the error is expected)",
+                "input 2 (line 2) is marked `# raises ValueError` but raised nothing"
+            ]
+        );
+        let dir = std::env::temp_dir().join(format!("ragtag-unmarked-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.rtt");
+        std::fs::write(&path, "unchanged").unwrap();
+        assert!(matches!(settle(&path, c, true), Status::Failed(_)));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "unchanged");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
