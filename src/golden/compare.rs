@@ -185,9 +185,14 @@ fn number_note(entry: &super::Entry, expected: &[String], new: &[String]) -> Opt
     })?;
     let tol = tolerances(expected, entry.settings)[deleted];
     let (e, a) = first_number_difference(&expected[deleted], &new[inserted], tol)?;
+    let line = entry.output.start + deleted + 1;
+    if matching::is_integer(e) && matching::is_integer(a) {
+        return Some(format!(
+            "line {line}: expected {e}, got {a} (integers are exact)"
+        ));
+    }
     Some(format!(
-        "line {}: expected {e}, got {a} ({}; rtol {:e}, atol {:e})",
-        entry.output.start + deleted + 1,
+        "line {line}: expected {e}, got {a} ({}; rtol {:e}, atol {:e})",
         tol.dtype.unwrap_or("float64"),
         tol.rtol,
         tol.atol

@@ -220,7 +220,8 @@ fn tokens(line: &str) -> Vec<Token<'_>> {
     out
 }
 
-fn is_integer(n: &str) -> bool {
+/// True for a number written without a fraction or exponent.
+pub fn is_integer(n: &str) -> bool {
     n.bytes().all(|c| c.is_ascii_digit() || c == b'-')
 }
 
