@@ -48,6 +48,14 @@ pub const ABORT_ON_VAR: &str = "RAGTAG_TEST_ABORT_ON";
 /// exercise the kill after the grace period.
 pub const HANG_ON_VAR: &str = "RAGTAG_TEST_HANG_ON";
 
+/// Test hook, read by the child runner only: an input whose source is exactly this
+/// variable's value first sleeps for [`SLEEP_FOR`], so the tests can time parallel runs
+/// without depending on how busy the machine's cores are.
+pub const SLEEP_ON_VAR: &str = "RAGTAG_TEST_SLEEP_ON";
+
+/// How long [`SLEEP_ON_VAR`]'s input sleeps.
+pub const SLEEP_FOR: Duration = Duration::from_millis(200);
+
 /// How many of the child's last standard-error lines a report quotes.
 const STDERR_LINES: usize = 8;
 
@@ -169,10 +177,12 @@ impl Watch {
     }
 }
 
-/// The test hooks' values, read once ([`ABORT_ON_VAR`], [`HANG_ON_VAR`]).
+/// The test hooks' values, read once ([`ABORT_ON_VAR`], [`HANG_ON_VAR`],
+/// [`SLEEP_ON_VAR`]).
 struct Hooks {
     abort_on: Option<String>,
     hang_on: Option<String>,
+    sleep_on: Option<String>,
 }
 
 impl Hooks {
@@ -180,12 +190,16 @@ impl Hooks {
         Hooks {
             abort_on: std::env::var(ABORT_ON_VAR).ok(),
             hang_on: std::env::var(HANG_ON_VAR).ok(),
+            sleep_on: std::env::var(SLEEP_ON_VAR).ok(),
         }
     }
 
     fn apply(&self, source: &str) {
         if self.abort_on.as_deref() == Some(source) {
             std::process::abort();
+        }
+        if self.sleep_on.as_deref() == Some(source) {
+            std::thread::sleep(SLEEP_FOR);
         }
         if self.hang_on.as_deref() == Some(source) {
             loop {
