@@ -54,7 +54,8 @@ fn the_must_not_panic_transcript_passes() {
 #[test]
 fn every_transcript_passes_through_the_binary() {
     let (tests, examples) = (root().join("tests"), root().join("examples"));
-    let (ok, out, err, _) = ragtag_test(&[s(&tests), s(&examples)], &[]);
+    // Other tests run beside this one: a generous timeout, as only a hang should fail.
+    let (ok, out, err, _) = ragtag_test(&["--timeout", "120", s(&tests), s(&examples)], &[]);
     assert!(ok, "{out}{err}");
     assert!(out.ends_with(" passed, 0 failed\n"), "{out}");
 }
