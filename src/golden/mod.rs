@@ -19,30 +19,53 @@
 //! The rules, line by line:
 //!
 //! - A line starting with `>>>` starts an input; the rest of it (after one optional space) is
-//!   the input's first line. Lines right after it starting with `...` continue the input.
+//!   the input's first line. Lines right after it starting with `...` continue the input
+//!   (a line that is `...` alone is the wildcard below, never a continuation).
 //!   Each input is one cell, run with [`Session::execute`](crate::Session::execute); an input
 //!   starting with `:` is a meta-command run with [`command::run`](crate::command::run).
+//!   A line starting with `>>` but not `>>>` is an error, not output.
+//! - The first line of an input may end in a marker comment, which is not part of the code
+//!   that runs: `# raises ValueError` (the input must fail with that class: an error is
+//!   expected output only when its input says so, and an unmarked one fails the transcript
+//!   and is never blessed), or `# may vary` (the input runs, but its output is not compared
+//!   and blessing keeps it as written).
 //! - A line starting with `#` is a comment. Outside an input it also ends the previous
 //!   output. (A `#` inside an input line is part of the code, as in Python.)
+//! - A comment `# ragtag: rtol=1e-3 atol=0` is a directive: before the first input it sets
+//!   the tolerance for the whole file, later for the next input only. An unknown setting,
+//!   or a near miss of the marker (`#ragtag:`, `# ragtg:`), is an error with its line.
 //! - Every other line after an input is its expected output, up to the next `>>>` line or
 //!   `#` comment. Blank lines *inside* an output are part of it (help text and printed text
 //!   may contain them); trailing blank lines are not — they separate entries and are kept as
 //!   they are when blessing.
-//! - An output line that itself starts with `>>>`, `...`, `#` or `\` is written with a `\` in
-//!   front, so every line has exactly one reading.
+//! - An output line that itself starts with `>>`, `...`, `#` or `\`, or that reads as a
+//!   pattern (below), is written with a `\` in front, so every line has exactly one reading.
 //! - Outputs are compared after removing trailing whitespace from every line. Before the
 //!   first input, and after a comment, only comments and blank lines may appear.
+//!
+//! # Patterns and tolerance ([`matching`])
+//!
+//! In an expected output, `...` alone on a line stands for any number of lines, `[..]` for
+//! any text within a line, `[TIME]` for a duration (`0.019 ms`) and `[PATH]` for a path
+//! without spaces; a line ending in ` (re)` is a regex the whole line must match. Numbers
+//! compare within a tolerance: integers exactly, NaN equal to NaN, floats within `atol +
+//! rtol * max(|a|, |b|)`, where rtol follows the dtype of the nearest `dtype=` annotation
+//! above (float16 1e-3, bfloat16 1e-2, float32 1e-6, float64 and Python floats 1e-12) unless
+//! a directive sets it; runs of spaces and of table rules count as one, so a number printed
+//! wider still matches its column.
 //!
 //! What an input's output is: each displayed value as a table (width [`run::WIDTH`],
 //! Unicode, no colour), what `print` wrote, the text of a meta-command, and finally the
 //! error report of a failing input rendered by miette in its plain (no-colour) Unicode style
-//! at the same width. Cells are named `<cell N>` as in the REPL. Avoid `:time`, whose output
-//! is a duration.
+//! at the same width. Cells are named `<cell N>` as in the REPL. `:time`'s duration is
+//! matched by `took [TIME]`.
 //!
 //! # Isolation and the timeout
 //!
 //! `ragtag test` replays each transcript in a child process of its own binary (`ragtag test
-//! --one FILE`, see [`isolate`]), which reports each input as it starts and finishes. An
+//! --one FILE`, see [`isolate`]), started in the transcript's folder so that the relative
+//! paths it names resolve there, and `-j N` of them at once ([`team`]; the report keeps the
+//! order of the files). The child reports each input as it starts and finishes. An
 //! input that takes that process down — a stack overflow, a failed allocation, an abort —
 //! fails its transcript with `input 3 (line 17) aborted the process: signal SIGABRT` and the
 //! last lines the process wrote to standard error; the inputs after it do not run, and the
@@ -54,21 +77,27 @@
 //! not finish within 10 s`. An input still running after a grace period ([`isolate::grace`])
 //! is killed with its process, and the transcript fails the same way.
 //!
-//! The library functions [`check_text`], [`check_file`] and [`run_paths`] (what `cargo
-//! test` uses) replay in this process instead, without a timeout: they catch panics but
-//! cannot survive an abort.
+//! The library functions [`check_text`], [`check_file`] and [`run_paths`] replay in this
+//! process instead, without a timeout and in the process's working directory: they catch
+//! panics but cannot survive an abort.
 //!
 //! # Failures that are never blessed
 //!
 //! An input that panics, fails with `InternalError` (a panic the session caught: a bug in
-//! ragtag), times out or aborts the process fails its transcript whatever the expected
-//! output says ([`Fault`]), and such a transcript is never blessed.
+//! ragtag), times out, aborts the process, raises an error its line does not mark, or does
+//! not raise the one it marks fails its transcript whatever the expected output says
+//! ([`Fault`]), and such a transcript is never blessed.
 //!
 //! # Blessing
 //!
-//! `ragtag test --bless` rewrites the output blocks that differ, and nothing else: inputs,
-//! comments, blank lines and matching outputs stay byte for byte, so blessing an up-to-date
-//! transcript leaves the file untouched. The new text is written to a temporary file in the
+//! `ragtag test --bless` rewrites the output lines that differ, and nothing else: the actual
+//! output is first normalised to the expected one (every line a pattern or a tolerance
+//! matches is written as it was expected, the lines a `...` absorbs as the `...`), so
+//! inputs, markers, comments, directives, blank lines, wildcards and matching lines stay
+//! byte for byte, and blessing an up-to-date transcript leaves the file untouched.
+//! `--bless=new` writes the blessed text to `NAME.rtt.new` beside the transcript instead
+//! (which still fails), and so does `--bless` when the environment variable `CI` is set: a
+//! CI job never rewrites the checked-in expectations. The new text is written to a temporary file in the
 //! same directory, synced to disk, and renamed over the old one; then the directory is
 //! synced, where the system allows. A transcript reached through a symbolic link is written
 //! where the link points, and the link stays a link.
