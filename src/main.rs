@@ -90,6 +90,10 @@ struct TestArgs {
     /// the blocks after them, but are not compared).
     #[arg(long, value_name = "REGEX")]
     filter_out: Option<String>,
+    /// Run the I-th of N shares of the transcripts (`--shard 2/3`), so N machines share a
+    /// run.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
     /// Write a JUnit XML report to FILE, one testcase per `>>>` block.
     #[arg(long, value_name = "FILE")]
     junit: Option<std::path::PathBuf>,
@@ -184,6 +188,15 @@ struct StyleArgs {
     /// Colour: always or never (default: on a terminal without NO_COLOR).
     #[arg(long, value_enum)]
     color: Option<When>,
+}
+
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("`{text}`: write I/N with 1 <= I <= N, e.g. 2/3");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    match (i.trim().parse::<usize>(), n.trim().parse::<usize>()) {
+        (Ok(i), Ok(n)) if 1 <= i && i <= n => Ok((i, n)),
+        _ => Err(bad()),
+    }
 }
 
 /// Where `--bless` writes.
@@ -334,6 +347,7 @@ fn run_tests(args: TestArgs) -> ExitCode {
         jobs,
         filter,
         filter_out,
+        shard,
         junit,
         timeout,
         one,
@@ -387,6 +401,7 @@ fn run_tests(args: TestArgs) -> ExitCode {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }),
         selection,
+        shard,
     };
     let exe = match std::env::current_exe() {
         Ok(exe) => exe,
@@ -401,6 +416,19 @@ fn run_tests(args: TestArgs) -> ExitCode {
             let _ = writeln!(out, "blessed {}", r.path.display());
         }
         let _ = write!(out, "{}", r.report());
+        // A pending file left from an earlier run whose transcript passes now.
+        let pending = ragtag::golden::pending_path(&r.path);
+        if r.ok() && pending.is_file() {
+            if bless != Bless::No && std::fs::remove_file(&pending).is_ok() {
+                let _ = writeln!(out, "removed stale {}", pending.display());
+            } else {
+                let _ = writeln!(
+                    out,
+                    "stale {} (its transcript passes now; --bless removes it)",
+                    pending.display()
+                );
+            }
+        }
         let _ = out.flush();
     });
     let summary = match run {

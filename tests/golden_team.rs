@@ -28,7 +28,7 @@ fn timed(jobs: &str, dir: &std::path::Path, env: &[(&str, &str)]) -> (String, Du
 fn two_jobs_overlap_and_report_in_the_same_order() {
     let dir = scratch("jobs");
     for k in 0..40 {
-        // The hook makes `print('nap')` sleep 0.2 s first; a few transcripts fail, so the
+        // The hook makes `print('nap')` sleep 0.4 s first; a few transcripts fail, so the
         // report has something to order.
         let want = if k % 13 == 5 { "wrong" } else { "nap" };
         std::fs::write(
@@ -51,7 +51,7 @@ fn two_jobs_overlap_and_report_in_the_same_order() {
         "sleeping transcripts: -j 1 {one:?}, -j 2 {two:?} ({:.0}%)",
         100.0 * two.as_secs_f64() / one.as_secs_f64()
     );
-    assert!(one >= Duration::from_secs(8), "40 naps of 0.2 s: {one:?}");
+    assert!(one >= Duration::from_secs(16), "40 naps of 0.4 s: {one:?}");
     assert!(
         two.as_secs_f64() <= 0.6 * one.as_secs_f64(),
         "-j 1 took {one:?}, -j 2 took {two:?}"
@@ -115,6 +115,22 @@ fn filters_select_blocks_by_file_and_line() {
     assert!(!ok && err.contains("matches the filters"), "{err}");
     let (ok, _, err) = ragtag_test(&["--filter", "(", s(&dir)], &[]);
     assert!(!ok && err.contains("--filter"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shards_split_the_transcripts_between_runs() {
+    let dir = scratch("shard");
+    for k in 0..5 {
+        std::fs::write(dir.join(format!("t{k}.rtt")), format!(">>> {k}\n{k}\n")).unwrap();
+    }
+    let counts: Vec<String> = ["1/2", "2/2"]
+        .iter()
+        .map(|sh| ragtag_test(&["--shard", sh, s(&dir)], &[]).1)
+        .collect();
+    assert_eq!(counts, ["3 passed, 0 failed\n", "2 passed, 0 failed\n"]);
+    let (ok, _, err) = ragtag_test(&["--shard", "3/2", s(&dir)], &[]);
+    assert!(!ok && err.contains("I/N"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -206,5 +222,16 @@ fn bless_new_and_bless_under_ci_write_pending_files_and_leave_transcripts_alone(
         let (_, out, _) = ragtag_test(&[s(&dir)], &[]);
         assert!(out.ends_with("0 passed, 1 failed\n"), "{out}");
     }
+    // Once the transcript passes, the pending file is reported as stale, and a bless
+    // removes it.
+    std::fs::write(&t, "# A comment.\n>>> 1 + 1\n2\n").unwrap();
+    let (ok, out, _) = ragtag_test(&[s(&dir)], &[]);
+    assert!(
+        ok && out.contains(&format!("stale {}", pending.display())),
+        "{out}"
+    );
+    let (ok, out, _) = ragtag_test(&["--bless=new", s(&dir)], &[]);
+    assert!(ok && out.contains("removed stale"), "{out}");
+    assert!(!pending.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -54,7 +54,7 @@ pub const HANG_ON_VAR: &str = "RAGTAG_TEST_HANG_ON";
 pub const SLEEP_ON_VAR: &str = "RAGTAG_TEST_SLEEP_ON";
 
 /// How long [`SLEEP_ON_VAR`]'s input sleeps.
-pub const SLEEP_FOR: Duration = Duration::from_millis(200);
+pub const SLEEP_FOR: Duration = Duration::from_millis(400);
 
 /// How many of the child's last standard-error lines a report quotes.
 const STDERR_LINES: usize = 8;

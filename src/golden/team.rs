@@ -59,6 +59,9 @@ pub struct RunOptions {
     pub jobs: usize,
     /// Which blocks are compared.
     pub selection: Selection,
+    /// `--shard I/N`: run only the transcripts whose place in the sorted list, counted
+    /// from 1, is I modulo N (so N machines share a run).
+    pub shard: Option<(usize, usize)>,
 }
 
 impl Default for RunOptions {
@@ -68,6 +71,7 @@ impl Default for RunOptions {
             timeout: Some(super::DEFAULT_TIMEOUT),
             jobs: 1,
             selection: Selection::default(),
+            shard: None,
         }
     }
 }
@@ -135,7 +139,15 @@ pub fn run_paths_isolated(
     options: &RunOptions,
     mut each: impl FnMut(&FileResult),
 ) -> std::io::Result<Summary> {
-    let files = find_transcripts(paths)?;
+    let mut files = find_transcripts(paths)?;
+    if let Some((i, n)) = options.shard {
+        files = files
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| k % n.max(1) + 1 == i)
+            .map(|(_, f)| f)
+            .collect();
+    }
     if files.is_empty() {
         let named: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         return Err(std::io::Error::new(
