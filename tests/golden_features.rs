@@ -220,6 +220,17 @@ fn a_float32_last_bit_change_passes_by_default_and_fails_with_rtol_0() {
     std::fs::write(&t, ">>> 0.1 + 0.2\n0.3000000000000001\n>>> 7\n7\n").unwrap();
     let (ok, out, _) = ragtag_test(&[s(&t)], &[]);
     assert!(ok, "{out}");
+    // Precision as written, when the block asks for it.
+    let written = ">>> 8 ** 0.5\n2.83\n";
+    std::fs::write(&t, format!("# ragtag: precision=written\n{written}")).unwrap();
+    let (ok, out, _) = ragtag_test(&[s(&t)], &[]);
+    assert!(ok, "{out}");
+    std::fs::write(&t, written).unwrap();
+    let (ok, out, _) = ragtag_test(&[s(&t)], &[]);
+    assert!(
+        !ok && out.contains("expected 2.83, got 2.8284271247461903"),
+        "{out}"
+    );
     // Integers are exact.
     std::fs::write(&t, ">>> 10**17 + 1\n100000000000000000\n").unwrap();
     let (ok, out, _) = ragtag_test(&[s(&t)], &[]);

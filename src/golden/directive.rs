@@ -15,6 +15,9 @@ pub struct Settings {
     pub rtol: Option<f64>,
     /// Absolute tolerance of floating-point numbers; by default 0.
     pub atol: Option<f64>,
+    /// `precision=written`: an expected float matches any actual one that rounds to it at
+    /// the number of decimals it is written with (`2.83` matches 2.8284271).
+    pub as_written: Option<bool>,
 }
 
 impl Settings {
@@ -23,6 +26,7 @@ impl Settings {
         Settings {
             rtol: over.rtol.or(self.rtol),
             atol: over.atol.or(self.atol),
+            as_written: over.as_written.or(self.as_written),
         }
     }
 }
@@ -81,6 +85,9 @@ pub fn read_comment(line: &str) -> Result<Option<Settings>, String> {
     Ok(None)
 }
 
+/// What an unknown directive's error lists.
+const KNOWN: &str = "the known ones are rtol=NUMBER, atol=NUMBER and precision=written|exact";
+
 /// The settings of a directive's text after `# ragtag:`.
 fn read_settings(text: &str) -> Result<Settings, String> {
     let mut s = Settings::default();
@@ -91,9 +98,7 @@ fn read_settings(text: &str) -> Result<Settings, String> {
     }
     for word in text.split_whitespace() {
         let Some((key, value)) = word.split_once('=') else {
-            return Err(format!(
-                "unknown directive `{word}`: the known ones are rtol=NUMBER and atol=NUMBER"
-            ));
+            return Err(format!("unknown directive `{word}`: {KNOWN}"));
         };
         let number = || -> Result<f64, String> {
             match value.parse::<f64>() {
@@ -106,11 +111,15 @@ fn read_settings(text: &str) -> Result<Settings, String> {
         match key {
             "rtol" => s.rtol = Some(number()?),
             "atol" => s.atol = Some(number()?),
-            _ => {
+            "precision" if value == "written" => s.as_written = Some(true),
+            "precision" if value == "exact" => s.as_written = Some(false),
+            "precision" => {
                 return Err(format!(
-                    "unknown directive `{key}`: the known ones are rtol=NUMBER and atol=NUMBER"
+                    "`precision={value}`: write precision=written (floats match at the \
+                     decimals they are written with) or precision=exact"
                 ))
             }
+            _ => return Err(format!("unknown directive `{key}`: {KNOWN}")),
         }
     }
     Ok(s)
@@ -185,7 +194,8 @@ mod tests {
             read_comment("# ragtag: rtol=1e-3 atol=0"),
             Ok(Some(Settings {
                 rtol: Some(1e-3),
-                atol: Some(0.0)
+                atol: Some(0.0),
+                as_written: None,
             }))
         );
         for bad in [

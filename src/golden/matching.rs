@@ -96,6 +96,8 @@ pub struct Tolerance {
     pub atol: f64,
     /// The dtype it follows from, for reports.
     pub dtype: Option<&'static str>,
+    /// Floats match at the decimals the expected one is written with.
+    pub as_written: bool,
 }
 
 /// The dtype named by the last `dtype=` annotation in `line`, if any.
@@ -129,6 +131,7 @@ pub fn tolerances(expected: &[String], settings: Settings) -> Vec<Tolerance> {
                 rtol: settings.rtol.unwrap_or_else(|| default_rtol(known)),
                 atol: settings.atol.unwrap_or(0.0),
                 dtype: known,
+                as_written: settings.as_written.unwrap_or(false),
             }
         })
         .collect()
@@ -225,8 +228,19 @@ pub fn is_integer(n: &str) -> bool {
     n.bytes().all(|c| c.is_ascii_digit() || c == b'-')
 }
 
+/// The decimals a float is written with (`2.83`: 2), when it has a fraction and no
+/// exponent.
+fn decimals(n: &str) -> Option<i32> {
+    if n.contains(['e', 'E']) {
+        return None;
+    }
+    let (_, fraction) = n.split_once('.')?;
+    i32::try_from(fraction.len()).ok()
+}
+
 /// Two numbers as printed are equal within `tol`: integers exactly, NaN equals NaN,
-/// infinities by sign, others when `|a - b| <= atol + rtol * max(|a|, |b|)`.
+/// infinities by sign, others when `|a - b| <= atol + rtol * max(|a|, |b|)` or, with
+/// precision as written, when `b` rounds to the expected `a` at `a`'s decimals.
 fn close(a: &str, b: &str, tol: Tolerance) -> bool {
     if a == b {
         return true;
@@ -243,7 +257,12 @@ fn close(a: &str, b: &str, tol: Tolerance) -> bool {
     if x.is_infinite() || y.is_infinite() {
         return x == y;
     }
-    (x - y).abs() <= tol.atol + tol.rtol * x.abs().max(y.abs())
+    let within = (x - y).abs() <= tol.atol + tol.rtol * x.abs().max(y.abs());
+    // Half a unit in the last written place, and a hair more for the binary error of the
+    // decimal numbers themselves.
+    let rounds = tol.as_written
+        && decimals(a).is_some_and(|d| (x - y).abs() <= 0.5 * 10f64.powi(-d) * (1.0 + 1e-9));
+    within || rounds
 }
 
 /// The first pair of numbers in two lines of the same shape that are not equal within the
@@ -408,7 +427,7 @@ mod tests {
         );
         let strict = Settings {
             rtol: Some(0.0),
-            atol: None,
+            ..Settings::default()
         };
         let a = lines("Tensor  dtype=float32  shape=[2]\n│ 0.50000006 │ 1.0 │");
         assert_eq!(normalize(&lines(e), &a, strict), a);
@@ -419,6 +438,15 @@ mod tests {
         assert_eq!(norm("[nan, 1]", "[nan, 1]"), "[nan, 1]");
         assert_eq!(norm("x = 3", "x = 4"), "x = 4");
         assert_eq!(norm("int32", "int64"), "int64");
+        let written = Settings {
+            as_written: Some(true),
+            ..Settings::default()
+        };
+        let e = lines("2.83 and 0.5");
+        for (a, same) in [("2.8284271 and 0.5", true), ("2.8249 and 0.5", false)] {
+            assert_eq!(normalize(&e, &lines(a), written) == e, same, "{a}");
+        }
+        assert_eq!(norm("2.83", "2.8284271"), "2.8284271");
     }
 
     #[test]
@@ -434,6 +462,7 @@ mod tests {
             rtol: 1e-6,
             atol: 0.0,
             dtype: Some("float32"),
+            as_written: false,
         };
         assert_eq!(
             first_number_difference("[2][1] 0.5", "[2][1] 0.6", tol),

@@ -31,9 +31,10 @@
 //!   and blessing keeps it as written).
 //! - A line starting with `#` is a comment. Outside an input it also ends the previous
 //!   output. (A `#` inside an input line is part of the code, as in Python.)
-//! - A comment `# ragtag: rtol=1e-3 atol=0` is a directive: before the first input it sets
-//!   the tolerance for the whole file, later for the next input only. An unknown setting,
-//!   or a near miss of the marker (`#ragtag:`, `# ragtg:`), is an error with its line.
+//! - A comment `# ragtag: rtol=1e-3 atol=0` (or `precision=written`) is a directive: before
+//!   the first input it sets the tolerance for the whole file, later for the next input
+//!   only. An unknown setting, or a near miss of the marker (`#ragtag:`, `# ragtg:`), is an
+//!   error with its line.
 //! - Every other line after an input is its expected output, up to the next `>>>` line or
 //!   `#` comment. Blank lines *inside* an output are part of it (help text and printed text
 //!   may contain them); trailing blank lines are not — they separate entries and are kept as
@@ -51,8 +52,9 @@
 //! compare within a tolerance: integers exactly, NaN equal to NaN, floats within `atol +
 //! rtol * max(|a|, |b|)`, where rtol follows the dtype of the nearest `dtype=` annotation
 //! above (float16 1e-3, bfloat16 1e-2, float32 1e-6, float64 and Python floats 1e-12) unless
-//! a directive sets it; runs of spaces and of table rules count as one, so a number printed
-//! wider still matches its column.
+//! a directive sets it; with `# ragtag: precision=written` a float also matches any that
+//! rounds to it at the decimals it is written with (`2.83` for 2.8284271). Runs of spaces
+//! and of table rules count as one, so a number printed wider still matches its column.
 //!
 //! What an input's output is: each displayed value as a table (width [`run::WIDTH`],
 //! Unicode, no colour), what `print` wrote, the text of a meta-command, and finally the
