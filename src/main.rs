@@ -94,6 +94,9 @@ struct TestArgs {
     /// run.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<(usize, usize)>,
+    /// Colour the diffs: always or never (default: on a terminal without NO_COLOR).
+    #[arg(long, value_enum, value_name = "WHEN")]
+    color: Option<When>,
     /// Write a JUnit XML report to FILE, one testcase per `>>>` block.
     #[arg(long, value_name = "FILE")]
     junit: Option<std::path::PathBuf>,
@@ -348,6 +351,7 @@ fn run_tests(args: TestArgs) -> ExitCode {
         filter,
         filter_out,
         shard,
+        color,
         junit,
         timeout,
         one,
@@ -410,12 +414,22 @@ fn run_tests(args: TestArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let colour = match color {
+        Some(When::Always) => true,
+        Some(When::Never) => false,
+        None => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
     let mut out = std::io::stdout().lock();
     let run = ragtag::golden::run_paths_isolated(&exe, &paths, &options, |r| {
         if matches!(r.status, ragtag::golden::Status::Blessed) {
             let _ = writeln!(out, "blessed {}", r.path.display());
         }
-        let _ = write!(out, "{}", r.report());
+        let report = r.report();
+        if colour {
+            let _ = write!(out, "{}", ragtag::golden::colour::colourize(&report));
+        } else {
+            let _ = write!(out, "{report}");
+        }
         // A pending file left from an earlier run whose transcript passes now.
         let pending = ragtag::golden::pending_path(&r.path);
         if r.ok() && pending.is_file() {

@@ -282,6 +282,34 @@ fn an_error_must_be_marked_and_an_unmarked_one_is_never_blessed() {
 }
 
 #[test]
+fn diffs_are_coloured_with_the_changed_characters_highlighted_when_asked() {
+    let dir = scratch("colour");
+    let t = dir.join("c.rtt");
+    std::fs::write(
+        &t,
+        ">>> print('a wide row: 1234567 and 89')\na wide row: 1234467 and 89\n",
+    )
+    .unwrap();
+    let (_, out, _) = ragtag_test(&["--color", "always", s(&t)], &[]);
+    assert!(
+        out.contains(
+            "\x1b[31m-a wide row: 1234\x1b[7m4\x1b[27m67 and 89\x1b[0m\n\
+             \x1b[32m+a wide row: 1234\x1b[7m5\x1b[27m67 and 89\x1b[0m\n"
+        ),
+        "{out:?}"
+    );
+    // Piped (as here) or with NO_COLOR, plain text.
+    for env in [&[][..], &[("NO_COLOR", "1")][..]] {
+        let (_, out, _) = ragtag_test(&[s(&t)], env);
+        assert!(
+            !out.contains('\x1b') && out.contains("-a wide row: 1234467 and 89\n"),
+            "{out}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn an_input_that_may_vary_runs_but_is_not_compared() {
     let dir = scratch("vary");
     let t = dir.join("v.rtt");

@@ -104,6 +104,7 @@
 //! synced, where the system allows. A transcript reached through a symbolic link is written
 //! where the link points, and the link stays a link.
 
+pub mod colour;
 mod compare;
 pub mod diff;
 pub mod directive;
