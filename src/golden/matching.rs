@@ -29,8 +29,9 @@ const PLACEHOLDERS: [(&str, &str); 2] = [
 ];
 
 /// Above this many line pairs an output is matched line by line in order, without looking
-/// for the best alignment (a block of a few thousand lines on each side).
-const MAX_ALIGN_CELLS: usize = 4_000_000;
+/// for the best alignment (a block of a thousand lines on each side; the table of scores is
+/// 4 MB, as the text diff's).
+const MAX_ALIGN_CELLS: usize = 1_000_000;
 
 /// True when `line`, written in an expected block, is a pattern rather than literal text.
 pub fn is_pattern(line: &str) -> bool {
@@ -291,8 +292,13 @@ pub fn first_number_difference<'a>(
     first
 }
 
-/// One expected line matches one actual line.
-fn line_matches(pattern: &Pattern, expected: &str, actual: &str, tol: Tolerance) -> bool {
+/// One expected line matches one actual line (their tokens computed once per line).
+fn line_matches(
+    pattern: &Pattern,
+    (expected, e): (&str, &[Token<'_>]),
+    (actual, a): (&str, &[Token<'_>]),
+    tol: Tolerance,
+) -> bool {
     if expected == actual {
         return true;
     }
@@ -301,9 +307,8 @@ fn line_matches(pattern: &Pattern, expected: &str, actual: &str, tol: Tolerance)
         Pattern::Regex(r) => r.is_match(actual),
         Pattern::Bad(_) => false,
         Pattern::Text => {
-            let (e, a) = (tokens(expected), tokens(actual));
             e.len() == a.len()
-                && e.iter().zip(&a).all(|(x, y)| match (x, y) {
+                && e.iter().zip(a).all(|(x, y)| match (x, y) {
                     (Token::Number(x), Token::Number(y)) => close(x, y, tol),
                     (x, y) => x == y,
                 })
@@ -321,19 +326,30 @@ pub fn normalize(expected: &[String], actual: &[String], settings: Settings) -> 
     let patterns: Vec<Pattern> = expected.iter().map(|l| Pattern::new(l)).collect();
     let tols = tolerances(expected, settings);
     let (n, m) = (expected.len(), actual.len());
-    let matches =
-        |i: usize, j: usize| line_matches(&patterns[i], &expected[i], &actual[j], tols[i]);
     if (n + 1).saturating_mul(m + 1) > MAX_ALIGN_CELLS {
         // Too large to align: line by line, in order.
         let same = n == m
             && !patterns.iter().any(|p| matches!(p, Pattern::AnyLines))
-            && (0..n).all(|i| matches(i, i));
+            && (0..n).all(|i| {
+                let (e, a) = (tokens(&expected[i]), tokens(&actual[i]));
+                line_matches(&patterns[i], (&expected[i], &e), (&actual[i], &a), tols[i])
+            });
         return if same {
             expected.to_vec()
         } else {
             actual.to_vec()
         };
     }
+    let etok: Vec<Vec<Token>> = expected.iter().map(|l| tokens(l)).collect();
+    let atok: Vec<Vec<Token>> = actual.iter().map(|l| tokens(l)).collect();
+    let matches = |i: usize, j: usize| {
+        line_matches(
+            &patterns[i],
+            (&expected[i], &etok[i]),
+            (&actual[j], &atok[j]),
+            tols[i],
+        )
+    };
     // score[i][j]: the best alignment of expected[i..] with actual[j..]; a line matched by
     // a pattern scores 2, a line absorbed by `...` 1, so real matches win over absorption.
     let w = m + 1;
