@@ -115,9 +115,10 @@ fn unknown_directives_and_near_miss_prompts_are_errors_with_their_line() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Wildcards, comments, a directive and blank lines, and two outputs that really changed.
+/// Wildcards, a placeholder of the file's own, comments, a directive and blank lines, and
+/// two outputs that really changed.
 const WILD: &str = "\
-# ragtag: atol=0
+# ragtag: atol=0 [ID]=id-[0-9]+
 # Wildcards: any lines, any text, a regex, a duration.
 >>> print('start\\nline 1\\nline 2\\nend')
 start
@@ -131,6 +132,8 @@ took [TIME]
 id-[0-9]+ of \\d+ (re)
 >>> print('path /tmp/x/y.txt, kept')
 path [PATH], [..]
+>>> print('user id-77 of', 3)
+user [ID] of 3
 >>> print('a\\nb\\nc')
 a
 stale
@@ -150,7 +153,7 @@ fn blessing_keeps_wildcards_comments_and_directives_byte_for_byte() {
     assert!(out.contains(" a\n-stale\n+b\n c\n"), "{out}");
     assert!(out.contains("-41\n+42\n"), "{out}");
     assert!(
-        out.contains("  line 20: expected 41, got 42 (integers are exact)\n"),
+        out.contains("  line 22: expected 41, got 42 (integers are exact)\n"),
         "{out}"
     );
     assert_eq!(removed(&out), 2, "{out}");

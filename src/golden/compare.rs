@@ -117,7 +117,7 @@ pub fn compare_selected(
             None
         } else {
             let actual_lines: Vec<String> = got.lines.iter().map(|l| escape(l)).collect();
-            let normalized = matching::normalize(&expected, &actual_lines, entry.settings);
+            let normalized = matching::normalize(&expected, &actual_lines, &entry.settings);
             (normalized != expected).then_some(normalized)
         };
         let mut why = Vec::new();
@@ -183,7 +183,7 @@ fn number_note(entry: &super::Entry, expected: &[String], new: &[String]) -> Opt
         Op::Insert(j) => Some(*j),
         _ => None,
     })?;
-    let tol = tolerances(expected, entry.settings)[deleted];
+    let tol = tolerances(expected, &entry.settings)[deleted];
     let (e, a) = first_number_difference(&expected[deleted], &new[inserted], tol)?;
     let line = entry.output.start + deleted + 1;
     if matching::is_integer(e) && matching::is_integer(a) {

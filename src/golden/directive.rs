@@ -8,7 +8,7 @@ pub const DIRECTIVE: &str = "# ragtag:";
 
 /// The comparison settings a `# ragtag:` directive gives; `None` leaves the default (or
 /// what the file said) in force.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Settings {
     /// Relative tolerance of floating-point numbers; by default it follows the block's dtype
     /// ([`default_rtol`]).
@@ -18,15 +18,20 @@ pub struct Settings {
     /// `precision=written`: an expected float matches any actual one that rounds to it at
     /// the number of decimals it is written with (`2.83` matches 2.8284271).
     pub as_written: Option<bool>,
+    /// Placeholders of the file's own, `[NAME]=REGEX`, besides `[TIME]` and `[PATH]`.
+    pub placeholders: Vec<(String, String)>,
 }
 
 impl Settings {
     /// These settings with `over`'s given ones taking precedence.
-    pub fn merged(self, over: Settings) -> Settings {
+    pub fn merged(&self, over: Settings) -> Settings {
+        let mut placeholders = self.placeholders.clone();
+        placeholders.extend(over.placeholders);
         Settings {
             rtol: over.rtol.or(self.rtol),
             atol: over.atol.or(self.atol),
             as_written: over.as_written.or(self.as_written),
+            placeholders,
         }
     }
 }
@@ -86,7 +91,19 @@ pub fn read_comment(line: &str) -> Result<Option<Settings>, String> {
 }
 
 /// What an unknown directive's error lists.
-const KNOWN: &str = "the known ones are rtol=NUMBER, atol=NUMBER and precision=written|exact";
+const KNOWN: &str = "the known ones are rtol=NUMBER, atol=NUMBER, precision=written|exact \
+                     and placeholders [NAME]=REGEX";
+
+/// A placeholder's name: `[NAME]` in capitals, digits and underscores.
+fn is_placeholder_name(key: &str) -> bool {
+    key.strip_prefix('[')
+        .and_then(|k| k.strip_suffix(']'))
+        .is_some_and(|k| {
+            !k.is_empty()
+                && k.bytes()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+        })
+}
 
 /// The settings of a directive's text after `# ragtag:`.
 fn read_settings(text: &str) -> Result<Settings, String> {
@@ -108,6 +125,13 @@ fn read_settings(text: &str) -> Result<Settings, String> {
                 )),
             }
         };
+        if is_placeholder_name(key) {
+            if let Err(e) = regex::Regex::new(value) {
+                return Err(format!("the regex of placeholder {key} is invalid: {e}"));
+            }
+            s.placeholders.push((key.to_string(), value.to_string()));
+            continue;
+        }
         match key {
             "rtol" => s.rtol = Some(number()?),
             "atol" => s.atol = Some(number()?),
@@ -191,11 +215,20 @@ mod tests {
         assert_eq!(read_comment("# just a comment"), Ok(None));
         assert_eq!(read_comment("# ragtag's tables"), Ok(None));
         assert_eq!(
+            read_comment("# ragtag: [ID]=id-[0-9]+")
+                .unwrap()
+                .unwrap()
+                .placeholders,
+            [("[ID]".to_string(), "id-[0-9]+".to_string())]
+        );
+        assert!(read_comment("# ragtag: [ID]=(").is_err());
+        assert_eq!(
             read_comment("# ragtag: rtol=1e-3 atol=0"),
             Ok(Some(Settings {
                 rtol: Some(1e-3),
                 atol: Some(0.0),
                 as_written: None,
+                placeholders: Vec::new(),
             }))
         );
         for bad in [

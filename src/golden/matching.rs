@@ -43,8 +43,8 @@ pub fn is_pattern(line: &str) -> bool {
 
 /// Checks that a regex line compiles, so a bad pattern is reported with its line when the
 /// transcript is read.
-pub fn check_pattern(line: &str) -> Result<(), String> {
-    match Pattern::new(line) {
+pub fn check_pattern(line: &str, settings: &Settings) -> Result<(), String> {
+    match Pattern::new(line, &settings.placeholders) {
         Pattern::Bad(e) => Err(e),
         _ => Ok(()),
     }
@@ -63,7 +63,7 @@ enum Pattern {
 }
 
 impl Pattern {
-    fn new(line: &str) -> Pattern {
+    fn new(line: &str, own: &[(String, String)]) -> Pattern {
         if line.starts_with(ESCAPE) {
             return Pattern::Text;
         }
@@ -72,10 +72,13 @@ impl Pattern {
         }
         let source = if let Some(re) = line.strip_suffix(REGEX_SUFFIX) {
             re.to_string()
-        } else if is_pattern(line) {
+        } else if is_pattern(line) || own.iter().any(|(name, _)| line.contains(name.as_str())) {
             let mut re = regex::escape(line);
             for (name, stands_for) in PLACEHOLDERS {
                 re = re.replace(&regex::escape(name), stands_for);
+            }
+            for (name, stands_for) in own {
+                re = re.replace(&regex::escape(name), &format!("(?:{stands_for})"));
             }
             re.replace(&regex::escape(ANY_TEXT), ".*?")
         } else {
@@ -119,7 +122,7 @@ fn dtype_in(line: &str) -> Option<&'static str> {
 
 /// The tolerance of each expected line: the dtype of the last `dtype=` annotation at or
 /// above it in the block, and the settings' overrides.
-pub fn tolerances(expected: &[String], settings: Settings) -> Vec<Tolerance> {
+pub fn tolerances(expected: &[String], settings: &Settings) -> Vec<Tolerance> {
     let mut dtype = None;
     expected
         .iter()
@@ -319,11 +322,14 @@ fn line_matches(
 /// The actual output normalised to the expected block (both as written in a transcript:
 /// escaped): equal to `expected` when everything matches, else the expected lines where
 /// they match and the actual ones where they do not.
-pub fn normalize(expected: &[String], actual: &[String], settings: Settings) -> Vec<String> {
+pub fn normalize(expected: &[String], actual: &[String], settings: &Settings) -> Vec<String> {
     if expected == actual {
         return expected.to_vec();
     }
-    let patterns: Vec<Pattern> = expected.iter().map(|l| Pattern::new(l)).collect();
+    let patterns: Vec<Pattern> = expected
+        .iter()
+        .map(|l| Pattern::new(l, &settings.placeholders))
+        .collect();
     let tols = tolerances(expected, settings);
     let (n, m) = (expected.len(), actual.len());
     if (n + 1).saturating_mul(m + 1) > MAX_ALIGN_CELLS {
@@ -419,7 +425,7 @@ mod tests {
     }
 
     fn norm(e: &str, a: &str) -> String {
-        normalize(&lines(e), &lines(a), Settings::default()).join("\n")
+        normalize(&lines(e), &lines(a), &Settings::default()).join("\n")
     }
 
     #[test]
@@ -446,7 +452,7 @@ mod tests {
             ..Settings::default()
         };
         let a = lines("Tensor  dtype=float32  shape=[2]\n│ 0.50000006 │ 1.0 │");
-        assert_eq!(normalize(&lines(e), &a, strict), a);
+        assert_eq!(normalize(&lines(e), &a, &strict), a);
         assert_eq!(
             norm("0.3000000000000001", "0.30000000000000004"),
             "0.3000000000000001"
@@ -460,7 +466,7 @@ mod tests {
         };
         let e = lines("2.83 and 0.5");
         for (a, same) in [("2.8284271 and 0.5", true), ("2.8249 and 0.5", false)] {
-            assert_eq!(normalize(&e, &lines(a), written) == e, same, "{a}");
+            assert_eq!(normalize(&e, &lines(a), &written) == e, same, "{a}");
         }
         assert_eq!(norm("2.83", "2.8284271"), "2.8284271");
     }

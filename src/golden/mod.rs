@@ -48,7 +48,9 @@
 //!
 //! In an expected output, `...` alone on a line stands for any number of lines, `[..]` for
 //! any text within a line, `[TIME]` for a duration (`0.019 ms`) and `[PATH]` for a path
-//! without spaces; a line ending in ` (re)` is a regex the whole line must match. Numbers
+//! without spaces (a directive `# ragtag: [ID]=id-[0-9]+` adds placeholders of the file's
+//! own; the regex may not contain spaces: write `\s`); a line ending in ` (re)` is a regex
+//! the whole line must match. Numbers
 //! compare within a tolerance: integers exactly, NaN equal to NaN, floats within `atol +
 //! rtol * max(|a|, |b|)`, where rtol follows the dtype of the nearest `dtype=` annotation
 //! above (float16 1e-3, bfloat16 1e-2, float32 1e-6, float64 and Python floats 1e-12) unless

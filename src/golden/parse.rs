@@ -205,7 +205,8 @@ pub fn parse(text: &str) -> Result<Transcript, ParseError> {
             }
             State::Input | State::Output => {
                 state = State::Output;
-                matching::check_pattern(line).map_err(|m| error(i, m))?;
+                let settings = &entries.last().expect("an input is open").settings;
+                matching::check_pattern(line, settings).map_err(|m| error(i, m))?;
                 if !line.trim().is_empty() {
                     entries.last_mut().expect("an input is open").output.end = i + 1;
                 }
