@@ -44,7 +44,8 @@ fn s(p: &Path) -> &str {
 #[test]
 fn the_must_not_panic_transcript_passes() {
     let path = root().join("tests/golden/must_not_panic.rtt");
-    let (ok, out, err, _) = ragtag_test(&[s(&path)], &[]);
+    // Other tests run beside this one: a generous timeout, as only a hang should fail.
+    let (ok, out, err, _) = ragtag_test(&["--timeout", "120", s(&path)], &[]);
     assert!(ok, "{out}{err}");
     assert_eq!(out, "1 passed, 0 failed\n", "{err}");
 }
