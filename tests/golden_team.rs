@@ -52,8 +52,14 @@ fn two_jobs_overlap_and_report_in_the_same_order() {
         100.0 * two.as_secs_f64() / one.as_secs_f64()
     );
     assert!(one >= Duration::from_secs(16), "40 naps of 0.4 s: {one:?}");
+    // Run two at a time, the naps overlap: -j 2 saves 8 s of them (half of 40 × 0.4 s).
+    // Starting a process costs CPU time, which cores busy with other tests may not give
+    // back in parallel, so at least half of that saving is asked for; a runner that ran
+    // the transcripts one after the other would save nothing. (On an idle machine it saves
+    // all of it: -j 2 takes about 51% of -j 1.)
+    let saved = one.saturating_sub(two);
     assert!(
-        two.as_secs_f64() <= 0.6 * one.as_secs_f64(),
+        saved >= Duration::from_secs(4),
         "-j 1 took {one:?}, -j 2 took {two:?}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
