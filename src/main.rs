@@ -67,9 +67,39 @@ enum Command {
 /// The arguments of `ragtag test`.
 #[derive(clap::Args)]
 struct TestArgs {
-    /// Rewrite the expected outputs that differ (inputs and comments stay as they are).
-    #[arg(long)]
-    bless: bool,
+    /// Rewrite the expected outputs that differ (inputs, comments, directives and wildcards
+    /// stay as they are); `--bless=new` writes them to `NAME.rtt.new` beside each transcript
+    /// instead. When the environment variable CI is set, `--bless` means `--bless=new`.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHERE",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "all"
+    )]
+    bless: Option<BlessArg>,
+    /// How many transcripts run at once (default: the number of cores).
+    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    jobs: Option<usize>,
+    /// Compare only the blocks whose name `FILE::LINE` (LINE: the line of the block's
+    /// `>>>`) matches this regex; transcripts with no such block are not run.
+    #[arg(long, value_name = "REGEX")]
+    filter: Option<String>,
+    /// Leave out the blocks whose name `FILE::LINE` matches this regex (they still run, for
+    /// the blocks after them, but are not compared).
+    #[arg(long, value_name = "REGEX")]
+    filter_out: Option<String>,
+    /// Run the I-th of N shares of the transcripts (`--shard 2/3`), so N machines share a
+    /// run.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<(usize, usize)>,
+    /// Colour the diffs: always or never (default: on a terminal without NO_COLOR).
+    #[arg(long, value_enum, value_name = "WHEN")]
+    color: Option<When>,
+    /// Write a JUnit XML report to FILE, one testcase per `>>>` block.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<std::path::PathBuf>,
     /// Seconds an input may run before it is interrupted (and, if it does not stop,
     /// killed); 0 means no limit.
     #[arg(long, value_name = "SECS", default_value_t = ragtag::golden::DEFAULT_TIMEOUT.as_secs_f64())]
@@ -161,6 +191,27 @@ struct StyleArgs {
     /// Colour: always or never (default: on a terminal without NO_COLOR).
     #[arg(long, value_enum)]
     color: Option<When>,
+}
+
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("`{text}`: write I/N with 1 <= I <= N, e.g. 2/3");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    match (i.trim().parse::<usize>(), n.trim().parse::<usize>()) {
+        (Ok(i), Ok(n)) if 1 <= i && i <= n => Ok((i, n)),
+        _ => Err(bad()),
+    }
+}
+
+/// Where `--bless` writes.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum BlessArg {
+    /// Rewrite each transcript in place.
+    All,
+    /// Rewrite the transcripts that failed (the same as `all`: a passing one is never
+    /// rewritten).
+    Failed,
+    /// Write `NAME.rtt.new` beside each failing transcript and leave it as it is.
+    New,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -293,8 +344,15 @@ fn run_script(src: &str, name: &str, format: Format, options: Options) -> ExitCo
 /// per failing transcript as it finishes, then `N passed, N failed`. With `--one FILE`, the
 /// child's side: replay FILE here and write its results as JSON lines.
 fn run_tests(args: TestArgs) -> ExitCode {
+    use ragtag::golden::{Bless, RunOptions, Selection};
     let TestArgs {
         bless,
+        jobs,
+        filter,
+        filter_out,
+        shard,
+        color,
+        junit,
         timeout,
         one,
         paths,
@@ -316,6 +374,39 @@ fn run_tests(args: TestArgs) -> ExitCode {
             }
         };
     }
+    let regex = |flag: &str, r: Option<String>| match r.map(|r| regex::Regex::new(&r)) {
+        None => Ok(None),
+        Some(Ok(r)) => Ok(Some(r)),
+        Some(Err(e)) => Err(format!("{flag}: {e}")),
+    };
+    let selection = match (regex("--filter", filter), regex("--filter-out", filter_out)) {
+        (Ok(filter), Ok(filter_out)) => Selection { filter, filter_out },
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("ragtag: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut bless = match bless {
+        None => Bless::No,
+        Some(BlessArg::All | BlessArg::Failed) => Bless::All,
+        Some(BlessArg::New) => Bless::New,
+    };
+    if bless == Bless::All && in_ci() {
+        eprintln!(
+            "ragtag: CI is set, so --bless writes NAME.rtt.new files and leaves the \
+             transcripts as they are"
+        );
+        bless = Bless::New;
+    }
+    let options = RunOptions {
+        bless,
+        timeout,
+        jobs: jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        }),
+        selection,
+        shard,
+    };
     let exe = match std::env::current_exe() {
         Ok(exe) => exe,
         Err(e) => {
@@ -323,12 +414,35 @@ fn run_tests(args: TestArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let colour = match color {
+        Some(When::Always) => true,
+        Some(When::Never) => false,
+        None => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
     let mut out = std::io::stdout().lock();
-    let run = ragtag::golden::run_paths_isolated(&exe, &paths, bless, timeout, |r| {
+    let run = ragtag::golden::run_paths_isolated(&exe, &paths, &options, |r| {
         if matches!(r.status, ragtag::golden::Status::Blessed) {
             let _ = writeln!(out, "blessed {}", r.path.display());
         }
-        let _ = write!(out, "{}", r.report());
+        let report = r.report();
+        if colour {
+            let _ = write!(out, "{}", ragtag::golden::colour::colourize(&report));
+        } else {
+            let _ = write!(out, "{report}");
+        }
+        // A pending file left from an earlier run whose transcript passes now.
+        let pending = ragtag::golden::pending_path(&r.path);
+        if r.ok() && pending.is_file() {
+            if bless != Bless::No && std::fs::remove_file(&pending).is_ok() {
+                let _ = writeln!(out, "removed stale {}", pending.display());
+            } else {
+                let _ = writeln!(
+                    out,
+                    "stale {} (its transcript passes now; --bless removes it)",
+                    pending.display()
+                );
+            }
+        }
         let _ = out.flush();
     });
     let summary = match run {
@@ -339,11 +453,23 @@ fn run_tests(args: TestArgs) -> ExitCode {
         }
     };
     let _ = writeln!(out, "{}", summary.line());
+    if let Some(file) = junit {
+        if let Err(e) = ragtag::golden::write_atomic(&file, &ragtag::golden::junit_xml(&summary)) {
+            eprintln!("ragtag: cannot write {}: {e}", file.display());
+            return ExitCode::FAILURE;
+        }
+    }
     if summary.failed() == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// True when the environment says this runs in CI (`CI` set to anything but empty,
+/// `0` or `false`, as GitHub Actions, GitLab and most others set it).
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "False"))
 }
 
 /// mimalloc keeps freed large blocks for reuse: a result of tens of megabytes is not

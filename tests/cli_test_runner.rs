@@ -44,7 +44,8 @@ fn s(p: &Path) -> &str {
 #[test]
 fn the_must_not_panic_transcript_passes() {
     let path = root().join("tests/golden/must_not_panic.rtt");
-    let (ok, out, err, _) = ragtag_test(&[s(&path)], &[]);
+    // Other tests run beside this one: a generous timeout, as only a hang should fail.
+    let (ok, out, err, _) = ragtag_test(&["--timeout", "120", s(&path)], &[]);
     assert!(ok, "{out}{err}");
     assert_eq!(out, "1 passed, 0 failed\n", "{err}");
 }
@@ -54,7 +55,8 @@ fn the_must_not_panic_transcript_passes() {
 #[test]
 fn every_transcript_passes_through_the_binary() {
     let (tests, examples) = (root().join("tests"), root().join("examples"));
-    let (ok, out, err, _) = ragtag_test(&[s(&tests), s(&examples)], &[]);
+    // Other tests run beside this one: a generous timeout, as only a hang should fail.
+    let (ok, out, err, _) = ragtag_test(&["--timeout", "120", s(&tests), s(&examples)], &[]);
     assert!(ok, "{out}{err}");
     assert!(out.ends_with(" passed, 0 failed\n"), "{out}");
 }

@@ -26,6 +26,8 @@ mod formats_json;
 mod formats_numpy;
 mod formats_parquet;
 mod golden;
+mod golden_features;
+mod golden_team;
 mod guide_notebook;
 mod interrupts;
 mod jupyter_bad_messages;

@@ -21,7 +21,7 @@
 //! fail the transcript; neither is ever blessed.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::run::{golden_session, on_big_stack, run_entry, Actual, Fault};
-use super::{compare, find_transcripts, parse, settle, FileResult, Status, Summary, Transcript};
+use super::{parse, Transcript};
 
 /// How long an input may run when `--timeout` is not given: far beyond any transcript's
 /// input (the slowest take a fraction of a second in a debug build), short enough that a
@@ -47,6 +47,14 @@ pub const ABORT_ON_VAR: &str = "RAGTAG_TEST_ABORT_ON";
 /// variable's value sleeps forever without looking at the cancel flag, so the tests can
 /// exercise the kill after the grace period.
 pub const HANG_ON_VAR: &str = "RAGTAG_TEST_HANG_ON";
+
+/// Test hook, read by the child runner only: an input whose source is exactly this
+/// variable's value first sleeps for [`SLEEP_FOR`], so the tests can time parallel runs
+/// without depending on how busy the machine's cores are.
+pub const SLEEP_ON_VAR: &str = "RAGTAG_TEST_SLEEP_ON";
+
+/// How long [`SLEEP_ON_VAR`]'s input sleeps.
+pub const SLEEP_FOR: Duration = Duration::from_millis(400);
 
 /// How many of the child's last standard-error lines a report quotes.
 const STDERR_LINES: usize = 8;
@@ -169,10 +177,12 @@ impl Watch {
     }
 }
 
-/// The test hooks' values, read once ([`ABORT_ON_VAR`], [`HANG_ON_VAR`]).
+/// The test hooks' values, read once ([`ABORT_ON_VAR`], [`HANG_ON_VAR`],
+/// [`SLEEP_ON_VAR`]).
 struct Hooks {
     abort_on: Option<String>,
     hang_on: Option<String>,
+    sleep_on: Option<String>,
 }
 
 impl Hooks {
@@ -180,12 +190,16 @@ impl Hooks {
         Hooks {
             abort_on: std::env::var(ABORT_ON_VAR).ok(),
             hang_on: std::env::var(HANG_ON_VAR).ok(),
+            sleep_on: std::env::var(SLEEP_ON_VAR).ok(),
         }
     }
 
     fn apply(&self, source: &str) {
         if self.abort_on.as_deref() == Some(source) {
             std::process::abort();
+        }
+        if self.sleep_on.as_deref() == Some(source) {
+            std::thread::sleep(SLEEP_FOR);
         }
         if self.hang_on.as_deref() == Some(source) {
             loop {
@@ -321,20 +335,27 @@ fn kill(child: &mut Child) {
 /// The parent's side: runs the child on `path` and gathers what each input produced.
 /// `actual[k]` is `None` for an input that never ran; an input that took the child down or
 /// was killed has its expected output and a fault. `Err` is a failure outside any input.
-fn replay_in_child(
+pub(super) fn replay_in_child(
     exe: &Path,
     path: &Path,
     t: &Transcript,
     timeout: Option<Duration>,
 ) -> Result<Vec<Option<Actual>>, String> {
+    // The child runs in the transcript's folder, so the relative paths it names (`:load
+    // data.py`, `np.load('x.npy')`) resolve there wherever `ragtag test` was started.
+    let path = std::path::absolute(path)
+        .map_err(|e| format!("cannot find the absolute path of the transcript: {e}"))?;
     let mut child = Command::new(exe);
+    if let Some(dir) = path.parent() {
+        child.current_dir(dir);
+    }
     if let Some(bytes) = super::run::memory_limit() {
         child.arg("--max-memory").arg(bytes.to_string());
     }
     let mut child = child
         .arg("test")
         .arg("--one")
-        .arg(path)
+        .arg(&path)
         .arg("--timeout")
         .arg(timeout.map_or(0.0, |d| d.as_secs_f64()).to_string())
         .stdin(Stdio::null())
@@ -361,6 +382,7 @@ fn replay_in_child(
     let expected = |k: usize, fault: Fault| Actual {
         lines: t.expected(&t.entries[k]),
         fault: Some(fault),
+        error: None,
     };
     let patience = timeout.map(|d| d + grace(d));
     let mut actual: Vec<Option<Actual>> = vec![None; n];
@@ -447,55 +469,6 @@ fn replay_in_child(
     }
 }
 
-/// Checks one transcript file by replaying it in a child process of `exe` (the ragtag
-/// binary), rewriting its outputs when `bless` is set and nothing went wrong. Each input may
-/// run for `timeout` (`None`: no limit).
-pub fn check_file_isolated(
-    exe: &Path,
-    path: &Path,
-    bless: bool,
-    timeout: Option<Duration>,
-) -> FileResult {
-    let status = match super::read_transcript(path) {
-        Err(e) => Status::Error(format!("cannot read: {e}")),
-        Ok(text) => match parse(&text) {
-            Err(e) => Status::Error(e.to_string()),
-            Ok(t) => match replay_in_child(exe, path, &t, timeout) {
-                Err(e) => Status::Error(e),
-                Ok(actual) => settle(
-                    path,
-                    compare(&t, &actual, &path.display().to_string()),
-                    bless,
-                ),
-            },
-        },
-    };
-    FileResult {
-        path: path.to_path_buf(),
-        status,
-    }
-}
-
-/// Checks every transcript under `paths`, each in a child process of `exe`, calling
-/// `each` with every result as it comes.
-pub fn run_paths_isolated(
-    exe: &Path,
-    paths: &[PathBuf],
-    bless: bool,
-    timeout: Option<Duration>,
-    mut each: impl FnMut(&FileResult),
-) -> std::io::Result<Summary> {
-    let results = find_transcripts(paths)?
-        .iter()
-        .map(|p| {
-            let r = check_file_isolated(exe, p, bless, timeout);
-            each(&r);
-            r
-        })
-        .collect();
-    Ok(Summary { results })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -510,6 +483,7 @@ mod tests {
                 actual: Actual {
                     lines: vec!["a\nb".into(), "".into()],
                     fault: Some(Fault::TimedOut { seconds: 1.5 }),
+                    error: None,
                 },
             },
             Message::Error {
@@ -588,7 +562,8 @@ mod tests {
             done[2],
             Actual {
                 lines: vec!["5".into()],
-                fault: None
+                fault: None,
+                error: None,
             }
         );
         std::fs::remove_dir_all(&dir).unwrap();

@@ -19,30 +19,57 @@
 //! The rules, line by line:
 //!
 //! - A line starting with `>>>` starts an input; the rest of it (after one optional space) is
-//!   the input's first line. Lines right after it starting with `...` continue the input.
+//!   the input's first line. Lines right after it starting with `...` continue the input
+//!   (a line that is `...` alone is the wildcard below, never a continuation).
 //!   Each input is one cell, run with [`Session::execute`](crate::Session::execute); an input
 //!   starting with `:` is a meta-command run with [`command::run`](crate::command::run).
+//!   A line starting with `>>` but not `>>>` is an error, not output.
+//! - The first line of an input may end in a marker comment, which is not part of the code
+//!   that runs: `# raises ValueError` (the input must fail with that class: an error is
+//!   expected output only when its input says so, and an unmarked one fails the transcript
+//!   and is never blessed), or `# may vary` (the input runs, but its output is not compared
+//!   and blessing keeps it as written).
 //! - A line starting with `#` is a comment. Outside an input it also ends the previous
 //!   output. (A `#` inside an input line is part of the code, as in Python.)
+//! - A comment `# ragtag: rtol=1e-3 atol=0` (or `precision=written`) is a directive: before
+//!   the first input it sets the tolerance for the whole file, later for the next input
+//!   only. An unknown setting, or a near miss of the marker (`#ragtag:`, `# ragtg:`), is an
+//!   error with its line.
 //! - Every other line after an input is its expected output, up to the next `>>>` line or
 //!   `#` comment. Blank lines *inside* an output are part of it (help text and printed text
 //!   may contain them); trailing blank lines are not — they separate entries and are kept as
 //!   they are when blessing.
-//! - An output line that itself starts with `>>>`, `...`, `#` or `\` is written with a `\` in
-//!   front, so every line has exactly one reading.
+//! - An output line that itself starts with `>>`, `...`, `#` or `\`, or that reads as a
+//!   pattern (below), is written with a `\` in front, so every line has exactly one reading.
 //! - Outputs are compared after removing trailing whitespace from every line. Before the
 //!   first input, and after a comment, only comments and blank lines may appear.
+//!
+//! # Patterns and tolerance ([`matching`])
+//!
+//! In an expected output, `...` alone on a line stands for any number of lines, `[..]` for
+//! any text within a line, `[TIME]` for a duration (`0.019 ms`) and `[PATH]` for a path
+//! without spaces (a directive `# ragtag: [ID]=id-[0-9]+` adds placeholders of the file's
+//! own; the regex may not contain spaces: write `\s`); a line ending in ` (re)` is a regex
+//! the whole line must match. Numbers
+//! compare within a tolerance: integers exactly, NaN equal to NaN, floats within `atol +
+//! rtol * max(|a|, |b|)`, where rtol follows the dtype of the nearest `dtype=` annotation
+//! above (float16 1e-3, bfloat16 1e-2, float32 1e-6, float64 and Python floats 1e-12) unless
+//! a directive sets it; with `# ragtag: precision=written` a float also matches any that
+//! rounds to it at the decimals it is written with (`2.83` for 2.8284271). Runs of spaces
+//! and of table rules count as one, so a number printed wider still matches its column.
 //!
 //! What an input's output is: each displayed value as a table (width [`run::WIDTH`],
 //! Unicode, no colour), what `print` wrote, the text of a meta-command, and finally the
 //! error report of a failing input rendered by miette in its plain (no-colour) Unicode style
-//! at the same width. Cells are named `<cell N>` as in the REPL. Avoid `:time`, whose output
-//! is a duration.
+//! at the same width. Cells are named `<cell N>` as in the REPL. `:time`'s duration is
+//! matched by `took [TIME]`.
 //!
 //! # Isolation and the timeout
 //!
 //! `ragtag test` replays each transcript in a child process of its own binary (`ragtag test
-//! --one FILE`, see [`isolate`]), which reports each input as it starts and finishes. An
+//! --one FILE`, see [`isolate`]), started in the transcript's folder so that the relative
+//! paths it names resolve there, and `-j N` of them at once ([`team`]; the report keeps the
+//! order of the files). The child reports each input as it starts and finishes. An
 //! input that takes that process down — a stack overflow, a failed allocation, an abort —
 //! fails its transcript with `input 3 (line 17) aborted the process: signal SIGABRT` and the
 //! last lines the process wrote to standard error; the inputs after it do not run, and the
@@ -54,38 +81,55 @@
 //! not finish within 10 s`. An input still running after a grace period ([`isolate::grace`])
 //! is killed with its process, and the transcript fails the same way.
 //!
-//! The library functions [`check_text`], [`check_file`] and [`run_paths`] (what `cargo
-//! test` uses) replay in this process instead, without a timeout: they catch panics but
-//! cannot survive an abort.
+//! The library functions [`check_text`], [`check_file`] and [`run_paths`] replay in this
+//! process instead, without a timeout and in the process's working directory: they catch
+//! panics but cannot survive an abort.
 //!
 //! # Failures that are never blessed
 //!
 //! An input that panics, fails with `InternalError` (a panic the session caught: a bug in
-//! ragtag), times out or aborts the process fails its transcript whatever the expected
-//! output says ([`Fault`]), and such a transcript is never blessed.
+//! ragtag), times out, aborts the process, raises an error its line does not mark, or does
+//! not raise the one it marks fails its transcript whatever the expected output says
+//! ([`Fault`]), and such a transcript is never blessed.
 //!
 //! # Blessing
 //!
-//! `ragtag test --bless` rewrites the output blocks that differ, and nothing else: inputs,
-//! comments, blank lines and matching outputs stay byte for byte, so blessing an up-to-date
-//! transcript leaves the file untouched. The new text is written to a temporary file in the
+//! `ragtag test --bless` rewrites the output lines that differ, and nothing else: the actual
+//! output is first normalised to the expected one (every line a pattern or a tolerance
+//! matches is written as it was expected, the lines a `...` absorbs as the `...`), so
+//! inputs, markers, comments, directives, blank lines, wildcards and matching lines stay
+//! byte for byte, and blessing an up-to-date transcript leaves the file untouched.
+//! `--bless=new` writes the blessed text to `NAME.rtt.new` beside the transcript instead
+//! (which still fails), and so does `--bless` when the environment variable `CI` is set: a
+//! CI job never rewrites the checked-in expectations. The new text is written to a temporary file in the
 //! same directory, synced to disk, and renamed over the old one; then the directory is
 //! synced, where the system allows. A transcript reached through a symbolic link is written
 //! where the link points, and the link stays a link.
 
+pub mod colour;
+mod compare;
 pub mod diff;
+pub mod directive;
 mod files;
 pub mod isolate;
+mod junit;
+pub mod matching;
 pub mod parse;
 pub mod run;
+pub mod team;
 
 pub use files::{find_transcripts, read_transcript, write_atomic};
 
 use std::path::{Path, PathBuf};
 
-pub use isolate::{check_file_isolated, run_paths_isolated, DEFAULT_TIMEOUT};
+pub use compare::{
+    compare, compare_selected, pending_path, settle, Bless, Block, BlockOutcome, Check,
+};
+pub use isolate::DEFAULT_TIMEOUT;
+pub use junit::junit_xml;
 pub use parse::{parse, Entry, ParseError, Transcript};
 pub use run::{replay, Actual, Fault};
+pub use team::{check_file_isolated, run_paths_isolated, RunOptions, Selection};
 
 /// The extension of transcript files.
 pub const EXTENSION: &str = "rtt";
@@ -119,75 +163,6 @@ impl std::fmt::Display for InputFault {
     }
 }
 
-/// The outcome of checking one transcript's text.
-#[derive(Debug, Clone)]
-pub struct Check {
-    /// Every output matched and nothing went wrong.
-    pub passed: bool,
-    /// A unified diff from the transcript to its blessed form (empty when outputs match).
-    pub diff: String,
-    /// The inputs that panicked, failed with `InternalError`, timed out or took the process
-    /// down, in order.
-    pub faults: Vec<InputFault>,
-    /// How many inputs did not run because an earlier one took the process down or was
-    /// killed.
-    pub not_run: usize,
-    /// The blessed text, when it differs from the transcript (inputs that did not run
-    /// keep their expected output).
-    pub blessed: Option<String>,
-}
-
-/// Compares what the inputs of `t` produced with what it expects; `actual[k]` is `None`
-/// for an input that never finished (its expected output is kept). `name` labels the diff.
-pub fn compare(t: &Transcript, actual: &[Option<Actual>], name: &str) -> Check {
-    let mut changed = false;
-    let outputs: Vec<Option<Vec<String>>> = t
-        .entries
-        .iter()
-        .zip(actual)
-        .map(|(entry, got)| {
-            let got = got.as_ref()?;
-            (t.expected(entry) != got.lines).then(|| {
-                changed = true;
-                got.lines.clone()
-            })
-        })
-        .collect();
-    let faults: Vec<InputFault> = t
-        .entries
-        .iter()
-        .zip(actual)
-        .enumerate()
-        .filter_map(|(k, (e, a))| {
-            Some(InputFault {
-                input: k + 1,
-                line: e.line + 1,
-                fault: a.as_ref()?.fault.clone()?,
-            })
-        })
-        .collect();
-    let (diff, blessed) = if changed {
-        let new_lines = t.with_outputs(&outputs);
-        let diff = diff::unified(
-            &format!("{name} (expected)"),
-            &format!("{name} (actual)"),
-            &t.lines,
-            &new_lines,
-        );
-        (diff, Some(t.join(&new_lines)))
-    } else {
-        (String::new(), None)
-    };
-    let not_run = actual.iter().filter(|a| a.is_none()).count();
-    Check {
-        passed: !changed && faults.is_empty() && not_run == 0,
-        diff,
-        faults,
-        not_run,
-        blessed,
-    }
-}
-
 /// Replays a transcript's text in this process and compares; `name` labels the diff.
 pub fn check_text(text: &str, name: &str) -> Result<Check, ParseError> {
     let t = parse(text)?;
@@ -202,6 +177,9 @@ pub enum Status {
     Passed,
     /// Outputs differed and the file was rewritten (`--bless`).
     Blessed,
+    /// Outputs differ; the blessed text was written beside the transcript to the file
+    /// named (`--bless=new`, or `--bless` under CI), and the transcript left as it was.
+    Pending(Check, PathBuf),
     /// Outputs differ, or an input panicked, timed out or aborted the process.
     Failed(Check),
     /// The file could not be read, parsed or written, or the process replaying it failed
@@ -216,6 +194,9 @@ pub struct FileResult {
     pub path: PathBuf,
     /// What happened.
     pub status: Status,
+    /// Each input's block and what happened to it (empty when the file could not be read,
+    /// parsed or replayed).
+    pub blocks: Vec<Block>,
 }
 
 impl FileResult {
@@ -231,7 +212,7 @@ impl FileResult {
         match &self.status {
             Status::Passed | Status::Blessed => String::new(),
             Status::Error(e) => format!("FAIL {path}: {e}\n"),
-            Status::Failed(c) => {
+            Status::Failed(c) | Status::Pending(c, _) => {
                 let mut s = format!("FAIL {path}\n");
                 for f in &c.faults {
                     s.push_str(&format!("  {f}\n"));
@@ -241,42 +222,36 @@ impl FileResult {
                     1 => s.push_str("  (the input after it did not run)\n"),
                     n => s.push_str(&format!("  (the {n} inputs after it did not run)\n")),
                 }
+                for note in &c.notes {
+                    s.push_str(&format!("  {note}\n"));
+                }
                 s.push_str(&c.diff);
+                if let Status::Pending(_, new) = &self.status {
+                    s.push_str(&format!("  pending: wrote {}\n", new.display()));
+                }
                 s
             }
         }
     }
 }
 
-/// The status of a checked transcript, blessing it (when asked and nothing went wrong).
-pub fn settle(path: &Path, check: Check, bless: bool) -> Status {
-    if check.passed {
-        return Status::Passed;
-    }
-    match (
-        &check.blessed,
-        bless && check.faults.is_empty() && check.not_run == 0,
-    ) {
-        (Some(new), true) => match write_atomic(path, new) {
-            Ok(()) => Status::Blessed,
-            Err(e) => Status::Error(format!("cannot write: {e}")),
-        },
-        _ => Status::Failed(check),
-    }
-}
-
 /// Checks one transcript file in this process, rewriting its outputs when `bless` is set.
 pub fn check_file(path: &Path, bless: bool) -> FileResult {
+    let mut blocks = Vec::new();
     let status = match read_transcript(path) {
         Err(e) => Status::Error(format!("cannot read: {e}")),
         Ok(text) => match check_text(&text, &path.display().to_string()) {
             Err(e) => Status::Error(e.to_string()),
-            Ok(c) => settle(path, c, bless),
+            Ok(c) => {
+                blocks = c.blocks.clone();
+                settle(path, c, bless)
+            }
         },
     };
     FileResult {
         path: path.to_path_buf(),
         status,
+        blocks,
     }
 }
 
@@ -344,7 +319,7 @@ mod tests {
 
     #[test]
     fn errors_are_rendered_plainly_and_names_persist() {
-        let c = check_text(">>> x = 1\n>>> y\n>>> x\n1\n", "t").unwrap();
+        let c = check_text(">>> x = 1\n>>> y  # raises NameError\n>>> x\n1\n", "t").unwrap();
         let blessed = c.blessed.unwrap();
         assert!(blessed.contains("NameError"), "{blessed}");
         assert!(!blessed.contains('\u{1b}'), "no colour: {blessed}");
@@ -360,10 +335,12 @@ mod tests {
                 fault: Some(Fault::Internal {
                     message: "a bug in ragtag".into(),
                 }),
+                error: Some("InternalError".into()),
             }),
             Some(Actual {
                 lines: vec!["4".into()],
                 fault: None,
+                error: None,
             }),
             // Never ran: its expected output is kept.
             None,
@@ -428,6 +405,28 @@ mod tests {
             "input 3 (line 17) did not finish within 0.5 s and ignored the interrupt; \
              killed after 3.5 s"
         );
+    }
+
+    #[test]
+    fn an_unmarked_error_fails_and_is_never_blessed() {
+        let c = check_text(">>> y\n>>> 1 + 1  # raises ValueError\n2\n", "t").unwrap();
+        assert!(!c.passed);
+        let faults: Vec<String> = c.faults.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            faults,
+            [
+                "input 1 (line 1) raised NameError, but its line is not marked `# raises \
+                 NameError` (add the marker if the error is expected)",
+                "input 2 (line 2) is marked `# raises ValueError` but raised nothing"
+            ]
+        );
+        let dir = std::env::temp_dir().join(format!("ragtag-unmarked-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.rtt");
+        std::fs::write(&path, "unchanged").unwrap();
+        assert!(matches!(settle(&path, c, true), Status::Failed(_)));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "unchanged");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -3,6 +3,9 @@
 
 use std::ops::Range;
 
+use super::directive::{self, Settings};
+use super::matching;
+
 /// The prompt of an input's first line.
 pub const PROMPT: &str = ">>>";
 /// The prompt of an input's continuation lines.
@@ -24,6 +27,8 @@ pub struct Transcript {
     pub trailing_newline: bool,
     /// Lines end with `\r\n` (kept when blessing).
     pub crlf: bool,
+    /// What `# ragtag:` directives before the first input set, for the whole file.
+    pub settings: Settings,
 }
 
 /// One input and where its expected output sits.
@@ -36,6 +41,12 @@ pub struct Entry {
     /// Line indices of the expected output block, trailing blank lines excluded; an empty
     /// range sits right after the input when there is no expected output.
     pub output: Range<usize>,
+    /// `# raises ClassName` on the input's first line: the error class it must fail with.
+    pub raises: Option<String>,
+    /// `# may vary` on the input's first line: run, but its output is not compared.
+    pub may_vary: bool,
+    /// The file's settings with those of a directive right before this input.
+    pub settings: Settings,
 }
 
 /// A line that is not part of any entry and not a comment or blank.
@@ -59,11 +70,22 @@ fn after_prompt<'a>(line: &'a str, prompt: &str) -> Option<&'a str> {
     Some(rest.strip_prefix(' ').unwrap_or(rest))
 }
 
-/// True when an output line must be escaped to be read back as output.
+/// A near miss of the prompt, which is an error rather than output.
+const NEAR_PROMPT: &str = ">>";
+
+/// True when an output line must be escaped to be read back as output (a line of output
+/// that starts like a prompt, a comment, an escape, or a wildcard).
 fn needs_escape(line: &str) -> bool {
-    [PROMPT, CONTINUATION, COMMENT, ESCAPE]
+    [NEAR_PROMPT, CONTINUATION, COMMENT, ESCAPE]
         .iter()
         .any(|p| line.starts_with(p))
+        || matching::is_pattern(line)
+}
+
+/// True for the `...` wildcard line (any number of output lines), which is never a
+/// continuation.
+pub fn is_wildcard_line(line: &str) -> bool {
+    line.trim_end() == CONTINUATION
 }
 
 /// An output line as written in a transcript.
@@ -103,6 +125,9 @@ enum State {
     Output,
 }
 
+/// How a directive line starts (see [`directive::DIRECTIVE`]).
+const DIRECTIVE_START: &str = directive::DIRECTIVE;
+
 /// Parses the text of a transcript.
 pub fn parse(text: &str) -> Result<Transcript, ParseError> {
     let crlf = text.contains("\r\n");
@@ -117,17 +142,37 @@ pub fn parse(text: &str) -> Result<Transcript, ParseError> {
     };
     let mut entries: Vec<Entry> = Vec::new();
     let mut state = State::Top;
+    let mut file_settings = Settings::default();
+    // Set by a directive after the first input; applies to the next input only.
+    let mut block_settings: Option<Settings> = None;
+    let error = |i: usize, message: String| ParseError {
+        line: i + 1,
+        message,
+    };
     for (i, line) in lines.iter().enumerate() {
         if let Some(src) = after_prompt(line, PROMPT) {
+            let (source, marks) = directive::read_marks(src).map_err(|m| error(i, m))?;
             entries.push(Entry {
                 line: i,
-                source: src.to_string(),
+                source,
                 output: i + 1..i + 1,
+                raises: marks.raises,
+                may_vary: marks.may_vary,
+                settings: file_settings.merged(block_settings.take().unwrap_or_default()),
             });
             state = State::Input;
             continue;
         }
-        if state == State::Input {
+        if line.starts_with(NEAR_PROMPT) {
+            return Err(error(
+                i,
+                format!(
+                    "`{NEAR_PROMPT}` is not a prompt: write `{PROMPT} ` to start an input, or \
+                     `{ESCAPE}{NEAR_PROMPT}` for output that starts with `{NEAR_PROMPT}`"
+                ),
+            ));
+        }
+        if state == State::Input && !is_wildcard_line(line) {
             if let Some(src) = after_prompt(line, CONTINUATION) {
                 let e = entries.last_mut().expect("an input is open");
                 e.source.push('\n');
@@ -137,6 +182,13 @@ pub fn parse(text: &str) -> Result<Transcript, ParseError> {
             }
         }
         if line.starts_with(COMMENT) {
+            if let Some(settings) = directive::read_comment(line).map_err(|m| error(i, m))? {
+                if entries.is_empty() {
+                    file_settings = file_settings.merged(settings);
+                } else {
+                    block_settings = Some(block_settings.unwrap_or_default().merged(settings));
+                }
+            }
             state = State::Top;
             continue;
         }
@@ -153,17 +205,30 @@ pub fn parse(text: &str) -> Result<Transcript, ParseError> {
             }
             State::Input | State::Output => {
                 state = State::Output;
+                let settings = &entries.last().expect("an input is open").settings;
+                matching::check_pattern(line, settings).map_err(|m| error(i, m))?;
                 if !line.trim().is_empty() {
                     entries.last_mut().expect("an input is open").output.end = i + 1;
                 }
             }
         }
     }
+    if block_settings.is_some() {
+        let last = lines
+            .iter()
+            .rposition(|l| l.starts_with(DIRECTIVE_START))
+            .unwrap_or(0);
+        return Err(error(
+            last,
+            "a directive after the last input applies to nothing".into(),
+        ));
+    }
     Ok(Transcript {
         lines,
         entries,
         trailing_newline,
         crlf,
+        settings: file_settings,
     })
 }
 
@@ -173,16 +238,21 @@ impl Transcript {
         normalize(self.lines[entry.output.clone()].iter().map(|l| unescape(l)))
     }
 
+    /// The expected output of `entry` as written (escapes and wildcards kept), normalized.
+    pub fn expected_raw(&self, entry: &Entry) -> Vec<String> {
+        normalize(self.lines[entry.output.clone()].iter().map(String::as_str))
+    }
+
     /// The transcript's lines with the output blocks of some entries replaced:
-    /// `outputs[k]` is `Some(lines)` to replace entry k's block (lines unescaped; they are
-    /// escaped here), `None` to keep it byte for byte.
+    /// `outputs[k]` is `Some(lines)` to replace entry k's block (lines as written: escaped,
+    /// see [`escape`]), `None` to keep it byte for byte.
     pub fn with_outputs(&self, outputs: &[Option<Vec<String>>]) -> Vec<String> {
-        let mut out = Vec::with_capacity(self.lines.len());
+        let mut out = Vec::new();
         let mut next = 0;
         for (entry, new) in self.entries.iter().zip(outputs) {
             let Some(new) = new else { continue };
             out.extend(self.lines[next..entry.output.start].iter().cloned());
-            out.extend(new.iter().map(|l| escape(l)));
+            out.extend(new.iter().cloned());
             next = entry.output.end;
         }
         out.extend(self.lines[next..].iter().cloned());
@@ -256,7 +326,7 @@ a
         let new = t.with_outputs(&[
             Some(vec!["1".into()]),
             None,
-            Some(vec!["b".into(), "#x".into()]),
+            Some(vec!["b".into(), escape("#x")]),
             None,
         ]);
         let text = t.join(&new);

@@ -23,6 +23,9 @@ pub struct Actual {
     pub lines: Vec<String>,
     /// What went wrong beyond a wrong output, when something did (always a failure).
     pub fault: Option<Fault>,
+    /// The class of the error the input failed with, when it failed.
+    #[serde(default)]
+    pub error: Option<String>,
 }
 
 /// Something that fails a transcript whatever its expected output says, and keeps it from
@@ -60,6 +63,20 @@ pub enum Fault {
         /// The last lines it wrote to standard error.
         stderr: String,
     },
+    /// The input failed with an error, but its line is not marked `# raises ClassName`, so
+    /// the error cannot be blessed as if it were a value.
+    Unmarked {
+        /// The error's class.
+        class: String,
+    },
+    /// The input is marked `# raises ClassName` but failed with another class, or not at
+    /// all.
+    WrongRaise {
+        /// The class its marker names.
+        expected: String,
+        /// The class it failed with, if it failed.
+        got: Option<String>,
+    },
 }
 
 impl std::fmt::Display for Fault {
@@ -76,6 +93,15 @@ impl std::fmt::Display for Fault {
                 "did not finish within {seconds} s and ignored the interrupt; killed after {after:.1} s"
             ),
             Fault::Aborted { how, .. } => write!(f, "aborted the process: {how}"),
+            Fault::Unmarked { class } => write!(
+                f,
+                "raised {class}, but its line is not marked `# raises {class}` (add the marker \
+                 if the error is expected)"
+            ),
+            Fault::WrongRaise { expected, got } => match got {
+                Some(got) => write!(f, "is marked `# raises {expected}` but raised {got}"),
+                None => write!(f, "is marked `# raises {expected}` but raised nothing"),
+            },
         }
     }
 }
@@ -119,9 +145,16 @@ pub fn run_input(session: &mut Session, source: &str) -> String {
     run_input_noting(session, source, &mut None)
 }
 
-/// [`run_input`], noting the message of an `InternalError` in `internal`. The class is
-/// matched by name so this reads the same whether or not the session defines it.
-fn run_input_noting(session: &mut Session, source: &str, internal: &mut Option<String>) -> String {
+/// What an input's error was: its class, and its message when it is an `InternalError`.
+#[derive(Default)]
+struct Noted {
+    class: Option<String>,
+    internal: Option<String>,
+}
+
+/// [`run_input`], noting the error's class and the message of an `InternalError`. The class
+/// is matched by name so this reads the same whether or not the session defines it.
+fn run_input_noting(session: &mut Session, source: &str, noted: &mut Option<Noted>) -> String {
     let mut sink = Collect::default();
     let result = if command::is_command(source) {
         match command::run(session, source, &mut sink) {
@@ -152,8 +185,10 @@ fn run_input_noting(session: &mut Session, source: &str, internal: &mut Option<S
         Ok(Some(t)) => push_block(&t),
         Ok(None) => {}
         Err(e) => {
+            let noted = noted.get_or_insert_with(Noted::default);
+            noted.class = Some(e.class.name().to_string());
             if e.class.name() == "InternalError" {
-                *internal = Some(e.message.clone());
+                noted.internal = Some(e.message.clone());
             }
             push_block(&session.render_error(&e, Style::Plain, WIDTH))
         }
@@ -199,19 +234,24 @@ pub(crate) fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
 /// Runs one input and records what it showed; a panic, or an error of class
 /// `InternalError` (a panic the session caught), is recorded as a [`Fault`].
 pub fn run_entry(session: &mut Session, source: &str) -> Actual {
-    let mut internal = None;
+    let mut noted = None;
     match panic::catch_unwind(AssertUnwindSafe(|| {
-        run_input_noting(session, source, &mut internal)
+        run_input_noting(session, source, &mut noted)
     })) {
-        Ok(text) => Actual {
-            lines: normalize(text.split('\n')),
-            fault: internal.map(|message| Fault::Internal { message }),
-        },
+        Ok(text) => {
+            let noted = noted.unwrap_or_default();
+            Actual {
+                lines: normalize(text.split('\n')),
+                fault: noted.internal.map(|message| Fault::Internal { message }),
+                error: noted.class,
+            }
+        }
         Err(payload) => {
             let message = panic_message(&*payload);
             Actual {
                 lines: vec![format!("PANIC: {message}")],
                 fault: Some(Fault::Panic { message }),
+                error: None,
             }
         }
     }
