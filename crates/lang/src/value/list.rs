@@ -188,7 +188,9 @@ fn scalar_nested(v: &Value) -> Option<Nested> {
 thread_local! {
     /// The containers being walked on this thread (by `repr`, a literal or a comparison), so
     /// one that holds itself is met as `[...]` rather than walked forever.
-    static ACTIVE: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+    /// A set, so that a walk a hundred thousand lists deep checks each in constant time.
+    static ACTIVE: RefCell<std::collections::HashSet<usize>> =
+        RefCell::new(std::collections::HashSet::new());
 }
 
 /// A container being walked; dropping it ends the walk. Python's `Py_ReprEnter`.
@@ -208,13 +210,8 @@ impl Entered {
 
     fn enter_id(id: usize) -> Option<Entered> {
         ACTIVE.with(|a| {
-            let mut a = a.borrow_mut();
-            if a.contains(&id) {
-                None
-            } else {
-                a.push(id);
-                Some(Entered(Some(id)))
-            }
+            // Ids are unique while their containers are walked: insert fails on a revisit.
+            a.borrow_mut().insert(id).then_some(Entered(Some(id)))
         })
     }
 }
@@ -223,10 +220,7 @@ impl Drop for Entered {
     fn drop(&mut self) {
         let Some(id) = self.0 else { return };
         ACTIVE.with(|a| {
-            let mut a = a.borrow_mut();
-            if let Some(p) = a.iter().rposition(|&x| x == id) {
-                a.remove(p);
-            }
+            a.borrow_mut().remove(&id);
         });
     }
 }

@@ -347,10 +347,76 @@ pub fn str_of(v: &Value) -> String {
 
 /// Python's `repr(x)`: what a bare expression shows in TensorFlow's own REPL.
 pub fn repr_of(v: &Value) -> String {
+    let mut out = String::new();
+    write_repr(v, &mut out);
+    out
+}
+
+/// Appends `repr(v)` to `out`: containers write their items into the one string, so a list
+/// nested a hundred thousand deep is written in one pass rather than copied at every level.
+fn write_repr(v: &Value, out: &mut String) {
     if ragtag_engine::guard::too_deep() {
         // Nested deeper than the evaluation stack allows (Python raises RecursionError).
-        return "...".into();
+        out.push_str("...");
+        return;
     }
+    let items = |open: &str, items: &[Value], close: &str, out: &mut String| {
+        out.push_str(open);
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            write_repr(item, out);
+        }
+        out.push_str(close);
+    };
+    match v {
+        Value::List(l) => {
+            let Some(_entered) = crate::value::Entered::enter(v) else {
+                out.push_str("[...]");
+                return;
+            };
+            match l.cached_literal() {
+                // A display not yet taken apart prints from its literal.
+                Some(lit) if !l.has_items() => {
+                    write_repr(&crate::value::nested_to_value(&lit), out)
+                }
+                _ => items("[", &l.items(), "]", out),
+            }
+        }
+        Value::Tuple(t) => {
+            let Some(_entered) = crate::value::Entered::enter(v) else {
+                out.push_str("(...)");
+                return;
+            };
+            if t.len() == 1 {
+                items("(", t, ",)", out);
+            } else {
+                items("(", t, ")", out);
+            }
+        }
+        Value::Dict(d) => {
+            let Some(_entered) = crate::value::Entered::enter(v) else {
+                out.push_str("{...}");
+                return;
+            };
+            out.push('{');
+            for (i, (k, item)) in d.items().iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_repr(k, out);
+                out.push_str(": ");
+                write_repr(item, out);
+            }
+            out.push('}');
+        }
+        other => out.push_str(&repr_leaf(other)),
+    }
+}
+
+/// `repr` of a value that holds no Python containers.
+fn repr_leaf(v: &Value) -> String {
     match v {
         Value::None => "None".into(),
         Value::Bool(b) => if *b { "True" } else { "False" }.into(),
@@ -358,45 +424,6 @@ pub fn repr_of(v: &Value) -> String {
         Value::Float(f) => py_float(*f),
         Value::Str(s) => py_str(s),
         Value::NdArray(n) => super::numpy::nd_repr(n),
-        Value::List(l) => {
-            let Some(_entered) = crate::value::Entered::enter(v) else {
-                return "[...]".into();
-            };
-            match l.cached_literal() {
-                // A display not yet taken apart prints from its literal.
-                Some(lit) if !l.has_items() => repr_of(&crate::value::nested_to_value(&lit)),
-                _ => format!(
-                    "[{}]",
-                    l.items().iter().map(repr_of).collect::<Vec<_>>().join(", ")
-                ),
-            }
-        }
-        Value::Tuple(items) => {
-            let Some(_entered) = crate::value::Entered::enter(v) else {
-                return "(...)".into();
-            };
-            if items.len() == 1 {
-                format!("({},)", repr_of(&items[0]))
-            } else {
-                format!(
-                    "({})",
-                    items.iter().map(repr_of).collect::<Vec<_>>().join(", ")
-                )
-            }
-        }
-        Value::Dict(d) => {
-            let Some(_entered) = crate::value::Entered::enter(v) else {
-                return "{...}".into();
-            };
-            format!(
-                "{{{}}}",
-                d.items()
-                    .iter()
-                    .map(|(k, v)| format!("{}: {}", repr_of(k), repr_of(v)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        }
         Value::Array(a) => match &**a {
             Array::Dense(t) => tensor_repr(t),
             Array::Ragged(_) => ragged_text(a),
@@ -453,6 +480,7 @@ pub fn repr_of(v: &Value) -> String {
                 )
             }
         }
+        Value::List(_) | Value::Tuple(_) | Value::Dict(_) => repr_of(v),
     }
 }
 
