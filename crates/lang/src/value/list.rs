@@ -211,7 +211,8 @@ impl Entered {
     fn enter_id(id: usize) -> Option<Entered> {
         ACTIVE.with(|a| {
             // Ids are unique while their containers are walked: insert fails on a revisit.
-            a.borrow_mut().insert(id).then_some(Entered(Some(id)))
+            let fresh = a.borrow_mut().insert(id);
+            fresh.then(|| Entered(Some(id)))
         })
     }
 }
