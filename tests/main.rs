@@ -33,6 +33,7 @@ mod jupyter_draw;
 mod jupyter_kernel;
 mod jupyter_parent;
 mod matmul;
+mod paddle_cases;
 mod parser_limits;
 mod properties;
 mod python_cases;
