@@ -4,13 +4,13 @@
 use super::{no_lod, offsets_of, output, with_rows};
 use crate::buffer::Buffer;
 use crate::error::Result;
-use crate::exceptions::ExceptionClass;
+use crate::exceptions::{Exception, ExceptionClass};
 use crate::lod::Lod;
 use crate::size::dense_shape_str;
 use crate::tensor::Tensor;
 use crate::value_error;
 
-/// `sequence_concat([x1, x2, …])`: every input has one level with the same number of
+/// `sequence_concat([x1, x2, …])`: two or more inputs, each with one level with the same number of
 /// sequences; output sequence i joins sequence i of each input in order, so its LoD adds
 /// the inputs' offsets.
 ///
@@ -19,10 +19,16 @@ use crate::value_error;
 pub fn sequence_concat(xs: &[&Lod]) -> Result<Lod> {
     let op = "sequence_concat";
     let Some(first) = xs.first() else {
-        return Err(value_error!(
-            "{op} needs at least one LoDTensor to concatenate"
+        return Err(Exception::new(
+            ExceptionClass::RuntimeError,
+            format!("{op} got an empty list: it joins two or more LoDTensors"),
         ));
     };
+    if xs.len() < 2 {
+        return Err(value_error!(
+            "{op} joins two or more LoDTensors, but got one: its sequences would come out unchanged"
+        ));
+    }
     for (i, x) in xs.iter().enumerate() {
         if x.lod().is_empty() {
             return Err(no_lod(

@@ -102,6 +102,13 @@ pub fn sequence_expand(x: &Lod, y: &Lod, ref_level: i64) -> Result<Lod> {
 /// any, plays no part.
 pub fn sequence_expand_as(x: &Lod, y: &Lod) -> Result<Lod> {
     let op = "sequence_expand_as";
+    if x.data().rank() < 2 {
+        return Err(value_error!(
+            "{op} needs x of rank 2 or more, but x has shape {}",
+            dense_shape_str(x.data().shape())
+        )
+        .with_hint("reshape x to [N, 1]"));
+    }
     let [level] = y.lod() else {
         return Err(value_error!(
             "{op} takes y with exactly one level of sequences, but y has {} (lod {})",

@@ -5,13 +5,18 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::ops::cast::cast_buffer;
 use crate::tensor::Tensor;
-use crate::{budget, type_error};
+use crate::{budget, type_error, value_error};
 
 /// `sequence_mask(x, maxlen, dtype)`: for lengths `x` of any shape, `out[..., j] = j < x[...]`
-/// as `dtype`, with `maxlen` positions (None: the largest length, 0 for no lengths). Lengths
-/// may be floats (compared as they are) or negative (an empty row); a length past `maxlen`
-/// fills its row.
+/// as `dtype`, with `maxlen` positions (None or negative: the largest length, or 0 when there
+/// are no lengths; Paddle refuses a `maxlen` of 0). Lengths may be floats (compared as they
+/// are) or negative (an empty row); a length past `maxlen` fills its row.
 pub fn sequence_mask(x: &Tensor, maxlen: Option<i64>, dtype: DType) -> Result<Tensor> {
+    if maxlen == Some(0) {
+        return Err(value_error!(
+            "maxlen is 0: a mask needs at least one position (leave maxlen out for the largest length)"
+        ));
+    }
     let lens = x.data().to_f64_vec().ok_or_else(|| {
         type_error!(
             "sequence_mask takes lengths as numbers, not {}",

@@ -46,7 +46,7 @@ pub fn sequence_reshape(x: &Lod, new_dim: i64) -> Result<Lod> {
             "new_dim is {new_dim}: rows need at least one value"
         ));
     }
-    let level = one_level(x, op, ExceptionClass::ValueError)?;
+    let level = one_level(x, op, ExceptionClass::RuntimeError)?;
     let (width, new_dim) = (data.shape()[1] as i64, new_dim);
     let mut offsets = budget::vec("sequence_reshape's LoD", level.len())?;
     for (i, &o) in level.iter().enumerate() {

@@ -34,6 +34,15 @@ pub fn sequence_slice(x: &Lod, offset: &Tensor, length: &Tensor) -> Result<Lod> 
     let nseq = level.len() - 1;
     let lens = per_sequence(length, "length", nseq)?;
     let offs = per_sequence(offset, "offset", nseq)?;
+    for (t, what) in [(offset, "offset"), (length, "length")] {
+        if t.dtype() != crate::DType::Int64 {
+            return Err(value_error!(
+                "{what} is {}, but Paddle's sequence_slice kernel reads int64 (its Python wrapper lets int32 through)",
+                t.dtype().name()
+            )
+            .with_hint("make offsets and lengths int64, NumPy's default for Python ints"));
+        }
+    }
     let mut rows = Vec::new();
     let mut out_lens = budget::vec("sequence_slice's LoD", nseq)?;
     for i in 0..nseq {

@@ -48,7 +48,7 @@ pub static BUILTINS: &[Builtin] = &[
         .aliases(&["paddle.static.nn.sequence_concat"])
         .examples(&[concat!(x5!(), "y = fluid.create_lod_tensor(np.array([[6.], [7.], [8.], [9.]], dtype='float32'), [[2, 2]], fluid.CPUPlace()); fluid.layers.sequence_concat([x, y])")]),
     Builtin::function("fluid.layers.sequence_slice", "(input, offset, length, name=None)", slice)
-        .doc("Rows offset[i] .. offset[i] + length[i] of sequence i of a 1-level LoDTensor; `offset` and `length` are int LoDTensors of shape [sequences, 1] (make them with fluid.layers.assign). A slice past a sequence's end is an IndexError.")
+        .doc("Rows offset[i] .. offset[i] + length[i] of sequence i of a 1-level LoDTensor; `offset` and `length` are int64 LoDTensors of shape [sequences, 1] (make them with fluid.layers.assign; Paddle's wrapper lets int32 through, its kernel then fails). A slice past a sequence's end is an IndexError.")
         .aliases(&["paddle.static.nn.sequence_slice"])
         .examples(&[concat!(x5!(), "offset = fluid.layers.assign(np.array([[0], [1]])); length = fluid.layers.assign(np.array([[2], [1]])); fluid.layers.sequence_slice(x, offset, length)")]),
     Builtin::function("fluid.layers.sequence_expand", "(x, y, ref_level=-1, name=None)", expand)
