@@ -75,7 +75,7 @@ pub fn sequence_pad(x: &Lod, pad_value: &Tensor, maxlen: Option<i64>) -> Result<
         Some(m) if m >= longest as i64 => m as usize,
         Some(m) => {
             return Err(value_error!(
-                "maxlen is {m}, shorter than the longest sequence ({longest}): {op} cuts nothing"
+                "maxlen is {m}, shorter than the longest sequence ({longest}): {op} pads sequences, it never cuts one"
             )
             .with_hint("leave maxlen out to pad to the longest sequence"))
         }
