@@ -35,6 +35,7 @@ mod jupyter_draw;
 mod jupyter_kernel;
 mod jupyter_parent;
 mod matmul;
+mod paddle_cases;
 mod parser_limits;
 mod properties;
 mod python_cases;

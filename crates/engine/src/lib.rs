@@ -30,6 +30,7 @@ pub mod guard;
 pub mod interrupt;
 pub mod literal;
 pub mod lod;
+pub mod lod_ops;
 pub mod ops;
 pub mod partition;
 pub mod ragged;

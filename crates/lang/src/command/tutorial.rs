@@ -44,6 +44,7 @@ pub static LESSONS: &[Lesson] = &[
     lesson!("ragged/06_broadcasting.rtt"),
     lesson!("ragged_vs_sparse.rtt"),
     lesson!("lod_tensors.rtt"),
+    lesson!("sequence_ops.rtt"),
     lesson!("string_storage.rtt"),
     lesson!("guide/ragged_guide.rtt"),
     lesson!("parquet_tokens.rtt"),

@@ -55,6 +55,9 @@ mod random;
 mod random_stateless;
 mod scatter;
 mod segments;
+mod sequence;
+mod sequence_common;
+mod sequence_more;
 mod shape_ops;
 mod sparse;
 mod sparse_extra;
@@ -249,6 +252,8 @@ pub fn registry() -> &'static Registry {
             sparse_extra::BUILTINS,
             strings_extra::BUILTINS,
             lod::BUILTINS,
+            sequence::BUILTINS,
+            sequence_more::BUILTINS,
             linalg::BUILTINS,
             convert::BUILTINS,
             array::BUILTINS,
