@@ -21,8 +21,9 @@ pub struct Error {
     /// The labels drawn under the source, each on its own span (a failing operator labels
     /// both operands); with none, the span is marked `here`.
     pub labels: Vec<(Span, String)>,
-    /// Which source (cell) the span is in; `None` means the current one.
-    pub source: Option<usize>,
+    /// Which source (cell) the span is in; `None` means the current one. (32 bits keep an
+    /// error within the size clippy allows a `Result`'s error.)
+    pub source: Option<u32>,
     /// What failed, as data, when the engine raised one of its typed errors (its code is
     /// the catalogue's).
     pub kind: Option<std::sync::Arc<ragtag_engine::EngineError>>,
@@ -72,7 +73,7 @@ impl Error {
     /// Sets the source id if unset.
     pub fn in_source(mut self, source: usize) -> Self {
         if self.source.is_none() {
-            self.source = Some(source);
+            self.source = u32::try_from(source).ok();
         }
         self
     }

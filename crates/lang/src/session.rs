@@ -361,7 +361,7 @@ impl Session {
     pub fn render_error(&self, e: &Error, style: Style, width: usize) -> String {
         let (name, text) = e
             .source
-            .and_then(|i| self.sources.get(i))
+            .and_then(|i| self.sources.get(i as usize))
             .map(|(n, t)| (n.as_str(), t.as_str()))
             .unwrap_or(("<input>", ""));
         diagnostic::render(e, name, text, style, width)
@@ -372,7 +372,7 @@ impl Session {
     /// `name:line:column` header do. None when the error has no span.
     pub fn error_location(&self, e: &Error) -> Option<(String, usize, usize)> {
         let span = e.span?;
-        let (name, text) = self.sources.get(e.source?)?;
+        let (name, text) = self.sources.get(e.source? as usize)?;
         let before = text.get(..span.start)?;
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().unwrap_or("").len() + 1;
