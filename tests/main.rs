@@ -32,6 +32,7 @@ mod jupyter_bad_messages;
 mod jupyter_draw;
 mod jupyter_kernel;
 mod jupyter_parent;
+mod magics;
 mod matmul;
 mod parser_limits;
 mod properties;

@@ -63,7 +63,7 @@ pub fn kernel_info() -> KernelInfoReply {
 
 /// The reply to is_complete_request.
 pub fn is_complete(code: &str) -> IsCompleteReply {
-    if command::is_command(code) {
+    if command::cell::is_line_command(code) {
         return IsCompleteReply::complete();
     }
     if command::help_query(code).is_some() {
@@ -243,6 +243,11 @@ impl Sink for KernelSink<'_> {
     fn render_options(&self) -> Options {
         self.options
     }
+    fn restyle(&mut self, format: Format, options: &Options) {
+        // A value held back was produced under the old settings.
+        self.flush_display();
+        (self.format, self.options) = (format, *options);
+    }
     /// An explanation becomes display_data: the HTML table, with the text table as its
     /// plain-text form.
     fn show(&mut self, display: &Display, opts: &Options) {
@@ -309,22 +314,17 @@ pub fn execute(
     };
     let mut run = |session: &mut Session| {
         catch_unwind(AssertUnwindSafe(|| {
-            if command::is_command(code) {
-                session.record_command(code);
-                match command::run(session, code, &mut sink)? {
-                    Outcome::Text(text) => sink.print(&text),
-                    Outcome::Quit => {
-                        sink.print("use the frontend's Shut Down to stop the kernel\n")
-                    }
-                }
-                Ok(())
-            } else if let Some((expr, detailed)) = command::help_query(code) {
+            if let Some((expr, detailed)) = command::help_query(code) {
                 let page = command::help_page(session, expr, detailed, &mut sink)?;
                 sink.page(&page);
-                Ok(())
-            } else {
-                session.execute(code, &mut sink)
+                return Ok(());
             }
+            // Code, with any meta-command, magic or shell lines run where they stand.
+            match command::cell::run_cell(session, code, None, &mut sink)? {
+                Outcome::Text(text) => sink.print(&text),
+                Outcome::Quit => sink.print("use the frontend's Shut Down to stop the kernel\n"),
+            }
+            Ok(())
         }))
     };
     let result = if silent {
