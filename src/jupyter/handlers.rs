@@ -166,7 +166,7 @@ struct KernelSink<'a> {
     pending: Option<Value>,
     /// A `silent` request publishes nothing.
     silent: bool,
-    /// Help pages (`help(x)`, `x?`) for the pager, sent in the execute_reply's payload.
+    /// Help pages (`x?`, `x??`) for the pager, sent in the execute_reply's payload.
     pages: Vec<String>,
 }
 
@@ -223,8 +223,10 @@ impl Sink for KernelSink<'_> {
             self.out.send(StreamContent::stderr(text), self.parent);
         }
     }
+    /// `help(x)` prints its page, as IPython's does, so a notebook keeps it (one run
+    /// headless by nbclient too); `x?` has the pager.
     fn page(&mut self, text: &str) {
-        self.pages.push(text.to_string());
+        self.print(text);
     }
     /// `display(x)` is display_data at once, never the cell's execute_result.
     fn display_now(&mut self, value: &Value) {
@@ -316,11 +318,13 @@ pub fn execute(
         catch_unwind(AssertUnwindSafe(|| {
             if let Some((expr, detailed)) = command::help_query(code) {
                 let page = command::help_page(session, expr, detailed, &mut sink)?;
-                sink.page(&page);
+                sink.pages.push(page);
                 return Ok(());
             }
             // Code, with any meta-command, magic or shell lines run where they stand.
             match command::cell::run_cell(session, code, None, &mut sink)? {
+                // An empty text must not flush the value held back as the cell's result.
+                Outcome::Text(text) if text.is_empty() => {}
                 Outcome::Text(text) => sink.print(&text),
                 Outcome::Quit => sink.print("use the frontend's Shut Down to stop the kernel\n"),
             }
@@ -360,7 +364,7 @@ pub fn execute(
             })
         }
     };
-    // Jupyter's pager shows one page: several help() calls in a cell share it.
+    // Jupyter's pager shows one page.
     let payload = if sink.pages.is_empty() || silent {
         Vec::new()
     } else {

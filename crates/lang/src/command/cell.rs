@@ -107,8 +107,11 @@ fn run_parts(
             Part::Code(code) => session.execute_named(&code, name, sink)?,
             Part::Line(line) => {
                 session.record_command(line);
+                let before = (session.format, session.options);
                 let outcome = run_line(session, line, sink)?;
-                sink.restyle(session.format, &session.options);
+                if (session.format, session.options) != before {
+                    sink.restyle(session.format, &session.options);
+                }
                 match outcome {
                     Outcome::Quit => return Ok(Outcome::Quit),
                     Outcome::Text(text) if alone => return Ok(Outcome::Text(text)),
