@@ -224,11 +224,8 @@ fn time(session: &mut Session, code: &str, sink: &mut dyn Sink) -> Result<Outcom
 fn timeit(session: &mut Session, rest: &str, sink: &mut dyn Sink) -> Result<Outcome, Error> {
     let (mut number, mut repeat) = (None, RUNS);
     let mut code = rest;
-    loop {
-        let (flag, after) = match code.split_once(char::is_whitespace) {
-            Some((f @ ("-n" | "-r"), after)) => (f, after.trim_start()),
-            _ => break,
-        };
+    while let Some((flag @ ("-n" | "-r"), after)) = code.split_once(char::is_whitespace) {
+        let after = after.trim_start();
         let (n, after) = after.split_once(char::is_whitespace).unwrap_or((after, ""));
         let n: usize =
             n.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
@@ -263,7 +260,7 @@ fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
