@@ -59,3 +59,19 @@ fn an_unknown_magic_fails_the_script_with_a_pointer() {
         "{err}"
     );
 }
+
+#[test]
+fn draw_to_a_file_says_what_it_wrote() {
+    let dir = std::env::temp_dir().join(format!("ragtag-draw-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ragtag"))
+        .args(["-c", "draw(tf.ragged.constant([[1, 2], [3]]), 'rt.svg')"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let size = std::fs::metadata(dir.join("rt.svg")).unwrap().len() as f64;
+    let expected = format!("wrote rt.svg ({:.0} KB)\n", size / 1024.0);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
