@@ -313,6 +313,9 @@ impl Sink for StdoutSink {
         let _ = std::io::stdout().flush();
         let _ = write!(std::io::stderr().lock(), "{text}");
     }
+    fn restyle(&mut self, format: Format, options: &Options) {
+        (self.format, self.options) = (format, *options);
+    }
 }
 
 /// Runs a whole script; reports an uncaught error and returns the exit status.
@@ -325,8 +328,15 @@ fn run_script(src: &str, name: &str, format: Format, options: Options) -> ExitCo
         format,
         options: session.options,
     };
-    match session.execute_named(src, name, &mut sink) {
-        Ok(()) => ExitCode::SUCCESS,
+    // Meta-command, magic and shell lines run where they stand among the code.
+    match ragtag::command::cell::run_cell(&mut session, src, Some(name), &mut sink) {
+        Ok(ragtag::command::Outcome::Text(text)) => {
+            if !text.is_empty() {
+                sink.print(&text);
+            }
+            ExitCode::SUCCESS
+        }
+        Ok(ragtag::command::Outcome::Quit) => ExitCode::SUCCESS,
         Err(e) => {
             if format == Format::Json {
                 let at = session.error_location(&e);

@@ -463,9 +463,17 @@ async fn help_pages_displays_clearing_and_stderr_as_ipython_sends_them() {
     let (reply, _) = k.execute("rt = tf.ragged.constant([[1, 2], [3]])").await;
     assert_eq!(reply["content"]["status"], "ok");
 
-    // help(x), x? and x?? open the pager: one page payload, nothing printed.
+    // help(x) prints its page, as IPython's does, so a notebook keeps it.
+    let (reply, out) = k.execute("help(tf.ragged.constant)").await;
+    assert_eq!(reply["content"]["payload"], json!([]), "{reply}");
+    assert_eq!(types(&out), ["status", "execute_input", "stream", "status"]);
+    assert_eq!(out[2]["content"]["name"], "stdout");
+    let text = out[2]["content"]["text"].as_str().unwrap();
+    assert!(text.contains("Examples:"), "{text}");
+
+    // x? and x?? open the pager: one page payload, nothing printed.
     for (code, needle) in [
-        ("help(tf.ragged.constant)", "Examples:"),
+        ("tf.ragged.constant?", "Examples:"),
         ("rt?", "RaggedTensor  dtype=int32"),
         ("rt??", "row_splits"),
     ] {
@@ -520,4 +528,45 @@ async fn help_pages_displays_clearing_and_stderr_as_ipython_sends_them() {
         })
         .collect();
     assert_eq!(streams, [("stdout", "out\n"), ("stderr", "err\n")]);
+}
+
+#[tokio::test]
+async fn magics_and_commands_run_on_their_own_lines_in_a_cell() {
+    let mut k = Kernel::start("notebook").await;
+    let (reply, out) = k
+        .execute("x = tf.constant([1, 2])\n:format json\n%who\n!echo hi\nx")
+        .await;
+    assert_eq!(reply["content"]["status"], "ok", "{reply}");
+    assert_eq!(reply["content"]["execution_count"], 1);
+    let texts: Vec<&str> = out
+        .iter()
+        .filter(|m| m["header"]["msg_type"] == "stream")
+        .map(|m| m["content"]["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts.concat(), "x\t \nhi\n");
+    let result = out
+        .iter()
+        .find(|m| m["header"]["msg_type"] == "execute_result")
+        .unwrap();
+    assert!(
+        result["content"]["data"]["application/json"].is_object(),
+        "{result}"
+    );
+    let (reply, out) = k.execute("%time 1 + 1").await;
+    assert_eq!(reply["content"]["execution_count"], 2);
+    assert_eq!(
+        types(&out),
+        [
+            "status",
+            "execute_input",
+            "stream",
+            "execute_result",
+            "status"
+        ]
+    );
+    assert!(out[2]["content"]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("CPU times: user "));
+    k.shutdown().await;
 }

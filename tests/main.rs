@@ -34,6 +34,7 @@ mod jupyter_bad_messages;
 mod jupyter_draw;
 mod jupyter_kernel;
 mod jupyter_parent;
+mod magics;
 mod matmul;
 mod paddle_cases;
 mod parser_limits;

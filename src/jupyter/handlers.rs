@@ -63,7 +63,7 @@ pub fn kernel_info() -> KernelInfoReply {
 
 /// The reply to is_complete_request.
 pub fn is_complete(code: &str) -> IsCompleteReply {
-    if command::is_command(code) {
+    if command::cell::is_line_command(code) {
         return IsCompleteReply::complete();
     }
     if command::help_query(code).is_some() {
@@ -166,7 +166,7 @@ struct KernelSink<'a> {
     pending: Option<Value>,
     /// A `silent` request publishes nothing.
     silent: bool,
-    /// Help pages (`help(x)`, `x?`) for the pager, sent in the execute_reply's payload.
+    /// Help pages (`x?`, `x??`) for the pager, sent in the execute_reply's payload.
     pages: Vec<String>,
 }
 
@@ -223,8 +223,10 @@ impl Sink for KernelSink<'_> {
             self.out.send(StreamContent::stderr(text), self.parent);
         }
     }
+    /// `help(x)` prints its page, as IPython's does, so a notebook keeps it (one run
+    /// headless by nbclient too); `x?` has the pager.
     fn page(&mut self, text: &str) {
-        self.pages.push(text.to_string());
+        self.print(text);
     }
     /// `display(x)` is display_data at once, never the cell's execute_result.
     fn display_now(&mut self, value: &Value) {
@@ -242,6 +244,11 @@ impl Sink for KernelSink<'_> {
     }
     fn render_options(&self) -> Options {
         self.options
+    }
+    fn restyle(&mut self, format: Format, options: &Options) {
+        // A value held back was produced under the old settings.
+        self.flush_display();
+        (self.format, self.options) = (format, *options);
     }
     /// An explanation becomes display_data: the HTML table, with the text table as its
     /// plain-text form.
@@ -309,22 +316,19 @@ pub fn execute(
     };
     let mut run = |session: &mut Session| {
         catch_unwind(AssertUnwindSafe(|| {
-            if command::is_command(code) {
-                session.record_command(code);
-                match command::run(session, code, &mut sink)? {
-                    Outcome::Text(text) => sink.print(&text),
-                    Outcome::Quit => {
-                        sink.print("use the frontend's Shut Down to stop the kernel\n")
-                    }
-                }
-                Ok(())
-            } else if let Some((expr, detailed)) = command::help_query(code) {
+            if let Some((expr, detailed)) = command::help_query(code) {
                 let page = command::help_page(session, expr, detailed, &mut sink)?;
-                sink.page(&page);
-                Ok(())
-            } else {
-                session.execute(code, &mut sink)
+                sink.pages.push(page);
+                return Ok(());
             }
+            // Code, with any meta-command, magic or shell lines run where they stand.
+            match command::cell::run_cell(session, code, None, &mut sink)? {
+                // An empty text must not flush the value held back as the cell's result.
+                Outcome::Text(text) if text.is_empty() => {}
+                Outcome::Text(text) => sink.print(&text),
+                Outcome::Quit => sink.print("use the frontend's Shut Down to stop the kernel\n"),
+            }
+            Ok(())
         }))
     };
     let result = if silent {
@@ -360,7 +364,7 @@ pub fn execute(
             })
         }
     };
-    // Jupyter's pager shows one page: several help() calls in a cell share it.
+    // Jupyter's pager shows one page.
     let payload = if sink.pages.is_empty() || silent {
         Vec::new()
     } else {

@@ -35,9 +35,9 @@ use rustyline::hint::HistoryHinter;
 
 use helper::InputHelper;
 
-struct TermSink<'a> {
+struct TermSink {
     format: Format,
-    options: &'a ragtag::render::Options,
+    options: ragtag::render::Options,
 }
 
 /// Where the width tables are laid out in comes from: fixed by `--width` or `COLUMNS`, or
@@ -70,11 +70,11 @@ impl Width {
     }
 }
 
-impl Sink for TermSink<'_> {
+impl Sink for TermSink {
     fn display(&mut self, value: &Value) {
         println!(
             "{}",
-            ragtag::render::render(value, self.format, self.options)
+            ragtag::render::render(value, self.format, &self.options)
         );
     }
     fn print(&mut self, text: &str) {
@@ -82,7 +82,10 @@ impl Sink for TermSink<'_> {
         let _ = std::io::stdout().flush();
     }
     fn render_options(&self) -> ragtag::render::Options {
-        *self.options
+        self.options
+    }
+    fn restyle(&mut self, format: Format, options: &ragtag::render::Options) {
+        (self.format, self.options) = (format, *options);
     }
     /// The terminal has no pager: a help page prints, wrapped between words.
     fn page(&mut self, text: &str) {
@@ -194,7 +197,9 @@ pub fn run(options: ragtag::render::Options, fixed_width: Option<usize>) -> Exit
                     pending.push('\n');
                 }
                 pending.push_str(&line);
-                if !command::is_command(&pending) && command::continuation::continues(&pending) {
+                if !command::cell::is_line_command(&pending)
+                    && command::continuation::continues(&pending)
+                {
                     continue;
                 }
                 let line = std::mem::take(&mut pending);
@@ -256,12 +261,15 @@ fn handle_line(
     let options = session.options;
     let mut sink = TermSink {
         format: session.format,
-        options: &options,
+        options,
     };
     let result = if command::tutorial::opens_lesson(line) {
         command::tutorial::open(line).map(|steps| *lesson = steps.into())
-    } else if command::is_command(line) {
-        match command::run(&mut session, line, &mut sink) {
+    } else if let Some((expr, detailed)) = command::help_query(line) {
+        command::help_page(&mut session, expr, detailed, &mut sink).map(|page| sink.page(&page))
+    } else {
+        // Code, with any meta-command, magic or shell lines run where they stand.
+        match command::cell::run_cell(&mut session, line, None, &mut sink) {
             Ok(Outcome::Quit) => return false,
             Ok(Outcome::Text(t)) => {
                 print!("{}", wrap::wrap(&t, options.width));
@@ -269,10 +277,6 @@ fn handle_line(
             }
             Err(e) => Err(e),
         }
-    } else if let Some((expr, detailed)) = command::help_query(line) {
-        command::help_page(&mut session, expr, detailed, &mut sink).map(|page| sink.page(&page))
-    } else {
-        session.execute(line, &mut sink)
     };
     let _ = std::io::stdout().flush();
     if let Err(e) = result {

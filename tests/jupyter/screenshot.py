@@ -5,7 +5,7 @@ display values as tables put first, starts `jupyter lab` on a free loopback port
 opens the notebook, runs every cell, waits until each has run, checks the page and saves a
 screenshot. Checks: every code cell ran; output areas hold ragtag's HTML tables (a `<table>`
 under a header naming `RaggedTensor` and `ragged_rank`); explain() shows HTML tables too;
-draw() shows its SVG picture; help() opens its page through Jupyter's pager; no cell shows an
+draw() shows its SVG picture; help() prints its page into the cell's output; no cell shows an
 error it does not expect. The page is shot twice, in JupyterLab's light theme and in its dark
 theme (`-dark` beside the first). The last line is `screenshot: N passed, N failed`.
 
@@ -235,7 +235,7 @@ def main():
                 check("draw() shows an SVG picture", len(pictures) >= 1, f"{len(pictures)} pictures")
                 body = page.evaluate("() => document.body.innerText")
                 check(
-                    "help() opens its page in the pager",
+                    "help() prints its page",
                     "tf.ragged.constant(pylist" in body and "Examples" in body,
                 )
                 errors = [i for i, c in enumerate(page.evaluate(CELL_STATES)) if c["error"]]

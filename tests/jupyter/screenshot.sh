@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The guide notebook in a real JupyterLab, run by a headless Chromium: every cell runs on the
 # ragtag kernel, the page must show ragtag's annotated HTML tables, a draw() picture and a help()
-# page (Jupyter's pager payload) in its output areas; screenshots in the light and dark
+# page (printed in its cell) in its output areas; screenshots in the light and dark
 # themes are saved to target/jupyterlab-guide.png and target/jupyterlab-guide-dark.png.
 #
 #   tests/jupyter/screenshot.sh                 # builds and uses target/debug/ragtag

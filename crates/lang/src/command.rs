@@ -11,7 +11,9 @@ use crate::value::Value;
 use ragtag_engine::budget;
 use ragtag_engine::exceptions::ExceptionClass;
 
+pub mod cell;
 pub mod continuation;
+pub mod magic;
 pub mod tutorial;
 
 /// What a meta-command asks the front end to do.
@@ -79,7 +81,7 @@ pub fn is_command(line: &str) -> bool {
 /// written `?x` / `??x`. Returns the expression and whether it asked for the detail.
 pub fn help_query(code: &str) -> Option<(&str, bool)> {
     let t = code.trim();
-    if is_command(t) || t.contains('\n') || t.starts_with('#') {
+    if t.starts_with([':', '%', '!', '#']) || t.contains('\n') {
         return None;
     }
     let (expr, detailed) = if let Some(e) = t.strip_suffix("??").or(t.strip_prefix("??")) {
@@ -266,8 +268,9 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
         ":save" => {
             let mut text = String::new();
             for (i, (name, src)) in session.sources().iter().enumerate() {
-                if name.starts_with("<cell") && !is_command(src) && !session.failed(i) {
-                    text.push_str(src.trim_end());
+                // The code a command ran (`:time x`) was kept as its own input.
+                if name.starts_with("<cell") && !cell::is_line_command(src) && !session.failed(i) {
+                    text.push_str(src.trim_start_matches('\n').trim_end());
                     text.push('\n');
                 }
             }

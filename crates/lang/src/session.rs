@@ -13,6 +13,8 @@ use crate::value::env::Names;
 use crate::value::Value;
 use ragtag_engine::guard;
 
+mod parts;
+
 /// One session of ragtag: the names the user defined, the inputs run so far (numbered as
 /// cells), and how values are displayed.
 ///
@@ -52,6 +54,9 @@ pub struct Session {
     /// TensorFlow's and NumPy's random state (seeded from the operating system, or fixed by
     /// [`Session::reproducible_random`]).
     random: Arc<std::sync::Mutex<crate::eval::rng::RandomState>>,
+    /// While a cell runs in parts (code between meta-command lines), each part and each
+    /// command counts as the one cell begun by [`Session::begin_cell`].
+    held: bool,
 }
 
 impl Drop for Session {
@@ -88,6 +93,7 @@ impl Session {
             memory_limit: None,
             cancel: Arc::new(AtomicBool::new(false)),
             shown: Vec::new(),
+            held: false,
             random: Arc::new(std::sync::Mutex::new(
                 // RAGTAG_REPRODUCIBLE=1 starts every session from the transcripts' fixed seed,
                 // for checks of a whole notebook or a newcomer's run.
@@ -160,7 +166,7 @@ impl Session {
         name: &str,
         sink: &mut dyn Sink,
     ) -> Result<(), Error> {
-        self.counter += 1;
+        self.counter += usize::from(!self.held);
         let id = self.sources.len();
         self.sources.push((name.to_string(), src.to_string()));
         self.failed.push(true);
@@ -215,7 +221,7 @@ impl Session {
     /// Counts a meta-command as the next numbered input, so a notebook's prompt numbers and
     /// the `<cell N>` names in diagnostics stay in step.
     pub fn record_command(&mut self, line: &str) {
-        self.counter += 1;
+        self.counter += usize::from(!self.held);
         self.sources
             .push((format!("<cell {}>", self.counter), line.to_string()));
         self.failed.push(false);
@@ -244,7 +250,7 @@ impl Session {
     /// Evaluates one expression as the next numbered cell and returns its value without
     /// displaying it (for commands such as `:explain EXPR`). Names are not changed.
     pub fn evaluate(&mut self, src: &str, sink: &mut dyn Sink) -> Result<Value, Error> {
-        self.counter += 1;
+        self.counter += usize::from(!self.held);
         let id = self.sources.len();
         let name = format!("<cell {}>", self.counter);
         self.sources.push((name, src.to_string()));
@@ -300,7 +306,7 @@ impl Session {
 
     /// Runs `src` as the next numbered cell (`<cell N>`).
     pub fn execute(&mut self, src: &str, sink: &mut dyn Sink) -> Result<(), Error> {
-        let name = format!("<cell {}>", self.counter + 1);
+        let name = format!("<cell {}>", self.counter + usize::from(!self.held));
         self.execute_named(src, &name, sink)
     }
 

@@ -75,6 +75,10 @@ pub trait Sink: Send {
     }
     /// `clear_output(wait)`: clears the cell's output where the front end has one.
     fn clear_output(&mut self, _wait: bool) {}
+    /// A meta-command line in the middle of a cell changed how values are shown
+    /// (`:format json`, `:set width=60`): a sink that renders values itself takes these
+    /// for the rest of the cell.
+    fn restyle(&mut self, _format: crate::render::Format, _options: &crate::render::Options) {}
 }
 
 /// How a statement finished.

@@ -65,6 +65,12 @@ pub fn display_html(d: &Display) -> String {
                 "<pre style=\"margin:0;font:inherit;color:inherit;background:transparent\">{}</pre>\n",
                 escape(t)
             )),
+            // A legend line (`row_lengths   how many values …`) keeps the spaces that set
+            // its term apart from its meaning, which HTML would collapse into one.
+            Block::Note(t) if t.contains("  ") => out.push_str(&format!(
+                "<div style=\"opacity:0.7;font-style:italic;white-space:pre-wrap\">{}</div>\n",
+                escape(t)
+            )),
             Block::Note(t) => out.push_str(&format!(
                 "<div style=\"opacity:0.7;font-style:italic\">{}</div>\n",
                 escape(t)

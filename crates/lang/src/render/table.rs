@@ -144,6 +144,11 @@ pub fn draw(g: &Grid, opts: &Options) -> String {
     } else {
         presets::ASCII_FULL_CONDENSED
     });
+    if !opts.unicode {
+        // The preset draws the header rule straight across (`+=========+`); the column
+        // joints (`+====+====+`) keep the columns readable under the header, as in Unicode.
+        t.set_style(comfy_table::TableComponent::MiddleHeaderIntersections, '+');
+    }
     // Dynamic arrangement wraps long cells if the grid is still too wide after eliding
     // columns (a single very long string).
     t.set_content_arrangement(ContentArrangement::Dynamic);

@@ -25,7 +25,7 @@ pub static BUILTINS: &[Builtin] = &[Builtin::function(
          lengths). Several values are drawn side by side: `draw(ragged, sparse)`. In a \
          notebook the picture is shown (with the table as its text form); elsewhere the \
          table is printed, `ragtag run --format svg` prints the SVG, and a str after the \
-         values (or `file=`) names an .svg file to write instead. With `encodings=True` a \
+         values (or `file=`) names an .svg file to write instead (and says so: `wrote x.svg (12 KB)`). With `encodings=True` a \
          ragged tensor also shows the five encodings of each row partition (row_splits, \
          row_lengths, value_rowids, row_starts, row_limits) aligned under what they describe. \
          Returns None.",
@@ -50,8 +50,12 @@ fn draw(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     let picture = svg::draw_with(&values, a.flag("encodings", false)?);
     match file {
-        Some(path) => crate::formats::fs::replace(std::path::Path::new(&path), picture.as_bytes())
-            .map_err(|e| e.at(a.span("file")))?,
+        Some(path) => {
+            crate::formats::fs::replace(std::path::Path::new(&path), picture.as_bytes())
+                .map_err(|e| e.at(a.span("file")))?;
+            // Say what was written, so a script's or a cell's output shows where it went.
+            it.print(&format!("wrote {path} ({})\n", file_size(picture.len())));
+        }
         None => {
             let opts = it.render_options();
             let text: Vec<String> = values.iter().map(|v| table::render(v, &opts)).collect();
@@ -59,4 +63,17 @@ fn draw(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
     }
     Ok(Value::None)
+}
+
+/// A file's size as people read it: `640 bytes`, `12 KB`, `3.4 MB` (units of 1024 bytes).
+fn file_size(bytes: usize) -> String {
+    const KB: f64 = 1024.0;
+    let b = bytes as f64;
+    if bytes < 1024 {
+        format!("{bytes} bytes")
+    } else if b < KB * KB {
+        format!("{:.0} KB", b / KB)
+    } else {
+        format!("{:.1} MB", b / (KB * KB))
+    }
 }

@@ -1,0 +1,77 @@
+//! Meta-commands, IPython's magics and shell lines among a script's code, through the
+//! binary: `ragtag -c` and `ragtag run`.
+
+use std::process::Command;
+
+fn ragtag(args: &[&str]) -> (String, String, bool) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ragtag"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}
+
+#[test]
+fn a_format_line_in_a_script_changes_what_follows() {
+    let (out, err, ok) = ragtag(&[
+        "-c",
+        "rt = tf.ragged.constant([[1, 2], [3]])\n:format json\nrt",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        out,
+        "{\"kind\":\"ragged\",\"dtype\":\"int32\",\"shape\":[2,null],\"ragged_rank\":1,\"value\":[[1,2],[3]]}\n"
+    );
+}
+
+#[test]
+fn time_who_and_shell_lines_run_in_a_script_file() {
+    let dir = std::env::temp_dir().join(format!("ragtag-magics-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("script.rtg");
+    std::fs::write(
+        &script,
+        "x = 20\n%time x * 2 + 2\n%who\n!echo hi\n!exit 4\nprint('after')\n",
+    )
+    .unwrap();
+    let (out, err, ok) = ragtag(&["run", script.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("CPU times: user "), "{out}");
+    assert!(lines[1].starts_with("Wall time: "), "{out}");
+    assert_eq!(&lines[2..], ["42", "x\t ", "hi", "after"], "{out}");
+    assert_eq!(err, "!exit 4: exit status 4\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_unknown_magic_fails_the_script_with_a_pointer() {
+    let (out, err, ok) = ragtag(&["-c", "print(1)\n%tme 1\nprint(2)"]);
+    assert!(!ok);
+    assert_eq!(out, "1\n");
+    assert!(
+        err.contains("unknown magic '%tme'") && err.contains("`%time`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn draw_to_a_file_says_what_it_wrote() {
+    let dir = std::env::temp_dir().join(format!("ragtag-draw-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ragtag"))
+        .args(["-c", "draw(tf.ragged.constant([[1, 2], [3]]), 'rt.svg')"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let size = std::fs::metadata(dir.join("rt.svg")).unwrap().len() as f64;
+    let expected = format!("wrote rt.svg ({:.0} KB)\n", size / 1024.0);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
