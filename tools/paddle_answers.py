@@ -22,16 +22,22 @@ writes what each statement shows into the case's "expected" list, in the JSON fo
   cut to its first sentence) and ends the program.
 
 Paddle 2.6 runs the sequence ops only in a static graph and has no `paddle.fluid`, so the
-names a program calls are a thin layer over Paddle's own functions (`SHIM` below): each call of
-a sequence op builds a fresh `paddle.static.Program`, turns every LoDTensor argument into a
-`paddle.static.data(..., lod_level=N)` placeholder fed that tensor, calls the real `paddle.static.nn.sequence_*` (or appends the registered
-`lod_reset` op, as the 1.x wrappers `fluid.layers.lod_reset` / `lod_append` did), runs it
-with an Executor and fetches with `return_numpy=False`, so the output keeps its LoD and can be
-fed to the next call. So a LoDTensor stands for a Variable of the graph: a tensor without
-LoD (a pad value, offsets) is made by `fluid.layers.assign(np.array(...))` or
-`paddle.assign(...)`, as in Paddle's examples, while a NumPy array passed where Paddle
-wants a Variable stays an array and Paddle rejects it. Nothing in an answer is written by
-hand.
+names a program calls are a thin layer over Paddle's own functions (`build_shim` below): each
+call of a sequence op builds a fresh `paddle.static.Program`, turns every LoDTensor argument
+into a `paddle.static.data(..., lod_level=N)` placeholder fed that tensor (shape [None, ...]
+for a tensor with LoD, its own shape for one without), calls the real
+`paddle.static.nn.sequence_*` (or appends the registered `lod_reset` op, as Paddle 1.x's
+`fluid.layers.lod_reset` / `lod_append` did), runs it with an Executor and fetches with
+`return_numpy=False`, so the output keeps its LoD and can be fed to the next call. A
+LoDTensor thus stands for a Variable of the graph: a tensor without LoD (a pad value,
+offsets) is made by `fluid.layers.assign(np.array(...))` or `paddle.assign(...)`, as in
+Paddle's examples, while a NumPy array passed where Paddle wants a Variable stays an array
+and Paddle rejects it. Nothing in an answer is written by hand.
+
+Paddle does not check every input: an index past a row can abort its process or hang it in
+its crash handler. Programs therefore run in a worker process, restarted after a crash; such
+a case's answer is {"kind": "error", "error": "crash", ...}, which ragtag never matches (it
+raises instead), so those cases are listed in tests/paddle/known_differences.txt.
 
 Files are rewritten in place (one case per line, keys in a stable order). With --check
 nothing is written; the script exits 1 when a stored answer differs from Paddle's. cargo test

@@ -64,10 +64,7 @@ impl PoolType {
 /// records the max's position for the gradient, so it changes nothing here.
 pub fn sequence_pool(x: &Lod, pool: PoolType, pad_value: f64, _is_test: bool) -> Result<Lod> {
     let op = "sequence_pool";
-    let level = last_level(x, op).map_err(|e| {
-        value_error!("{op} reads the last level of a LoD, but this LoDTensor has no LoD (lod [])")
-            .with_hint(e.hint.unwrap_or_default())
-    })?;
+    let level = last_level(x, op)?;
     if x.lod().len() > 2 {
         return Err(value_error!(
             "{op} takes a LoD of 1 or 2 levels, but this LoDTensor has {} (lod {})",
