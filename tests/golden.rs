@@ -150,6 +150,8 @@ fn the_command_line_reports_and_exits() {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_ragtag"))
             .arg("test")
             .args(args)
+            // Under CI, --bless only writes pending files; this test blesses for real.
+            .env_remove("CI")
             .output()
             .unwrap();
         (
