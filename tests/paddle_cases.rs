@@ -12,20 +12,7 @@
 
 use serde_json::Value as J;
 
-use crate::conformance::{compare, known_ids, replay, truncate};
-
-fn close(a: &J, b: &J) -> bool {
-    match (a, b) {
-        (J::Number(x), J::Number(y)) => {
-            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
-            x == y || (x - y).abs() <= 1e-6_f64.max(1e-5 * x.abs().max(y.abs()))
-        }
-        (J::Array(x), J::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| close(p, q))
-        }
-        _ => a == b,
-    }
-}
+use crate::conformance::{close, compare, known_ids, replay, truncate};
 
 /// Why `got` is not Paddle's `want`, or None when it is.
 fn diff(got: &J, want: &J) -> Option<String> {
