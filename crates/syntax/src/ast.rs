@@ -154,6 +154,31 @@ pub enum StmtKind {
         /// The loop body.
         body: Vec<Stmt>,
     },
+    /// `class Name(bases…): body`.
+    Class {
+        /// The class's name.
+        name: String,
+        /// The base classes and keywords, written as a call's arguments.
+        bases: Vec<Arg>,
+        /// The class body: its assignments and defs make the class's attributes.
+        body: Vec<Stmt>,
+    },
+    /// `with a as x, b: body`: each item's `__enter__` value is bound to its target; its
+    /// `__exit__` runs when the body ends, however it ends.
+    With {
+        /// The context managers with their `as` targets, in order.
+        items: Vec<(Expr, Option<Target>)>,
+        /// The body.
+        body: Vec<Stmt>,
+    },
+    /// `@decorator` lines before a `def` or a `class`: the definition runs, then each
+    /// decorator (innermost first) is applied to the name it bound.
+    Decorated {
+        /// The decorators, top first.
+        decorators: Vec<Expr>,
+        /// The `def` or `class` statement.
+        def: Box<Stmt>,
+    },
 }
 
 /// One `except [Class[, Class…]] [as name]:` clause.

@@ -31,6 +31,6 @@ pub const KEYWORDS: &[&str] = &[
 ];
 
 /// The keywords of Python statements ragtag does not have: a SyntaxError names them.
-pub const UNSUPPORTED_KEYWORDS: &[&str] = &["with", "class", "yield", "async", "await"];
+pub const UNSUPPORTED_KEYWORDS: &[&str] = &["yield", "async", "await"];
 
 pub use sexpr::{expr_to_sexpr, program_to_sexpr};

@@ -81,6 +81,14 @@ fn collect(body: &[Stmt], b: &mut Bindings) {
             }
             StmtKind::Global(names) => b.globals.extend(names.iter().cloned()),
             StmtKind::Nonlocal(names) => b.nonlocals.extend(names.iter().cloned()),
+            StmtKind::Class { name, .. } => {
+                b.locals.insert(name.clone());
+            }
+            StmtKind::With { items, body } => {
+                items.iter().flat_map(|i| &i.1).for_each(|t| target(t, b));
+                collect(body, b);
+            }
+            StmtKind::Decorated { def, .. } => collect(std::slice::from_ref(def), b),
             _ => {}
         }
     }
@@ -164,6 +172,13 @@ fn check_body(body: &[Stmt], enclosing: &mut Vec<Bindings>) -> Result<(), Syntax
                     check_body(&h.body, enclosing)?;
                 }
                 check_body(finally, enclosing)?;
+            }
+            // A class body is a scope of its own; its methods are checked as functions.
+            StmtKind::Class { body, .. } | StmtKind::With { body, .. } => {
+                check_body(body, enclosing)?
+            }
+            StmtKind::Decorated { def, .. } => {
+                check_body(std::slice::from_ref(def), enclosing)?
             }
             _ => {}
         }

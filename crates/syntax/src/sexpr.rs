@@ -314,5 +314,21 @@ fn stmt(s: &Stmt) -> String {
             }
             form("try", parts.into_iter())
         }
+        StmtKind::Class { name, bases, body } => {
+            let bases = form("", bases.iter().map(|a| expr_to_sexpr(&a.value))).replacen("( ", "(", 1);
+            form(&format!("class {name} {bases}"), body.iter().map(stmt))
+        }
+        StmtKind::With { items, body } => {
+            let items = items.iter().map(|(e, t)| match t {
+                Some(t) => format!("(as {} {})", expr_to_sexpr(e), target(t)),
+                None => expr_to_sexpr(e),
+            });
+            let head = format!("with {}", form("", items).replacen("( ", "(", 1));
+            form(&head, body.iter().map(stmt))
+        }
+        StmtKind::Decorated { decorators, def } => form(
+            "decorated",
+            decorators.iter().map(expr_to_sexpr).chain(std::iter::once(stmt(def))),
+        ),
     }
 }

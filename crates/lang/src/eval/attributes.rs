@@ -20,6 +20,9 @@ impl<'s> Interp<'s> {
         span: Span,
         obj_span: Span,
     ) -> Result<Value> {
+        if let Some(v) = self.object_attr(&o, name, span)? {
+            return Ok(v);
+        }
         if let Value::Module(m) = &o {
             return builtins::module_attr(m, name).ok_or_else(|| {
                 let prefix = format!("{m}.");

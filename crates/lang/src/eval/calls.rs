@@ -30,6 +30,9 @@ impl<'s> Interp<'s> {
                 self.call_builtin(b, all, span)
             }
             Value::Closure(c) => self.call_closure(c, args, span),
+            Value::Class(c) => self.instantiate(c, args, span),
+            Value::Bound(b) => self.call_method(&b.receiver, &b.func, args, span),
+            Value::Instance(_) => self.call_instance(func, args, span),
             Value::ErrorClass(class) => {
                 let msg = match args.first().map(|a| &a.value) {
                     Some(Value::Str(s)) => s.to_string(),

@@ -61,17 +61,23 @@ impl<'s> Interp<'s> {
             }
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x)?;
+                if let Value::Instance(_) = v {
+                    return self.instance_unary(*op, &v, e.span);
+                }
                 operators::unary(*op, &v).map_err(|err| Error::from(err).at(e.span))?
             }
             ExprKind::Binary(op, l, r) => {
                 let a = self.eval(l)?;
                 let b = self.eval(r)?;
+                if matches!(a, Value::Instance(_)) || matches!(b, Value::Instance(_)) {
+                    return self.instance_binary(*op, &a, &b, e.span);
+                }
                 operators::binary(*op, &a, &b)
                     .map_err(|err| binary_error(err, e.span, l, r, &a, &b))?
             }
             ExprKind::Logic(op, l, r) => {
                 let a = self.eval(l)?;
-                let t = a.truthy().map_err(|err| Error::from(err).at(l.span))?;
+                let t = self.truth(&a, l.span)?;
                 match (op, t) {
                     (LogicOp::And, false) | (LogicOp::Or, true) => a,
                     _ => self.eval(r)?,
@@ -79,14 +85,14 @@ impl<'s> Interp<'s> {
             }
             ExprKind::Not(x) => {
                 let v = self.eval(x)?;
-                Value::Bool(!v.truthy().map_err(|err| Error::from(err).at(x.span))?)
+                Value::Bool(!self.truth(&v, x.span)?)
             }
             ExprKind::Lambda(params, body) => {
                 self.make_closure("<lambda>", params, ClosureBody::Expr((**body).clone()))?
             }
             ExprKind::IfElse { cond, then, orelse } => {
                 let c = self.eval(cond)?;
-                if c.truthy().map_err(|err| Error::from(err).at(cond.span))? {
+                if self.truth(&c, cond.span)? {
                     self.eval(then)?
                 } else {
                     self.eval(orelse)?
@@ -134,7 +140,7 @@ impl<'s> Interp<'s> {
             return emit(self);
         };
         let it = self.eval(&first.iter)?;
-        let items = subscript::iterate(&it).map_err(|err| Error::from(err).at(first.iter.span))?;
+        let items = self.iterate_value(&it, first.iter.span)?;
         let env =
             crate::value::env::Env::new(Default::default(), None, self.frames.last().cloned());
         self.frames.push(env);
@@ -155,18 +161,15 @@ impl<'s> Interp<'s> {
             Some(items) => items,
             None => {
                 let it = self.eval(&g.iter)?;
-                subscript::iterate(&it).map_err(|err| Error::from(err).at(g.iter.span))?
+                self.iterate_value(&it, g.iter.span)?
             }
         };
         'items: for item in items {
             self.check_cancel()?;
             self.assign(&g.target, item)?;
             for c in &g.conds {
-                if !self
-                    .eval(c)?
-                    .truthy()
-                    .map_err(|err| Error::from(err).at(c.span))?
-                {
+                let test = self.eval(c)?;
+                if !self.truth(&test, c.span)? {
                     continue 'items;
                 }
             }
@@ -186,6 +189,7 @@ impl<'s> Interp<'s> {
                 FPart::Text(t) => out.push_str(t),
                 FPart::Field(f) => {
                     let v = self.eval(&f.expr)?;
+                    self.prepare_shown(&v, f.expr.span)?;
                     let mut spec = String::new();
                     self.fstring(&f.spec, &mut spec)?;
                     // `{x=}` shows the repr unless a conversion or a spec is given.

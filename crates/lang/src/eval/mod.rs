@@ -9,6 +9,10 @@ mod attributes;
 pub mod builtins;
 mod calls;
 pub mod catalogue;
+pub mod classes;
+mod dunder;
+mod iteration;
+mod with_stmt;
 pub mod convert;
 mod expressions;
 pub mod items;
@@ -28,6 +32,8 @@ use crate::value::env::Names;
 use crate::value::Value;
 use ragtag_syntax::ast::*;
 use statements::outside_loop;
+
+pub use classes::wrapper as classes_wrapper;
 
 /// Where evaluation sends what a program shows.
 pub trait Sink: Send {
@@ -104,6 +110,13 @@ pub struct Interp<'s> {
     pub source: usize,
     /// How many blocks (loop, `if`, `try` and function bodies) enclose the running statement.
     block_depth: usize,
+    /// The qualified name of the class whose body is running (methods are named `A.f`).
+    qualname: Option<String>,
+    /// The last instance of a user exception class raised, with the builtin class and
+    /// message of the error that carries it.
+    raised: Option<(Value, ragtag_engine::ExceptionClass, String)>,
+    /// The receivers of the method calls in progress, innermost last (for `super()`).
+    receivers: Vec<Value>,
 }
 
 /// The names every session starts with besides builtins: module roots and exception classes.
@@ -136,6 +149,9 @@ impl<'s> Interp<'s> {
             cancel,
             source,
             block_depth: 0,
+            qualname: None,
+            raised: None,
+            receivers: Vec::new(),
         }
     }
 

@@ -86,11 +86,17 @@ impl<'s> Interp<'s> {
             }
             ExprKind::Subscript(obj, index) => {
                 let o = self.eval(obj)?;
+                if let Value::Instance(_) = o {
+                    return self.instance_delitem(&o, index, e.span);
+                }
                 let sub = self.eval_sub(&o, index, e.span)?;
                 items::del_item(&o, sub, e.span)
             }
             ExprKind::Attr(obj, name) => {
                 let o = self.eval(obj)?;
+                if self.del_object_attr(&o, name, e.span)? {
+                    return Ok(());
+                }
                 Err(self.attr_unsettable(&o, name, e.span))
             }
             _ => Err(
@@ -136,11 +142,17 @@ impl<'s> Interp<'s> {
             }
             Target::Subscript(obj, index, span) => {
                 let o = self.eval(obj)?;
+                if let Value::Instance(_) = o {
+                    return self.instance_setitem(&o, index, v, *span);
+                }
                 let sub = self.eval_sub(&o, index, *span)?;
                 items::set_item(&o, sub, v, *span)
             }
             Target::Attr(obj, name, span) => {
                 let o = self.eval(obj)?;
+                if self.set_object_attr(&o, name, v, *span)? {
+                    return Ok(());
+                }
                 Err(self.attr_unsettable(&o, name, *span))
             }
             // The parser keeps a starred target inside a tuple.
@@ -150,7 +162,7 @@ impl<'s> Interp<'s> {
 
     /// The AttributeError of setting or deleting an attribute: ragtag's values have no
     /// attributes of their own to change.
-    fn attr_unsettable(&mut self, o: &Value, name: &str, span: Span) -> Error {
+    pub(super) fn attr_unsettable(&mut self, o: &Value, name: &str, span: Span) -> Error {
         let exists = self.get_attr(o.clone(), name, span, span).is_ok();
         let class = o.type_name();
         let message = if exists {
@@ -201,6 +213,9 @@ impl<'s> Interp<'s> {
         }
         if let Some(b) = registry().get(name).filter(|b| b.kind == Kind::Function) {
             return Ok(Value::Builtin(b));
+        }
+        if name == "NotImplemented" {
+            return Ok(super::dunder::not_implemented());
         }
         let mut candidates: Vec<&str> = self.globals.keys().map(|k| k.as_str()).collect();
         let locals: Vec<String> = self

@@ -43,6 +43,7 @@ impl<'s> Interp<'s> {
                 // inside a loop), as CPython shows each top-level statement's value.
                 let shows_none = self.sink.shows_none() && !print_call && self.block_depth == 0;
                 if self.frames.is_empty() && (!matches!(v, Value::None) || shows_none) {
+                    self.prepare_shown(&v, e.span)?;
                     self.sink.display(&v);
                 }
             }
@@ -79,7 +80,7 @@ impl<'s> Interp<'s> {
             StmtKind::While { cond, body } => loop {
                 self.check_cancel()?;
                 let c = self.eval(cond)?;
-                if !c.truthy().map_err(|e| Error::from(e).at(cond.span))? {
+                if !self.truth(&c, cond.span)? {
                     break;
                 }
                 match self.exec_block(body)? {
@@ -91,7 +92,12 @@ impl<'s> Interp<'s> {
             // Read when the function is defined (see `Bindings`); nothing to do when run.
             StmtKind::Pass | StmtKind::Global(_) | StmtKind::Nonlocal(_) => {}
             StmtKind::Def { name, params, body } => {
-                let closure = self.make_closure(name, params, ClosureBody::Block(body.clone()))?;
+                let shown = match &self.qualname {
+                    Some(q) => format!("{q}.{name}"),
+                    None => name.clone(),
+                };
+                let closure =
+                    self.make_closure(&shown, params, ClosureBody::Block(body.clone()))?;
                 self.set(name, closure);
             }
             StmtKind::Return(e) => {
@@ -110,6 +116,7 @@ impl<'s> Interp<'s> {
                     Some(e) => match self.eval(e)? {
                         Value::Exception(x) => Error::from((*x).clone()),
                         Value::ErrorClass(c) => Error::new(c, ""),
+                        v @ (Value::Instance(_) | Value::Class(_)) => self.raise_object(v, e.span)?,
                         other => Error::new(
                             ExceptionClass::TypeError,
                             format!(
@@ -123,10 +130,8 @@ impl<'s> Interp<'s> {
                 return Err(err);
             }
             StmtKind::Assert { test, msg } => {
-                let holds = self
-                    .eval(test)?
-                    .truthy()
-                    .map_err(|err| Error::from(err).at(test.span))?;
+                let t = self.eval(test)?;
+                let holds = self.truth(&t, test.span)?;
                 if !holds {
                     let message = match msg {
                         Some(m) => crate::render::tf_text::str_of(&self.eval(m)?),
@@ -139,7 +144,7 @@ impl<'s> Interp<'s> {
             }
             StmtKind::If { cond, body, orelse } => {
                 let c = self.eval(cond)?;
-                let t = c.truthy().map_err(|e| Error::from(e).at(cond.span))?;
+                let t = self.truth(&c, cond.span)?;
                 return self.exec_block(if t { body } else { orelse });
             }
             StmtKind::AugAssign { target, op, value } => {
@@ -147,7 +152,7 @@ impl<'s> Interp<'s> {
             }
             StmtKind::For { target, iter, body } => {
                 let it = self.eval(iter)?;
-                let items = subscript::iterate(&it).map_err(|e| Error::from(e).at(iter.span))?;
+                let items = self.iterate_value(&it, iter.span)?;
                 for item in items {
                     self.check_cancel()?;
                     self.assign(target, item)?;
@@ -180,6 +185,13 @@ impl<'s> Interp<'s> {
                     }
                 }
                 return result;
+            }
+            StmtKind::Class { name, bases, body } => {
+                self.exec_class(name, bases, body, stmt.span)?;
+            }
+            StmtKind::With { items, body } => return self.exec_with(items, body),
+            StmtKind::Decorated { decorators, def } => {
+                return self.exec_decorated(decorators, def)
             }
         }
         Ok(Flow::Normal)
@@ -216,6 +228,13 @@ impl<'s> Interp<'s> {
             }
         };
         let operand = self.eval(value)?;
+        if matches!(current, Value::Instance(_)) || matches!(operand, Value::Instance(_)) {
+            let v = self.instance_aug(op, &current, &operand, span)?;
+            return match (target, place) {
+                (_, Some((o, sub))) => super::items::set_item(&o, sub, v, target.span()),
+                (t, None) => self.assign(t, v),
+            };
+        }
         let v = match super::operators::in_place(op, &current, &operand) {
             Some(r) => r,
             None => super::operators::binary(op, &current, &operand),
@@ -260,6 +279,10 @@ impl<'s> Interp<'s> {
                 };
                 for class in classes {
                     let class = match &class {
+                        Value::Class(k) => {
+                            matched |= self.user_class_catches(k, &err);
+                            continue;
+                        }
                         Value::ErrorClass(k) => *k,
                         other => {
                             return Err(Error::new(
@@ -277,7 +300,8 @@ impl<'s> Interp<'s> {
             }
             if matched {
                 if let Some(name) = &h.name {
-                    self.set(name, Value::Exception(Arc::new(err.to_exception())));
+                    let (_, value) = self.exception_values(&err);
+                    self.set(name, value);
                 }
                 return self.exec_block(&h.body);
             }

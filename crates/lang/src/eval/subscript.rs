@@ -139,6 +139,7 @@ pub fn subscript(
                 .map(Value::from_array)
                 .map_err(|e| Error::from(e).at(span))
         }
+        Value::Instance(_) => interp.instance_getitem(obj, index, span),
         other => Err(Error::new(
             ExceptionClass::TypeError,
             format!("'{}' object is not subscriptable", other.type_name()),

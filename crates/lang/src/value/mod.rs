@@ -8,6 +8,7 @@ use ragtag_engine::literal::{Leaf, Nested};
 use ragtag_engine::{Array, DType, Exception, ExceptionClass, Lod, Ragged, Scalar, Sparse, Tensor};
 use ragtag_syntax::ast::{Expr, Param, Stmt};
 
+pub mod class;
 pub mod convert;
 mod dict;
 pub mod env;
@@ -68,6 +69,12 @@ pub enum Value {
     Spec(Arc<TypeSpec>),
     /// A NumPy array (`x.numpy()`, `np.array(…)`).
     NdArray(Arc<NdArray>),
+    /// A class made by a `class` statement, or a builtin type object (`type(None)`).
+    Class(Arc<class::Class>),
+    /// An instance of a user class, shared and mutable.
+    Instance(Arc<class::Instance>),
+    /// A function bound to its receiver (`obj.method`).
+    Bound(Arc<class::Bound>),
 }
 
 /// A NumPy array: numbers, bools or bytes in a dense block, or a 1-D object array of
@@ -179,6 +186,9 @@ impl Value {
             Value::Spec(s) if s.ragged => "RaggedTensorSpec",
             Value::Spec(_) => "TensorSpec",
             Value::NdArray(_) => "ndarray",
+            Value::Class(_) => "type",
+            Value::Instance(i) => i.class.name,
+            Value::Bound(_) => "method",
         }
     }
 

@@ -99,7 +99,9 @@ pub(super) fn describe(rule: Rule) -> Expect {
         | R::nonlocal_stmt
         | R::try_stmt
         | R::def_stmt
-        | R::decorated => Word(3, "a statement"),
+        | R::decorated
+        | R::class_stmt
+        | R::with_stmt => Word(3, "a statement"),
         R::block => Word(3, "an indented block"),
         R::program => Word(3, "a statement"),
         R::expression => Word(0, "an expression"),
@@ -114,6 +116,8 @@ pub(super) fn describe(rule: Rule) -> Expect {
         R::trailing_comma => Word(5, "`,`"),
         R::kw_as => Word(4, "`as`"),
         R::kw_def => Word(4, "`def`"),
+        R::kw_class => Word(4, "`class`"),
+        R::kw_with => Word(4, "`with`"),
         R::kw_elif => Word(4, "`elif`"),
         R::kw_else => Word(4, "`else`"),
         R::kw_except => Word(4, "`except`"),
@@ -323,8 +327,8 @@ pub(super) fn word_error(
             span,
         )
         .hint(
-            "ragtag understands expressions, assignments, `import`, `def`, `if`, `for`, `while`, \
-             `try`, `return`, `raise`, `assert`, `del`, `break`, `continue`, `global`, \
+            "ragtag understands expressions, assignments, `import`, `def`, `class`, `with`, `if`, \
+             `for`, `while`, `try`, `return`, `raise`, `assert`, `del`, `break`, `continue`, `global`, \
              `nonlocal` and `pass`",
         );
     }

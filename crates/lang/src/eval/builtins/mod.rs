@@ -228,6 +228,8 @@ pub fn registry() -> &'static Registry {
         let tables: &[&'static [Builtin]] = &[
             python::BUILTINS,
             python::CONTAINERS,
+            python::OBJECTS,
+            python::FILES,
             python::NUMBER_METHODS,
             tensor::BUILTINS,
             tensor::MATH,

@@ -22,6 +22,8 @@ pub fn identical(a: &Value, b: &Value) -> bool {
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::ErrorClass(x), Value::ErrorClass(y)) => x == y,
         (Value::Module(x), Value::Module(y)) => x == y,
+        (Value::Class(x), Value::Class(y)) => Arc::ptr_eq(x, y),
+        (Value::Instance(x), Value::Instance(y)) => Arc::ptr_eq(x, y),
         _ => false,
     }
 }

@@ -339,6 +339,7 @@ pub fn str_of(v: &Value) -> String {
             }
         }
         Value::Exception(e) => e.message.clone(),
+        Value::Instance(i) => i.shown().map_or_else(|| i.default_repr(), |s| s.1),
         Value::Sparse(s) => sparse_str(s),
         Value::NdArray(n) => super::numpy::nd_str(n),
         _ => repr_of(v),
@@ -440,7 +441,19 @@ fn repr_leaf(v: &Value) -> String {
         ),
         Value::Shape(dims) => format!("TensorShape([{}])", shape_dims(dims)),
         Value::DType(d) => format!("tf.{}", d.name()),
-        Value::Builtin(b) => format!("<built-in function {}>", b.name),
+        Value::Builtin(b) => match crate::eval::classes::type_repr(b.name) {
+            Some(r) => r,
+            None => format!("<built-in function {}>", b.name),
+        },
+        Value::Module(m) if m.as_ref() == "tf.RaggedTensor" => {
+            "<class 'tensorflow.python.ops.ragged.ragged_tensor.RaggedTensor'>".into()
+        }
+        Value::Class(c) => c.repr(),
+        Value::Instance(i) => i.shown().map_or_else(|| i.default_repr(), |s| s.0),
+        Value::Bound(b) => match &b.func {
+            Value::Closure(c) => format!("<bound method {} of {}>", c.name, repr_of(&b.receiver)),
+            other => repr_of(other),
+        },
         Value::Method(_, b) => format!("<bound method {}>", b.name),
         Value::Closure(c) => format!("<function {}>", c.name),
         Value::Module(m) => format!("<module '{m}'>"),

@@ -7,6 +7,7 @@ use std::cell::Cell;
 
 use super::*;
 
+mod class_with;
 mod expr;
 mod fstring;
 mod literals;
@@ -155,6 +156,8 @@ pub(super) fn is_keyword(rule: Rule) -> bool {
             | R::kw_continue
             | R::kw_global
             | R::kw_nonlocal
+            | R::kw_class
+            | R::kw_with
     )
 }
 

@@ -198,6 +198,8 @@ impl Converter<'_> {
                 Rule::try_stmt => out.push(self.try_stmt(p)?),
                 Rule::def_stmt => out.push(self.def_stmt(p, None)?),
                 Rule::decorated => out.push(self.decorated(p)?),
+                Rule::class_stmt => out.push(self.class_stmt(p)?),
+                Rule::with_stmt => out.push(self.with_stmt(p)?),
                 _ => self.small_stmt(p, &mut out)?,
             }
         }
@@ -456,18 +458,24 @@ impl Converter<'_> {
         Ok(stmt(StmtKind::Def { name, params, body }, span))
     }
 
-    /// Decorators are parsed (so errors in them are reported) and then dropped.
+    /// Decorators with the `def` or `class` they apply to.
     pub(crate) fn decorated(&self, pair: Pair<'_, Rule>) -> Result1<Stmt> {
         let start = pair.as_span().start();
+        let span = Span::new(start, span_of(&pair).end);
+        let mut decorators = Vec::new();
         for p in pair.into_inner() {
-            match p.as_rule() {
+            let def = match p.as_rule() {
                 Rule::decorator => {
-                    self.expr(p.into_inner().next().expect("decorator expression"))?;
+                    decorators.push(self.expr(p.into_inner().next().expect("decorator expression"))?);
+                    continue;
                 }
-                _ => return self.def_stmt(p, Some(start)),
-            }
+                Rule::class_stmt => self.class_stmt(p)?,
+                _ => self.def_stmt(p, None)?,
+            };
+            let def = Box::new(def);
+            return Ok(stmt(StmtKind::Decorated { decorators, def }, span));
         }
-        unreachable!("a decorated definition ends with `def`")
+        unreachable!("a decorated definition ends with `def` or `class`")
     }
 
     /// Parameters with their kinds, checked in the order Python requires: positional-only

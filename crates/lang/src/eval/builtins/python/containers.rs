@@ -5,13 +5,13 @@
 use super::super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
-use crate::eval::operators::{binary, python_eq};
+use crate::eval::operators::python_eq;
 use crate::eval::subscript::iterate;
 use crate::eval::Interp;
 use crate::render::tf_text::repr_of;
 use crate::value::{PyDict, PyList, Value};
 use ragtag_engine::{index_error, ExceptionClass};
-use ragtag_syntax::ast::{BinOp, Span};
+use ragtag_syntax::ast::Span;
 use std::sync::Arc;
 
 /// The list and dict methods.
@@ -236,9 +236,7 @@ pub fn sort_values(
         order.reverse();
     }
     let mut lt = |i: usize, j: usize| -> Result<bool> {
-        binary(BinOp::Lt, &keys[i], &keys[j])
-            .and_then(|r| r.truthy())
-            .map_err(|e| Error::from(e).at(span))
+        it.less_than(&keys[i], &keys[j], span)
     };
     let order = merge_sort(order, &mut lt)?;
     let mut out: Vec<Value> = order.into_iter().map(|i| items[i].clone()).collect();

@@ -4,12 +4,14 @@
 //! the implementations live beside it by concern.
 
 pub mod containers;
+mod files;
 pub mod format;
 mod higher;
 mod ints;
 mod iterables;
 mod number_methods;
 mod numbers;
+pub mod objects;
 mod text;
 
 use self::higher::{all, any, callable, filter, map, max, min, reversed, sorted};
@@ -29,6 +31,8 @@ use crate::value::Value;
 use ragtag_engine::{budget, ExceptionClass};
 
 pub use containers::CONTAINERS;
+pub use files::FILES;
+pub use objects::OBJECTS;
 pub use number_methods::NUMBER_METHODS;
 
 /// Python builtins.
@@ -142,7 +146,7 @@ pub static BUILTINS: &[Builtin] = &[
         .doc("A dict from `(key, value)` pairs.")
         .examples(&["dict([('a', 1)])"]),
     Builtin::function("type", "(object)", type_)
-        .doc("The name of a value's type.")
+        .doc("The type object of a value: `type(3) is int`, `type(x).__name__`.")
         .examples(&["type(tf.ragged.constant([[1], []]))"]),
     Builtin::function("isinstance", "(obj, classinfo)", isinstance)
         .doc("Whether `obj` is a `classinfo` (compared by type name: `tf.RaggedTensor`, `int` …).")
@@ -209,6 +213,9 @@ pub static BUILTINS: &[Builtin] = &[
 fn print(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let sep = a.opt_str("sep")?.unwrap_or_else(|| " ".into());
     let end = a.opt_str("end")?.unwrap_or_else(|| "\n".into());
+    for (v, s) in a.rest() {
+        it.prepare_shown(v, *s)?;
+    }
     let text: Vec<String> = a.rest().iter().map(|(v, _)| str_of(v)).collect();
     let text = format!("{}{}", text.join(&sep), end);
     match a.get("file") {
@@ -257,9 +264,10 @@ fn chr(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         })
 }
 
-fn len(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+fn len(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let v = a.value("obj");
     let n = match v {
+        Value::Instance(_) => return it.len_of(v, a.span("obj")).map(Value::Int),
         Value::Str(s) => s.chars().count(),
         Value::List(x) => x.len(),
         Value::Tuple(x) => x.len(),
@@ -350,11 +358,13 @@ fn tuple(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::tuple(items_of(a, "iterable")?))
 }
 
-fn str_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+fn str_(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    it.prepare_shown(a.value("object"), a.span("object"))?;
     Ok(Value::str(str_of(a.value("object"))))
 }
 
-fn format_builtin(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+fn format_builtin(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    it.prepare_shown(a.value("value"), a.span("value"))?;
     let spec = match a.value("format_spec") {
         Value::Str(s) => s.to_string(),
         // Not given.
@@ -375,18 +385,13 @@ fn ascii(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::str(format::ascii_of(a.value("object"))))
 }
 
-fn repr(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+fn repr(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    it.prepare_shown(a.value("object"), a.span("object"))?;
     Ok(Value::str(repr_of(a.value("object"))))
 }
 
 fn type_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    if let Value::Exception(e) = a.value("object") {
-        return Ok(Value::ErrorClass(e.class));
-    }
-    Ok(Value::str(format!(
-        "<class '{}'>",
-        a.value("object").type_name()
-    )))
+    Ok(objects::type_of(a.value("object")))
 }
 
 fn isinstance(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -403,6 +408,17 @@ fn isinstance(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             _ => String::new(),
         }
     };
+    let mut user = false;
+    for c in &classes {
+        match objects::is_instance_of(a.value("obj"), c) {
+            Some(true) => return Ok(Value::Bool(true)),
+            Some(false) => user = true,
+            None => {}
+        }
+    }
+    if user && matches!(a.value("obj"), Value::Instance(_)) {
+        return Ok(Value::Bool(false));
+    }
     Ok(Value::Bool(classes.iter().any(|c| {
         if let (Value::Exception(e), Value::ErrorClass(k)) = (a.value("obj"), c) {
             return k.catches(e.class);

@@ -1,0 +1,459 @@
+//! User classes: the `class` statement, making instances, the attributes of instances and
+//! classes (methods bound to their receiver, properties, static and class methods), and
+//! `super()`.
+
+use std::sync::Arc;
+
+use super::args::CallArg;
+use super::builtins::Kind;
+use super::{Flow, Interp};
+use crate::diagnostic::{Error, Result};
+use crate::value::class::{attr_del, attr_get, attr_items, attr_set, builtin_type, Bound, Class};
+use crate::value::class::Instance;
+use crate::value::env::Env;
+use crate::value::Value;
+use ragtag_engine::exceptions::ExceptionClass;
+use ragtag_syntax::ast::*;
+
+/// How a builtin that is also a type shows (`<class 'int'>`), `None` for other builtins.
+pub fn type_repr(name: &str) -> Option<String> {
+    Some(match name {
+        "int" | "float" | "str" | "bool" | "list" | "tuple" | "dict" | "object" | "type"
+        | "property" | "staticmethod" | "classmethod" | "super" | "range" | "enumerate" | "zip"
+        | "map" | "filter" | "reversed" | "set" | "frozenset" | "bytes" => {
+            format!("<class '{name}'>")
+        }
+        "tf.SparseTensor" => {
+            "<class 'tensorflow.python.framework.sparse_tensor.SparseTensor'>".into()
+        }
+        "np.ndarray" => "<class 'numpy.ndarray'>".into(),
+        _ => return None,
+    })
+}
+
+/// Whether `i` is one of the builtin wrapper objects (`property`, `staticmethod`, …).
+pub(super) fn is_wrapper(i: &Instance, name: &str) -> bool {
+    i.class.module == "builtins" && i.class.name == name
+}
+
+/// A wrapper object (`property(fget)`, `staticmethod(f)`) holding `attrs`.
+pub fn wrapper(name: &str, attrs: Vec<(String, Value)>) -> Value {
+    let Value::Class(c) = builtin_type(name, "builtins") else {
+        unreachable!("builtin_type makes a class")
+    };
+    let i = Instance::new(c);
+    for (k, v) in attrs {
+        attr_set(&i.attrs, &k, v);
+    }
+    Value::Instance(i)
+}
+
+fn attr_error(msg: String, span: Span) -> Error {
+    Error::new(ExceptionClass::AttributeError, msg).at_labeled(span, "unknown attribute")
+}
+
+fn type_error(msg: String, span: Span) -> Error {
+    Error::new(ExceptionClass::TypeError, msg).at(span)
+}
+
+/// `v` as found on a class, seen through an instance `obj` (or the class itself when `obj`
+/// is `None`): functions bind to it, static methods unwrap, class methods bind to the class.
+pub(super) fn bind(v: Value, obj: Option<&Value>, cls: &Value) -> Value {
+    match &v {
+        Value::Closure(_) => match obj {
+            Some(o) => Value::Bound(Arc::new(Bound {
+                receiver: o.clone(),
+                func: v,
+            })),
+            None => v,
+        },
+        Value::Builtin(b) if b.kind == Kind::Method => match obj {
+            Some(o) => Value::Method(Arc::new(o.clone()), b),
+            None => v,
+        },
+        Value::Instance(w) if is_wrapper(w, "staticmethod") => {
+            attr_get(&w.attrs, "__func__").unwrap_or(Value::None)
+        }
+        Value::Instance(w) if is_wrapper(w, "classmethod") => Value::Bound(Arc::new(Bound {
+            receiver: cls.clone(),
+            func: attr_get(&w.attrs, "__func__").unwrap_or(Value::None),
+        })),
+        _ => v,
+    }
+}
+
+impl<'s> Interp<'s> {
+    /// `class name(bases): body`: runs the body in a scope of its own, whose names become
+    /// the class's attributes.
+    pub(super) fn exec_class(
+        &mut self,
+        name: &str,
+        bases: &[Arg],
+        body: &[Stmt],
+        span: Span,
+    ) -> Result<()> {
+        let mut base_values = Vec::new();
+        for a in bases {
+            if a.name.is_some() || a.star || a.double_star {
+                continue;
+            }
+            match self.eval(&a.value)? {
+                v @ (Value::Class(_) | Value::ErrorClass(_)) => base_values.push(v),
+                Value::Builtin(b) if b.name == "object" => {}
+                other => {
+                    return Err(type_error(
+                        format!("ragtag cannot subclass '{}'", crate::render::tf_text::repr_of(&other)),
+                        a.value.span,
+                    )
+                    .with_hint("a class may derive from other classes, exception classes and object"))
+                }
+            }
+        }
+        let env = Env::new(Default::default(), None, self.frames.last().cloned());
+        self.frames.push(env.clone());
+        let qual = match &self.qualname {
+            Some(q) => format!("{q}.{name}"),
+            None => name.to_string(),
+        };
+        let saved = self.qualname.replace(qual);
+        let result = self.exec_block(body);
+        self.qualname = saved;
+        self.frames.pop();
+        if !matches!(result?, Flow::Normal) {
+            return Err(Error::new(ExceptionClass::SyntaxError, "'return' outside function").at(span));
+        }
+        let mut attrs: Vec<(String, Value)> = env.vars().drain().collect();
+        attrs.sort_by(|a, b| a.0.cmp(&b.0));
+        let cls = Class::new(name, "__main__", base_values, attrs);
+        // The methods' `super()` finds the class here.
+        env.vars().insert("__class__".into(), Value::Class(cls.clone()));
+        self.set(name, Value::Class(cls));
+        Ok(())
+    }
+
+    /// Calls `func` with `receiver` as its first argument.
+    pub(super) fn call_method(
+        &mut self,
+        receiver: &Value,
+        func: &Value,
+        args: Vec<CallArg>,
+        span: Span,
+    ) -> Result<Value> {
+        let mut all = vec![CallArg {
+            name: None,
+            value: receiver.clone(),
+            span,
+        }];
+        all.extend(args);
+        self.receivers.push(receiver.clone());
+        let r = self.call(func, all, span);
+        self.receivers.pop();
+        r
+    }
+
+    /// `Class(args…)`: a new instance, passed to `__init__`.
+    pub(super) fn instantiate(
+        &mut self,
+        cls: &Arc<Class>,
+        args: Vec<CallArg>,
+        span: Span,
+    ) -> Result<Value> {
+        if cls.module != "__main__" {
+            return Err(type_error(format!("cannot create '{}' instances", cls.name), span));
+        }
+        let inst = Instance::new(cls.clone());
+        let v = Value::Instance(inst.clone());
+        let exception = cls.exception_base().is_some();
+        if exception {
+            let given = args.iter().filter(|a| a.name.is_none()).map(|a| a.value.clone());
+            attr_set(&inst.attrs, "args", Value::tuple(given.collect()));
+        }
+        match cls.lookup("__init__") {
+            Some(init @ Value::Closure(_)) => {
+                let r = self.call_method(&v, &init, args, span)?;
+                if !matches!(r, Value::None) {
+                    return Err(type_error(
+                        format!("__init__() should return None, not '{}'", r.type_name()),
+                        span,
+                    ));
+                }
+            }
+            _ if !exception && !args.is_empty() => {
+                return Err(type_error(format!("{}() takes no arguments", cls.name), span))
+            }
+            _ => {}
+        }
+        Ok(v)
+    }
+
+    /// `value.name` for classes, instances, bound methods and the names every object
+    /// has (`__class__`, `__name__`); `None` when the usual lookup should answer.
+    pub(super) fn object_attr(&mut self, o: &Value, name: &str, span: Span) -> Result<Option<Value>> {
+        Ok(Some(match (o, name) {
+            (Value::Instance(i), _) => return self.instance_attr(i, name, span).map(Some),
+            (Value::Class(c), _) => return self.class_attr(c, name, span).map(Some),
+            (_, "__class__") => super::builtins::python::objects::type_of(o),
+            (Value::Bound(b), "__self__") => b.receiver.clone(),
+            (Value::Bound(b), "__func__") => b.func.clone(),
+            (Value::Bound(b), "__name__") => return self.object_attr(&b.func, name, span),
+            (Value::Builtin(b), "__name__") => Value::str(b.short_name()),
+            (Value::Closure(c), "__name__") => {
+                Value::str(c.name.rsplit('.').next().unwrap_or(&c.name))
+            }
+            (Value::Closure(c), "__qualname__") => Value::str(&c.name),
+            (Value::ErrorClass(k), "__name__") => Value::str(k.name()),
+            (Value::Module(m), "__name__") if m.as_ref() == "tf.RaggedTensor" => {
+                Value::str("RaggedTensor")
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    fn instance_attr(&mut self, i: &Arc<Instance>, name: &str, span: Span) -> Result<Value> {
+        if is_wrapper(i, "super") {
+            return self.super_attr(i, name, span);
+        }
+        let this = Value::Instance(i.clone());
+        let cls = Value::Class(i.class.clone());
+        match name {
+            "__class__" => return Ok(cls),
+            "__dict__" => return super::builtins::python::objects::attrs_dict(&i.attrs),
+            _ => {}
+        }
+        let found = i.class.lookup(name);
+        if let Some(Value::Instance(p)) = &found {
+            if is_wrapper(p, "property") {
+                return match attr_get(&p.attrs, "fget") {
+                    Some(Value::None) | None => {
+                        Err(attr_error(format!("property '{name}' of '{}' object has no getter", i.class.name), span))
+                    }
+                    Some(f) => self.call_values(&f, vec![this], span),
+                };
+            }
+        }
+        if let Some(v) = attr_get(&i.attrs, name) {
+            return Ok(v);
+        }
+        if let Some(v) = found {
+            return Ok(bind(v, Some(&this), &cls));
+        }
+        if let Some(g) = i.class.lookup("__getattr__") {
+            return self.call_method(&this, &g, vec![arg(Value::str(name), span)], span);
+        }
+        Err(attr_error(
+            format!("'{}' object has no attribute '{name}'", i.class.name),
+            span,
+        ))
+    }
+
+    fn class_attr(&mut self, c: &Arc<Class>, name: &str, span: Span) -> Result<Value> {
+        let cls = Value::Class(c.clone());
+        match name {
+            "__name__" | "__qualname__" => return Ok(Value::str(c.name)),
+            "__module__" => return Ok(Value::str(c.module)),
+            "__bases__" => {
+                let bases = if c.bases.is_empty() && c.module == "__main__" {
+                    vec![super::builtins::python::objects::object_type()]
+                } else {
+                    c.bases.clone()
+                };
+                return Ok(Value::tuple(bases));
+            }
+            "__mro__" => return Ok(Value::tuple(c.mro())),
+            "__dict__" => return super::builtins::python::objects::attrs_dict(&c.attrs),
+            _ => {}
+        }
+        match c.lookup(name) {
+            Some(v) => Ok(bind(v, None, &cls)),
+            None => Err(attr_error(
+                format!("type object '{}' has no attribute '{name}'", c.name),
+                span,
+            )),
+        }
+    }
+
+    /// `super().name`: looked up in the classes after `__thisclass__` in the receiver's
+    /// order, bound to the receiver.
+    fn super_attr(&mut self, s: &Arc<Instance>, name: &str, span: Span) -> Result<Value> {
+        let this = attr_get(&s.attrs, "__thisclass__").unwrap_or(Value::None);
+        let obj = attr_get(&s.attrs, "__self__").unwrap_or(Value::None);
+        let cls = match &obj {
+            Value::Instance(i) => Value::Class(i.class.clone()),
+            other => other.clone(),
+        };
+        let Value::Class(start) = &cls else {
+            return Err(attr_error(format!("'super' object has no attribute '{name}'"), span));
+        };
+        let mro = start.mro();
+        let after = mro
+            .iter()
+            .position(|c| super::operators::identical(c, &this))
+            .map_or(0, |p| p + 1);
+        let receiver = match &obj {
+            Value::Class(_) => None,
+            o => Some(o),
+        };
+        for c in &mro[after..] {
+            match c {
+                Value::Class(k) => {
+                    if let Some(v) = attr_get(&k.attrs, name) {
+                        return Ok(bind(v, receiver, &cls));
+                    }
+                }
+                Value::ErrorClass(_) if name == "__init__" => {
+                    return Ok(bind(super::builtins::python::objects::method("BaseException.__init__"), Some(&obj), &cls))
+                }
+                Value::ErrorClass(_) if name == "__str__" || name == "__repr__" => {
+                    return Ok(bind(super::builtins::python::objects::method("BaseException.__str__"), Some(&obj), &cls))
+                }
+                _ => {}
+            }
+        }
+        match name {
+            "__init__" => Ok(bind(
+                super::builtins::python::objects::method("object.__init__"),
+                Some(&obj),
+                &cls,
+            )),
+            _ => Err(attr_error(format!("'super' object has no attribute '{name}'"), span)),
+        }
+    }
+
+    /// `obj.name = v` on an instance or a class; `false` for other values.
+    pub(super) fn set_object_attr(
+        &mut self,
+        o: &Value,
+        name: &str,
+        v: Value,
+        span: Span,
+    ) -> Result<bool> {
+        match o {
+            Value::Instance(i) if i.class.module == "__main__" => {
+                if let Some(Value::Instance(p)) = i.class.lookup(name) {
+                    if is_wrapper(&p, "property") {
+                        return match attr_get(&p.attrs, "fset") {
+                            Some(Value::None) | None => Err(attr_error(
+                                format!("property '{name}' of '{}' object has no setter", i.class.name),
+                                span,
+                            )),
+                            Some(f) => {
+                                self.call_values(&f, vec![o.clone(), v], span)?;
+                                Ok(true)
+                            }
+                        };
+                    }
+                }
+                attr_set(&i.attrs, name, v);
+                Ok(true)
+            }
+            Value::Class(c) if c.module == "__main__" => {
+                attr_set(&c.attrs, name, v);
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// `del obj.name` on an instance or a class; `false` for other values.
+    pub(super) fn del_object_attr(&mut self, o: &Value, name: &str, span: Span) -> Result<bool> {
+        let (attrs, msg) = match o {
+            Value::Instance(i) if i.class.module == "__main__" => {
+                if let Some(Value::Instance(p)) = i.class.lookup(name) {
+                    if is_wrapper(&p, "property") {
+                        return Err(attr_error(
+                            format!("property '{name}' of '{}' object has no deleter", i.class.name),
+                            span,
+                        ));
+                    }
+                }
+                (&i.attrs, format!("'{}' object has no attribute '{name}'", i.class.name))
+            }
+            Value::Class(c) if c.module == "__main__" => {
+                (&c.attrs, format!("type object '{}' has no attribute '{name}'", c.name))
+            }
+            _ => return Ok(false),
+        };
+        if attr_del(attrs, name) {
+            Ok(true)
+        } else {
+            Err(attr_error(msg, span))
+        }
+    }
+
+    /// `super()` in a method: the class it is defined in and the receiver of the call.
+    pub(super) fn zero_arg_super(&mut self, span: Span) -> Result<Value> {
+        let no_args = || Error::new(ExceptionClass::RuntimeError, "super(): no arguments").at(span);
+        let this = self.lookup("__class__", span).map_err(|_| {
+            Error::new(ExceptionClass::RuntimeError, "super(): __class__ cell not found").at(span)
+        })?;
+        let local = |n: &str| self.frames.last().and_then(|f| f.vars().get(n).cloned());
+        let obj = local("self")
+            .or_else(|| local("cls"))
+            .or_else(|| self.receivers.last().cloned())
+            .ok_or_else(no_args)?;
+        Ok(wrapper(
+            "super",
+            vec![("__thisclass__".into(), this), ("__self__".into(), obj)],
+        ))
+    }
+
+    /// The attributes of an instance or a class, as `vars()` shows them.
+    pub(super) fn vars_of(&self, o: &Value, span: Span) -> Result<Value> {
+        match o {
+            Value::Instance(i) => super::builtins::python::objects::attrs_dict(&i.attrs),
+            Value::Class(c) => super::builtins::python::objects::attrs_dict(&c.attrs),
+            other => Err(type_error(
+                "vars() argument must have __dict__ attribute".into(),
+                span,
+            )
+            .with_hint(format!("a {} has no attributes of its own", other.type_name()))),
+        }
+    }
+}
+
+/// A positional call argument.
+pub(super) fn arg(value: Value, span: Span) -> CallArg {
+    CallArg {
+        name: None,
+        value,
+        span,
+    }
+}
+
+/// The attributes of an instance, in the order they were set.
+pub fn instance_attrs(i: &Instance) -> Vec<(String, Value)> {
+    attr_items(&i.attrs)
+}
+
+impl<'s> Interp<'s> {
+    /// `obj.name`, as `getattr` reads it.
+    pub fn attribute(&mut self, o: Value, name: &str, span: Span) -> Result<Value> {
+        self.get_attr(o, name, span, span)
+    }
+
+    /// `obj.name = v`, as `setattr` does it.
+    pub fn store_attribute(&mut self, o: &Value, name: &str, v: Value, span: Span) -> Result<()> {
+        if self.set_object_attr(o, name, v, span)? {
+            return Ok(());
+        }
+        Err(self.attr_unsettable(o, name, span))
+    }
+
+    /// `del obj.name`, as `delattr` does it.
+    pub fn delete_attribute(&mut self, o: &Value, name: &str, span: Span) -> Result<()> {
+        if self.del_object_attr(o, name, span)? {
+            return Ok(());
+        }
+        Err(self.attr_unsettable(o, name, span))
+    }
+
+    /// `vars(obj)`.
+    pub fn vars_value(&mut self, o: &Value, span: Span) -> Result<Value> {
+        self.vars_of(o, span)
+    }
+
+    /// `super()` with no arguments.
+    pub fn super_value(&mut self, span: Span) -> Result<Value> {
+        self.zero_arg_super(span)
+    }
+}

@@ -1,0 +1,225 @@
+//! User classes, their instances and bound methods, and the type objects `type(x)` gives for
+//! values that have no class of their own in ragtag (`NoneType`, `EagerTensor`, …).
+
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use super::Value;
+
+/// Attributes by name, in the order they were first set (as a `__dict__` keeps them).
+pub type Attrs = Vec<(String, Value)>;
+
+/// A class: one a `class` statement made, or a builtin type object.
+pub struct Class {
+    /// `__name__`.
+    pub name: &'static str,
+    /// `__module__`: `__main__` for the user's classes.
+    pub module: &'static str,
+    /// The base classes as written (user classes, exception classes, `object`).
+    pub bases: Vec<Value>,
+    /// The class's own attributes: methods, class variables.
+    pub attrs: Mutex<Attrs>,
+}
+
+/// An instance of a user class: its class and its own attributes.
+pub struct Instance {
+    /// The class it was made from.
+    pub class: Arc<Class>,
+    /// Its own attributes (`self.x = …`).
+    pub attrs: Mutex<Attrs>,
+    /// Its `repr` and `str` as last computed by the evaluator (which can run the class's
+    /// `__repr__` and `__str__`), for the renderers, which cannot.
+    pub shown: Mutex<Option<(String, String)>>,
+}
+
+/// A function bound to a receiver: `obj.method`, or `Class.classmethod`.
+pub struct Bound {
+    /// The instance (or class) passed as the first argument.
+    pub receiver: Value,
+    /// The function.
+    pub func: Value,
+}
+
+fn lock(m: &Mutex<Attrs>) -> MutexGuard<'_, Attrs> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Looks `name` up in attributes.
+pub fn attr_get(m: &Mutex<Attrs>, name: &str) -> Option<Value> {
+    lock(m)
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.clone())
+}
+
+/// Sets `name` in attributes.
+pub fn attr_set(m: &Mutex<Attrs>, name: &str, v: Value) {
+    let mut attrs = lock(m);
+    match attrs.iter_mut().find(|(k, _)| k == name) {
+        Some(slot) => slot.1 = v,
+        None => attrs.push((name.to_string(), v)),
+    }
+}
+
+/// Removes `name` from attributes; false when it was not there.
+pub fn attr_del(m: &Mutex<Attrs>, name: &str) -> bool {
+    let mut attrs = lock(m);
+    let before = attrs.len();
+    attrs.retain(|(k, _)| k != name);
+    attrs.len() != before
+}
+
+/// A copy of the attributes.
+pub fn attr_items(m: &Mutex<Attrs>) -> Attrs {
+    lock(m).clone()
+}
+
+/// A class or type name kept for the whole run (`type_name` answers `&'static str`): each
+/// distinct name is stored once.
+pub fn intern(name: &str) -> &'static str {
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(n) = names.get(name) {
+        return n;
+    }
+    let n: &'static str = Box::leak(name.to_string().into_boxed_str());
+    names.insert(n);
+    n
+}
+
+impl Class {
+    /// A new class.
+    pub fn new(name: &str, module: &str, bases: Vec<Value>, attrs: Attrs) -> Arc<Class> {
+        Arc::new(Class {
+            name: intern(name),
+            module: intern(module),
+            bases,
+            attrs: Mutex::new(attrs),
+        })
+    }
+
+    /// The classes searched for an attribute, this one first, then its bases depth first
+    /// (each once): Python's method resolution order for single inheritance.
+    pub fn mro(self: &Arc<Class>) -> Vec<Value> {
+        let mut out = vec![Value::Class(self.clone())];
+        for b in &self.bases {
+            let more = match b {
+                Value::Class(c) => c.mro(),
+                other => vec![other.clone()],
+            };
+            for m in more {
+                let seen = out.iter().any(|o| match (o, &m) {
+                    (Value::Class(x), Value::Class(y)) => Arc::ptr_eq(x, y),
+                    (a, b) => crate::eval::operators::identical(a, b),
+                });
+                if !seen {
+                    out.push(m);
+                }
+            }
+        }
+        out
+    }
+
+    /// An attribute found in this class or a base class.
+    pub fn lookup(self: &Arc<Class>, name: &str) -> Option<Value> {
+        self.mro().iter().find_map(|c| match c {
+            Value::Class(c) => attr_get(&c.attrs, name),
+            _ => None,
+        })
+    }
+
+    /// The builtin exception class this class derives from, if any.
+    pub fn exception_base(self: &Arc<Class>) -> Option<ragtag_engine::ExceptionClass> {
+        self.mro().iter().find_map(|c| match c {
+            Value::ErrorClass(k) => Some(*k),
+            _ => None,
+        })
+    }
+
+    /// Whether `other` is this class or one of its bases.
+    pub fn is_subclass_of(self: &Arc<Class>, other: &Value) -> bool {
+        self.mro().iter().any(|c| match (c, other) {
+            (Value::Class(x), Value::Class(y)) => Arc::ptr_eq(x, y),
+            (Value::ErrorClass(x), Value::ErrorClass(y)) => y.catches(*x),
+            (a, b) => crate::eval::operators::identical(a, b),
+        }) || matches!(other, Value::Builtin(b) if b.name == "object")
+    }
+
+    /// `<class '__main__.A'>`.
+    pub fn repr(&self) -> String {
+        if self.module == "builtins" {
+            format!("<class '{}'>", self.name)
+        } else {
+            format!("<class '{}.{}'>", self.module, self.name)
+        }
+    }
+}
+
+impl Instance {
+    /// A new instance of `class` with no attributes.
+    pub fn new(class: Arc<Class>) -> Arc<Instance> {
+        Arc::new(Instance {
+            class,
+            attrs: Mutex::new(Vec::new()),
+            shown: Mutex::new(None),
+        })
+    }
+
+    /// The `repr` and `str` last computed, if any.
+    pub fn shown(&self) -> Option<(String, String)> {
+        self.shown.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Records the `repr` and `str` the evaluator computed.
+    pub fn set_shown(&self, repr: String, str: String) {
+        *self.shown.lock().unwrap_or_else(|e| e.into_inner()) = Some((repr, str));
+    }
+
+    /// The default `repr`: `<__main__.A object at 0x…>`.
+    pub fn default_repr(self: &Arc<Instance>) -> String {
+        format!(
+            "<{}.{} object at {:#x}>",
+            self.class.module,
+            self.class.name,
+            Arc::as_ptr(self) as usize
+        )
+    }
+}
+
+/// The type object of a builtin type that ragtag has no value for (`NoneType`,
+/// `function`, `EagerTensor`): the same object each time, so `type(a) is type(b)` holds.
+pub fn builtin_type(name: &str, module: &str) -> Value {
+    static TYPES: OnceLock<Mutex<Vec<Arc<Class>>>> = OnceLock::new();
+    let mut types = TYPES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(c) = types.iter().find(|c| c.name == name && c.module == module) {
+        return Value::Class(c.clone());
+    }
+    let c = Class::new(name, module, Vec::new(), Vec::new());
+    types.push(c.clone());
+    Value::Class(c)
+}
+
+impl fmt::Debug for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.repr())
+    }
+}
+
+impl fmt::Debug for Instance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "<{}.{} object>", self.class.module, self.class.name)
+    }
+}
+
+impl fmt::Debug for Bound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "<bound method of {:?}>", self.receiver)
+    }
+}
