@@ -15,21 +15,7 @@ use crate::value::Value;
 use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_syntax::ast::*;
 
-/// How a builtin that is also a type shows (`<class 'int'>`), `None` for other builtins.
-pub fn type_repr(name: &str) -> Option<String> {
-    Some(match name {
-        "int" | "float" | "str" | "bool" | "list" | "tuple" | "dict" | "object" | "type"
-        | "property" | "staticmethod" | "classmethod" | "super" | "range" | "enumerate" | "zip"
-        | "map" | "filter" | "reversed" | "set" | "frozenset" | "bytes" => {
-            format!("<class '{name}'>")
-        }
-        "tf.SparseTensor" => {
-            "<class 'tensorflow.python.framework.sparse_tensor.SparseTensor'>".into()
-        }
-        "np.ndarray" => "<class 'numpy.ndarray'>".into(),
-        _ => return None,
-    })
-}
+pub use crate::value::class::type_repr;
 
 /// Whether `i` is one of the builtin wrapper objects (`property`, `staticmethod`, …).
 pub(super) fn is_wrapper(i: &Instance, name: &str) -> bool {
@@ -158,6 +144,9 @@ impl<'s> Interp<'s> {
         args: Vec<CallArg>,
         span: Span,
     ) -> Result<Value> {
+        if cls.module == "builtins" && cls.name == "NoneType" && args.is_empty() {
+            return Ok(Value::None);
+        }
         if cls.module != "__main__" {
             return Err(type_error(format!("cannot create '{}' instances", cls.name), span));
         }

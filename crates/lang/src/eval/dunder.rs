@@ -387,6 +387,11 @@ impl<'s> Interp<'s> {
         Ok(())
     }
 
+    /// `a + b` with an instance on either side (for `sum`).
+    pub fn add_values(&mut self, a: &Value, b: &Value, span: Span) -> Result<Value> {
+        self.instance_binary(BinOp::Add, a, b, span)
+    }
+
     /// `a < b` for sorting, with instances' `__lt__`.
     pub fn less_than(&mut self, a: &Value, b: &Value, span: Span) -> Result<bool> {
         if is_instance(a) || is_instance(b) {

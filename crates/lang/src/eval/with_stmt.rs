@@ -125,9 +125,13 @@ impl<'s> Interp<'s> {
     /// or classes of the program, nor `property`, `staticmethod` or `classmethod`
     /// (`@tf.function`), leave the definition as it is.
     pub(super) fn exec_decorated(&mut self, decorators: &[Expr], def: &Stmt) -> Result<Flow> {
+        // A decorator ragtag does not know (`@tf.function`) leaves the definition as it
+        // is, as when decorators were read and dropped.
         let mut found = Vec::new();
         for d in decorators {
-            found.push((self.eval(d)?, d.span));
+            if let Ok(v) = self.eval(d) {
+                found.push((v, d.span));
+            }
         }
         let name = match &def.kind {
             StmtKind::Def { name, .. } | StmtKind::Class { name, .. } => name.clone(),

@@ -114,7 +114,7 @@ impl Class {
             for m in more {
                 let seen = out.iter().any(|o| match (o, &m) {
                     (Value::Class(x), Value::Class(y)) => Arc::ptr_eq(x, y),
-                    (a, b) => crate::eval::operators::identical(a, b),
+                    (a, b) => same(a, b),
                 });
                 if !seen {
                     out.push(m);
@@ -145,7 +145,7 @@ impl Class {
         self.mro().iter().any(|c| match (c, other) {
             (Value::Class(x), Value::Class(y)) => Arc::ptr_eq(x, y),
             (Value::ErrorClass(x), Value::ErrorClass(y)) => y.catches(*x),
-            (a, b) => crate::eval::operators::identical(a, b),
+            (a, b) => same(a, b),
         }) || matches!(other, Value::Builtin(b) if b.name == "object")
     }
 
@@ -221,5 +221,32 @@ impl fmt::Debug for Instance {
 impl fmt::Debug for Bound {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "<bound method of {:?}>", self.receiver)
+    }
+}
+
+/// How a builtin that is also a type shows (`<class 'int'>`), `None` for other builtins.
+pub fn type_repr(name: &str) -> Option<String> {
+    Some(match name {
+        "int" | "float" | "str" | "bool" | "list" | "tuple" | "dict" | "object" | "type"
+        | "property" | "staticmethod" | "classmethod" | "super" | "range" | "enumerate" | "zip"
+        | "map" | "filter" | "reversed" | "set" | "frozenset" | "bytes" => {
+            format!("<class '{name}'>")
+        }
+        "tf.SparseTensor" => {
+            "<class 'tensorflow.python.framework.sparse_tensor.SparseTensor'>".into()
+        }
+        "np.ndarray" => "<class 'numpy.ndarray'>".into(),
+        _ => return None,
+    })
+}
+
+/// Whether two class values are the same object.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Class(x), Value::Class(y)) => Arc::ptr_eq(x, y),
+        (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
+        (Value::ErrorClass(x), Value::ErrorClass(y)) => x == y,
+        (Value::Module(x), Value::Module(y)) => x == y,
+        _ => false,
     }
 }

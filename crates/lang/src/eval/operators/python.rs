@@ -89,6 +89,13 @@ pub fn python_eq(a: &Value, b: &Value) -> bool {
                     _ => false,
                 })
         }
+        // Type objects, classes and functions are equal only to themselves.
+        (Value::Builtin(_), Value::Builtin(_))
+        | (Value::Class(_), Value::Class(_))
+        | (Value::Instance(_), Value::Instance(_))
+        | (Value::ErrorClass(_), Value::ErrorClass(_))
+        | (Value::Closure(_), Value::Closure(_))
+        | (Value::Module(_), Value::Module(_)) => identical(a, b),
         _ => match (num(a), num(b)) {
             (Some(x), Some(y)) => x == y,
             _ => false,

@@ -441,7 +441,7 @@ fn repr_leaf(v: &Value) -> String {
         ),
         Value::Shape(dims) => format!("TensorShape([{}])", shape_dims(dims)),
         Value::DType(d) => format!("tf.{}", d.name()),
-        Value::Builtin(b) => match crate::eval::classes::type_repr(b.name) {
+        Value::Builtin(b) => match crate::value::class::type_repr(b.name) {
             Some(r) => r,
             None => format!("<built-in function {}>", b.name),
         },

@@ -5,7 +5,6 @@
 
 use std::cmp::Ordering;
 
-use super::items_of;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
 use crate::eval::operators::python_cmp;
@@ -151,7 +150,7 @@ fn order(x: &Value, y: &Value) -> std::result::Result<Ordering, Exception> {
 /// `sorted(iterable, key=None, reverse=False)`: Python's stable sort (shared with
 /// `list.sort`).
 pub(super) fn sorted(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let items = items_of(a, "iterable")?;
+    let items = super::items_in(it, a, "iterable")?;
     let reverse = a.flag("reverse", false)?;
     let out = super::containers::sort_values(it, items, a.get("key"), reverse, a.span("iterable"))?;
     Ok(Value::list(out))

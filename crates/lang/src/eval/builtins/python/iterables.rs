@@ -49,9 +49,13 @@ pub(super) fn enumerate(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     ))
 }
 
-pub(super) fn sum(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+pub(super) fn sum(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let mut acc = a.get("start").cloned().unwrap_or(Value::Int(0));
-    for v in items_of(a, "iterable")? {
+    for v in super::items_in(it, a, "iterable")? {
+        if matches!(acc, Value::Instance(_)) || matches!(v, Value::Instance(_)) {
+            acc = it.add_values(&acc, &v, a.span("iterable"))?;
+            continue;
+        }
         acc = crate::eval::operators::binary(ragtag_syntax::ast::BinOp::Add, &acc, &v)
             .map_err(|e| a.err_at("iterable", e))?;
     }

@@ -350,12 +350,20 @@ fn items_of(a: &Args, name: &str) -> Result<Vec<Value>> {
     }
 }
 
-fn list(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::list(items_of(a, "iterable")?))
+/// The items of argument `name`, an instance of a user class included.
+fn items_in(it: &mut Interp<'_>, a: &Args, name: &str) -> Result<Vec<Value>> {
+    match a.get(name) {
+        Some(v @ Value::Instance(_)) => it.iterate_value(v, a.span(name)),
+        _ => items_of(a, name),
+    }
 }
 
-fn tuple(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::tuple(items_of(a, "iterable")?))
+fn list(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    Ok(Value::list(items_in(it, a, "iterable")?))
+}
+
+fn tuple(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    Ok(Value::tuple(items_in(it, a, "iterable")?))
 }
 
 fn str_(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -396,10 +404,7 @@ fn type_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn isinstance(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let obj = a.value("obj").type_name();
-    let classes = match a.value("classinfo") {
-        Value::Tuple(items) => items.to_vec(),
-        other => vec![other.clone()],
-    };
+    let classes = objects::classes_of(a.value("classinfo"));
     let name_of = |v: &Value| -> String {
         match v {
             Value::Builtin(b) => b.short_name().to_string(),

@@ -67,10 +67,8 @@ pub(super) fn float(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }))
 }
 
-pub(super) fn bool_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::Bool(
-        a.value("x").truthy().map_err(|e| a.err_at("x", e))?,
-    ))
+pub(super) fn bool_(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    Ok(Value::Bool(it.truth(a.value("x"), a.span("x"))?))
 }
 
 pub(super) fn num_arg(a: &Args) -> Result<f64> {

@@ -159,12 +159,15 @@ pub fn is_instance_of(v: &Value, c: &Value) -> Option<bool> {
         (_, Value::Builtin(b)) if b.name == "object" => true,
         (Value::Instance(i), _) => i.class.is_subclass_of(c),
         (Value::Class(_) | Value::ErrorClass(_), Value::Builtin(b)) if b.name == "type" => true,
+        (Value::Builtin(x), Value::Builtin(t)) if t.name == "type" => {
+            crate::eval::classes::type_repr(x.name).is_some()
+        }
         (_, Value::Class(k)) => crate::eval::operators::identical(&type_of(v), &Value::Class(k.clone())),
         _ => return None,
     })
 }
 
-fn classes_of(v: &Value) -> Vec<Value> {
+pub(super) fn classes_of(v: &Value) -> Vec<Value> {
     match v {
         Value::Tuple(items) => items.iter().flat_map(classes_of).collect(),
         other => vec![other.clone()],
