@@ -177,9 +177,7 @@ fn check_body(body: &[Stmt], enclosing: &mut Vec<Bindings>) -> Result<(), Syntax
             StmtKind::Class { body, .. } | StmtKind::With { body, .. } => {
                 check_body(body, enclosing)?
             }
-            StmtKind::Decorated { def, .. } => {
-                check_body(std::slice::from_ref(def), enclosing)?
-            }
+            StmtKind::Decorated { def, .. } => check_body(std::slice::from_ref(def), enclosing)?,
             _ => {}
         }
     }

@@ -315,7 +315,8 @@ fn stmt(s: &Stmt) -> String {
             form("try", parts.into_iter())
         }
         StmtKind::Class { name, bases, body } => {
-            let bases = form("", bases.iter().map(|a| expr_to_sexpr(&a.value))).replacen("( ", "(", 1);
+            let bases =
+                form("", bases.iter().map(|a| expr_to_sexpr(&a.value))).replacen("( ", "(", 1);
             form(&format!("class {name} {bases}"), body.iter().map(stmt))
         }
         StmtKind::With { items, body } => {
@@ -328,7 +329,10 @@ fn stmt(s: &Stmt) -> String {
         }
         StmtKind::Decorated { decorators, def } => form(
             "decorated",
-            decorators.iter().map(expr_to_sexpr).chain(std::iter::once(stmt(def))),
+            decorators
+                .iter()
+                .map(expr_to_sexpr)
+                .chain(std::iter::once(stmt(def))),
         ),
     }
 }

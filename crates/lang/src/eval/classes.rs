@@ -8,8 +8,8 @@ use super::args::CallArg;
 use super::builtins::Kind;
 use super::{Flow, Interp};
 use crate::diagnostic::{Error, Result};
-use crate::value::class::{attr_del, attr_get, attr_items, attr_set, builtin_type, Bound, Class};
 use crate::value::class::Instance;
+use crate::value::class::{attr_del, attr_get, attr_items, attr_set, builtin_type, Bound, Class};
 use crate::value::env::Env;
 use crate::value::Value;
 use ragtag_engine::exceptions::ExceptionClass;
@@ -88,10 +88,15 @@ impl<'s> Interp<'s> {
                 Value::Builtin(b) if b.name == "object" => {}
                 other => {
                     return Err(type_error(
-                        format!("ragtag cannot subclass '{}'", crate::render::tf_text::repr_of(&other)),
+                        format!(
+                            "ragtag cannot subclass '{}'",
+                            crate::render::tf_text::repr_of(&other)
+                        ),
                         a.value.span,
                     )
-                    .with_hint("a class may derive from other classes, exception classes and object"))
+                    .with_hint(
+                        "a class may derive from other classes, exception classes and object",
+                    ))
                 }
             }
         }
@@ -106,13 +111,16 @@ impl<'s> Interp<'s> {
         self.qualname = saved;
         self.frames.pop();
         if !matches!(result?, Flow::Normal) {
-            return Err(Error::new(ExceptionClass::SyntaxError, "'return' outside function").at(span));
+            return Err(
+                Error::new(ExceptionClass::SyntaxError, "'return' outside function").at(span),
+            );
         }
         let mut attrs: Vec<(String, Value)> = env.vars().drain().collect();
         attrs.sort_by(|a, b| a.0.cmp(&b.0));
         let cls = Class::new(name, "__main__", base_values, attrs);
         // The methods' `super()` finds the class here.
-        env.vars().insert("__class__".into(), Value::Class(cls.clone()));
+        env.vars()
+            .insert("__class__".into(), Value::Class(cls.clone()));
         self.set(name, Value::Class(cls));
         Ok(())
     }
@@ -148,13 +156,19 @@ impl<'s> Interp<'s> {
             return Ok(Value::None);
         }
         if cls.module != "__main__" {
-            return Err(type_error(format!("cannot create '{}' instances", cls.name), span));
+            return Err(type_error(
+                format!("cannot create '{}' instances", cls.name),
+                span,
+            ));
         }
         let inst = Instance::new(cls.clone());
         let v = Value::Instance(inst.clone());
         let exception = cls.exception_base().is_some();
         if exception {
-            let given = args.iter().filter(|a| a.name.is_none()).map(|a| a.value.clone());
+            let given = args
+                .iter()
+                .filter(|a| a.name.is_none())
+                .map(|a| a.value.clone());
             attr_set(&inst.attrs, "args", Value::tuple(given.collect()));
         }
         match cls.lookup("__init__") {
@@ -168,7 +182,10 @@ impl<'s> Interp<'s> {
                 }
             }
             _ if !exception && !args.is_empty() => {
-                return Err(type_error(format!("{}() takes no arguments", cls.name), span))
+                return Err(type_error(
+                    format!("{}() takes no arguments", cls.name),
+                    span,
+                ))
             }
             _ => {}
         }
@@ -177,7 +194,12 @@ impl<'s> Interp<'s> {
 
     /// `value.name` for classes, instances, bound methods and the names every object
     /// has (`__class__`, `__name__`); `None` when the usual lookup should answer.
-    pub(super) fn object_attr(&mut self, o: &Value, name: &str, span: Span) -> Result<Option<Value>> {
+    pub(super) fn object_attr(
+        &mut self,
+        o: &Value,
+        name: &str,
+        span: Span,
+    ) -> Result<Option<Value>> {
         Ok(Some(match (o, name) {
             (Value::Instance(i), _) => return self.instance_attr(i, name, span).map(Some),
             (Value::Class(c), _) => return self.class_attr(c, name, span).map(Some),
@@ -213,9 +235,13 @@ impl<'s> Interp<'s> {
         if let Some(Value::Instance(p)) = &found {
             if is_wrapper(p, "property") {
                 return match attr_get(&p.attrs, "fget") {
-                    Some(Value::None) | None => {
-                        Err(attr_error(format!("property '{name}' of '{}' object has no getter", i.class.name), span))
-                    }
+                    Some(Value::None) | None => Err(attr_error(
+                        format!(
+                            "property '{name}' of '{}' object has no getter",
+                            i.class.name
+                        ),
+                        span,
+                    )),
                     Some(f) => self.call_values(&f, vec![this], span),
                 };
             }
@@ -271,7 +297,10 @@ impl<'s> Interp<'s> {
             other => other.clone(),
         };
         let Value::Class(start) = &cls else {
-            return Err(attr_error(format!("'super' object has no attribute '{name}'"), span));
+            return Err(attr_error(
+                format!("'super' object has no attribute '{name}'"),
+                span,
+            ));
         };
         let mro = start.mro();
         let after = mro
@@ -290,10 +319,18 @@ impl<'s> Interp<'s> {
                     }
                 }
                 Value::ErrorClass(_) if name == "__init__" => {
-                    return Ok(bind(super::builtins::python::objects::method("BaseException.__init__"), Some(&obj), &cls))
+                    return Ok(bind(
+                        super::builtins::python::objects::method("BaseException.__init__"),
+                        Some(&obj),
+                        &cls,
+                    ))
                 }
                 Value::ErrorClass(_) if name == "__str__" || name == "__repr__" => {
-                    return Ok(bind(super::builtins::python::objects::method("BaseException.__str__"), Some(&obj), &cls))
+                    return Ok(bind(
+                        super::builtins::python::objects::method("BaseException.__str__"),
+                        Some(&obj),
+                        &cls,
+                    ))
                 }
                 _ => {}
             }
@@ -304,7 +341,10 @@ impl<'s> Interp<'s> {
                 Some(&obj),
                 &cls,
             )),
-            _ => Err(attr_error(format!("'super' object has no attribute '{name}'"), span)),
+            _ => Err(attr_error(
+                format!("'super' object has no attribute '{name}'"),
+                span,
+            )),
         }
     }
 
@@ -322,7 +362,10 @@ impl<'s> Interp<'s> {
                     if is_wrapper(&p, "property") {
                         return match attr_get(&p.attrs, "fset") {
                             Some(Value::None) | None => Err(attr_error(
-                                format!("property '{name}' of '{}' object has no setter", i.class.name),
+                                format!(
+                                    "property '{name}' of '{}' object has no setter",
+                                    i.class.name
+                                ),
                                 span,
                             )),
                             Some(f) => {
@@ -350,16 +393,23 @@ impl<'s> Interp<'s> {
                 if let Some(Value::Instance(p)) = i.class.lookup(name) {
                     if is_wrapper(&p, "property") {
                         return Err(attr_error(
-                            format!("property '{name}' of '{}' object has no deleter", i.class.name),
+                            format!(
+                                "property '{name}' of '{}' object has no deleter",
+                                i.class.name
+                            ),
                             span,
                         ));
                     }
                 }
-                (&i.attrs, format!("'{}' object has no attribute '{name}'", i.class.name))
+                (
+                    &i.attrs,
+                    format!("'{}' object has no attribute '{name}'", i.class.name),
+                )
             }
-            Value::Class(c) if c.module == "__main__" => {
-                (&c.attrs, format!("type object '{}' has no attribute '{name}'", c.name))
-            }
+            Value::Class(c) if c.module == "__main__" => (
+                &c.attrs,
+                format!("type object '{}' has no attribute '{name}'", c.name),
+            ),
             _ => return Ok(false),
         };
         if attr_del(attrs, name) {
@@ -373,7 +423,11 @@ impl<'s> Interp<'s> {
     pub(super) fn zero_arg_super(&mut self, span: Span) -> Result<Value> {
         let no_args = || Error::new(ExceptionClass::RuntimeError, "super(): no arguments").at(span);
         let this = self.lookup("__class__", span).map_err(|_| {
-            Error::new(ExceptionClass::RuntimeError, "super(): __class__ cell not found").at(span)
+            Error::new(
+                ExceptionClass::RuntimeError,
+                "super(): __class__ cell not found",
+            )
+            .at(span)
         })?;
         let local = |n: &str| self.frames.last().and_then(|f| f.vars().get(n).cloned());
         let obj = local("self")
@@ -391,11 +445,11 @@ impl<'s> Interp<'s> {
         match o {
             Value::Instance(i) => super::builtins::python::objects::attrs_dict(&i.attrs),
             Value::Class(c) => super::builtins::python::objects::attrs_dict(&c.attrs),
-            other => Err(type_error(
-                "vars() argument must have __dict__ attribute".into(),
-                span,
-            )
-            .with_hint(format!("a {} has no attributes of its own", other.type_name()))),
+            other => Err(
+                type_error("vars() argument must have __dict__ attribute".into(), span).with_hint(
+                    format!("a {} has no attributes of its own", other.type_name()),
+                ),
+            ),
         }
     }
 }

@@ -76,7 +76,13 @@ impl<'s> Interp<'s> {
     }
 
     /// A binary operator with an instance on either side.
-    pub(super) fn instance_binary(&mut self, op: BinOp, a: &Value, b: &Value, span: Span) -> Result<Value> {
+    pub(super) fn instance_binary(
+        &mut self,
+        op: BinOp,
+        a: &Value,
+        b: &Value,
+        span: Span,
+    ) -> Result<Value> {
         match op {
             BinOp::Is => return Ok(Value::Bool(operators::identical(a, b))),
             BinOp::IsNot => return Ok(Value::Bool(!operators::identical(a, b))),
@@ -114,7 +120,13 @@ impl<'s> Interp<'s> {
     }
 
     /// `x op= y` with an instance on either side: `__iop__` first, then the operator.
-    pub(super) fn instance_aug(&mut self, op: BinOp, a: &Value, b: &Value, span: Span) -> Result<Value> {
+    pub(super) fn instance_aug(
+        &mut self,
+        op: BinOp,
+        a: &Value,
+        b: &Value,
+        span: Span,
+    ) -> Result<Value> {
         if let Some((name, _)) = op_names(op) {
             let in_place = format!("__i{}", &name[2..]);
             if let Some(r) = self.dunder(a, &in_place, vec![b.clone()], span)? {
@@ -137,7 +149,11 @@ impl<'s> Interp<'s> {
             Some(r) => Ok(r),
             None => Err(Error::new(
                 ExceptionClass::TypeError,
-                format!("bad operand type for unary {}: '{}'", op.symbol(), v.type_name()),
+                format!(
+                    "bad operand type for unary {}: '{}'",
+                    op.symbol(),
+                    v.type_name()
+                ),
             )
             .at(span)),
         }
@@ -159,7 +175,10 @@ impl<'s> Interp<'s> {
         if !has_iter {
             return Err(Error::new(
                 ExceptionClass::TypeError,
-                format!("argument of type '{}' is not iterable", container.type_name()),
+                format!(
+                    "argument of type '{}' is not iterable",
+                    container.type_name()
+                ),
             )
             .at(span));
         }
@@ -187,7 +206,10 @@ impl<'s> Interp<'s> {
                     Value::Bool(b) => Ok(b),
                     other => Err(Error::new(
                         ExceptionClass::TypeError,
-                        format!("__bool__ should return bool, returned {}", other.type_name()),
+                        format!(
+                            "__bool__ should return bool, returned {}",
+                            other.type_name()
+                        ),
                     )
                     .at(span)),
                 };
@@ -205,10 +227,15 @@ impl<'s> Interp<'s> {
         match self.dunder(v, "__len__", Vec::new(), span)? {
             Some(Value::Int(n)) if n >= 0 => Ok(n),
             Some(Value::Bool(b)) => Ok(b as i64),
-            Some(Value::Int(_)) => Err(Error::new(ExceptionClass::ValueError, "__len__() should return >= 0").at(span)),
+            Some(Value::Int(_)) => {
+                Err(Error::new(ExceptionClass::ValueError, "__len__() should return >= 0").at(span))
+            }
             Some(other) => Err(Error::new(
                 ExceptionClass::TypeError,
-                format!("'{}' object cannot be interpreted as an integer", other.type_name()),
+                format!(
+                    "'{}' object cannot be interpreted as an integer",
+                    other.type_name()
+                ),
             )
             .at(span)),
             None => Err(Error::new(
@@ -220,38 +247,61 @@ impl<'s> Interp<'s> {
     }
 
     /// `obj[key]` on an instance: its `__getitem__`.
-    pub(super) fn instance_getitem(&mut self, obj: &Value, index: &[Index], span: Span) -> Result<Value> {
+    pub(super) fn instance_getitem(
+        &mut self,
+        obj: &Value,
+        index: &[Index],
+        span: Span,
+    ) -> Result<Value> {
         let key = self.index_key(index, span)?;
-        self.dunder(obj, "__getitem__", vec![key], span)?.ok_or_else(|| {
-            Error::new(
-                ExceptionClass::TypeError,
-                format!("'{}' object is not subscriptable", obj.type_name()),
-            )
-            .at(span)
-        })
+        self.dunder(obj, "__getitem__", vec![key], span)?
+            .ok_or_else(|| {
+                Error::new(
+                    ExceptionClass::TypeError,
+                    format!("'{}' object is not subscriptable", obj.type_name()),
+                )
+                .at(span)
+            })
     }
 
     /// `obj[key] = v` on an instance: its `__setitem__`.
-    pub(super) fn instance_setitem(&mut self, obj: &Value, index: &[Index], v: Value, span: Span) -> Result<()> {
+    pub(super) fn instance_setitem(
+        &mut self,
+        obj: &Value,
+        index: &[Index],
+        v: Value,
+        span: Span,
+    ) -> Result<()> {
         let key = self.index_key(index, span)?;
         match self.dunder(obj, "__setitem__", vec![key, v], span)? {
             Some(_) => Ok(()),
             None => Err(Error::new(
                 ExceptionClass::TypeError,
-                format!("'{}' object does not support item assignment", obj.type_name()),
+                format!(
+                    "'{}' object does not support item assignment",
+                    obj.type_name()
+                ),
             )
             .at(span)),
         }
     }
 
     /// `del obj[key]` on an instance: its `__delitem__`.
-    pub(super) fn instance_delitem(&mut self, obj: &Value, index: &[Index], span: Span) -> Result<()> {
+    pub(super) fn instance_delitem(
+        &mut self,
+        obj: &Value,
+        index: &[Index],
+        span: Span,
+    ) -> Result<()> {
         let key = self.index_key(index, span)?;
         match self.dunder(obj, "__delitem__", vec![key], span)? {
             Some(_) => Ok(()),
             None => Err(Error::new(
                 ExceptionClass::TypeError,
-                format!("'{}' object does not support item deletion", obj.type_name()),
+                format!(
+                    "'{}' object does not support item deletion",
+                    obj.type_name()
+                ),
             )
             .at(span)),
         }
@@ -283,7 +333,12 @@ impl<'s> Interp<'s> {
     }
 
     /// `obj(args…)` on an instance: its `__call__`.
-    pub(super) fn call_instance(&mut self, obj: &Value, args: Vec<super::args::CallArg>, span: Span) -> Result<Value> {
+    pub(super) fn call_instance(
+        &mut self,
+        obj: &Value,
+        args: Vec<super::args::CallArg>,
+        span: Span,
+    ) -> Result<Value> {
         let Value::Instance(i) = obj else {
             unreachable!("called with an instance")
         };
@@ -344,7 +399,12 @@ impl<'s> Interp<'s> {
         }
     }
 
-    fn prepare_instance(&mut self, i: &Arc<Instance>, span: Span, seen: &mut HashSet<usize>) -> Result<()> {
+    fn prepare_instance(
+        &mut self,
+        i: &Arc<Instance>,
+        span: Span,
+        seen: &mut HashSet<usize>,
+    ) -> Result<()> {
         let v = Value::Instance(i.clone());
         let text = |name: &str, r: Value| match r {
             Value::Str(s) => Ok(s.to_string()),
@@ -368,9 +428,17 @@ impl<'s> Interp<'s> {
             Some(r) => text("__repr__", r)?,
             None => match &args {
                 Some(a) if a.len() == 1 => {
-                    format!("{}({})", i.class.name, crate::render::tf_text::repr_of(&a[0]))
+                    format!(
+                        "{}({})",
+                        i.class.name,
+                        crate::render::tf_text::repr_of(&a[0])
+                    )
                 }
-                Some(a) => format!("{}{}", i.class.name, crate::render::tf_text::repr_of(&Value::Tuple(a.clone()))),
+                Some(a) => format!(
+                    "{}{}",
+                    i.class.name,
+                    crate::render::tf_text::repr_of(&Value::Tuple(a.clone()))
+                ),
                 None => i.default_repr(),
             },
         };

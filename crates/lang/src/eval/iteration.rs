@@ -23,14 +23,18 @@ impl<'s> Interp<'s> {
             if crate::eval::operators::identical(&it, v) {
                 return Err(Error::new(
                     ExceptionClass::TypeError,
-                    format!("'{}' object is an iterator: ragtag has no __next__ protocol yet", v.type_name()),
+                    format!(
+                        "'{}' object is an iterator: ragtag has no __next__ protocol yet",
+                        v.type_name()
+                    ),
                 )
                 .at(span)
                 .with_hint("return a list (or another iterable) from __iter__"));
             }
             return self.iterate_value(&it, span);
         }
-        let has_getitem = matches!(v, Value::Instance(i) if i.class.lookup("__getitem__").is_some());
+        let has_getitem =
+            matches!(v, Value::Instance(i) if i.class.lookup("__getitem__").is_some());
         if !has_getitem {
             return Err(Error::new(
                 ExceptionClass::TypeError,

@@ -10,12 +10,11 @@ pub mod builtins;
 mod calls;
 pub mod catalogue;
 pub mod classes;
-mod dunder;
-mod iteration;
-mod with_stmt;
 pub mod convert;
+mod dunder;
 mod expressions;
 pub mod items;
+mod iteration;
 mod names;
 pub mod operators;
 mod params;
@@ -24,6 +23,7 @@ mod statements;
 mod subscript;
 pub mod suggest;
 mod unpack;
+mod with_stmt;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

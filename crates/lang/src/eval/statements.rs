@@ -116,7 +116,9 @@ impl<'s> Interp<'s> {
                     Some(e) => match self.eval(e)? {
                         Value::Exception(x) => Error::from((*x).clone()),
                         Value::ErrorClass(c) => Error::new(c, ""),
-                        v @ (Value::Instance(_) | Value::Class(_)) => self.raise_object(v, e.span)?,
+                        v @ (Value::Instance(_) | Value::Class(_)) => {
+                            self.raise_object(v, e.span)?
+                        }
                         other => Error::new(
                             ExceptionClass::TypeError,
                             format!(
@@ -190,9 +192,7 @@ impl<'s> Interp<'s> {
                 self.exec_class(name, bases, body, stmt.span)?;
             }
             StmtKind::With { items, body } => return self.exec_with(items, body),
-            StmtKind::Decorated { decorators, def } => {
-                return self.exec_decorated(decorators, def)
-            }
+            StmtKind::Decorated { decorators, def } => return self.exec_decorated(decorators, def),
         }
         Ok(Flow::Normal)
     }

@@ -11,14 +11,22 @@ use ragtag_syntax::ast::*;
 
 impl<'s> Interp<'s> {
     /// `with a as x, b: body`: the items nest, the first outermost.
-    pub(super) fn exec_with(&mut self, items: &[(Expr, Option<Target>)], body: &[Stmt]) -> Result<Flow> {
+    pub(super) fn exec_with(
+        &mut self,
+        items: &[(Expr, Option<Target>)],
+        body: &[Stmt],
+    ) -> Result<Flow> {
         let Some(((e, target), rest)) = items.split_first() else {
             return self.exec_block(body);
         };
         let mgr = self.eval(e)?;
         let protocol = |it: &mut Self, name: &str| {
             it.get_attr(mgr.clone(), name, e.span, e.span).map_err(|_| {
-                let missing = if name == "__enter__" { "" } else { " (missed __exit__ method)" };
+                let missing = if name == "__enter__" {
+                    ""
+                } else {
+                    " (missed __exit__ method)"
+                };
                 Error::new(
                     ExceptionClass::TypeError,
                     format!(

@@ -54,6 +54,10 @@ impl Key {
             Value::Module(m) => Key::Named("module", m.to_string()),
             Value::Builtin(b) => Key::Named("builtin", format!("{:p}", *b)),
             Value::Closure(c) => Key::Named("function", format!("{:p}", Arc::as_ptr(c))),
+            // Instances and classes of the user's hash by identity (a `__hash__` of their
+            // own is not called).
+            Value::Class(c) => Key::Named("class", format!("{:p}", Arc::as_ptr(c))),
+            Value::Instance(i) => Key::Named("object", format!("{:p}", Arc::as_ptr(i))),
             Value::Array(_) => {
                 return Err(type_error!(
                     "Tensor is unhashable. Instead, use tensor.ref() as the key."

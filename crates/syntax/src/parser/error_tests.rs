@@ -91,7 +91,7 @@ fn error_messages_for_common_mistakes() {
         ("x = 1;;", "expected a statement, found `;`", 6),
         ("print 'a'", "unexpected string", 6),
         ("except: pass", "unexpected `except`", 0),
-        ("with x:\n  pass", "`with` is not supported", 0),
+        ("yield x", "`yield` is not supported", 0),
         (
             "a, b += 1",
             "'tuple' is an illegal expression for augmented assignment",

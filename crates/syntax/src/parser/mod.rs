@@ -41,6 +41,8 @@ use grammar::{RagtagParser, Rule};
 
 #[cfg(test)]
 mod block_tests;
+#[cfg(test)]
+mod class_with_tests;
 mod convert;
 mod data_blocks;
 #[cfg(test)]

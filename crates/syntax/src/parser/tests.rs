@@ -35,7 +35,7 @@ fn first_expr(src: &str) -> Expr {
     }
 }
 
-fn check_all(cases: &[(&str, &str)], f: fn(&str) -> String) {
+pub(super) fn check_all(cases: &[(&str, &str)], f: fn(&str) -> String) {
     for (src, want) in cases {
         assert_eq!(f(src), *want, "source: {src:?}");
     }
@@ -305,10 +305,13 @@ fn def_and_decorators() {
             &[
                 ("def f(): pass", "(def f () (pass))"),
                 ("def f(x, y=2,):\n  return x + y", "(def f (x (= y 2)) (return (+ x y)))"),
-                ("@tf.function\ndef f(x):\n    return x", "(def f (x) (return x))"),
+                (
+                    "@tf.function\ndef f(x):\n    return x",
+                    "(decorated (. tf function) (def f (x) (return x)))",
+                ),
                 (
                     "@tf.function(input_signature=[tf.TensorSpec([None])])\n# note\n\n@other\ndef g(): return 1",
-                    "(def g () (return 1))",
+                    "(decorated (call (. tf function) (kw input_signature (list (call (. tf TensorSpec) (list None))))) other (def g () (return 1)))",
                 ),
                 ("def f(\n    a,   # first\n    b):\n  pass", "(def f (a b) (pass))"),
             ],

@@ -466,7 +466,8 @@ impl Converter<'_> {
         for p in pair.into_inner() {
             let def = match p.as_rule() {
                 Rule::decorator => {
-                    decorators.push(self.expr(p.into_inner().next().expect("decorator expression"))?);
+                    decorators
+                        .push(self.expr(p.into_inner().next().expect("decorator expression"))?);
                     continue;
                 }
                 Rule::class_stmt => self.class_stmt(p)?,

@@ -235,9 +235,7 @@ pub fn sort_values(
     if reverse {
         order.reverse();
     }
-    let mut lt = |i: usize, j: usize| -> Result<bool> {
-        it.less_than(&keys[i], &keys[j], span)
-    };
+    let mut lt = |i: usize, j: usize| -> Result<bool> { it.less_than(&keys[i], &keys[j], span) };
     let order = merge_sort(order, &mut lt)?;
     let mut out: Vec<Value> = order.into_iter().map(|i| items[i].clone()).collect();
     if reverse {

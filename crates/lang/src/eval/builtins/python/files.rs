@@ -44,7 +44,10 @@ fn open(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         other => {
             return Err(Error::new(
                 ExceptionClass::TypeError,
-                format!("expected str, bytes or os.PathLike object, not {}", other.type_name()),
+                format!(
+                    "expected str, bytes or os.PathLike object, not {}",
+                    other.type_name()
+                ),
             )
             .at(a.span("file")))
         }
@@ -72,14 +75,19 @@ fn open(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 format!("invalid mode: '{mode}'"),
             )
             .at(a.span("mode"))
-            .with_hint("ragtag opens text files for reading ('r'), writing ('w') or appending ('a')"))
+            .with_hint(
+                "ragtag opens text files for reading ('r'), writing ('w') or appending ('a')",
+            ))
         }
     };
     let Value::Class(c) = builtin_type("TextIOWrapper", "_io") else {
         unreachable!("builtin_type makes a class")
     };
     if attr_get(&c.attrs, "read").is_none() {
-        for m in FILES.iter().filter(|m| m.name.starts_with("TextIOWrapper.")) {
+        for m in FILES
+            .iter()
+            .filter(|m| m.name.starts_with("TextIOWrapper."))
+        {
             let m = crate::eval::builtins::registry().get(m.name).unwrap_or(m);
             attr_set(&c.attrs, m.short_name(), Value::Builtin(m));
         }
@@ -103,7 +111,9 @@ fn file<'a>(a: &'a Args, reading: bool) -> Result<&'a Instance> {
         return Err(Error::new(ExceptionClass::TypeError, "not a file").at(a.call));
     };
     if matches!(attr_get(&f.attrs, "closed"), Some(Value::Bool(true))) {
-        return Err(Error::new(ExceptionClass::ValueError, "I/O operation on closed file.").at(a.call));
+        return Err(
+            Error::new(ExceptionClass::ValueError, "I/O operation on closed file.").at(a.call),
+        );
     }
     let mode = match attr_get(&f.attrs, "mode") {
         Some(Value::Str(m)) => m.to_string(),
@@ -141,7 +151,10 @@ fn read(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let f = file(a, true)?;
     let (data, pos) = rest(f);
     let n = match a.opt_int("size")? {
-        Some(n) if n >= 0 => data[pos..].char_indices().nth(n as usize).map_or(data.len() - pos, |(i, _)| i),
+        Some(n) if n >= 0 => data[pos..]
+            .char_indices()
+            .nth(n as usize)
+            .map_or(data.len() - pos, |(i, _)| i),
         _ => data.len() - pos,
     };
     Ok(Value::str(take(f, n)))
@@ -175,7 +188,10 @@ fn write(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let Value::Str(s) = a.value("s") else {
         return Err(Error::new(
             ExceptionClass::TypeError,
-            format!("write() argument must be str, not {}", a.value("s").type_name()),
+            format!(
+                "write() argument must be str, not {}",
+                a.value("s").type_name()
+            ),
         )
         .at(a.span("s")));
     };

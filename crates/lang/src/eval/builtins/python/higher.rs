@@ -101,16 +101,18 @@ pub(super) fn reversed(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 pub(super) fn callable(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::Bool(matches!(
-        a.value("obj"),
-        Value::Builtin(_)
-            | Value::Method(..)
-            | Value::Closure(_)
-            | Value::ErrorClass(_)
-            | Value::DType(_)
-            | Value::Class(_)
-            | Value::Bound(_)
-    ) || matches!(a.value("obj"), Value::Instance(i) if i.class.lookup("__call__").is_some())))
+    Ok(Value::Bool(
+        matches!(
+            a.value("obj"),
+            Value::Builtin(_)
+                | Value::Method(..)
+                | Value::Closure(_)
+                | Value::ErrorClass(_)
+                | Value::DType(_)
+                | Value::Class(_)
+                | Value::Bound(_)
+        ) || matches!(a.value("obj"), Value::Instance(i) if i.class.lookup("__call__").is_some()),
+    ))
 }
 
 /// Each item with its sort key: `key(item)` when a key function is given.

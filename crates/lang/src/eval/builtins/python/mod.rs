@@ -32,8 +32,8 @@ use ragtag_engine::{budget, ExceptionClass};
 
 pub use containers::CONTAINERS;
 pub use files::FILES;
-pub use objects::OBJECTS;
 pub use number_methods::NUMBER_METHODS;
+pub use objects::OBJECTS;
 
 /// Python builtins.
 pub static BUILTINS: &[Builtin] = &[

@@ -135,7 +135,9 @@ pub fn type_of(v: &Value) -> Value {
         Value::Closure(_) => builtin_type("function", "builtins"),
         Value::Bound(_) => builtin_type("method", "builtins"),
         Value::Builtin(b) if crate::eval::classes::type_repr(b.name).is_some() => builtin("type"),
-        Value::Builtin(_) | Value::Method(..) => builtin_type("builtin_function_or_method", "builtins"),
+        Value::Builtin(_) | Value::Method(..) => {
+            builtin_type("builtin_function_or_method", "builtins")
+        }
         Value::Module(m) if m.as_ref() == "tf.RaggedTensor" => builtin("type"),
         Value::Module(_) => builtin_type("module", "builtins"),
         Value::Array(a) => match **a {
@@ -162,7 +164,9 @@ pub fn is_instance_of(v: &Value, c: &Value) -> Option<bool> {
         (Value::Builtin(x), Value::Builtin(t)) if t.name == "type" => {
             crate::eval::classes::type_repr(x.name).is_some()
         }
-        (_, Value::Class(k)) => crate::eval::operators::identical(&type_of(v), &Value::Class(k.clone())),
+        (_, Value::Class(k)) => {
+            crate::eval::operators::identical(&type_of(v), &Value::Class(k.clone()))
+        }
         _ => return None,
     })
 }
@@ -208,7 +212,10 @@ fn name_arg(a: &Args, fname: &str) -> Result<String> {
         Value::Str(s) => Ok(s.to_string()),
         other => Err(Error::new(
             ExceptionClass::TypeError,
-            format!("{fname}(): attribute name must be string, not '{}'", other.type_name()),
+            format!(
+                "{fname}(): attribute name must be string, not '{}'",
+                other.type_name()
+            ),
         )
         .at(a.span("name"))),
     }
@@ -255,7 +262,10 @@ fn super_(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         (None, None) => it.super_value(a.call),
         (Some(t), Some(o)) => Ok(crate::eval::classes_wrapper(
             "super",
-            vec![("__thisclass__".into(), t.clone()), ("__self__".into(), o.clone())],
+            vec![
+                ("__thisclass__".into(), t.clone()),
+                ("__self__".into(), o.clone()),
+            ],
         )),
         _ => Err(Error::new(
             ExceptionClass::TypeError,
@@ -288,7 +298,10 @@ fn property_setter(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     let p = crate::eval::classes_wrapper(
         "property",
-        vec![("fget".into(), fget), ("fset".into(), a.value("fset").clone())],
+        vec![
+            ("fget".into(), fget),
+            ("fset".into(), a.value("fset").clone()),
+        ],
     );
     Ok(p)
 }
