@@ -46,8 +46,7 @@ pub enum SyntaxErrorKind {
     UnexpectedEndOfInput,
     /// `else`, `elif`, `except` or `finally` with no `if` or `try` before it: `else: pass`.
     MisplacedClause,
-    /// A Python statement ragtag does not have (`with`, `class`, `yield`, `async`,
-    /// `await`): `with open('f') as f: pass`.
+    /// A Python statement ragtag does not have (`yield`, `async`, `await`): `yield x`.
     UnsupportedStatement,
     /// `del` of something that is neither a name nor a subscript: `del 1`.
     CannotDelete,
@@ -186,7 +185,7 @@ impl SyntaxErrorKind {
             K::UnexpectedToken => "x = 1 2",
             K::UnexpectedEndOfInput => "@property",
             K::MisplacedClause => "else: pass",
-            K::UnsupportedStatement => "with open('f') as f: pass",
+            K::UnsupportedStatement => "yield x",
             K::CannotDelete => "del 1",
             K::CannotAssign => "1 = x",
             K::DuplicateParameter => "def f(a, a): pass",
@@ -234,7 +233,7 @@ impl SyntaxErrorKind {
                 "`else`, `elif`, `except` or `finally` has no `if` or `try` before it"
             }
             K::UnsupportedStatement => {
-                "a Python statement ragtag does not have (`with`, `class`, `yield`, …)"
+                "a Python statement ragtag does not have (`yield`, `async`, `await`)"
             }
             K::CannotDelete => "`del` is given something other than a name or a subscript",
             K::CannotAssign => {

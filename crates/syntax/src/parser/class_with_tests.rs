@@ -35,7 +35,7 @@ fn with_statements() {
             ),
             (
                 "with a as x, b, c as (d, e):\n  pass",
-                "(with ((as a x) b (as c (d e))) (pass))",
+                "(with ((as a x) b (as c (tuple d e))) (pass))",
             ),
         ],
         sx,
