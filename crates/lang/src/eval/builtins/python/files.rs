@@ -106,7 +106,7 @@ fn open(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 /// The file, checked open (and readable or writable as `reading` says).
-fn file<'a>(a: &'a Args, reading: bool) -> Result<&'a Instance> {
+fn file(a: &Args, reading: bool) -> Result<&Instance> {
     let Value::Instance(f) = a.value("self") else {
         return Err(Error::new(ExceptionClass::TypeError, "not a file").at(a.call));
     };
