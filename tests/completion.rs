@@ -58,7 +58,7 @@ const CASES: &[Case] = &[
         Want::Exact(&["row_lengths(", "row_limits(", "row_splits", "row_starts("]),
     ),
     at_end("rt[0].row_", 10, Want::Exact(&[])),
-    // Names: the user's, builtins, roots and keywords ragtag runs (not `with`).
+    // Names: the user's, builtins, roots and keywords ragtag runs (not `yield`).
     at_end("row", 0, Want::Has(&["row_count"])),
     at_end("my", 0, Want::Exact(&["my_fn("])),
     at_end("pri", 0, Want::Has(&["print("])),
@@ -66,7 +66,8 @@ const CASES: &[Case] = &[
     at_end("de", 0, Want::Has(&["def", "del"])),
     at_end("brea", 0, Want::Exact(&["break"])),
     at_end("contin", 0, Want::Exact(&["continue"])),
-    at_end("wit", 0, Want::Exact(&[])),
+    at_end("wit", 0, Want::Exact(&["with"])),
+    at_end("yiel", 0, Want::Exact(&[])),
     at_end("pad", 0, Want::Has(&["paddle"])),
     // Keyword arguments come first inside a call.
     at_end("tf.ragged.constant([[1]], dty", 26, Want::First("dtype=")),
