@@ -21,8 +21,9 @@
 //! - A line starting with `>>>` starts an input; the rest of it (after one optional space) is
 //!   the input's first line. Lines right after it starting with `...` continue the input
 //!   (a line that is `...` alone is the wildcard below, never a continuation).
-//!   Each input is one cell, run with [`Session::execute`](crate::Session::execute); an input
-//!   starting with `:` is a meta-command run with [`command::run`](crate::command::run).
+//!   Each input is one cell, run as a notebook runs one
+//!   ([`command::cell::run_cell`](crate::command::cell::run_cell)): its code, and `:` commands,
+//!   `%` magics and `!` shell lines on their own lines, in order.
 //!   A line starting with `>>` but not `>>>` is an error, not output.
 //! - The first line of an input may end in a marker comment, which is not part of the code
 //!   that runs: `# raises ValueError` (the input must fail with that class: an error is
@@ -367,7 +368,12 @@ mod tests {
             c.blessed.as_deref(),
             Some(">>> 1 + 1\n2\n>>> 2 + 2\n4\n>>> 3\n3\n")
         );
-        let dir = std::env::temp_dir().join(format!("ragtag-fault-{}", std::process::id()));
+        fails_and_leaves_the_file(c, "fault");
+    }
+
+    /// Settling a failed check with `--bless` reports a failure and leaves the file as it was.
+    fn fails_and_leaves_the_file(c: Check, name: &str) {
+        let dir = std::env::temp_dir().join(format!("ragtag-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.rtt");
         std::fs::write(&path, "unchanged").unwrap();
@@ -420,13 +426,7 @@ mod tests {
                 "input 2 (line 2) is marked `# raises ValueError` but raised nothing"
             ]
         );
-        let dir = std::env::temp_dir().join(format!("ragtag-unmarked-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.rtt");
-        std::fs::write(&path, "unchanged").unwrap();
-        assert!(matches!(settle(&path, c, true), Status::Failed(_)));
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "unchanged");
-        std::fs::remove_dir_all(&dir).unwrap();
+        fails_and_leaves_the_file(c, "unmarked");
     }
 
     #[test]

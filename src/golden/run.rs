@@ -156,14 +156,11 @@ struct Noted {
 /// is matched by name so this reads the same whether or not the session defines it.
 fn run_input_noting(session: &mut Session, source: &str, noted: &mut Option<Noted>) -> String {
     let mut sink = Collect::default();
-    let result = if command::is_command(source) {
-        match command::run(session, source, &mut sink) {
-            Ok(Outcome::Text(t)) => Ok(Some(t)),
-            Ok(Outcome::Quit) => Ok(None),
-            Err(e) => Err(e),
-        }
-    } else {
-        session.execute(source, &mut sink).map(|()| None)
+    // A cell as a notebook runs it: code, `:` commands, `%` magics and `!` lines in order.
+    let result = match command::cell::run_cell(session, source, None, &mut sink) {
+        Ok(Outcome::Text(t)) if !t.is_empty() => Ok(Some(t)),
+        Ok(_) => Ok(None),
+        Err(e) => Err(e),
     };
     let mut text = String::new();
     for out in &sink.outputs {

@@ -207,13 +207,25 @@ impl Session {
             |event| shown.extend(event.deliver(sink)),
         );
         self.shown = shown;
-        let outcome = outcome.map(|(globals, run)| {
-            self.globals = globals;
-            run
-        });
-        let result = outcome
-            .and_then(|run| run)
-            .unwrap_or_else(|crash| Err(internal_error(src, &crash)));
+        self.settle(id, src, outcome)
+    }
+
+    /// The end of every evaluation of input `id`: the names the evaluation thread handed
+    /// back become the session's, a crash becomes an `InternalError`, and the input is
+    /// marked as failed or not.
+    fn settle<T>(
+        &mut self,
+        id: usize,
+        src: &str,
+        outcome: Outcome<T>,
+    ) -> Result<T, Error> {
+        let result = match outcome {
+            Ok((globals, run)) => {
+                self.globals = globals;
+                run.unwrap_or_else(|crash| Err(internal_error(src, &crash)))
+            }
+            Err(crash) => Err(internal_error(src, &crash)),
+        };
         self.failed[id] = result.is_err();
         result.map_err(|e| e.in_source(id))
     }
@@ -486,6 +498,10 @@ impl Sink for Relay<'_> {
 
 /// The report of an input that crashed the evaluator: a bug in ragtag, said as such, with
 /// the input quoted so it can be reported.
+/// What an evaluation thread hands back: the names it ends with and its result, or the
+/// panic that ended it (caught inside the evaluation, or the thread's own).
+type Outcome<T> = Result<(Names, Result<Result<T, Error>, guard::Crash>), guard::Crash>;
+
 fn internal_error(src: &str, crash: &guard::Crash) -> Error {
     let first = src.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let mut quoted: String = first

@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{internal_error, Event, Relay, Session};
+use super::{Event, Relay, Session};
 use crate::diagnostic::Error;
 use crate::eval::{Interp, Sink};
 use ragtag_engine::guard;
@@ -117,14 +117,6 @@ impl Session {
                 event.deliver(sink);
             },
         );
-        let outcome = outcome.map(|(globals, run)| {
-            self.globals = globals;
-            run
-        });
-        let result = outcome
-            .and_then(|run| run)
-            .unwrap_or_else(|crash| Err(internal_error(src, &crash)));
-        self.failed[id] = result.is_err();
-        result.map_err(|e| e.in_source(id))
+        self.settle(id, src, outcome)
     }
 }
