@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::builtins::python::format;
 use super::{operators, subscript, Interp};
 use crate::diagnostic::{Error, Result};
-use crate::value::{ClosureBody, PyDict, PyList, Value};
+use crate::value::{ClosureBody, PyDict, PyList, PySet, Value};
 use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_engine::{budget, Exception};
 use ragtag_syntax::ast::*;
@@ -116,6 +116,29 @@ impl<'s> Interp<'s> {
                 })?;
                 Value::Dict(d)
             }
+            ExprKind::Set(items) => {
+                let items = self.display_items(items)?;
+                Value::Set(
+                    PySet::from_items(items, false).map_err(|err| Error::from(err).at(e.span))?,
+                )
+            }
+            ExprKind::SetComp { elt, generators } => {
+                let s = PySet::empty(false);
+                self.comprehension(generators, &mut |it: &mut Interp<'s>| {
+                    let v = it.eval(elt)?;
+                    s.add(v).map_err(|err| Error::from(err).at(elt.span))
+                })?;
+                Value::Set(s)
+            }
+            ExprKind::BigInt(text) => match operators::bigint::parse_literal(text) {
+                Some(n) => operators::bigint::norm(n),
+                None => {
+                    return Err(
+                        Error::new(ExceptionClass::SyntaxError, "invalid integer literal")
+                            .at(e.span),
+                    )
+                }
+            },
         };
         Ok(v)
     }

@@ -13,10 +13,14 @@ mod dict;
 pub mod env;
 mod fast_literal;
 mod list;
+pub mod pyhash;
+mod set;
 mod snapshot;
 
 pub use dict::{Key, PyDict};
 pub use list::{Entered, PyList};
+pub use num_bigint::BigInt;
+pub use set::{FrozenKey, PySet};
 pub use snapshot::snapshot;
 
 /// A value a name can hold or an expression can produce.
@@ -68,6 +72,10 @@ pub enum Value {
     Spec(Arc<TypeSpec>),
     /// A NumPy array (`x.numpy()`, `np.array(…)`).
     NdArray(Arc<NdArray>),
+    /// A Python set or frozenset, shared (and, for a set, mutable).
+    Set(Arc<PySet>),
+    /// A Python int past 64 bits (one that fits is always `Int`).
+    BigInt(Arc<BigInt>),
 }
 
 /// A NumPy array: numbers, bools or bytes in a dense block, or a 1-D object array of
@@ -179,6 +187,9 @@ impl Value {
             Value::Spec(s) if s.ragged => "RaggedTensorSpec",
             Value::Spec(_) => "TensorSpec",
             Value::NdArray(_) => "ndarray",
+            Value::Set(s) if s.is_frozen() => "frozenset",
+            Value::Set(_) => "set",
+            Value::BigInt(_) => "int",
         }
     }
 
@@ -271,6 +282,7 @@ impl Value {
             Value::List(v) => !v.is_empty(),
             Value::Tuple(v) => !v.is_empty(),
             Value::Dict(v) => !v.is_empty(),
+            Value::Set(v) => !v.is_empty(),
             Value::NdArray(n) => {
                 let size: usize = n.shape().iter().product();
                 match &**n {

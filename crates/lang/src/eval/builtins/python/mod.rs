@@ -10,6 +10,7 @@ mod ints;
 mod iterables;
 mod number_methods;
 mod numbers;
+mod sets;
 mod text;
 
 use self::higher::{all, any, callable, filter, map, max, min, reversed, sorted};
@@ -30,6 +31,7 @@ use ragtag_engine::{budget, ExceptionClass};
 
 pub use containers::CONTAINERS;
 pub use number_methods::NUMBER_METHODS;
+pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
 
 /// Python builtins.
 pub static BUILTINS: &[Builtin] = &[
@@ -264,6 +266,7 @@ fn len(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Value::List(x) => x.len(),
         Value::Tuple(x) => x.len(),
         Value::Dict(x) => x.len(),
+        Value::Set(x) => x.len(),
         Value::Shape(s) => s.len(),
         Value::Lod(l) => l.data().shape().first().copied().unwrap_or(0),
         Value::NdArray(n) => match n.shape().first() {
