@@ -117,10 +117,14 @@ impl<'s> Interp<'s> {
                 Value::Dict(d)
             }
             ExprKind::Set(items) => {
+                let constants = items.len() > 2 && items.iter().all(int_or_str_literal);
                 let items = self.display_items(items)?;
-                Value::Set(
-                    PySet::from_items(items, false).map_err(|err| Error::from(err).at(e.span))?,
-                )
+                let made = if constants {
+                    PySet::from_constants(items)
+                } else {
+                    PySet::from_items(items, false)
+                };
+                Value::Set(made.map_err(|err| Error::from(err).at(e.span))?)
             }
             ExprKind::SetComp { elt, generators } => {
                 let s = PySet::empty(false);
@@ -141,6 +145,18 @@ impl<'s> Interp<'s> {
             },
         };
         Ok(v)
+    }
+}
+
+/// An int or str literal (`-1` included): CPython folds a set display of three or more of
+/// them into a constant.
+fn int_or_str_literal(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::BigInt(_) | ExprKind::Str(_) => true,
+        ExprKind::Unary(UnaryOp::Neg | UnaryOp::Pos | UnaryOp::Invert, x) => {
+            matches!(x.kind, ExprKind::Int(_) | ExprKind::BigInt(_))
+        }
+        _ => false,
     }
 }
 

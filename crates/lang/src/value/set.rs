@@ -275,6 +275,17 @@ impl PySet {
         Ok(set)
     }
 
+    /// The set a display of three or more int and str literals makes. CPython compiles it
+    /// to a frozenset constant (built from the items, then rebuilt twice, from its own
+    /// iteration order, when the compiler merges constants) that an empty set is updated
+    /// with: each rebuild can reorder colliding items, so the same steps give its order.
+    pub fn from_constants(items: Vec<Value>) -> Result<Arc<PySet>, Exception> {
+        let folded = PySet::from_items(items, true)?;
+        let key = PySet::from_items(folded.items(), true)?;
+        let merged = PySet::from_items(key.items(), true)?;
+        merged.copy_as(false)
+    }
+
     /// A set made from a table.
     fn of_table(table: Table, frozen: bool) -> Arc<PySet> {
         Arc::new(PySet {

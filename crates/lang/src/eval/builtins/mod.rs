@@ -230,6 +230,7 @@ pub fn registry() -> &'static Registry {
             python::CONTAINERS,
             python::NUMBER_METHODS,
             python::SETS,
+            python::BIGINTS,
             python::SET_SHARED,
             python::FROZENSET_METHODS,
             tensor::BUILTINS,

@@ -16,6 +16,7 @@ pub fn identical(a: &Value, b: &Value) -> bool {
         (Value::Array(x), Value::Array(y)) => Arc::ptr_eq(x, y),
         (Value::List(x), Value::List(y)) => Arc::ptr_eq(x, y),
         (Value::Dict(x), Value::Dict(y)) => Arc::ptr_eq(x, y),
+        (Value::Set(x), Value::Set(y)) => Arc::ptr_eq(x, y),
         (Value::Tuple(x), Value::Tuple(y)) => Arc::ptr_eq(x, y),
         (Value::Closure(x), Value::Closure(y)) => Arc::ptr_eq(x, y),
         (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
@@ -174,6 +175,13 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
         (BinOp::Mul, Value::Str(x), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::Str(x)) => {
             let n = usize::try_from(*n).unwrap_or(0);
             return Ok(Value::str(budget::repeat_str("string repetition", x, n)?));
+        }
+        (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), Value::BigInt(_))
+        | (BinOp::Mul, Value::BigInt(_), Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
+            return Err(Exception::new(
+                ExceptionClass::OverflowError,
+                "cannot fit 'int' into an index-sized integer",
+            ));
         }
         (BinOp::Mod, Value::Str(x), _) => {
             return crate::eval::builtins::percent_format(x, b);

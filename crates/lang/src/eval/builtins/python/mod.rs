@@ -3,6 +3,7 @@
 //! The table is one list (every entry sees NumPy arrays as themselves, see `Args::bind`);
 //! the implementations live beside it by concern.
 
+mod bigints;
 pub mod containers;
 pub mod format;
 mod higher;
@@ -13,10 +14,11 @@ mod numbers;
 mod sets;
 mod text;
 
+use self::bigints::int;
 use self::higher::{all, any, callable, filter, map, max, min, reversed, sorted};
 use self::ints::{bin, divmod, hex, oct, pow, round};
 use self::iterables::{dict, enumerate, sum, zip};
-use self::numbers::{bool_, float, int, math1, math_int, math_log, num_arg};
+use self::numbers::{bool_, float, math1, math_int, math_log, num_arg};
 use self::text::{dict_items, dict_keys, dict_values, format, join, lower, split, strip, upper};
 use super::help::help;
 pub use super::help::{help_index, help_text, lookup_help};
@@ -29,6 +31,7 @@ use crate::render::tf_text::{repr_of, str_of};
 use crate::value::Value;
 use ragtag_engine::{budget, ExceptionClass};
 
+pub use bigints::BIGINTS;
 pub use containers::CONTAINERS;
 pub use number_methods::NUMBER_METHODS;
 pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
@@ -68,9 +71,9 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("repr", "(object)", repr)
         .doc("The representation of a value, as Python's `repr`.")
         .examples(&["repr('a')"]),
-    Builtin::function("int", "(x=0)", int)
+    Builtin::function("int", "(x=0, base=None)", int)
         .doc("A Python int from a number, a numeric string or a scalar tensor.")
-        .examples(&["int('3')"]),
+        .examples(&["int(2.9)", "int('ff', 16)", "int('0b_101', 0)", "int('1' * 25)"]),
     Builtin::function("float", "(x=0.0)", float)
         .doc("A Python float from a number, a numeric string or a scalar tensor.")
         .examples(&["float(3)"]),
@@ -302,6 +305,9 @@ fn len(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn abs(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let v = a.value("x");
+    if let Some(r) = bigints::abs_int(v) {
+        return Ok(r);
+    }
     Ok(match v {
         Value::Int(i) => Value::Int(i.wrapping_abs()),
         Value::Float(f) => Value::Float(f.abs()),
