@@ -309,8 +309,7 @@ fn symmetric_difference(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Value::Set(o) => o.copy_as(s.is_frozen()).map_err(at(span))?,
         v => {
             let items = iterate(v).map_err(at(span))?;
-            let base = PySet::from_items(items, s.is_frozen()).map_err(at(span))?;
-            base
+            PySet::from_items(items, s.is_frozen()).map_err(at(span))?
         }
     };
     out.symmetric_difference_update(s).map_err(at(span))?;
