@@ -352,6 +352,18 @@ pub enum ExprKind {
         /// The `for` clauses, outermost first (at least one).
         generators: Vec<Comprehension>,
     },
+    /// `{a, b, *xs}`: a set display (never empty: `{}` is a dict).
+    Set(Vec<Expr>),
+    /// `{elt for target in iter if cond for …}`.
+    SetComp {
+        /// The produced element.
+        elt: Box<Expr>,
+        /// The `for` clauses, outermost first (at least one).
+        generators: Vec<Comprehension>,
+    },
+    /// An integer literal past 64 bits: its text without underscores (a `0x`, `0o` or `0b`
+    /// prefix kept), read by the evaluator into a big int.
+    BigInt(String),
 }
 
 /// A piece of an f-string.

@@ -4,7 +4,7 @@
 //! `(call f 1 (kw axis 0) (star xs))`, `(. obj name)`, `(subscript x 0 (slice 1 _ 2))`,
 //! `(list 1 2)`, `(tuple 1 2)`, `(dict (k v) …)`, `(lambda (x (= y 2)) body)`,
 //! `(if cond then else)`, `(listcomp elt (for x xs) (if c) (for y ys))`, `(dictcomp k v (for …))`,
-//! `(genexp elt (for …))`,
+//! `(genexp elt (for …))`, `(set 1 2)`, `(setcomp elt (for …))`,
 //! `(f "x=" (field x (conv r) (spec ">" (field w))))` for f-strings; literals print as written
 //! (`"s"`, `1`, `2.5`, `True`, `None`, `...`).
 //!
@@ -114,6 +114,13 @@ pub fn expr_to_sexpr(e: &Expr) -> String {
             clauses(generators, &mut parts);
             form("dictcomp", parts.into_iter())
         }
+        ExprKind::Set(items) => form("set", items.iter().map(expr_to_sexpr)),
+        ExprKind::SetComp { elt, generators } => {
+            let mut parts = vec![expr_to_sexpr(elt)];
+            clauses(generators, &mut parts);
+            form("setcomp", parts.into_iter())
+        }
+        ExprKind::BigInt(text) => text.clone(),
     }
 }
 

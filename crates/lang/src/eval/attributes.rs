@@ -49,8 +49,10 @@ impl<'s> Interp<'s> {
             if let Some(f) = registry().get(&format!("{}.{name}", b.name)) {
                 // A Python type's method read from the type (`str.lower`) is a function
                 // whose first argument is the receiver.
-                let python_type =
-                    matches!(b.name, "str" | "list" | "dict" | "int" | "float" | "tuple");
+                let python_type = matches!(
+                    b.name,
+                    "str" | "list" | "dict" | "int" | "float" | "tuple" | "set" | "frozenset"
+                );
                 if f.kind == Kind::Function || (python_type && f.kind == Kind::Method) {
                     return Ok(Value::Builtin(f));
                 }

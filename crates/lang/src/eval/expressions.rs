@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::builtins::python::format;
 use super::{operators, subscript, Interp};
 use crate::diagnostic::{Error, Result};
-use crate::value::{ClosureBody, PyDict, PyList, Value};
+use crate::value::{ClosureBody, PyDict, PyList, PySet, Value};
 use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_engine::{budget, Exception};
 use ragtag_syntax::ast::*;
@@ -122,8 +122,47 @@ impl<'s> Interp<'s> {
                 })?;
                 Value::Dict(d)
             }
+            ExprKind::Set(items) => {
+                let constants = items.len() > 2 && items.iter().all(int_or_str_literal);
+                let items = self.display_items(items)?;
+                let made = if constants {
+                    PySet::from_constants(items)
+                } else {
+                    PySet::from_items(items, false)
+                };
+                Value::Set(made.map_err(|err| Error::from(err).at(e.span))?)
+            }
+            ExprKind::SetComp { elt, generators } => {
+                let s = PySet::empty(false);
+                self.comprehension(generators, &mut |it: &mut Interp<'s>| {
+                    let v = it.eval(elt)?;
+                    s.add(v).map_err(|err| Error::from(err).at(elt.span))
+                })?;
+                Value::Set(s)
+            }
+            ExprKind::BigInt(text) => match operators::bigint::parse_literal(text) {
+                Some(n) => operators::bigint::norm(n),
+                None => {
+                    return Err(
+                        Error::new(ExceptionClass::SyntaxError, "invalid integer literal")
+                            .at(e.span),
+                    )
+                }
+            },
         };
         Ok(v)
+    }
+}
+
+/// An int or str literal (`-1` included): CPython folds a set display of three or more of
+/// them into a constant.
+fn int_or_str_literal(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::BigInt(_) | ExprKind::Str(_) => true,
+        ExprKind::Unary(UnaryOp::Neg | UnaryOp::Pos | UnaryOp::Invert, x) => {
+            matches!(x.kind, ExprKind::Int(_) | ExprKind::BigInt(_))
+        }
+        _ => false,
     }
 }
 

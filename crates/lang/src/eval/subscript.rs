@@ -53,6 +53,7 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>, Exception> {
         },
         Value::Str(s) => s.chars().map(|c| Value::str(c.to_string())).collect(),
         Value::Dict(d) => d.keys(),
+        Value::Set(s) => s.items(),
         Value::Shape(s) => s
             .iter()
             .map(|d| d.map_or(Value::None, |d| Value::Int(d as i64)))

@@ -91,6 +91,10 @@ fn value_json(v: &Value) -> J {
         Value::None => json!({"kind": "none"}),
         Value::Bool(b) => json!({"kind": "bool", "value": b}),
         Value::Int(i) => json!({"kind": "int", "value": i}),
+        // A JSON number of any size, read back as a JSON reader reads it.
+        Value::BigInt(n) => {
+            json!({"kind": "int", "value": serde_json::from_str::<J>(&n.to_string()).unwrap_or(J::Null)})
+        }
         Value::Float(f) => json!({"kind": "float", "value": float(*f)}),
         Value::Str(s) => json!({"kind": "str", "value": &**s}),
         Value::List(_) => json!({"kind": "list", "value": plain(v)}),
@@ -185,6 +189,7 @@ fn plain_json(v: &Value) -> J {
         Value::None => J::Null,
         Value::Bool(b) => J::from(*b),
         Value::Int(i) => J::from(*i),
+        Value::BigInt(n) => serde_json::from_str::<J>(&n.to_string()).unwrap_or(J::Null),
         Value::Float(f) => float(*f),
         Value::Str(s) => J::from(s.as_str()),
         Value::List(l) => match l.cached_literal() {

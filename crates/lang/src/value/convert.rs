@@ -117,6 +117,11 @@ fn to_nested_unchecked(v: &Value, depth: usize) -> Result<Nested, Exception> {
                     .collect::<Result<_, _>>()?,
             ),
         },
+        Value::BigInt(n) => {
+            return Err(value_error!(
+                "Can't convert Python int {n} to a tensor: it is out of range for int64"
+            ))
+        }
         other => {
             return Err(type_error!(
                 "a {} cannot be converted to a tensor",
@@ -294,6 +299,10 @@ pub fn to_int(v: &Value) -> Result<i64, Exception> {
     match v {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(*b as i64),
+        Value::BigInt(_) => Err(Exception::new(
+            ExceptionClass::OverflowError,
+            "Python int too large to convert to C long",
+        )),
         other => match tensor_item(other, "an int", DType::is_int)? {
             Some(s) => Ok(s.as_i64().expect("an int dtype")),
             None => Err(type_error!("expected an int, got a {}", other.type_name())),
@@ -305,6 +314,14 @@ pub fn to_int(v: &Value) -> Result<i64, Exception> {
 pub fn to_f64(v: &Value) -> Result<f64, Exception> {
     match v {
         Value::Float(f) => Ok(*f),
+        Value::BigInt(n) => num_traits::ToPrimitive::to_f64(&**n)
+            .filter(|f| f.is_finite())
+            .ok_or_else(|| {
+                Exception::new(
+                    ExceptionClass::OverflowError,
+                    "int too large to convert to float",
+                )
+            }),
         other => match tensor_item(other, "a number", DType::is_numeric)? {
             Some(s) => Ok(s.as_f64().expect("a numeric dtype")),
             None => to_int(other).map(|i| i as f64),

@@ -29,6 +29,10 @@ pub enum Key {
     Tuple(Vec<Key>),
     /// Anything hashed by what it is (dtypes, classes, functions, modules), by its text.
     Named(&'static str, String),
+    /// An int past 64 bits, or a float with such an integral value.
+    Big(num_bigint::BigInt),
+    /// A frozenset.
+    Frozen(super::FrozenKey),
 }
 
 impl Key {
@@ -41,6 +45,16 @@ impl Key {
             Value::Float(f) => {
                 if f.fract() == 0.0 && f.abs() < 9.2e18 {
                     Key::Int(*f as i64)
+                } else if f.fract() == 0.0 && f.is_finite() {
+                    // Past 9.2e18 (every float there is integral): the int it equals.
+                    let n: Option<num_bigint::BigInt> = num_traits::FromPrimitive::from_f64(*f);
+                    match n {
+                        Some(n) => match i64::try_from(&n) {
+                            Ok(i) => Key::Int(i),
+                            Err(_) => Key::Big(n),
+                        },
+                        None => Key::Float(f.to_bits()),
+                    }
                 } else if *f == 0.0 {
                     Key::Int(0)
                 } else {
@@ -58,6 +72,8 @@ impl Key {
             // own is not called).
             Value::Class(c) => Key::Named("class", format!("{:p}", Arc::as_ptr(c))),
             Value::Instance(i) => Key::Named("object", format!("{:p}", Arc::as_ptr(i))),
+            Value::BigInt(n) => Key::Big((**n).clone()),
+            Value::Set(s) if s.is_frozen() => Key::Frozen(super::FrozenKey::new(s.clone())),
             Value::Array(_) => {
                 return Err(type_error!(
                     "Tensor is unhashable. Instead, use tensor.ref() as the key."

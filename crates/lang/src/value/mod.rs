@@ -14,10 +14,14 @@ mod dict;
 pub mod env;
 mod fast_literal;
 mod list;
+pub mod pyhash;
+mod set;
 mod snapshot;
 
 pub use dict::{Key, PyDict};
 pub use list::{Entered, PyList};
+pub use num_bigint::BigInt;
+pub use set::{FrozenKey, PySet};
 pub use snapshot::snapshot;
 
 /// A value a name can hold or an expression can produce.
@@ -75,6 +79,10 @@ pub enum Value {
     Instance(Arc<class::Instance>),
     /// A function bound to its receiver (`obj.method`).
     Bound(Arc<class::Bound>),
+    /// A Python set or frozenset, shared (and, for a set, mutable).
+    Set(Arc<PySet>),
+    /// A Python int past 64 bits (one that fits is always `Int`).
+    BigInt(Arc<BigInt>),
 }
 
 /// A NumPy array: numbers, bools or bytes in a dense block, or a 1-D object array of
@@ -189,6 +197,9 @@ impl Value {
             Value::Class(_) => "type",
             Value::Instance(i) => i.class.name,
             Value::Bound(_) => "method",
+            Value::Set(s) if s.is_frozen() => "frozenset",
+            Value::Set(_) => "set",
+            Value::BigInt(_) => "int",
         }
     }
 
@@ -281,6 +292,7 @@ impl Value {
             Value::List(v) => !v.is_empty(),
             Value::Tuple(v) => !v.is_empty(),
             Value::Dict(v) => !v.is_empty(),
+            Value::Set(v) => !v.is_empty(),
             Value::NdArray(n) => {
                 let size: usize = n.shape().iter().product();
                 match &**n {

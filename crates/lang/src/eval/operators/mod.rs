@@ -2,8 +2,10 @@
 //! soon as a tensor is involved. This module dispatches and holds the tensor side; NumPy's
 //! and Python's rules are in [`numpy`] and [`python`].
 
+pub mod bigint;
 mod numpy;
 mod python;
+mod sets;
 
 use std::sync::Arc;
 
@@ -13,7 +15,7 @@ pub use numpy::numpy_matmul;
 use numpy::{numpy_as, numpy_binary};
 pub(crate) use numpy::{numpy_kernel, numpy_operand};
 pub use python::{as_items, identical, in_place, python_cmp, python_eq};
-use python::{contains, overflow, python_binary};
+use python::{contains, python_binary};
 use ragtag_engine::ops::broadcast;
 use ragtag_engine::ops::kernels::{self, BinaryOp as K, UnaryOp as U};
 use ragtag_engine::ops::matmul::{matmul_arrays, Transpose};
@@ -169,7 +171,12 @@ fn sparse_scalar(k: K, s: &Sparse, other: &Value, swapped: bool) -> Result<Value
 pub fn unary(op: UnaryOp, a: &Value) -> Result<Value, Exception> {
     match (op, a) {
         (UnaryOp::Pos, Value::Int(_) | Value::Float(_)) => Ok(a.clone()),
-        (UnaryOp::Neg, Value::Int(i)) => Ok(Value::Int(i.checked_neg().ok_or_else(overflow)?)),
+        (UnaryOp::Neg, Value::Int(i)) => Ok(i
+            .checked_neg()
+            .map_or_else(|| bigint::neg(&(*i).into()), Value::Int)),
+        (UnaryOp::Pos, Value::BigInt(_)) => Ok(a.clone()),
+        (UnaryOp::Neg, Value::BigInt(n)) => Ok(bigint::neg(n)),
+        (UnaryOp::Invert, Value::BigInt(n)) => Ok(bigint::invert(n)),
         (UnaryOp::Neg, Value::Float(f)) => Ok(Value::Float(-f)),
         (UnaryOp::Neg, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
         (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),

@@ -16,6 +16,7 @@ pub fn identical(a: &Value, b: &Value) -> bool {
         (Value::Array(x), Value::Array(y)) => Arc::ptr_eq(x, y),
         (Value::List(x), Value::List(y)) => Arc::ptr_eq(x, y),
         (Value::Dict(x), Value::Dict(y)) => Arc::ptr_eq(x, y),
+        (Value::Set(x), Value::Set(y)) => Arc::ptr_eq(x, y),
         (Value::Tuple(x), Value::Tuple(y)) => Arc::ptr_eq(x, y),
         (Value::Closure(x), Value::Closure(y)) => Arc::ptr_eq(x, y),
         (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
@@ -39,6 +40,7 @@ pub(super) fn contains(container: &Value, item: &Value) -> Result<bool, Exceptio
             Ok(false)
         }
         Value::Dict(d) => d.contains(item),
+        Value::Set(s) => s.contains(item),
         Value::Str(s) => match item {
             Value::Str(t) => Ok(s.contains(&**t)),
             _ => Err(type_error!("'in <string>' requires a string on the left")),
@@ -77,6 +79,13 @@ pub fn python_eq(a: &Value, b: &Value) -> bool {
             )
         }
         (Value::DType(x), Value::DType(y)) => x == y,
+        (Value::Set(x), Value::Set(y)) => super::sets::set_eq(x, y),
+        (Value::BigInt(_), _) | (_, Value::BigInt(_)) => {
+            matches!(
+                super::bigint::binary(BinOp::Eq, a, b),
+                Some(Ok(Value::Bool(true)))
+            )
+        }
         (Value::Shape(x), Value::Shape(y)) => x == y,
         // TensorShape.__eq__ reads a list or tuple of sizes as a shape.
         (Value::Shape(x), v @ (Value::List(_) | Value::Tuple(_)))
@@ -176,6 +185,13 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
             let n = usize::try_from(*n).unwrap_or(0);
             return Ok(Value::str(budget::repeat_str("string repetition", x, n)?));
         }
+        (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), Value::BigInt(_))
+        | (BinOp::Mul, Value::BigInt(_), Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
+            return Err(Exception::new(
+                ExceptionClass::OverflowError,
+                "cannot fit 'int' into an index-sized integer",
+            ));
+        }
         (BinOp::Mod, Value::Str(x), _) => {
             return crate::eval::builtins::percent_format(x, b);
         }
@@ -232,15 +248,23 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
         }
         _ => {}
     }
+    if let (Value::Set(x), Value::Set(y)) = (a, b) {
+        return super::sets::binary(op, x, y).unwrap_or_else(|| Err(unsupported()));
+    }
+    if matches!(a, Value::BigInt(_)) || matches!(b, Value::BigInt(_)) {
+        return super::bigint::binary(op, a, b).unwrap_or_else(|| Err(unsupported()));
+    }
     let (Some(x), Some(y)) = (num(a), num(b)) else {
         return Err(unsupported());
     };
+    // An int result past 64 bits: the same operation on big ints.
+    let grow = || super::bigint::binary(op, a, b).unwrap_or_else(|| Err(unsupported()));
     let both_bool = matches!((a, b), (Value::Bool(_), Value::Bool(_)));
     Ok(match (x, y) {
         (Num::I(p), Num::I(q)) => match op {
-            BinOp::Add => Value::Int(p.checked_add(q).ok_or_else(overflow)?),
-            BinOp::Sub => Value::Int(p.checked_sub(q).ok_or_else(overflow)?),
-            BinOp::Mul => Value::Int(p.checked_mul(q).ok_or_else(overflow)?),
+            BinOp::Add => p.checked_add(q).map_or_else(grow, |r| Ok(Value::Int(r)))?,
+            BinOp::Sub => p.checked_sub(q).map_or_else(grow, |r| Ok(Value::Int(r)))?,
+            BinOp::Mul => p.checked_mul(q).map_or_else(grow, |r| Ok(Value::Int(r)))?,
             BinOp::Div => {
                 if q == 0 {
                     return Err(zero_div("division by zero"));
@@ -252,7 +276,9 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
                     return Err(zero_div("integer division or modulo by zero"));
                 }
                 // Python floors; Rust truncates. Only MIN // -1 overflows.
-                let d = p.checked_div(q).ok_or_else(overflow)?;
+                let Some(d) = p.checked_div(q) else {
+                    return grow();
+                };
                 Value::Int(if p % q != 0 && ((p < 0) != (q < 0)) {
                     d - 1
                 } else {
@@ -280,7 +306,7 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
                     } else {
                         q as u32
                     };
-                    Value::Int(p.checked_pow(e).ok_or_else(overflow)?)
+                    p.checked_pow(e).map_or_else(grow, |r| Ok(Value::Int(r)))?
                 } else if p == 0 {
                     return Err(zero_div("0 cannot be raised to a negative power"));
                 } else {
@@ -298,13 +324,12 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
             }
             BinOp::LShift if p == 0 => Value::Int(0),
             BinOp::LShift => {
-                // ragtag's ints are 64-bit: a shift that loses bits overflows.
+                // A shift that loses bits grows into a big int.
                 let shifted = u32::try_from(q)
                     .ok()
                     .and_then(|q| p.checked_shl(q))
-                    .filter(|r| q < 64 && r >> q == p)
-                    .ok_or_else(overflow)?;
-                Value::Int(shifted)
+                    .filter(|r| q < 64 && r >> q == p);
+                shifted.map_or_else(grow, |r| Ok(Value::Int(r)))?
             }
             BinOp::RShift => Value::Int(p >> q.min(63)),
             BinOp::Lt => Value::Bool(p < q),
@@ -409,6 +434,7 @@ pub fn in_place(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value, Excepti
     };
     match (op, a) {
         (BinOp::Add | BinOp::Mul, Value::List(_)) | (BinOp::BitOr, Value::Dict(_)) => Some(run()),
+        (_, Value::Set(s)) if !s.is_frozen() => super::sets::in_place(op, s, b),
         _ => None,
     }
 }
@@ -422,6 +448,26 @@ pub fn python_cmp(a: &Value, b: &Value) -> Result<std::cmp::Ordering, Exception>
         (Value::Str(x), Value::Str(y)) => return Ok(x.cmp(y)),
         (Value::Tuple(_), Value::Tuple(_)) => {}
         _ if is_list(a) && is_list(b) => {}
+        (Value::BigInt(_), _) | (_, Value::BigInt(_)) => {
+            if let Some(Ok(Value::Bool(lt))) = super::bigint::binary(BinOp::Lt, a, b) {
+                let gt = matches!(
+                    super::bigint::binary(BinOp::Gt, a, b),
+                    Some(Ok(Value::Bool(true)))
+                );
+                return Ok(if lt {
+                    Ordering::Less
+                } else if gt {
+                    Ordering::Greater
+                } else {
+                    Ordering::Equal
+                });
+            }
+            return Err(type_error!(
+                "'<' not supported between instances of '{}' and '{}'",
+                a.type_name(),
+                b.type_name()
+            ));
+        }
         _ => {
             return match (num(a), num(b)) {
                 (Some(Num::I(x)), Some(Num::I(y))) => Ok(x.cmp(&y)),
@@ -447,15 +493,6 @@ pub fn python_cmp(a: &Value, b: &Value) -> Result<std::cmp::Ordering, Exception>
 
 fn zero_div(msg: &str) -> Exception {
     Exception::new(ExceptionClass::ZeroDivisionError, msg)
-}
-
-/// A Python int result past 64 bits: Python would grow the int, ragtag cannot.
-pub(super) fn overflow() -> Exception {
-    Exception::new(
-        ExceptionClass::OverflowError,
-        "integer result does not fit in 64 bits",
-    )
-    .with_hint("ragtag's Python ints are int64; use a float (e.g. 10.0**100) for larger numbers")
 }
 
 /// The items of a list-like value.

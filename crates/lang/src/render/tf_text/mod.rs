@@ -412,6 +412,22 @@ fn write_repr(v: &Value, out: &mut String) {
             }
             out.push('}');
         }
+        Value::Set(s) => {
+            let frozen = s.is_frozen();
+            let elems = s.items();
+            match (frozen, elems.is_empty()) {
+                (false, true) => out.push_str("set()"),
+                (true, true) => out.push_str("frozenset()"),
+                _ => {
+                    let (open, close) = if frozen {
+                        ("frozenset({", "})")
+                    } else {
+                        ("{", "}")
+                    };
+                    items(open, &elems, close, out);
+                }
+            }
+        }
         other => out.push_str(&repr_leaf(other)),
     }
 }
@@ -422,6 +438,7 @@ fn repr_leaf(v: &Value) -> String {
         Value::None => "None".into(),
         Value::Bool(b) => if *b { "True" } else { "False" }.into(),
         Value::Int(i) => i.to_string(),
+        Value::BigInt(n) => n.to_string(),
         Value::Float(f) => py_float(*f),
         Value::Str(s) => py_str(s),
         Value::NdArray(n) => super::numpy::nd_repr(n),
@@ -493,7 +510,7 @@ fn repr_leaf(v: &Value) -> String {
                 )
             }
         }
-        Value::List(_) | Value::Tuple(_) | Value::Dict(_) => repr_of(v),
+        Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_) => repr_of(v),
     }
 }
 

@@ -283,7 +283,7 @@ impl Converter<'_> {
             Rule::strings => self.strings(pair)?,
             Rule::ellipsis => ExprKind::Ellipsis,
             Rule::float => float_literal(pair.as_str(), span)?,
-            Rule::int => ExprKind::Int(int_literal(pair.as_str(), span)?),
+            Rule::int => int_or_big(pair.as_str(), span)?,
             Rule::const_true => ExprKind::Bool(true),
             Rule::const_false => ExprKind::Bool(false),
             Rule::const_none => ExprKind::None,
@@ -312,6 +312,9 @@ impl Converter<'_> {
     }
 
     pub(crate) fn dict_display(&self, pair: Pair<'_, Rule>) -> Result1<ExprKind> {
+        if self.is_set_display(&pair) {
+            return self.set_display(pair);
+        }
         let mut entries: Vec<(Option<Expr>, Expr)> = Vec::new();
         let mut pairs = pair.into_inner().peekable();
         while let Some(item) = pairs.next() {
@@ -331,8 +334,12 @@ impl Converter<'_> {
                     generators,
                 });
             }
+            let item_span = span_of(&item);
             let mut kv = item.into_inner();
             let first = kv.next().expect("key");
+            if first.as_rule() != Rule::or_test && kv.peek().is_none() {
+                return Err(Self::set_item_in_dict(item_span));
+            }
             match kv.next() {
                 // `**mapping`
                 None => entries.push((None, self.or_test(first)?)),

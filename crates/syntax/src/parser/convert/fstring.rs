@@ -309,9 +309,10 @@ fn shift(e: &mut Expr, by: usize) {
         | ExprKind::None
         | ExprKind::Ellipsis
         | ExprKind::Data(_)
+        | ExprKind::BigInt(_)
         | ExprKind::Name(_) => {}
         ExprKind::FString(parts) => shift_parts(parts, by),
-        ExprKind::List(items) | ExprKind::Tuple(items) => {
+        ExprKind::List(items) | ExprKind::Tuple(items) | ExprKind::Set(items) => {
             items.iter_mut().for_each(|i| shift(i, by))
         }
         ExprKind::Dict(entries) => entries.iter_mut().for_each(|(k, v)| {
@@ -363,7 +364,9 @@ fn shift(e: &mut Expr, by: usize) {
             shift(then, by);
             shift(orelse, by);
         }
-        ExprKind::ListComp { elt, generators } | ExprKind::GenExp { elt, generators } => {
+        ExprKind::ListComp { elt, generators }
+        | ExprKind::GenExp { elt, generators }
+        | ExprKind::SetComp { elt, generators } => {
             shift(elt, by);
             shift_generators(generators, by);
         }

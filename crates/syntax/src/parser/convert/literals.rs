@@ -40,6 +40,14 @@ pub(crate) fn int_literal(text: &str, span: Span) -> Result1<i64> {
     })
 }
 
+/// An integer literal: `Int` when it fits 64 bits, else `BigInt` with its text.
+pub(crate) fn int_or_big(text: &str, span: Span) -> Result1<ExprKind> {
+    match int_literal(text, span) {
+        Ok(i) => Ok(ExprKind::Int(i)),
+        Err(_) => Ok(ExprKind::BigInt(text.replace('_', ""))),
+    }
+}
+
 /// The value of one string literal (not an f-string): prefix, quotes and escapes resolved.
 pub(crate) fn string_literal(text: &str, span: Span) -> Result1<String> {
     let quote = text.find(['\'', '"']).unwrap_or(0);

@@ -12,10 +12,11 @@ mod expr;
 mod fstring;
 mod literals;
 mod operators;
+mod sets;
 mod stmt;
 
 pub(super) use literals::unescape;
-pub(super) use literals::{float_literal, int_literal, string_literal};
+pub(super) use literals::{float_literal, int_literal, int_or_big, string_literal};
 pub(super) use operators::binop;
 use stmt::target_list;
 pub(super) use stmt::to_target;

@@ -48,6 +48,7 @@ pub(crate) fn to_target(e: Expr) -> Result1<Target> {
         ExprKind::Attr(obj, name) => return Ok(Target::Attr(obj, name, e.span)),
         ExprKind::Call(..) => "a function call",
         ExprKind::Int(_)
+        | ExprKind::BigInt(_)
         | ExprKind::Float(_)
         | ExprKind::Str(_)
         | ExprKind::Bool(_)
@@ -108,6 +109,8 @@ fn aug_assign(target: Expr, op: &Pair<'_, Rule>, value: Expr) -> Result1<StmtKin
         ExprKind::Tuple(_) => "tuple",
         ExprKind::List(_) | ExprKind::Data(_) => "list",
         ExprKind::Dict(_) => "dict literal",
+        ExprKind::Set(_) => "set display",
+        ExprKind::SetComp { .. } => "set comprehension",
         ExprKind::Call(..) => "function call",
         ExprKind::Lambda(..) => "lambda",
         ExprKind::IfElse { .. } => "conditional expression",
@@ -117,6 +120,7 @@ fn aug_assign(target: Expr, op: &Pair<'_, Rule>, value: Expr) -> Result1<StmtKin
         ExprKind::FString(_) => "f-string expression",
         ExprKind::Binary(o, ..) if o.is_comparison() => "comparison",
         ExprKind::Int(_)
+        | ExprKind::BigInt(_)
         | ExprKind::Float(_)
         | ExprKind::Str(_)
         | ExprKind::Bool(_)

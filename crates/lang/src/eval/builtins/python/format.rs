@@ -131,6 +131,7 @@ pub fn format_value(v: &Value, spec: &str) -> Result<String, Exception> {
         Value::Bool(b) if spec.is_empty() => Ok(if *b { "True" } else { "False" }.into()),
         Value::Bool(b) => format_int(i64::from(*b), &Spec::parse(spec, "bool")?, "bool"),
         Value::Int(i) => format_int(*i, &Spec::parse(spec, "int")?, "int"),
+        Value::BigInt(n) => format_big(n, &Spec::parse(spec, "int")?),
         Value::Float(f) => format_float(*f, &Spec::parse(spec, "float")?),
         Value::Str(s) => format_str(s, &Spec::parse(spec, "str")?),
         _ if spec.is_empty() => Ok(crate::render::tf_text::format_of(v)),
@@ -353,6 +354,41 @@ fn format_int(i: i64, spec: &Spec, type_name: &str) -> Result<String, Exception>
     };
     let prefix = if spec.alt { prefix } else { "" };
     layout(i < 0, prefix, &digits, "", spec, every)
+}
+
+/// `format(n, spec)` of an int past 64 bits: the checks and layout of [`format_int`].
+fn format_big(n: &num_bigint::BigInt, spec: &Spec) -> Result<String, Exception> {
+    let ty = spec.ty.unwrap_or('d');
+    if matches!(ty, 'e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%') {
+        return format_float(
+            crate::value::convert::to_f64(&Value::BigInt(n.clone().into()))?,
+            spec,
+        );
+    }
+    if ty == 'c' {
+        return Err(Exception::new(
+            ExceptionClass::OverflowError,
+            "%c arg not in range(0x110000)",
+        ));
+    }
+    // The spec's errors are those of any int.
+    format_int(0, spec, "int")?;
+    let (digits, prefix, every) = match ty {
+        'b' => (n.magnitude().to_str_radix(2), "0b", 4),
+        'o' => (n.magnitude().to_str_radix(8), "0o", 4),
+        'x' => (n.magnitude().to_str_radix(16), "0x", 4),
+        'X' => (n.magnitude().to_str_radix(16).to_uppercase(), "0X", 4),
+        _ => (n.magnitude().to_string(), "", 3),
+    };
+    let prefix = if spec.alt { prefix } else { "" };
+    layout(
+        n.sign() == num_bigint::Sign::Minus,
+        prefix,
+        &digits,
+        "",
+        spec,
+        every,
+    )
 }
 
 /// The most significant digits a double's exact decimal expansion has (767); past them,

@@ -27,6 +27,11 @@ fn int_arg(a: &Args, name: &str) -> Result<i64> {
 
 /// `hex`, `oct` and `bin`: the prefix, then the magnitude's digits in `radix`.
 fn in_base(a: &Args, prefix: &str, radix: u32) -> Result<Value> {
+    if let Value::BigInt(n) = a.value("x") {
+        let (negative, digits) = crate::eval::operators::bigint::digits(n, radix);
+        let sign = if negative { "-" } else { "" };
+        return Ok(Value::str(format!("{sign}{prefix}{digits}")));
+    }
     let i = int_arg(a, "x")?;
     let m = i.unsigned_abs();
     let digits = match radix {
@@ -52,7 +57,12 @@ pub(super) fn bin(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 pub(super) fn divmod(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let (x, y) = (a.value("a"), a.value("b"));
-    let numeric = |v: &Value| matches!(v, Value::Int(_) | Value::Bool(_) | Value::Float(_));
+    let numeric = |v: &Value| {
+        matches!(
+            v,
+            Value::Int(_) | Value::Bool(_) | Value::Float(_) | Value::BigInt(_)
+        )
+    };
     if !numeric(x) || !numeric(y) {
         return Err(Error::new(
             ExceptionClass::TypeError,
@@ -76,13 +86,21 @@ pub(super) fn pow(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     let ints = [base, exp, a.value("mod")]
         .iter()
-        .all(|v| matches!(v, Value::Int(_) | Value::Bool(_)));
+        .all(|v| matches!(v, Value::Int(_) | Value::Bool(_) | Value::BigInt(_)));
     if !ints {
         return Err(Error::new(
             ExceptionClass::TypeError,
             "pow() 3rd argument not allowed unless all arguments are integers",
         )
         .at(a.call));
+    }
+    if [base, exp, a.value("mod")]
+        .iter()
+        .any(|v| matches!(v, Value::BigInt(_)))
+    {
+        use crate::eval::operators::bigint::{pow_mod, to_big};
+        let big = |name: &str| to_big(a.value(name)).unwrap_or_default();
+        return pow_mod(big("base"), big("exp"), big("mod")).map_err(|e| Error::from(e).at(a.call));
     }
     let (b, e, m) = (int_arg(a, "base")?, int_arg(a, "exp")?, int_arg(a, "mod")?);
     if m == 0 {
@@ -147,6 +165,8 @@ pub(super) fn round(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
     };
     match x {
+        // An int past 64 bits rounds to itself (a negative ndigits is not supported on it).
+        Value::BigInt(_) if nd.is_none_or(|n| n >= 0) => Ok(x.clone()),
         Value::Int(_) | Value::Bool(_) => {
             let i = int_arg(a, "number")?;
             match nd {

@@ -3,6 +3,7 @@
 //! The table is one list (every entry sees NumPy arrays as themselves, see `Args::bind`);
 //! the implementations live beside it by concern.
 
+mod bigints;
 pub mod containers;
 mod files;
 pub mod format;
@@ -12,12 +13,14 @@ mod iterables;
 mod number_methods;
 mod numbers;
 pub mod objects;
+mod sets;
 mod text;
 
+use self::bigints::int;
 use self::higher::{all, any, callable, filter, map, max, min, reversed, sorted};
 use self::ints::{bin, divmod, hex, oct, pow, round};
 use self::iterables::{dict, enumerate, sum, zip};
-use self::numbers::{bool_, float, int, math1, math_int, math_log, num_arg};
+use self::numbers::{bool_, float, math1, math_int, math_log, num_arg};
 use self::text::{dict_items, dict_keys, dict_values, format, join, lower, split, strip, upper};
 use super::help::help;
 pub use super::help::{help_index, help_text, lookup_help};
@@ -30,10 +33,12 @@ use crate::render::tf_text::{repr_of, str_of};
 use crate::value::Value;
 use ragtag_engine::{budget, ExceptionClass};
 
+pub use bigints::BIGINTS;
 pub use containers::CONTAINERS;
 pub use files::FILES;
 pub use number_methods::NUMBER_METHODS;
 pub use objects::OBJECTS;
+pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
 
 /// Python builtins.
 pub static BUILTINS: &[Builtin] = &[
@@ -70,9 +75,9 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("repr", "(object)", repr)
         .doc("The representation of a value, as Python's `repr`.")
         .examples(&["repr('a')"]),
-    Builtin::function("int", "(x=0)", int)
+    Builtin::function("int", "(x=0, base=None)", int)
         .doc("A Python int from a number, a numeric string or a scalar tensor.")
-        .examples(&["int('3')"]),
+        .examples(&["int(2.9)", "int('ff', 16)", "int('0b_101', 0)", "int('1' * 25)"]),
     Builtin::function("float", "(x=0.0)", float)
         .doc("A Python float from a number, a numeric string or a scalar tensor.")
         .examples(&["float(3)"]),
@@ -272,6 +277,7 @@ fn len(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Value::List(x) => x.len(),
         Value::Tuple(x) => x.len(),
         Value::Dict(x) => x.len(),
+        Value::Set(x) => x.len(),
         Value::Shape(s) => s.len(),
         Value::Lod(l) => l.data().shape().first().copied().unwrap_or(0),
         Value::NdArray(n) => match n.shape().first() {
@@ -307,6 +313,9 @@ fn len(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn abs(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let v = a.value("x");
+    if let Some(r) = bigints::abs_int(v) {
+        return Ok(r);
+    }
     Ok(match v {
         Value::Int(i) => Value::Int(i.wrapping_abs()),
         Value::Float(f) => Value::Float(f.abs()),

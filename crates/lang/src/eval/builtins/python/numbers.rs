@@ -8,46 +8,6 @@ use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::ExceptionClass;
 
-pub(super) fn int(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let v = a.value("x");
-    Ok(Value::Int(match v {
-        Value::Str(s) => s.trim().parse::<i64>().map_err(|_| {
-            Error::new(
-                ExceptionClass::ValueError,
-                format!("invalid literal for int(): '{s}'"),
-            )
-            .at(a.span("x"))
-        })?,
-        Value::Float(f) => float_to_int(*f).map_err(|e| a.err_at("x", e))?,
-        _ => match convert::to_f64(v) {
-            Ok(f) => float_to_int(f).map_err(|e| a.err_at("x", e))?,
-            Err(e) => return Err(a.err_at("x", e)),
-        },
-    }))
-}
-
-/// Python's `int(float)`, failing where the float has no int64 value.
-fn float_to_int(f: f64) -> std::result::Result<i64, ragtag_engine::Exception> {
-    let t = f.trunc();
-    // 2**63 is exactly representable; every float below it and at least -2**63 fits.
-    if t.is_nan() {
-        Err(ragtag_engine::Exception::new(
-            ExceptionClass::ValueError,
-            "cannot convert float NaN to integer",
-        ))
-    } else if !(i64::MIN as f64..-(i64::MIN as f64)).contains(&t) {
-        Err(ragtag_engine::Exception::new(
-            ExceptionClass::OverflowError,
-            format!(
-                "cannot convert float {} to a 64-bit integer",
-                crate::render::tf_text::py_float(f)
-            ),
-        ))
-    } else {
-        Ok(t as i64)
-    }
-}
-
 pub(super) fn float(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let v = a.value("x");
     Ok(Value::Float(match v {

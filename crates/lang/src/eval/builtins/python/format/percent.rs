@@ -163,6 +163,8 @@ pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, Exception> {
                 let n = match &v {
                     Value::Int(n) => *n,
                     Value::Bool(b) => i64::from(*b),
+                    // Only the sign is read from `n` below: the digits come from the big int.
+                    Value::BigInt(b) => -i64::from(b.sign() == num_bigint::Sign::Minus),
                     Value::Float(f) if matches!(ty, 'd' | 'i' | 'u') => {
                         if !f.is_finite() {
                             return Err(Exception::new(
@@ -192,6 +194,17 @@ pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, Exception> {
                     'X' => (format!("{abs:X}"), "0X"),
                     _ => (abs.to_string(), ""),
                 };
+                if let Value::BigInt(b) = &v {
+                    let radix = match ty {
+                        'o' => 8,
+                        'x' | 'X' => 16,
+                        _ => 10,
+                    };
+                    digits = b.magnitude().to_str_radix(radix);
+                    if ty == 'X' {
+                        digits = digits.to_uppercase();
+                    }
+                }
                 // A precision is the least number of digits.
                 if let Some(p) = spec.precision {
                     if p > digits.len() {
