@@ -319,14 +319,17 @@ pub enum ExprKind {
         /// The `for` clauses, outermost first (at least one).
         generators: Vec<Comprehension>,
     },
-    /// `(elt for target in iter …)`, also as a call's sole argument: ragtag evaluates it at
-    /// once, into the list of its items.
+    /// `(elt for target in iter …)`, also as a call's sole argument: a lazy generator.
     GenExp {
         /// The produced element.
         elt: Box<Expr>,
         /// The `for` clauses, outermost first (at least one).
         generators: Vec<Comprehension>,
     },
+    /// `yield value` (`None`: a bare `yield`) in a generator function.
+    Yield(Option<Box<Expr>>),
+    /// `yield from iterable` in a generator function.
+    YieldFrom(Box<Expr>),
 }
 
 /// A piece of an f-string.

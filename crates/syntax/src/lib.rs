@@ -17,6 +17,7 @@ pub mod ast;
 mod error;
 mod parser;
 pub mod scope;
+pub mod yields;
 mod sexpr;
 
 pub use error::{ParseError, SyntaxError, SyntaxErrorKind};
@@ -31,6 +32,6 @@ pub const KEYWORDS: &[&str] = &[
 ];
 
 /// The keywords of Python statements ragtag does not have: a SyntaxError names them.
-pub const UNSUPPORTED_KEYWORDS: &[&str] = &["with", "class", "yield", "async", "await"];
+pub const UNSUPPORTED_KEYWORDS: &[&str] = &["with", "class", "async", "await"];
 
 pub use sexpr::{expr_to_sexpr, program_to_sexpr};

@@ -114,6 +114,9 @@ pub fn expr_to_sexpr(e: &Expr) -> String {
             clauses(generators, &mut parts);
             form("dictcomp", parts.into_iter())
         }
+        ExprKind::Yield(None) => "(yield)".into(),
+        ExprKind::Yield(Some(v)) => form("yield", std::iter::once(expr_to_sexpr(v))),
+        ExprKind::YieldFrom(v) => form("yield-from", std::iter::once(expr_to_sexpr(v))),
     }
 }
 

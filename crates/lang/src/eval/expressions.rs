@@ -63,6 +63,11 @@ impl<'s> Interp<'s> {
                 let v = self.eval(x)?;
                 operators::unary(*op, &v).map_err(|err| Error::from(err).at(e.span))?
             }
+            ExprKind::Binary(op @ (BinOp::In | BinOp::NotIn), l, r) if self.is_iter_expr(r) => {
+                let a = self.eval(l)?;
+                let b = self.eval(r)?;
+                self.contains_lazy(*op, &a, &b, e.span)?
+            }
             ExprKind::Binary(op, l, r) => {
                 let a = self.eval(l)?;
                 let b = self.eval(r)?;
@@ -92,7 +97,12 @@ impl<'s> Interp<'s> {
                     self.eval(orelse)?
                 }
             }
-            ExprKind::ListComp { elt, generators } | ExprKind::GenExp { elt, generators } => {
+            ExprKind::GenExp { elt, generators } => self.genexp(elt, generators)?,
+            ExprKind::Yield(_) | ExprKind::YieldFrom(_) => {
+                return Err(Error::new(ExceptionClass::SyntaxError, "'yield' outside function")
+                    .at(e.span))
+            }
+            ExprKind::ListComp { elt, generators } => {
                 let mut out = Vec::new();
                 self.comprehension(generators, &mut |it: &mut Interp<'s>| {
                     let v = it.eval(elt)?;
@@ -134,7 +144,7 @@ impl<'s> Interp<'s> {
             return emit(self);
         };
         let it = self.eval(&first.iter)?;
-        let items = subscript::iterate(&it).map_err(|err| Error::from(err).at(first.iter.span))?;
+        let items = self.collect(&it, first.iter.span)?;
         let env =
             crate::value::env::Env::new(Default::default(), None, self.frames.last().cloned());
         self.frames.push(env);
@@ -155,7 +165,7 @@ impl<'s> Interp<'s> {
             Some(items) => items,
             None => {
                 let it = self.eval(&g.iter)?;
-                subscript::iterate(&it).map_err(|err| Error::from(err).at(g.iter.span))?
+                self.collect(&it, g.iter.span)?
             }
         };
         'items: for item in items {

@@ -147,6 +147,9 @@ impl<'s> Interp<'s> {
             }
             StmtKind::For { target, iter, body } => {
                 let it = self.eval(iter)?;
+                if let Value::Iter(_) = it {
+                    return self.for_iter(target, &it, body, iter.span);
+                }
                 let items = subscript::iterate(&it).map_err(|e| Error::from(e).at(iter.span))?;
                 for item in items {
                     self.check_cancel()?;
@@ -239,7 +242,7 @@ impl<'s> Interp<'s> {
     /// Whether a handler names a class that catches KeyboardInterrupt. Read from the
     /// source, not evaluated: an interrupted run evaluates nothing more unless a handler
     /// asks for the interrupt (a bare `except:` does not, so Ctrl-C still stops a loop).
-    fn catches_interrupt(&self, handlers: &[Handler]) -> bool {
+    pub(super) fn catches_interrupt(&self, handlers: &[Handler]) -> bool {
         let names_it = |c: &Expr| match &c.kind {
             ExprKind::Name(n) => ExceptionClass::from_name(n)
                 .is_some_and(|k| k.name() == n && k.catches(ExceptionClass::KeyboardInterrupt)),

@@ -12,6 +12,7 @@ pub mod convert;
 mod dict;
 pub mod env;
 mod fast_literal;
+pub mod iter;
 mod list;
 mod snapshot;
 
@@ -68,6 +69,8 @@ pub enum Value {
     Spec(Arc<TypeSpec>),
     /// A NumPy array (`x.numpy()`, `np.array(…)`).
     NdArray(Arc<NdArray>),
+    /// An iterator: a generator, `iter(xs)`, `map(…)`, an `itertools` object.
+    Iter(Arc<iter::PyIter>),
 }
 
 /// A NumPy array: numbers, bools or bytes in a dense block, or a 1-D object array of
@@ -179,6 +182,7 @@ impl Value {
             Value::Spec(s) if s.ragged => "RaggedTensorSpec",
             Value::Spec(_) => "TensorSpec",
             Value::NdArray(_) => "ndarray",
+            Value::Iter(i) => i.type_name(),
         }
     }
 

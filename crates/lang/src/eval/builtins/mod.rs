@@ -229,6 +229,7 @@ pub fn registry() -> &'static Registry {
             python::BUILTINS,
             python::CONTAINERS,
             python::NUMBER_METHODS,
+            python::iterators::ITERATORS,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,
@@ -429,6 +430,7 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         Value::Spec(s) if s.ragged => "tf.RaggedTensorSpec",
         Value::Spec(_) => "tf.TensorSpec",
         v if numpy_random::is_generator(v) => "np.random.Generator",
+        Value::Iter(i) if i.is_generator() => "generator",
         _ => return None,
     })
 }

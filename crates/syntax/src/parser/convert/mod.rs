@@ -155,6 +155,7 @@ pub(super) fn is_keyword(rule: Rule) -> bool {
             | R::kw_continue
             | R::kw_global
             | R::kw_nonlocal
+            | R::kw_yield
     )
 }
 
