@@ -392,6 +392,13 @@ impl<'s> Interp<'s> {
                 env,
                 iters,
             } => {
+                if self.frames.len() >= super::MAX_DEPTH {
+                    return Err(Error::new(
+                        ExceptionClass::RecursionError,
+                        "maximum recursion depth exceeded",
+                    )
+                    .at(span));
+                }
                 self.frames.push(env.clone());
                 let r = self.genexp_step(elt, gens, iters, span);
                 self.frames.pop();

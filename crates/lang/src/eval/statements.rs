@@ -332,8 +332,11 @@ fn import(module: &str) -> Result<Value> {
         written[0],
         "tensorflow" | "numpy" | "paddle" | "math" | "sys"
     );
-    let Some(root) = root_module(first).filter(|r| *r == first && real) else {
-        return Err(not_found(0));
+    let stdlib = builtins::python::STDLIB_MODULES.contains(&written[0]);
+    let root = match root_module(first).filter(|r| *r == first && real) {
+        Some(root) => root,
+        None if stdlib => first,
+        None => return Err(not_found(0)),
     };
     let mut v = Value::Module(Arc::from(root));
     for (depth, part) in parts.enumerate() {

@@ -230,6 +230,8 @@ pub fn registry() -> &'static Registry {
             python::CONTAINERS,
             python::NUMBER_METHODS,
             python::iterators::ITERATORS,
+            python::ITERTOOLS,
+            python::FUNCTOOLS,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,

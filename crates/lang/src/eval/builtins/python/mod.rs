@@ -9,6 +9,8 @@ mod higher;
 mod ints;
 mod iterables;
 pub mod iterators;
+mod itertools;
+mod functools;
 mod number_methods;
 mod numbers;
 mod text;
@@ -31,6 +33,12 @@ use crate::value::Value;
 use ragtag_engine::{budget, ExceptionClass};
 
 pub use containers::CONTAINERS;
+pub use functools::FUNCTOOLS;
+pub use itertools::ITERTOOLS;
+
+/// The standard modules `import` finds besides ragtag's roots (their builtins are named
+/// under them: `itertools.count`).
+pub const STDLIB_MODULES: &[&str] = &["itertools", "functools", "operator"];
 pub use number_methods::NUMBER_METHODS;
 
 /// Python builtins.
