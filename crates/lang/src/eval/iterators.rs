@@ -19,8 +19,14 @@ pub fn to_iter(v: &Value) -> std::result::Result<Value, Exception> {
     if let Value::Iter(_) = v {
         return Ok(v.clone());
     }
+    if let Value::List(l) = v {
+        let state = IterState::List {
+            list: l.clone(),
+            pos: 0,
+        };
+        return Ok(Value::Iter(PyIter::new("list_iterator", state)));
+    }
     let kind = match v {
-        Value::List(_) => "list_iterator",
         Value::Tuple(_) => "tuple_iterator",
         Value::Str(_) => "str_ascii_iterator",
         Value::Dict(_) => "dict_keyiterator",
@@ -100,6 +106,13 @@ impl<'s> Interp<'s> {
         let err = |e: Exception| Error::from(e).at(span);
         Ok(Some(match state {
             IterState::Seq(items) => return Ok(items.pop_front()),
+            IterState::List { list, pos } => {
+                let Some(v) = list.get(*pos) else {
+                    return Ok(None);
+                };
+                *pos += 1;
+                v
+            }
             IterState::Range { next, stop, step } => {
                 let more = if *step > 0 { *next < *stop } else { *next > *stop };
                 if !more {

@@ -35,6 +35,8 @@ enum Slot {
 pub enum IterState {
     /// Items already known (a list's, a tuple's, a string's characters).
     Seq(VecDeque<Value>),
+    /// A list's iterator: reads the list as it is at each step, as CPython's does.
+    List { list: Arc<super::PyList>, pos: usize },
     /// `range(start, stop, step)` counting lazily.
     Range { next: i64, stop: i64, step: i64 },
     /// `itertools.count(start, step)`.

@@ -22,6 +22,7 @@ pub fn identical(a: &Value, b: &Value) -> bool {
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::ErrorClass(x), Value::ErrorClass(y)) => x == y,
         (Value::Module(x), Value::Module(y)) => x == y,
+        (Value::Iter(x), Value::Iter(y)) => Arc::ptr_eq(x, y),
         _ => false,
     }
 }
