@@ -17,8 +17,8 @@ pub mod ast;
 mod error;
 mod parser;
 pub mod scope;
-pub mod yields;
 mod sexpr;
+pub mod yields;
 
 pub use error::{ParseError, SyntaxError, SyntaxErrorKind};
 pub use parser::{completeness, parse, parse_expr, parse_interruptible, Completeness};

@@ -19,9 +19,7 @@ pub fn stmt_has_yield(s: &Stmt) -> bool {
         StmtKind::Del(items) => items.iter().any(expr_has_yield),
         StmtKind::While { cond, body } => expr_has_yield(cond) || block(body),
         StmtKind::For { iter, body, .. } => expr_has_yield(iter) || block(body),
-        StmtKind::If { cond, body, orelse } => {
-            expr_has_yield(cond) || block(body) || block(orelse)
-        }
+        StmtKind::If { cond, body, orelse } => expr_has_yield(cond) || block(body) || block(orelse),
         StmtKind::Try {
             body,
             handlers,
@@ -53,9 +51,7 @@ pub fn expr_has_yield(e: &Expr) -> bool {
             .into_iter()
             .any(|p| p.as_ref().is_some_and(expr_has_yield)),
     };
-    let comps = |gens: &[Comprehension]| {
-        gens.first().is_some_and(|g| expr_has_yield(&g.iter))
-    };
+    let comps = |gens: &[Comprehension]| gens.first().is_some_and(|g| expr_has_yield(&g.iter));
     match &e.kind {
         ExprKind::Yield(_) | ExprKind::YieldFrom(_) => true,
         ExprKind::List(items) | ExprKind::Tuple(items) => any(items),

@@ -99,8 +99,9 @@ impl<'s> Interp<'s> {
             }
             ExprKind::GenExp { elt, generators } => self.genexp(elt, generators)?,
             ExprKind::Yield(_) | ExprKind::YieldFrom(_) => {
-                return Err(Error::new(ExceptionClass::SyntaxError, "'yield' outside function")
-                    .at(e.span))
+                return Err(
+                    Error::new(ExceptionClass::SyntaxError, "'yield' outside function").at(e.span),
+                )
             }
             ExprKind::ListComp { elt, generators } => {
                 let mut out = Vec::new();

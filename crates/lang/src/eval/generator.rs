@@ -487,7 +487,11 @@ impl<'s> Interp<'s> {
             let parent = parent_stmt(root, &gen.frames).expect("a parent");
             gen.frames.pop();
             match (&pending, top.block, &parent.kind) {
-                (Pending::Jump(cont), Block::Body, StmtKind::While { .. } | StmtKind::For { .. }) => {
+                (
+                    Pending::Jump(cont),
+                    Block::Body,
+                    StmtKind::While { .. } | StmtKind::For { .. },
+                ) => {
                     if *cont {
                         gen.frames.push(Frame {
                             pos: usize::MAX,

@@ -114,7 +114,11 @@ impl<'s> Interp<'s> {
                 v
             }
             IterState::Range { next, stop, step } => {
-                let more = if *step > 0 { *next < *stop } else { *next > *stop };
+                let more = if *step > 0 {
+                    *next < *stop
+                } else {
+                    *next > *stop
+                };
                 if !more {
                     return Ok(None);
                 }
@@ -207,6 +211,9 @@ impl<'s> Interp<'s> {
             }
             IterState::Zip { iters, strict } => {
                 let (iters, strict) = (iters.clone(), *strict);
+                if iters.is_empty() {
+                    return Ok(None);
+                }
                 let mut items = Vec::new();
                 for (i, x) in iters.iter().enumerate() {
                     match self.next_of(x, span)? {
@@ -228,7 +235,11 @@ impl<'s> Interp<'s> {
             IterState::ZipLongest { iters, live, fill } => {
                 let mut items = Vec::new();
                 for (i, x) in iters.clone().iter().enumerate() {
-                    let got = if live[i] { self.next_of(x, span)? } else { None };
+                    let got = if live[i] {
+                        self.next_of(x, span)?
+                    } else {
+                        None
+                    };
                     if got.is_none() {
                         live[i] = false;
                     }
@@ -291,7 +302,11 @@ impl<'s> Interp<'s> {
                     let Some(v) = self.next_of(&iter, span)? else {
                         return Ok(None);
                     };
-                    if self.call1(&func, vec![v.clone()], span)?.truthy().map_err(err)? {
+                    if self
+                        .call1(&func, vec![v.clone()], span)?
+                        .truthy()
+                        .map_err(err)?
+                    {
                         v
                     } else {
                         *done = true;
@@ -305,7 +320,11 @@ impl<'s> Interp<'s> {
                         if *done {
                             break v;
                         }
-                        if !self.call1(&func, vec![v.clone()], span)?.truthy().map_err(err)? {
+                        if !self
+                            .call1(&func, vec![v.clone()], span)?
+                            .truthy()
+                            .map_err(err)?
+                        {
                             *done = true;
                             break v;
                         }
@@ -486,7 +505,11 @@ impl<'s> Interp<'s> {
         let ExprKind::Name(n) = &f.kind else {
             return Ok(None);
         };
-        if n != "range" || args.iter().any(|a| a.name.is_some() || a.star || a.double_star) {
+        if n != "range"
+            || args
+                .iter()
+                .any(|a| a.name.is_some() || a.star || a.double_star)
+        {
             return Ok(None);
         }
         if !matches!(self.lookup(n, f.span)?, Value::Builtin(b) if b.name == "range") {
@@ -510,7 +533,9 @@ impl<'s> Interp<'s> {
             _ => {
                 // Let `range` itself say what is wrong.
                 let r = self.call_values(&Value::Builtin(range_builtin()), values, e.span)?;
-                return to_iter(&r).map(Some).map_err(|err| Error::from(err).at(e.span));
+                return to_iter(&r)
+                    .map(Some)
+                    .map_err(|err| Error::from(err).at(e.span));
             }
         };
         Ok(Some(Value::Iter(PyIter::new(
@@ -525,4 +550,3 @@ fn range_builtin() -> &'static crate::eval::builtins::Builtin {
         .get("range")
         .expect("range is a builtin")
 }
-

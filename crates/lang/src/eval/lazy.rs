@@ -124,8 +124,7 @@ impl<'s> Interp<'s> {
         b: &'static super::builtins::Builtin,
         mut args: Vec<super::args::CallArg>,
     ) -> Result<Vec<super::args::CallArg>> {
-        if !args.iter().any(|a| matches!(a.value, Value::Iter(_))) || !DRAINING.contains(&b.name)
-        {
+        if !args.iter().any(|a| matches!(a.value, Value::Iter(_))) || !DRAINING.contains(&b.name) {
             return Ok(args);
         }
         for a in &mut args {

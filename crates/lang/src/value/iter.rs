@@ -36,7 +36,10 @@ pub enum IterState {
     /// Items already known (a list's, a tuple's, a string's characters).
     Seq(VecDeque<Value>),
     /// A list's iterator: reads the list as it is at each step, as CPython's does.
-    List { list: Arc<super::PyList>, pos: usize },
+    List {
+        list: Arc<super::PyList>,
+        pos: usize,
+    },
     /// `range(start, stop, step)` counting lazily.
     Range { next: i64, stop: i64, step: i64 },
     /// `itertools.count(start, step)`.
@@ -44,38 +47,90 @@ pub enum IterState {
     /// `itertools.repeat(value, times)`.
     Repeat { value: Value, left: Option<i64> },
     /// `itertools.cycle(xs)`: the items seen, then round again.
-    Cycle { src: Option<Value>, saved: Vec<Value>, pos: usize },
+    Cycle {
+        src: Option<Value>,
+        saved: Vec<Value>,
+        pos: usize,
+    },
     /// `itertools.chain(*its)`; `more`: `chain.from_iterable`'s source of iterables.
-    Chain { iters: VecDeque<Value>, more: Option<Value> },
+    Chain {
+        iters: VecDeque<Value>,
+        more: Option<Value>,
+    },
     /// `map(f, *its)`; `star`: `itertools.starmap(f, it)` (each item is the arguments).
-    Map { func: Value, iters: Vec<Value>, star: bool },
+    Map {
+        func: Value,
+        iters: Vec<Value>,
+        star: bool,
+    },
     /// `filter(f, it)`; `invert`: `itertools.filterfalse`.
-    Filter { func: Value, iter: Value, invert: bool },
+    Filter {
+        func: Value,
+        iter: Value,
+        invert: bool,
+    },
     /// `zip(*its, strict=…)`.
     Zip { iters: Vec<Value>, strict: bool },
     /// `itertools.zip_longest(*its, fillvalue=…)`: `live` says which still give items.
-    ZipLongest { iters: Vec<Value>, live: Vec<bool>, fill: Value },
+    ZipLongest {
+        iters: Vec<Value>,
+        live: Vec<bool>,
+        fill: Value,
+    },
     /// `enumerate(it, start)`.
     Enumerate { iter: Value, n: i64 },
     /// `itertools.islice(it, start, stop, step)`: `pos` items consumed so far.
-    Islice { iter: Value, next: i64, stop: Option<i64>, step: i64, pos: i64 },
+    Islice {
+        iter: Value,
+        next: i64,
+        stop: Option<i64>,
+        step: i64,
+        pos: i64,
+    },
     /// `itertools.takewhile(f, it)` / `dropwhile(f, it)`.
-    While { func: Value, iter: Value, take: bool, done: bool },
+    While {
+        func: Value,
+        iter: Value,
+        take: bool,
+        done: bool,
+    },
     /// `itertools.accumulate(it, func, initial=…)`.
-    Accumulate { iter: Value, func: Option<Value>, acc: Option<Value> },
+    Accumulate {
+        iter: Value,
+        func: Option<Value>,
+        acc: Option<Value>,
+    },
     /// `itertools.pairwise(it)`.
     Pairwise { iter: Value, last: Option<Value> },
     /// `itertools.groupby(it, key)`: the first item of the next group, with its key.
-    GroupBy { iter: Value, key: Option<Value>, pending: Option<(Value, Value)> },
+    GroupBy {
+        iter: Value,
+        key: Option<Value>,
+        pending: Option<(Value, Value)>,
+    },
     /// `product`, `permutations`, `combinations` (with replacement): positions into `pool`.
-    Combinatoric { pool: Vec<Value>, how: Combinatoric, idx: Vec<usize>, cycles: Vec<usize>, first: bool },
+    Combinatoric {
+        pool: Vec<Value>,
+        how: Combinatoric,
+        idx: Vec<usize>,
+        cycles: Vec<usize>,
+        first: bool,
+    },
     /// One of `itertools.tee`'s iterators: a shared buffer and its own position.
-    Tee { shared: Arc<Mutex<TeeShared>>, pos: usize },
+    Tee {
+        shared: Arc<Mutex<TeeShared>>,
+        pos: usize,
+    },
     /// `iter(f, sentinel)`: calls `f()` until it returns `sentinel`.
     Call { func: Value, sentinel: Value },
     /// A generator expression: its element, clauses and scope, and one iterator per open
     /// `for` clause.
-    GenExp { elt: Arc<Expr>, gens: Arc<Vec<Comprehension>>, env: Arc<Env>, iters: Vec<Value> },
+    GenExp {
+        elt: Arc<Expr>,
+        gens: Arc<Vec<Comprehension>>,
+        env: Arc<Env>,
+        iters: Vec<Value>,
+    },
     /// A generator function's suspended body.
     Generator(GenBox),
 }

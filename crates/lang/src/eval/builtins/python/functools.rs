@@ -13,28 +13,46 @@ use ragtag_syntax::ast::{BinOp, UnaryOp};
 macro_rules! binary_op {
     ($name:literal, $op:literal, $fn:ident) => {
         Builtin::function(concat!("operator.", $name), "(a, b)", $fn)
-            .doc(concat!("`a ", $op, " b` as a function (Python's `operator.", $name, "`)."))
+            .doc(concat!(
+                "`a ",
+                $op,
+                " b` as a function (Python's `operator.",
+                $name,
+                "`)."
+            ))
             .examples(&[concat!("import operator\noperator.", $name, "(7, 2)")])
     };
 }
 
 /// The `functools` and `operator` modules.
 pub static FUNCTOOLS: &[Builtin] = &[
-    Builtin::function("functools.reduce", "(function, iterable, initial=None)", reduce)
-        .doc("Folds the items from the left: `function(function(initial, x0), x1)`, …")
-        .examples(&["import functools\nfunctools.reduce(lambda a, b: a * b, [1, 2, 3, 4])"]),
+    Builtin::function(
+        "functools.reduce",
+        "(function, iterable, initial=None)",
+        reduce,
+    )
+    .doc("Folds the items from the left: `function(function(initial, x0), x1)`, …")
+    .examples(&["import functools\nfunctools.reduce(lambda a, b: a * b, [1, 2, 3, 4])"]),
     Builtin::function("functools.partial", "(func, *args, **kwargs)", partial)
         .doc("`func` with its first arguments (and some keywords) given now; the rest at the call.")
         .examples(&["import functools\nfunctools.partial(pow, 2)(10)"]),
-    Builtin::method("functools.partial.__call__", "(self, *args, **kwargs)", partial_call)
-        .doc("Calls a partial function.")
-        .examples(&["import functools\nfunctools.partial(max, 3)(1)"]),
+    Builtin::method(
+        "functools.partial.__call__",
+        "(self, *args, **kwargs)",
+        partial_call,
+    )
+    .doc("Calls a partial function.")
+    .examples(&["import functools\nfunctools.partial(max, 3)(1)"]),
     Builtin::function("operator.itemgetter", "(*items)", itemgetter)
         .doc("A function giving `x[item]` (a tuple of them for several items).")
         .examples(&["import operator\nsorted([(1, 'b'), (2, 'a')], key=operator.itemgetter(1))"]),
-    Builtin::method("operator.itemgetter.__call__", "(self, obj)", itemgetter_call)
-        .doc("Calls an item getter.")
-        .examples(&["import operator\noperator.itemgetter(0)([5, 6])"]),
+    Builtin::method(
+        "operator.itemgetter.__call__",
+        "(self, obj)",
+        itemgetter_call,
+    )
+    .doc("Calls an item getter.")
+    .examples(&["import operator\noperator.itemgetter(0)([5, 6])"]),
     binary_op!("add", "+", add),
     binary_op!("sub", "-", sub),
     binary_op!("mul", "*", mul),
@@ -88,7 +106,11 @@ fn partial(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .map(|(k, v, _)| Value::tuple(vec![Value::str(k), v.clone()]))
         .collect();
     let args: Vec<Value> = a.rest().iter().map(|(v, _)| v.clone()).collect();
-    let held = Value::tuple(vec![a.value("func").clone(), Value::tuple(args), Value::tuple(kwargs)]);
+    let held = Value::tuple(vec![
+        a.value("func").clone(),
+        Value::tuple(args),
+        Value::tuple(kwargs),
+    ]);
     Ok(Value::Method(
         std::sync::Arc::new(held),
         registered("functools.partial.__call__"),
@@ -157,12 +179,16 @@ fn itemgetter_call(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     if keys.len() == 1 {
         return item(obj, &keys[0], a);
     }
-    let got = keys.iter().map(|k| item(obj, k, a)).collect::<Result<_>>()?;
+    let got = keys
+        .iter()
+        .map(|k| item(obj, k, a))
+        .collect::<Result<_>>()?;
     Ok(Value::tuple(got))
 }
 
 fn apply(a: &Args, op: BinOp) -> Result<Value> {
-    crate::eval::operators::binary(op, a.value("a"), a.value("b")).map_err(|e| Error::from(e).at(a.call))
+    crate::eval::operators::binary(op, a.value("a"), a.value("b"))
+        .map_err(|e| Error::from(e).at(a.call))
 }
 
 macro_rules! op_fn {

@@ -113,7 +113,11 @@ fn thrown(v: &Value) -> Result<Error> {
 fn throw(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let g = a.value("self").clone();
     let e = thrown(a.value("exc")).map_err(|e| e.at(a.span("exc")))?;
-    let out = it.send_to(&g, crate::eval::generator::Resume::Throw(e.at(a.call)), a.call)?;
+    let out = it.send_to(
+        &g,
+        crate::eval::generator::Resume::Throw(e.at(a.call)),
+        a.call,
+    )?;
     yielded(out)
 }
 

@@ -80,10 +80,15 @@ fn count(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let step = a.given("step").cloned().unwrap_or(Value::Int(1));
     for (name, v) in [("start", &start), ("step", &step)] {
         if !matches!(v, Value::Int(_) | Value::Float(_) | Value::Bool(_)) {
-            return Err(Error::new(ExceptionClass::TypeError, "a number is required").at(a.span(name)));
+            return Err(
+                Error::new(ExceptionClass::TypeError, "a number is required").at(a.span(name)),
+            );
         }
     }
-    Ok(iter_value("itertools.count", IterState::Count { next: start, step }))
+    Ok(iter_value(
+        "itertools.count",
+        IterState::Count { next: start, step },
+    ))
 }
 
 fn cycle(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -149,7 +154,9 @@ fn bound(v: &Value, span: ragtag_syntax::ast::Span, what: &str) -> Result<Option
     let bad = || {
         Error::new(
             ExceptionClass::ValueError,
-            format!("{what} argument for islice() must be None or an integer: 0 <= x <= sys.maxsize."),
+            format!(
+                "{what} argument for islice() must be None or an integer: 0 <= x <= sys.maxsize."
+            ),
         )
         .at(span)
     };
@@ -166,7 +173,11 @@ fn islice(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let rest = a.rest();
     let (start, stop, step) = match rest {
         [(stop, s)] => (None, bound(stop, *s, "Stop")?, None),
-        [(start, s1), (stop, s2)] => (bound(start, *s1, "Indices")?, bound(stop, *s2, "Stop")?, None),
+        [(start, s1), (stop, s2)] => (
+            bound(start, *s1, "Indices")?,
+            bound(stop, *s2, "Stop")?,
+            None,
+        ),
         [(start, s1), (stop, s2), (step, s3)] => {
             let st = match step {
                 Value::None => None,
@@ -184,7 +195,10 @@ fn islice(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         _ => {
             return Err(Error::new(
                 ExceptionClass::TypeError,
-                format!("islice expected at most 4 arguments, got {}", rest.len() + 1),
+                format!(
+                    "islice expected at most 4 arguments, got {}",
+                    rest.len() + 1
+                ),
             )
             .at(a.call))
         }
@@ -235,14 +249,19 @@ fn combinatoric(pool: Vec<Value>, how: Combinatoric, idx: Vec<usize>, cycles: Ve
 fn product(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let repeat = a.opt_int("repeat")?.unwrap_or(1);
     if repeat < 0 {
-        return Err(Error::new(ExceptionClass::ValueError, "repeat argument cannot be negative").at(a.span("repeat")));
+        return Err(Error::new(
+            ExceptionClass::ValueError,
+            "repeat argument cannot be negative",
+        )
+        .at(a.span("repeat")));
     }
     let pools = pools(it, a)?;
     let mut pool = Vec::new();
     let mut sizes = Vec::new();
     for _ in 0..repeat {
         for p in &pools {
-            ragtag_engine::budget::grow("product", &mut pool, p.len()).map_err(|e| a.err_at("repeat", e))?;
+            ragtag_engine::budget::grow("product", &mut pool, p.len())
+                .map_err(|e| a.err_at("repeat", e))?;
             pool.extend(p.iter().cloned());
             sizes.push(p.len());
         }
@@ -253,7 +272,9 @@ fn product(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn r_arg(a: &Args) -> Result<Option<usize>> {
     match a.opt_int("r")? {
-        Some(r) if r < 0 => Err(Error::new(ExceptionClass::ValueError, "r must be non-negative").at(a.span("r"))),
+        Some(r) if r < 0 => {
+            Err(Error::new(ExceptionClass::ValueError, "r must be non-negative").at(a.span("r")))
+        }
         r => Ok(r.map(|r| r as usize)),
     }
 }
@@ -269,28 +290,52 @@ fn permutations(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let r = r_arg(a)?.unwrap_or(n);
     let idx: Vec<usize> = (0..n).collect();
     let cycles: Vec<usize> = (0..r.min(n)).map(|i| n - i).collect();
-    Ok(combinatoric(pool, Combinatoric::Permutations(r), idx, cycles))
+    Ok(combinatoric(
+        pool,
+        Combinatoric::Permutations(r),
+        idx,
+        cycles,
+    ))
 }
 
 fn combinations(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let pool = pool_of(it, a)?;
     let r = r_arg(a)?.unwrap_or(0);
     let idx: Vec<usize> = (0..r).collect();
-    Ok(combinatoric(pool, Combinatoric::Combinations(r), idx, Vec::new()))
+    Ok(combinatoric(
+        pool,
+        Combinatoric::Combinations(r),
+        idx,
+        Vec::new(),
+    ))
 }
 
 fn with_replacement(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let pool = pool_of(it, a)?;
     let r = r_arg(a)?.unwrap_or(0);
     let idx: Vec<usize> = (0..r).map(|_| 0).collect();
-    Ok(combinatoric(pool, Combinatoric::WithReplacement(r), idx, Vec::new()))
+    Ok(combinatoric(
+        pool,
+        Combinatoric::WithReplacement(r),
+        idx,
+        Vec::new(),
+    ))
 }
 
 fn accumulate(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let mut iter = iter_arg(a, "iterable")?;
     if let Some(init) = a.get("initial") {
-        let first = iter_value("list_iterator", IterState::Seq(VecDeque::from([init.clone()])));
-        iter = iter_value("itertools.chain", IterState::Chain { iters: VecDeque::from([first, iter]), more: None });
+        let first = iter_value(
+            "list_iterator",
+            IterState::Seq(VecDeque::from([init.clone()])),
+        );
+        iter = iter_value(
+            "itertools.chain",
+            IterState::Chain {
+                iters: VecDeque::from([first, iter]),
+                more: None,
+            },
+        );
     }
     Ok(iter_value(
         "itertools.accumulate",
@@ -339,7 +384,11 @@ fn starmap(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn while_(a: &Args, take: bool) -> Result<Value> {
     Ok(iter_value(
-        if take { "itertools.takewhile" } else { "itertools.dropwhile" },
+        if take {
+            "itertools.takewhile"
+        } else {
+            "itertools.dropwhile"
+        },
         IterState::While {
             func: a.value("predicate").clone(),
             iter: iter_arg(a, "iterable")?,

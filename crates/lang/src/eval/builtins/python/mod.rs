@@ -5,20 +5,20 @@
 
 pub mod containers;
 pub mod format;
+mod functools;
 mod higher;
 mod ints;
 mod iterables;
 pub mod iterators;
 mod itertools;
-mod functools;
 mod number_methods;
 mod numbers;
 mod text;
 
 use self::higher::{callable, max, min, sorted};
-use self::iterators::{all, any, enumerate, filter, map, reversed, sum, zip};
 use self::ints::{bin, divmod, hex, oct, pow, round};
 use self::iterables::dict;
+use self::iterators::{all, any, enumerate, filter, map, reversed, sum, zip};
 use self::numbers::{bool_, float, int, math1, math_int, math_log, num_arg};
 use self::text::{dict_items, dict_keys, dict_values, format, join, lower, split, strip, upper};
 use super::help::help;
