@@ -106,6 +106,11 @@ pub enum ExceptionClass {
     /// no correct input triggers it, so the example raises it by hand:
     /// `raise tf.errors.InternalError('bug')`.
     InternalError,
+    /// `StopIteration`: `next()` of an iterator with nothing left, e.g. `next(iter([]))`.
+    StopIteration,
+    /// `GeneratorExit`: raised inside a generator when it is closed (`g.close()`); it
+    /// derives from BaseException, so `except Exception` does not catch it.
+    GeneratorExit,
 }
 
 use ExceptionClass as C;
@@ -113,7 +118,7 @@ use ExceptionClass as C;
 impl ExceptionClass {
     /// Every class, each base class followed by the classes under it (the catalogue's
     /// order: a tree read top to bottom).
-    pub const ALL: [ExceptionClass; 36] = [
+    pub const ALL: [ExceptionClass; 38] = [
         C::BaseException,
         C::Exception,
         C::ValueError,
@@ -149,7 +154,9 @@ impl ExceptionClass {
         C::OutOfRangeError,
         C::UnknownError,
         C::InternalError,
+        C::StopIteration,
         C::KeyboardInterrupt,
+        C::GeneratorExit,
     ];
 
     /// The class name as Python prints it (without `tf.errors.`).
@@ -191,6 +198,8 @@ impl ExceptionClass {
             C::OutOfRangeError => "OutOfRangeError",
             C::UnknownError => "UnknownError",
             C::InternalError => "InternalError",
+            C::StopIteration => "StopIteration",
+            C::GeneratorExit => "GeneratorExit",
         }
     }
 
@@ -204,7 +213,8 @@ impl ExceptionClass {
     pub fn parent(self) -> Option<Self> {
         Some(match self {
             C::BaseException => return None,
-            C::Exception | C::KeyboardInterrupt => C::BaseException,
+            C::Exception | C::KeyboardInterrupt | C::GeneratorExit => C::BaseException,
+            C::StopIteration => C::Exception,
             C::IndexError | C::KeyError => C::LookupError,
             C::AxisError => C::ValueError,
             C::ZeroDivisionError | C::OverflowError => C::ArithmeticError,
@@ -327,6 +337,8 @@ impl ExceptionClass {
             C::OutOfRangeError => "tf.foldl(lambda a, x: a + x, tf.constant([], tf.int32))",
             C::UnknownError => "tf.py_function(lambda x: 1 / 0, [1], tf.float32)",
             C::InternalError => "raise tf.errors.InternalError('bug')",
+            C::StopIteration => "next(iter([]))",
+            C::GeneratorExit => "raise GeneratorExit",
         }
     }
 
@@ -377,6 +389,8 @@ impl ExceptionClass {
             C::OutOfRangeError => "a read past the end of a sequence",
             C::UnknownError => "an error raised inside a Python function an op runs",
             C::InternalError => "a bug in ragtag, caught before it could harm the session",
+            C::StopIteration => "`next()` of an iterator that has no items left",
+            C::GeneratorExit => "raised inside a generator that is being closed",
         }
     }
 }

@@ -213,12 +213,7 @@ impl Session {
     /// The end of every evaluation of input `id`: the names the evaluation thread handed
     /// back become the session's, a crash becomes an `InternalError`, and the input is
     /// marked as failed or not.
-    fn settle<T>(
-        &mut self,
-        id: usize,
-        src: &str,
-        outcome: Outcome<T>,
-    ) -> Result<T, Error> {
+    fn settle<T>(&mut self, id: usize, src: &str, outcome: Outcome<T>) -> Result<T, Error> {
         let result = match outcome {
             Ok((globals, run)) => {
                 self.globals = globals;

@@ -344,8 +344,7 @@ pub enum ExprKind {
         /// The `for` clauses, outermost first (at least one).
         generators: Vec<Comprehension>,
     },
-    /// `(elt for target in iter …)`, also as a call's sole argument: ragtag evaluates it at
-    /// once, into the list of its items.
+    /// `(elt for target in iter …)`, also as a call's sole argument: a lazy generator.
     GenExp {
         /// The produced element.
         elt: Box<Expr>,
@@ -364,6 +363,10 @@ pub enum ExprKind {
     /// An integer literal past 64 bits: its text without underscores (a `0x`, `0o` or `0b`
     /// prefix kept), read by the evaluator into a big int.
     BigInt(String),
+    /// `yield value` (`None`: a bare `yield`) in a generator function.
+    Yield(Option<Box<Expr>>),
+    /// `yield from iterable` in a generator function.
+    YieldFrom(Box<Expr>),
 }
 
 /// A piece of an f-string.

@@ -18,6 +18,7 @@ mod error;
 mod parser;
 pub mod scope;
 mod sexpr;
+pub mod yields;
 
 pub use error::{ParseError, SyntaxError, SyntaxErrorKind};
 pub use parser::{completeness, parse, parse_expr, parse_interruptible, Completeness};
@@ -31,6 +32,6 @@ pub const KEYWORDS: &[&str] = &[
 ];
 
 /// The keywords of Python statements ragtag does not have: a SyntaxError names them.
-pub const UNSUPPORTED_KEYWORDS: &[&str] = &["yield", "async", "await"];
+pub const UNSUPPORTED_KEYWORDS: &[&str] = &["async", "await"];
 
 pub use sexpr::{expr_to_sexpr, program_to_sexpr};

@@ -18,6 +18,8 @@ pub struct Bindings {
     pub globals: HashSet<String>,
     /// Names declared `nonlocal`.
     pub nonlocals: HashSet<String>,
+    /// Whether the body holds a `yield`: calling the function makes a generator.
+    pub generator: bool,
 }
 
 impl Bindings {
@@ -26,6 +28,7 @@ impl Bindings {
         let mut b = Bindings::default();
         b.locals.extend(params.iter().map(|p| p.name.clone()));
         collect(body, &mut b);
+        b.generator = crate::yields::is_generator(body);
         b.locals
             .retain(|n| !b.globals.contains(n) && !b.nonlocals.contains(n));
         b

@@ -121,6 +121,9 @@ pub fn expr_to_sexpr(e: &Expr) -> String {
             form("setcomp", parts.into_iter())
         }
         ExprKind::BigInt(text) => text.clone(),
+        ExprKind::Yield(None) => "(yield)".into(),
+        ExprKind::Yield(Some(v)) => form("yield", std::iter::once(expr_to_sexpr(v))),
+        ExprKind::YieldFrom(v) => form("yield-from", std::iter::once(expr_to_sexpr(v))),
     }
 }
 

@@ -66,6 +66,7 @@ impl<'s> Interp<'s> {
         args: Vec<CallArg>,
         span: Span,
     ) -> Result<Value> {
+        let args = self.drain_iterators(b, args)?;
         let args = Args::bind(b, args, span)?;
         (b.func)(self, &args).map_err(|e| e.at(span))
     }
@@ -93,6 +94,9 @@ impl<'s> Interp<'s> {
             Some(c.bindings.clone()),
             c.env.clone(),
         );
+        if c.bindings.generator {
+            return Ok(self.make_generator(c, frame));
+        }
         self.frames.push(frame);
         let result = match &c.body {
             ClosureBody::Expr(e) => self.eval(e),

@@ -66,6 +66,11 @@ impl<'s> Interp<'s> {
                 }
                 operators::unary(*op, &v).map_err(|err| Error::from(err).at(e.span))?
             }
+            ExprKind::Binary(op @ (BinOp::In | BinOp::NotIn), l, r) if self.is_iter_expr(r) => {
+                let a = self.eval(l)?;
+                let b = self.eval(r)?;
+                self.contains_lazy(*op, &a, &b, e.span)?
+            }
             ExprKind::Binary(op, l, r) => {
                 let a = self.eval(l)?;
                 let b = self.eval(r)?;
@@ -98,7 +103,13 @@ impl<'s> Interp<'s> {
                     self.eval(orelse)?
                 }
             }
-            ExprKind::ListComp { elt, generators } | ExprKind::GenExp { elt, generators } => {
+            ExprKind::GenExp { elt, generators } => self.genexp(elt, generators)?,
+            ExprKind::Yield(_) | ExprKind::YieldFrom(_) => {
+                return Err(
+                    Error::new(ExceptionClass::SyntaxError, "'yield' outside function").at(e.span),
+                )
+            }
+            ExprKind::ListComp { elt, generators } => {
                 let mut out = Vec::new();
                 self.comprehension(generators, &mut |it: &mut Interp<'s>| {
                     let v = it.eval(elt)?;
@@ -179,7 +190,7 @@ impl<'s> Interp<'s> {
             return emit(self);
         };
         let it = self.eval(&first.iter)?;
-        let items = self.iterate_value(&it, first.iter.span)?;
+        let items = self.collect(&it, first.iter.span)?;
         let env =
             crate::value::env::Env::new(Default::default(), None, self.frames.last().cloned());
         self.frames.push(env);
@@ -200,7 +211,7 @@ impl<'s> Interp<'s> {
             Some(items) => items,
             None => {
                 let it = self.eval(&g.iter)?;
-                self.iterate_value(&it, g.iter.span)?
+                self.collect(&it, g.iter.span)?
             }
         };
         'items: for item in items {

@@ -14,6 +14,7 @@ impl<'s> Interp<'s> {
     pub fn iterate_value(&mut self, v: &Value, span: Span) -> Result<Vec<Value>> {
         match v {
             Value::Instance(_) => self.iterate_instance(v, span),
+            Value::Iter(_) => self.collect(v, span),
             _ => subscript::iterate(v).map_err(|e| Error::from(e).at(span)),
         }
     }

@@ -113,6 +113,10 @@ impl<'s> Interp<'s> {
                 Ok(())
             }
             Target::Tuple(ts, span) => {
+                let v = match v {
+                    Value::Iter(_) => Value::list(self.collect(&v, *span)?),
+                    v => v,
+                };
                 let items = subscript::iterate(&v).map_err(|_| {
                     Error::new(
                         ExceptionClass::TypeError,

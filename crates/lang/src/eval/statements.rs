@@ -154,6 +154,9 @@ impl<'s> Interp<'s> {
             }
             StmtKind::For { target, iter, body } => {
                 let it = self.eval(iter)?;
+                if let Value::Iter(_) = it {
+                    return self.for_iter(target, &it, body, iter.span);
+                }
                 let items = self.iterate_value(&it, iter.span)?;
                 for item in items {
                     self.check_cancel()?;
@@ -258,7 +261,7 @@ impl<'s> Interp<'s> {
     /// Whether a handler names a class that catches KeyboardInterrupt. Read from the
     /// source, not evaluated: an interrupted run evaluates nothing more unless a handler
     /// asks for the interrupt (a bare `except:` does not, so Ctrl-C still stops a loop).
-    fn catches_interrupt(&self, handlers: &[Handler]) -> bool {
+    pub(super) fn catches_interrupt(&self, handlers: &[Handler]) -> bool {
         let names_it = |c: &Expr| match &c.kind {
             ExprKind::Name(n) => ExceptionClass::from_name(n)
                 .is_some_and(|k| k.name() == n && k.catches(ExceptionClass::KeyboardInterrupt)),
@@ -353,8 +356,11 @@ fn import(module: &str) -> Result<Value> {
         written[0],
         "tensorflow" | "numpy" | "paddle" | "math" | "sys"
     );
-    let Some(root) = root_module(first).filter(|r| *r == first && real) else {
-        return Err(not_found(0));
+    let stdlib = builtins::python::STDLIB_MODULES.contains(&written[0]);
+    let root = match root_module(first).filter(|r| *r == first && real) {
+        Some(root) => root,
+        None if stdlib => first,
+        None => return Err(not_found(0)),
     };
     let mut v = Value::Module(Arc::from(root));
     for (depth, part) in parts.enumerate() {

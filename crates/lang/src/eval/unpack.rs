@@ -49,6 +49,10 @@ impl<'s> Interp<'s> {
         for a in args {
             let v = self.eval(&a.value)?;
             let span = a.value.span;
+            let v = match v {
+                Value::Iter(_) if a.star => Value::list(self.collect(&v, span)?),
+                v => v,
+            };
             if a.star {
                 let items = subscript::iterate(&v).map_err(|_| {
                     Error::new(
@@ -118,6 +122,10 @@ impl<'s> Interp<'s> {
             match &item.kind {
                 ExprKind::Starred(inner) => {
                     let v = self.eval(inner)?;
+                    let v = match v {
+                        Value::Iter(_) => Value::list(self.collect(&v, inner.span)?),
+                        v => v,
+                    };
                     let values = subscript::iterate(&v).map_err(|_| {
                         Error::new(
                             ExceptionClass::TypeError,

@@ -13,6 +13,7 @@ pub mod convert;
 mod dict;
 pub mod env;
 mod fast_literal;
+pub mod iter;
 mod list;
 pub mod pyhash;
 mod set;
@@ -83,6 +84,8 @@ pub enum Value {
     Set(Arc<PySet>),
     /// A Python int past 64 bits (one that fits is always `Int`).
     BigInt(Arc<BigInt>),
+    /// An iterator: a generator, `iter(xs)`, `map(…)`, an `itertools` object.
+    Iter(Arc<iter::PyIter>),
 }
 
 /// A NumPy array: numbers, bools or bytes in a dense block, or a 1-D object array of
@@ -200,6 +203,7 @@ impl Value {
             Value::Set(s) if s.is_frozen() => "frozenset",
             Value::Set(_) => "set",
             Value::BigInt(_) => "int",
+            Value::Iter(i) => i.type_name(),
         }
     }
 

@@ -235,6 +235,9 @@ pub fn registry() -> &'static Registry {
             python::BIGINTS,
             python::SET_SHARED,
             python::FROZENSET_METHODS,
+            python::iterators::ITERATORS,
+            python::ITERTOOLS,
+            python::FUNCTOOLS,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,
@@ -436,6 +439,7 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         Value::Spec(s) if s.ragged => "tf.RaggedTensorSpec",
         Value::Spec(_) => "tf.TensorSpec",
         v if numpy_random::is_generator(v) => "np.random.Generator",
+        Value::Iter(i) if i.is_generator() => "generator",
         _ => return None,
     })
 }

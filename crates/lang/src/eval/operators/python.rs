@@ -25,6 +25,7 @@ pub fn identical(a: &Value, b: &Value) -> bool {
         (Value::Module(x), Value::Module(y)) => x == y,
         (Value::Class(x), Value::Class(y)) => Arc::ptr_eq(x, y),
         (Value::Instance(x), Value::Instance(y)) => Arc::ptr_eq(x, y),
+        (Value::Iter(x), Value::Iter(y)) => Arc::ptr_eq(x, y),
         _ => false,
     }
 }

@@ -486,6 +486,7 @@ fn repr_leaf(v: &Value) -> String {
         Value::Exception(e) if e.message.is_empty() => format!("{}()", e.class.name()),
         Value::Exception(e) => format!("{}({})", e.class.name(), py_str(&e.message)),
         Value::Opaque(o) => o.to_string(),
+        Value::Iter(i) => i.repr(repr_of),
         Value::Spec(s) => {
             let shape = match &s.shape {
                 Some(dims) => format!("[{}]", shape_dims(dims)),

@@ -379,6 +379,12 @@ fn shift(e: &mut Expr, by: usize) {
             shift(value, by);
             shift_generators(generators, by);
         }
+        ExprKind::Yield(value) => {
+            if let Some(v) = value {
+                shift(v, by);
+            }
+        }
+        ExprKind::YieldFrom(v) => shift(v, by),
     }
 }
 

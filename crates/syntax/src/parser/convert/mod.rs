@@ -159,6 +159,7 @@ pub(super) fn is_keyword(rule: Rule) -> bool {
             | R::kw_nonlocal
             | R::kw_class
             | R::kw_with
+            | R::kw_yield
     )
 }
 

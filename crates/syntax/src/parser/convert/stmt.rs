@@ -306,6 +306,10 @@ impl Converter<'_> {
                 StmtKind::Nonlocal(children(pair).map(|n| n.as_str().to_owned()).collect())
             }
             Rule::expr_stmt => self.expr_stmt(pair)?,
+            Rule::yield_stmt => {
+                let inner = children(pair).next().expect("the grammar requires a yield");
+                StmtKind::Expr(self.yield_expr(inner)?)
+            }
             other => unreachable!("not a statement: {other:?}"),
         };
         out.push(stmt(kind, span));
@@ -319,8 +323,17 @@ impl Converter<'_> {
         while let Some(p) = pairs.next() {
             if p.as_rule() == Rule::aug_assign {
                 let target = parts.pop().expect("a target before the operator");
-                let value = self.testlist(pairs.next().expect("a value after the operator"))?;
+                let next = pairs.next().expect("a value after the operator");
+                let value = if next.as_rule() == Rule::yield_expr {
+                    self.yield_expr(next)?
+                } else {
+                    self.testlist(next)?
+                };
                 return aug_assign(target, &p, value);
+            }
+            if p.as_rule() == Rule::yield_expr {
+                parts.push(self.yield_expr(p)?);
+                continue;
             }
             parts.push(self.testlist_or_starred(p)?);
         }
@@ -340,6 +353,21 @@ impl Converter<'_> {
             .map(to_target)
             .collect::<Result1<Vec<_>>>()?;
         Ok(StmtKind::Assign { targets, value })
+    }
+
+    /// `yield value`, a bare `yield` or `yield from iterable`.
+    pub(crate) fn yield_expr(&self, pair: Pair<'_, Rule>) -> Result1<Expr> {
+        let span = span_of(&pair);
+        let mut it = pair.into_inner().filter(|p| p.as_rule() != Rule::kw_yield);
+        let kind = match it.next() {
+            None => ExprKind::Yield(None),
+            Some(p) if p.as_rule() == Rule::kw_from => {
+                let e = self.expr(it.next().expect("the grammar requires an iterable"))?;
+                ExprKind::YieldFrom(Box::new(e))
+            }
+            Some(p) => ExprKind::Yield(Some(Box::new(self.testlist(p)?))),
+        };
+        Ok(Expr { kind, span })
     }
 
     pub(crate) fn if_stmt(&self, pair: Pair<'_, Rule>) -> Result1<Stmt> {

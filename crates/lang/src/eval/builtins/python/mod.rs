@@ -7,9 +7,12 @@ mod bigints;
 pub mod containers;
 mod files;
 pub mod format;
+mod functools;
 mod higher;
 mod ints;
 mod iterables;
+pub mod iterators;
+mod itertools;
 mod number_methods;
 mod numbers;
 pub mod objects;
@@ -17,9 +20,10 @@ mod sets;
 mod text;
 
 use self::bigints::int;
-use self::higher::{all, any, callable, filter, map, max, min, reversed, sorted};
+use self::higher::{callable, max, min, sorted};
 use self::ints::{bin, divmod, hex, oct, pow, round};
-use self::iterables::{dict, enumerate, sum, zip};
+use self::iterables::dict;
+use self::iterators::{all, any, enumerate, filter, map, reversed, sum, zip};
 use self::numbers::{bool_, float, math1, math_int, math_log, num_arg};
 use self::text::{dict_items, dict_keys, dict_values, format, join, lower, split, strip, upper};
 use super::help::help;
@@ -36,6 +40,12 @@ use ragtag_engine::{budget, ExceptionClass};
 pub use bigints::BIGINTS;
 pub use containers::CONTAINERS;
 pub use files::FILES;
+pub use functools::FUNCTOOLS;
+pub use itertools::ITERTOOLS;
+
+/// The standard modules `import` finds besides ragtag's roots (their builtins are named
+/// under them: `itertools.count`).
+pub const STDLIB_MODULES: &[&str] = &["itertools", "functools", "operator"];
 pub use number_methods::NUMBER_METHODS;
 pub use objects::OBJECTS;
 pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
@@ -86,15 +96,15 @@ pub static BUILTINS: &[Builtin] = &[
         .examples(&["bool([])"]),
     Builtin::function("zip", "(*iterables, strict=False)", zip)
         .doc(
-            "Tuples of the i-th items of each iterable, up to the shortest (a list; Python's \
-             is an iterator); `strict=True` makes unequal lengths a ValueError.",
+            "An iterator of tuples of the i-th items of each iterable, up to the shortest; \
+             `strict=True` makes unequal lengths a ValueError.",
         )
-        .examples(&["zip([1, 2], ['a', 'b'])"]),
+        .examples(&["list(zip([1, 2], ['a', 'b']))"]),
     Builtin::function("enumerate", "(iterable, start=0)", enumerate)
-        .doc("Pairs `(index, item)`.")
-        .examples(&["enumerate(['a', 'b'])"]),
+        .doc("An iterator of pairs `(index, item)`, counting from `start`.")
+        .examples(&["list(enumerate(['a', 'b']))"]),
     Builtin::function("sum", "(iterable, start=0)", sum)
-        .doc("Python's sum of the items (use `tf.reduce_sum` for tensors).")
+        .doc("Python's sum of the items of any iterable, read one at a time (use `tf.reduce_sum` for tensors).")
         .examples(&["sum([1, 2, 3])"]),
     Builtin::function("min", "(*values, key=None, default=None)", min)
         .doc(
@@ -112,14 +122,14 @@ pub static BUILTINS: &[Builtin] = &[
         .doc("The items in a new list, sorted ascending by `key(item)` (stable); `reverse=True` for descending.")
         .examples(&["sorted([3, 1, 2])", "sorted(['bb', 'a', 'ccc'], key=len, reverse=True)"]),
     Builtin::function("map", "(function, *iterables)", map)
-        .doc("`function` applied to the items of the iterables in step (a list; Python's is an iterator).")
-        .examples(&["map(abs, [-1, 2, -3])"]),
+        .doc("An iterator of `function` applied to the items of the iterables in step.")
+        .examples(&["list(map(abs, [-1, 2, -3]))"]),
     Builtin::function("filter", "(function, iterable)", filter)
-        .doc("The items for which `function(item)` is true (`None`: the true items), as a list.")
-        .examples(&["filter(lambda x: x > 1, [1, 2, 3])"]),
+        .doc("An iterator of the items for which `function(item)` is true (`None`: the true items).")
+        .examples(&["list(filter(lambda x: x > 1, [1, 2, 3]))"]),
     Builtin::function("reversed", "(sequence)", reversed)
-        .doc("The items in reverse order (a list; Python's is an iterator).")
-        .examples(&["reversed([1, 2, 3])"]),
+        .doc("An iterator of the items in reverse order.")
+        .examples(&["list(reversed([1, 2, 3]))"]),
     Builtin::function("any", "(iterable)", any)
         .doc("True when some item is true.")
         .examples(&["any([0, 1])"]),
