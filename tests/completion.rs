@@ -67,7 +67,8 @@ const CASES: &[Case] = &[
     at_end("brea", 0, Want::Exact(&["break"])),
     at_end("contin", 0, Want::Exact(&["continue"])),
     at_end("wit", 0, Want::Exact(&["with"])),
-    at_end("yiel", 0, Want::Exact(&[])),
+    at_end("yiel", 0, Want::Exact(&["yield"])),
+    at_end("asyn", 0, Want::Exact(&[])),
     at_end("pad", 0, Want::Has(&["paddle"])),
     // Keyword arguments come first inside a call.
     at_end("tf.ragged.constant([[1]], dty", 26, Want::First("dtype=")),

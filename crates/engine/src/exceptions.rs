@@ -317,7 +317,7 @@ impl ExceptionClass {
             C::AssertionError => "assert 1 == 2",
             C::LookupError | C::KeyError => "{}['a']",
             C::ArithmeticError | C::ZeroDivisionError => "1 / 0",
-            C::OverflowError => "2 ** 64",
+            C::OverflowError => "float(10 ** 400)",
             C::RuntimeError => "raise",
             C::RecursionError => "f = lambda n: f(n)\nf(1)",
             C::ImportError | C::ModuleNotFoundError => "import pandas",

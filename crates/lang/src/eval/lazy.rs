@@ -86,6 +86,8 @@ impl<'s> Interp<'s> {
                 }
                 found
             }
+            Value::Instance(_) => return self.instance_binary(op, a, b, span),
+            _ if matches!(a, Value::Instance(_)) => return self.instance_binary(op, a, b, span),
             _ => {
                 return super::operators::binary(op, a, b).map_err(|e| Error::from(e).at(span));
             }

@@ -46,7 +46,7 @@ pub enum SyntaxErrorKind {
     UnexpectedEndOfInput,
     /// `else`, `elif`, `except` or `finally` with no `if` or `try` before it: `else: pass`.
     MisplacedClause,
-    /// A Python statement ragtag does not have (`yield`, `async`, `await`): `yield x`.
+    /// A Python statement ragtag does not have (`async`, `await`): `async def f(): pass`.
     UnsupportedStatement,
     /// `del` of something that is neither a name nor a subscript: `del 1`.
     CannotDelete,
@@ -72,8 +72,8 @@ pub enum SyntaxErrorKind {
     RepeatedKeywordArgument,
     /// A positional argument after a keyword argument: `print(sep='a', 1)`.
     PositionalAfterKeyword,
-    /// A number literal that does not fit: an integer outside 64 bits,
-    /// `x = 99999999999999999999`.
+    /// A malformed number literal: a digit its base does not have, leading zeros, a stray
+    /// `_` or letter: `x = 0b2`.
     InvalidNumber,
     /// A malformed f-string: `f'{}'`, `f'{x'`, `f'}'`, `f'{x!z}'`.
     FString,
@@ -185,7 +185,7 @@ impl SyntaxErrorKind {
             K::UnexpectedToken => "x = 1 2",
             K::UnexpectedEndOfInput => "@property",
             K::MisplacedClause => "else: pass",
-            K::UnsupportedStatement => "yield x",
+            K::UnsupportedStatement => "async def f(): pass",
             K::CannotDelete => "del 1",
             K::CannotAssign => "1 = x",
             K::DuplicateParameter => "def f(a, a): pass",
@@ -196,7 +196,7 @@ impl SyntaxErrorKind {
             K::BareNot => "1 + not x",
             K::RepeatedKeywordArgument => "print(sep='a', sep='b')",
             K::PositionalAfterKeyword => "print(sep='a', 1)",
-            K::InvalidNumber => "x = 99999999999999999999",
+            K::InvalidNumber => "x = 0b2",
             K::FString => "f'{}'",
             K::InvalidEscape => "s = '\\x4'",
             K::ControlCharacter => "x = \u{1}\u{2}",
@@ -252,7 +252,9 @@ impl SyntaxErrorKind {
             K::BareNot => "`not …` is an operand of a tighter operator without parentheses",
             K::RepeatedKeywordArgument => "a call gives the same keyword argument twice",
             K::PositionalAfterKeyword => "a call has a positional argument after a keyword one",
-            K::InvalidNumber => "a number literal does not fit (integers are 64-bit)",
+            K::InvalidNumber => {
+                "a malformed number literal (a digit its base does not have, leading zeros)"
+            }
             K::FString => {
                 "an f-string is malformed (an empty `{}`, a lone `}`, a bad `!` conversion)"
             }

@@ -229,7 +229,13 @@ fn number(b: &[u8], i: &mut usize) -> bool {
         && *i > start + 1
         && b[start + 1].is_ascii_digit()
         && !b[start..*i].iter().any(|c| matches!(c, b'.' | b'e' | b'E'));
-    !leading_zero && !matches!(b.get(*i), Some(c) if c.is_ascii_alphanumeric() || *c == b'_')
+    // An int past 64 bits is a Python int the grammar reads (a big int), not a column value.
+    let is_int = !b[start..*i].iter().any(|c| matches!(c, b'.' | b'e' | b'E'));
+    let too_big =
+        is_int && std::str::from_utf8(&b[start..*i]).map_or(true, |t| t.parse::<i64>().is_err());
+    !leading_zero
+        && !too_big
+        && !matches!(b.get(*i), Some(c) if c.is_ascii_alphanumeric() || *c == b'_')
 }
 
 /// The columns of the block being scanned, while it is a regular block of numbers: every

@@ -305,6 +305,11 @@ pub(super) fn word_error(
         }
         _ => point(text, at),
     };
+    if found.starts_with('`') && word.starts_with(|c: char| c.is_ascii_digit()) {
+        if let Some(message) = bad_number(word) {
+            return SyntaxError::new(SyntaxErrorKind::InvalidNumber, message, span);
+        }
+    }
     if matches!(word, "else" | "elif" | "except" | "finally") && !after_operand {
         let opener = if word == "except" || word == "finally" {
             "a `try:`"
@@ -387,6 +392,49 @@ pub(super) fn join_or(words: &[&str]) -> String {
         [one] => (*one).to_owned(),
         [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }
+}
+
+/// What is wrong with a word that starts with a digit but is no number, in CPython's words
+/// (`None`: it is a well-formed number, just in the wrong place).
+fn bad_number(word: &str) -> Option<String> {
+    let lower = word.to_ascii_lowercase();
+    let based = |prefix: &str, ok: fn(char) -> bool, name: &str| {
+        let body = &lower[prefix.len()..];
+        let stray = body.starts_with("__") || body.ends_with('_') || body.contains("__");
+        match body.chars().find(|&c| c != '_' && !ok(c)) {
+            Some(c) if c.is_ascii_digit() => Some(format!("invalid digit '{c}' in {name} literal")),
+            Some(_) => Some(format!("invalid {name} literal")),
+            None if body.trim_matches('_').is_empty() || stray => {
+                Some(format!("invalid {name} literal"))
+            }
+            None => None,
+        }
+    };
+    if lower.starts_with("0x") {
+        return based("0x", |c| c.is_ascii_hexdigit(), "hexadecimal");
+    }
+    if lower.starts_with("0b") {
+        return based("0b", |c| matches!(c, '0' | '1'), "binary");
+    }
+    if lower.starts_with("0o") {
+        return based("0o", |c| matches!(c, '0'..='7'), "octal");
+    }
+    let plain = word.chars().all(|c| c.is_ascii_digit() || c == '_');
+    if plain
+        && word.len() > 1
+        && word.starts_with('0')
+        && word.chars().any(|c| c != '0' && c != '_')
+    {
+        return Some(
+            "leading zeros in decimal integer literals are not permitted; use an 0o prefix for \
+             octal integers"
+                .to_string(),
+        );
+    }
+    let stray = word.contains("__") || word.ends_with('_');
+    let number = word.replace('_', "");
+    let readable = number.parse::<f64>().is_ok() || number.chars().all(|c| c.is_ascii_digit());
+    (stray || !readable).then(|| "invalid decimal literal".to_string())
 }
 
 /// The token at `at`, for "found …": a word, one character, or "end of line/input".

@@ -1,6 +1,8 @@
 //! The builtin table: one entry per function, method and property, with its signature, doc
 //! and examples — the single source for evaluation, completion, `help()` and inspection.
 
+use signature::parse_sig;
+pub use signature::ParamSpec;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::LazyLock;
 
@@ -59,6 +61,7 @@ mod sequence;
 mod sequence_common;
 mod sequence_more;
 mod shape_ops;
+mod signature;
 mod sparse;
 mod sparse_extra;
 mod sparse_more;
@@ -157,60 +160,6 @@ impl Builtin {
     pub fn params(&'static self) -> &'static [ParamSpec] {
         &registry().params[self.name]
     }
-}
-
-/// One parameter of a builtin, parsed from its signature.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ParamSpec {
-    /// The name.
-    pub name: String,
-    /// True when it has no default.
-    pub required: bool,
-    /// True for `*args` and `**kwargs`.
-    pub variadic: bool,
-    /// True for `**kwargs`: it collects the keyword arguments no other parameter names.
-    pub keywords: bool,
-}
-
-/// Splits `(a, b=1, *rest, c=None)` into parameters.
-fn parse_sig(sig: &str) -> Vec<ParamSpec> {
-    let inner = sig.trim().trim_start_matches('(').trim_end_matches(')');
-    let mut out = Vec::new();
-    let mut depth = 0;
-    let mut cur = String::new();
-    let mut parts = Vec::new();
-    for c in inner.chars() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(std::mem::take(&mut cur));
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(c);
-    }
-    parts.push(cur);
-    for p in parts {
-        let p = p.trim();
-        if p.is_empty() || p == "/" || p == "*" {
-            continue;
-        }
-        let variadic = p.starts_with('*');
-        let keywords = p.starts_with("**");
-        let (name, default) = match p.split_once('=') {
-            Some((n, _)) => (n.trim(), true),
-            None => (p, false),
-        };
-        out.push(ParamSpec {
-            name: name.trim_start_matches('*').to_string(),
-            required: !default && !variadic,
-            variadic,
-            keywords,
-        });
-    }
-    out
 }
 
 /// Every builtin, indexed by each of its paths.

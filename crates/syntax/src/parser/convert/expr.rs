@@ -276,7 +276,17 @@ impl Converter<'_> {
             Rule::literal_block if data_blocks::grammar_only() => {
                 return self.block_by_grammar(pair.as_str(), span.start)
             }
-            Rule::literal_block => return data_blocks::literal_block(pair.as_str(), span.start),
+            // An int past 64 bits is no column value: the block is read as Python's list
+            // of Python values instead (with a big int).
+            Rule::literal_block => {
+                return data_blocks::literal_block(pair.as_str(), span.start).or_else(|e| {
+                    if e.kind == SyntaxErrorKind::InvalidNumber {
+                        self.block_by_grammar(pair.as_str(), span.start)
+                    } else {
+                        Err(e)
+                    }
+                })
+            }
             Rule::literal_ref => return self.expand(span.start),
             Rule::list_display => self.list_display(pair)?,
             Rule::dict_display => self.dict_display(pair)?,
@@ -407,7 +417,6 @@ impl Converter<'_> {
     /// A data block converted the grammar's way (`list_display`, a node per element), for
     /// tests comparing it with the scanner. Spans come out relative to `text` and are moved
     /// to `base`.
-    #[cfg(test)]
     fn block_by_grammar(&self, text: &str, base: usize) -> Result1<Expr> {
         fn shift(e: &mut Expr, by: usize) {
             e.span = Span::new(e.span.start + by, e.span.end + by);

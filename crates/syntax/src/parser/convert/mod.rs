@@ -8,6 +8,7 @@ use std::cell::Cell;
 use super::*;
 
 mod class_with;
+mod defs;
 mod expr;
 mod fstring;
 mod literals;

@@ -161,6 +161,18 @@ fn iters_of(a: &Args, what: &str) -> Result<Vec<Value>> {
 }
 
 /// One argument as an iterator, with the "not iterable" TypeError at it.
+/// [`iter_arg`], where an instance of a user class iterates through its `__iter__` or
+/// `__getitem__` (read whole, as ragtag has no `__next__` protocol yet).
+pub(crate) fn iter_arg_in(it: &mut Interp<'_>, a: &Args, name: &str) -> Result<Value> {
+    match a.value(name) {
+        v @ Value::Instance(_) => {
+            let items = it.iterate_value(v, a.span(name))?;
+            to_iter(&Value::list(items)).map_err(|e| a.err_at(name, e))
+        }
+        _ => iter_arg(a, name),
+    }
+}
+
 pub(crate) fn iter_arg(a: &Args, name: &str) -> Result<Value> {
     let v = a.value(name);
     to_iter(v).map_err(|_| {
@@ -195,12 +207,12 @@ pub(super) fn map(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     ))
 }
 
-pub(super) fn filter(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+pub(super) fn filter(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(iter_value(
         "filter",
         IterState::Filter {
             func: a.value("function").clone(),
-            iter: iter_arg(a, "iterable")?,
+            iter: iter_arg_in(it, a, "iterable")?,
             invert: false,
         },
     ))
@@ -216,11 +228,11 @@ pub(super) fn zip(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     ))
 }
 
-pub(super) fn enumerate(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+pub(super) fn enumerate(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(iter_value(
         "enumerate",
         IterState::Enumerate {
-            iter: iter_arg(a, "iterable")?,
+            iter: iter_arg_in(it, a, "iterable")?,
             n: a.opt_int("start")?.unwrap_or(0),
         },
     ))
@@ -246,7 +258,7 @@ pub(super) fn reversed(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn any_all(it: &mut Interp<'_>, a: &Args, want: bool) -> Result<Value> {
-    let items = iter_arg(a, "iterable")?;
+    let items = iter_arg_in(it, a, "iterable")?;
     while let Some(item) = it.next_of(&items, a.call)? {
         if item.truthy().map_err(|e| a.err_at("iterable", e))? == want {
             return Ok(Value::Bool(want));
@@ -272,7 +284,7 @@ pub(super) fn sum(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )
         .at(a.span("start")));
     }
-    let items = iter_arg(a, "iterable")?;
+    let items = iter_arg_in(it, a, "iterable")?;
     while let Some(v) = it.next_of(&items, a.call)? {
         if matches!(acc, Value::Instance(_)) || matches!(v, Value::Instance(_)) {
             acc = it.add_values(&acc, &v, a.span("iterable"))?;

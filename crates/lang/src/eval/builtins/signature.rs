@@ -1,0 +1,56 @@
+//! A builtin's parameters, read from the signature its table entry writes
+//! (`(pylist, dtype=None, *, axis=0)`).
+
+/// One parameter of a builtin, parsed from its signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamSpec {
+    /// The name.
+    pub name: String,
+    /// True when it has no default.
+    pub required: bool,
+    /// True for `*args` and `**kwargs`.
+    pub variadic: bool,
+    /// True for `**kwargs`: it collects the keyword arguments no other parameter names.
+    pub keywords: bool,
+}
+
+/// Splits `(a, b=1, *rest, c=None)` into parameters.
+pub(super) fn parse_sig(sig: &str) -> Vec<ParamSpec> {
+    let inner = sig.trim().trim_start_matches('(').trim_end_matches(')');
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut cur = String::new();
+    let mut parts = Vec::new();
+    for c in inner.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    parts.push(cur);
+    for p in parts {
+        let p = p.trim();
+        if p.is_empty() || p == "/" || p == "*" {
+            continue;
+        }
+        let variadic = p.starts_with('*');
+        let keywords = p.starts_with("**");
+        let (name, default) = match p.split_once('=') {
+            Some((n, _)) => (n.trim(), true),
+            None => (p, false),
+        };
+        out.push(ParamSpec {
+            name: name.trim_start_matches('*').to_string(),
+            required: !default && !variadic,
+            variadic,
+            keywords,
+        });
+    }
+    out
+}
