@@ -93,8 +93,8 @@ pub(super) fn combinatoric(
                 return Ok(None);
             };
             let v = idx[i] + 1;
-            for j in i..r {
-                idx[j] = v;
+            for slot in &mut idx[i..r] {
+                *slot = v;
             }
             Ok(Some(emit(idx)))
         }
