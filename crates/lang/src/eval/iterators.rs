@@ -493,7 +493,17 @@ impl<'s> Interp<'s> {
             return Ok(r);
         }
         let v = self.eval(e)?;
-        to_iter(&v).map_err(|err| Error::from(err).at(e.span))
+        self.iter_of(&v, e.span)
+    }
+
+    /// An iterator over `v`: `iter(v)`. An instance of a user class is read whole through
+    /// its `__iter__` or `__getitem__` (ragtag has no `__next__` protocol yet).
+    pub fn iter_of(&mut self, v: &Value, span: Span) -> Result<Value> {
+        if let Value::Instance(_) = v {
+            let items = self.iterate_value(v, span)?;
+            return to_iter(&Value::list(items)).map_err(|err| Error::from(err).at(span));
+        }
+        to_iter(v).map_err(|err| Error::from(err).at(span))
     }
 
     /// `range(…)` written in place, as a lazy iterator (`None` for anything else).

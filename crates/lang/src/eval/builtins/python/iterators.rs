@@ -46,8 +46,7 @@ pub(super) fn iter(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
             },
         ));
     }
-    let _ = it;
-    to_iter(v).map_err(|e| a.err_at("object", e))
+    it.iter_of(v, a.span("object"))
 }
 
 /// StopIteration, as `next()` raises it.
@@ -165,10 +164,7 @@ fn iters_of(a: &Args, what: &str) -> Result<Vec<Value>> {
 /// `__getitem__` (read whole, as ragtag has no `__next__` protocol yet).
 pub(crate) fn iter_arg_in(it: &mut Interp<'_>, a: &Args, name: &str) -> Result<Value> {
     match a.value(name) {
-        v @ Value::Instance(_) => {
-            let items = it.iterate_value(v, a.span(name))?;
-            to_iter(&Value::list(items)).map_err(|e| a.err_at(name, e))
-        }
+        v @ Value::Instance(_) => it.iter_of(v, a.span(name)),
         _ => iter_arg(a, name),
     }
 }
