@@ -6,8 +6,11 @@
 #   bash tests/newcomer/run.sh                      # release, as the README installs it
 #   RAGTAG_NEWCOMER_DEBUG=1 bash tests/newcomer/run.sh   # a debug build (quicker to make)
 #
-# The clone is of the committed HEAD. Its build shares this checkout's target/ directory,
-# so the dependencies already built are not built again.
+# The install is of the committed HEAD: from this checkout when it is exactly HEAD (nothing
+# changed, nothing untracked — as in CI, which runs on a fresh clone), else from a fresh clone
+# of it. Either way the build shares this checkout's target/ directory, so what is already
+# built is not built again; installing from this checkout also reuses ragtag's own crates
+# (cargo counts a clone elsewhere as other packages and rebuilds all four).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 work="$(mktemp -d)"
@@ -27,8 +30,12 @@ finish() {
     exit
 }
 
-git clone --quiet "$root" "$work/ragtag" || { failed=1; finish; }
-cd "$work/ragtag" || { failed=1; finish; }
+if [ -z "$(git -C "$root" status --porcelain)" ]; then
+    cd "$root" || { failed=1; finish; }
+else
+    git clone --quiet "$root" "$work/ragtag" || { failed=1; finish; }
+    cd "$work/ragtag" || { failed=1; finish; }
+fi
 profile=()
 [ "${RAGTAG_NEWCOMER_DEBUG:-0}" = 1 ] && profile=(--debug)
 # The README's set-up line, with the install kept inside the scratch directory.
