@@ -28,8 +28,12 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 # -O is cargo-fuzz's default (a release build with line tables, without debug assertions);
 # it is written out so that `build` and `run` ask for the very same build.
+# RAGTAG_FUZZ_TARGET_DIR puts the instrumented build elsewhere than fuzz/target: CI keeps it
+# in a per-machine cache, so a fresh clone rebuilds only ragtag's own crates, not the
+# instrumented dependencies (arrow and parquet among them) every time.
+build_dir=(--target-dir "${RAGTAG_FUZZ_TARGET_DIR:-fuzz/target}")
 if [ "$target" = build ]; then
-    cargo fuzz build -O
+    cargo fuzz build -O "${build_dir[@]}"
     exit
 fi
 mkdir -p "fuzz/corpus/$target"
@@ -50,7 +54,7 @@ if [ "$target" = files ]; then
 else
     start=(fuzz/seeds) dict=(-dict=fuzz/ragtag.dict)
 fi
-cargo fuzz run -O "$target" "fuzz/corpus/$target" "${start[@]}" -- \
+cargo fuzz run -O "${build_dir[@]}" "$target" "fuzz/corpus/$target" "${start[@]}" -- \
     "${dict[@]}" -max_total_time="$seconds" -timeout=10 -detect_leaks=0 \
     -malloc_limit_mb=1024 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
     2>&1 | tee "target/fuzz-$target.log" | grep -E '^(#[0-9]+.*(DONE|pulse)|==|SUMMARY|stat::|Done|.*(panicked|ERROR|crash-|timeout-|oom-))' | tail -40

@@ -19,8 +19,14 @@ def is_print(node):
             and node.func.id == "print")
 
 
-def answers(program, show, names=None):
-    """Runs `program` statement by statement, with `names` defined; what each shows."""
+def error_shown(e):
+    """What an uncaught exception shows: its class."""
+    return {"kind": "error", "error": type(e).__name__}
+
+
+def answers(program, show, names=None, error=error_shown):
+    """Runs `program` statement by statement, with `names` defined; what each shows (an
+    uncaught exception as `error(e)` shows it)."""
     shown = []
 
     def record_print(*args, sep=" ", end="\n", file=None, flush=False):
@@ -48,7 +54,7 @@ def answers(program, show, names=None):
                 code = compile(ast.Module([stmt], type_ignores=[]), "<case>", "exec")
                 exec(code, env)
         except Exception as e:  # the case's answer, not a failure of this script
-            shown.append({"kind": "error", "error": type(e).__name__})
+            shown.append(error(e))
             break
     return shown
 

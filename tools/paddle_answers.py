@@ -47,7 +47,6 @@ Needs Paddle:
     python3 -m venv target/paddle-venv
     target/paddle-venv/bin/pip install 'paddlepaddle==2.6.2' 'numpy<2'
 """
-import ast
 import math
 import os
 import re
@@ -245,37 +244,14 @@ def error_message(e):
     return " ".join(text.split())[:400]
 
 
+def error_shown(e):
+    """An uncaught exception: its class and Paddle's message."""
+    return {"kind": "error", "error": type(e).__name__, "message": error_message(e)}
+
+
 def answers(program):
     """Runs `program` statement by statement with the shim; what each shows."""
-    shown = []
-
-    def record_print(*args, sep=" ", end="\n", file=None, flush=False):
-        text = (" " if sep is None else sep).join(str(a) for a in args)
-        text += "\n" if end is None else end
-        if shown and shown[-1]["kind"] == "print":
-            shown[-1]["text"] += text
-        else:
-            shown.append({"kind": "print", "text": text})
-
-    env = build_shim()
-    env.update({"print": record_print, "__name__": "__main__"})
-    try:
-        tree = ast.parse(program)
-    except SyntaxError:
-        return [{"kind": "error", "error": "SyntaxError"}]
-    for stmt in tree.body:
-        try:
-            if isinstance(stmt, ast.Expr) and not case_answers.is_print(stmt.value):
-                code = compile(ast.Expression(stmt.value), "<case>", "eval")
-                shown.append(show(eval(code, env)))
-            else:
-                code = compile(ast.Module([stmt], type_ignores=[]), "<case>", "exec")
-                exec(code, env)
-        except Exception as e:  # the case's answer, not a failure of this script
-            shown.append({"kind": "error", "error": type(e).__name__,
-                          "message": error_message(e)})
-            break
-    return shown
+    return case_answers.answers(program, show, build_shim(), error_shown)
 
 
 def validate(path, case):

@@ -41,14 +41,7 @@ pub(super) fn combinatoric(
         }
         return Ok(Some(match how {
             Combinatoric::Product => {
-                let mut at = 0;
-                let starts: Vec<usize> = cycles
-                    .iter()
-                    .map(|s| {
-                        at += s;
-                        at - s
-                    })
-                    .collect();
+                let starts = product_starts(cycles);
                 idx.copy_from_slice(&starts);
                 emit(idx)
             }
@@ -61,14 +54,7 @@ pub(super) fn combinatoric(
     }
     match how {
         Combinatoric::Product => {
-            let mut at = 0;
-            let starts: Vec<usize> = cycles
-                .iter()
-                .map(|s| {
-                    at += s;
-                    at - s
-                })
-                .collect();
+            let starts = product_starts(cycles);
             for i in (0..idx.len()).rev() {
                 idx[i] += 1;
                 if idx[i] < starts[i] + cycles[i] {
@@ -115,4 +101,17 @@ pub(super) fn combinatoric(
             Ok(None)
         }
     }
+}
+
+/// Where each pool of a product starts in the flattened pool: the running sum of the pools'
+/// sizes before it.
+fn product_starts(sizes: &[usize]) -> Vec<usize> {
+    let mut at = 0;
+    sizes
+        .iter()
+        .map(|s| {
+            at += s;
+            at - s
+        })
+        .collect()
 }

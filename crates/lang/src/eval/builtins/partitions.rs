@@ -40,6 +40,35 @@ fn bad(a: &Args, m: String) -> Error {
     Error::new(ExceptionClass::InvalidArgumentError, m).at(a.call)
 }
 
+/// The positions (in `p`'s row-major order) that go to each of the `n` partitions, in
+/// order: one pass over the partition ids, each checked against `n`.
+fn partition_rows(a: &Args, p: &Tensor, n: i64) -> Result<Vec<Vec<usize>>> {
+    let mut rows = ragtag_engine::budget::filled("tf.dynamic_partition", Vec::new(), n as usize)
+        .map_err(|e| Error::from(e).at(a.call))?;
+    for (j, k) in partition_ids(a, p, n)?.into_iter().enumerate() {
+        rows[k].push(j);
+    }
+    Ok(rows)
+}
+
+/// The tensor of `t`'s cells at `rows`, a cell being what lies under one position of `t`'s
+/// first `lead` axes (all of them flattened into one): shape `[rows.len(), …t.shape[lead..]]`.
+fn gather_cells(
+    t: &Tensor,
+    lead: usize,
+    rows: &[usize],
+) -> std::result::Result<Value, ragtag_engine::Exception> {
+    let cell_shape = &t.shape()[lead..];
+    let cell: usize = cell_shape.iter().product();
+    let idx: Vec<usize> = rows
+        .iter()
+        .flat_map(|&j| j * cell..(j + 1) * cell)
+        .collect();
+    let mut shape = vec![rows.len()];
+    shape.extend(cell_shape);
+    Tensor::new(shape, t.data().gather(&idx)).map(Value::tensor)
+}
+
 /// Each element's partition, checked against `n`.
 fn partition_ids(a: &Args, p: &Tensor, n: i64) -> Result<Vec<usize>> {
     let v = p
@@ -90,23 +119,9 @@ fn dynamic_partition(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                     p.shape()
                 )));
             }
-            let ids = partition_ids(a, p, n)?;
-            let row_shape = d.shape()[p.rank()..].to_vec();
-            let row: usize = row_shape.iter().product();
-            (0..n as usize)
-                .map(|k| {
-                    let rows: Vec<usize> = ids
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, &x)| x == k)
-                        .map(|(j, _)| j)
-                        .collect();
-                    let idx: Vec<usize> =
-                        rows.iter().flat_map(|&j| j * row..(j + 1) * row).collect();
-                    let mut shape = vec![rows.len()];
-                    shape.extend(&row_shape);
-                    Tensor::new(shape, d.data().gather(&idx)).map(Value::tensor)
-                })
+            partition_rows(a, p, n)?
+                .iter()
+                .map(|rows| gather_cells(d, p.rank(), rows))
                 .collect::<std::result::Result<_, _>>()
                 .map_err(err)?
         }
@@ -122,17 +137,9 @@ fn dynamic_partition(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 )
                 .at(a.span("partitions")));
             }
-            let ids = partition_ids(a, p, n)?;
-            (0..n as usize)
-                .map(|k| {
-                    let rows: Vec<usize> = ids
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, &x)| x == k)
-                        .map(|(j, _)| j)
-                        .collect();
-                    Value::ragged(r.gather_rows(&rows))
-                })
+            partition_rows(a, p, n)?
+                .iter()
+                .map(|rows| Value::ragged(r.gather_rows(rows)))
                 .collect()
         }
         (Array::Ragged(r), Array::Ragged(p)) => {
@@ -154,23 +161,9 @@ fn dynamic_partition(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                     "data's flat values must start with partitions' shape".into(),
                 ));
             }
-            let ids = partition_ids(a, fp, n)?;
-            let row_shape = fv.shape()[fp.rank()..].to_vec();
-            let row: usize = row_shape.iter().product();
-            (0..n as usize)
-                .map(|k| {
-                    let rows: Vec<usize> = ids
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, &x)| x == k)
-                        .map(|(j, _)| j)
-                        .collect();
-                    let idx: Vec<usize> =
-                        rows.iter().flat_map(|&j| j * row..(j + 1) * row).collect();
-                    let mut shape = vec![rows.len()];
-                    shape.extend(&row_shape);
-                    Tensor::new(shape, fv.data().gather(&idx)).map(Value::tensor)
-                })
+            partition_rows(a, fp, n)?
+                .iter()
+                .map(|rows| gather_cells(fv, fp.rank(), rows))
                 .collect::<std::result::Result<_, _>>()
                 .map_err(err)?
         }
