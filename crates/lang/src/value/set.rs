@@ -61,6 +61,57 @@ fn empty_slots(n: usize) -> Vec<Slot> {
     vec![Slot::Empty; n]
 }
 
+/// CPython's probe sequence for one hash (`set_lookkey`'s walk): from slot `hash & mask`, the
+/// next [`LINEAR_PROBES`] slots when they do not wrap past the end, then a jump to
+/// `i * 5 + 1 + perturb` (with `perturb` shifted right by [`PERTURB_SHIFT`] each time), and so
+/// on. It never ends: the table always has an empty slot, where the callers stop.
+struct Probes {
+    mask: usize,
+    perturb: u64,
+    /// The first slot of the current run of linear probes.
+    run: usize,
+    /// The next slot to give, and the last slot of the current run.
+    next: usize,
+    last: usize,
+}
+
+impl Probes {
+    fn new(hash: i64, mask: usize) -> Probes {
+        let run = (hash as u64 as usize) & mask;
+        Probes {
+            mask,
+            perturb: hash as u64,
+            run,
+            next: run,
+            last: Probes::run_end(run, mask),
+        }
+    }
+
+    fn run_end(run: usize, mask: usize) -> usize {
+        if run + LINEAR_PROBES <= mask {
+            run + LINEAR_PROBES
+        } else {
+            run
+        }
+    }
+
+    fn next_slot(&mut self) -> usize {
+        if self.next > self.last {
+            self.perturb >>= PERTURB_SHIFT;
+            self.run = (self
+                .run
+                .wrapping_mul(5)
+                .wrapping_add(1)
+                .wrapping_add(self.perturb as usize))
+                & self.mask;
+            self.next = self.run;
+            self.last = Probes::run_end(self.run, self.mask);
+        }
+        self.next += 1;
+        self.next - 1
+    }
+}
+
 impl Table {
     fn mask(&self) -> usize {
         self.slots.len() - 1
@@ -68,60 +119,32 @@ impl Table {
 
     /// CPython's `set_lookkey`: the slot holding `key`, or None.
     fn find(&self, hash: i64, key: &Key) -> Option<usize> {
-        let mask = self.mask();
-        let mut perturb = hash as u64;
-        let mut i = (hash as u64 as usize) & mask;
+        let mut probes = Probes::new(hash, self.mask());
         loop {
-            let probes = if i + LINEAR_PROBES <= mask {
-                LINEAR_PROBES
-            } else {
-                0
-            };
-            for j in i..=i + probes {
-                match &self.slots[j] {
-                    Slot::Empty => return None,
-                    Slot::Full(h, k, _) if *h == hash && k == key => return Some(j),
-                    _ => {}
-                }
+            let j = probes.next_slot();
+            match &self.slots[j] {
+                Slot::Empty => return None,
+                Slot::Full(h, k, _) if *h == hash && k == key => return Some(j),
+                _ => {}
             }
-            perturb >>= PERTURB_SHIFT;
-            i = (i
-                .wrapping_mul(5)
-                .wrapping_add(1)
-                .wrapping_add(perturb as usize))
-                & mask;
         }
     }
 
     /// CPython's `set_add_entry`: adds the item unless an equal one is there (which stays).
     fn add(&mut self, hash: i64, key: Key, value: Value) -> Result<(), Exception> {
-        let mask = self.mask();
-        let mut perturb = hash as u64;
-        let mut i = (hash as u64 as usize) & mask;
-        let free = 'search: loop {
-            let probes = if i + LINEAR_PROBES <= mask {
-                LINEAR_PROBES
-            } else {
-                0
-            };
-            for j in i..=i + probes {
-                match &self.slots[j] {
-                    Slot::Empty => break 'search j,
-                    Slot::Full(h, k, _) if *h == hash && *k == key => return Ok(()),
-                    _ => {}
-                }
+        let mut probes = Probes::new(hash, self.mask());
+        let free = loop {
+            let j = probes.next_slot();
+            match &self.slots[j] {
+                Slot::Empty => break j,
+                Slot::Full(h, k, _) if *h == hash && *k == key => return Ok(()),
+                _ => {}
             }
-            perturb >>= PERTURB_SHIFT;
-            i = (i
-                .wrapping_mul(5)
-                .wrapping_add(1)
-                .wrapping_add(perturb as usize))
-                & mask;
         };
         self.slots[free] = Slot::Full(hash, key, value);
         self.fill += 1;
         self.used += 1;
-        if self.fill * 5 < mask * 3 {
+        if self.fill * 5 < self.mask() * 3 {
             return Ok(());
         }
         self.resize(self.grown())
@@ -157,27 +180,13 @@ impl Table {
     /// CPython's `set_insert_clean`: puts an item known to be absent in the first empty slot
     /// of its probe sequence.
     fn insert_clean(&mut self, hash: i64, key: Key, value: Value) {
-        let mask = self.mask();
-        let mut perturb = hash as u64;
-        let mut i = (hash as u64 as usize) & mask;
+        let mut probes = Probes::new(hash, self.mask());
         loop {
-            let probes = if i + LINEAR_PROBES <= mask {
-                LINEAR_PROBES
-            } else {
-                0
-            };
-            for j in i..=i + probes {
-                if matches!(self.slots[j], Slot::Empty) {
-                    self.slots[j] = Slot::Full(hash, key, value);
-                    return;
-                }
+            let j = probes.next_slot();
+            if matches!(self.slots[j], Slot::Empty) {
+                self.slots[j] = Slot::Full(hash, key, value);
+                return;
             }
-            perturb >>= PERTURB_SHIFT;
-            i = (i
-                .wrapping_mul(5)
-                .wrapping_add(1)
-                .wrapping_add(perturb as usize))
-                & mask;
         }
     }
 
