@@ -28,6 +28,7 @@ mod formats_parquet;
 mod golden;
 mod golden_features;
 mod golden_team;
+mod golden_tensor_compare;
 mod guide_notebook;
 mod interrupts;
 mod jupyter_bad_messages;

@@ -131,7 +131,9 @@ pub fn compare_selected(
             faults.push(f);
         }
         if let Some(new) = &new {
-            if let Some(note) = number_note(entry, &expected, new) {
+            let tensor_note = super::tensor::first_difference(&expected, new, &entry.settings)
+                .map(|d| format!("line {}: {d}", entry.output.start + 1));
+            if let Some(note) = tensor_note.or_else(|| number_note(entry, &expected, new)) {
                 notes.push(note);
             }
             why.push(diff::unified("expected", "actual", &expected, new));

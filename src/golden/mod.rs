@@ -118,6 +118,7 @@ pub mod matching;
 pub mod parse;
 pub mod run;
 pub mod team;
+pub mod tensor;
 
 pub use files::{find_transcripts, read_transcript, write_atomic};
 
