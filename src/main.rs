@@ -104,6 +104,10 @@ struct TestArgs {
     /// killed); 0 means no limit.
     #[arg(long, value_name = "SECS", default_value_t = ragtag::golden::DEFAULT_TIMEOUT.as_secs_f64())]
     timeout: f64,
+    /// Run only the transcripts that failed last time (all when none did); each run keeps
+    /// its failures in `.ragtag/last-failed` in the working directory.
+    #[arg(long)]
+    failed: bool,
     /// Replay this one transcript in this process and write JSON lines of per-input results
     /// (what `ragtag test` runs in each child process).
     #[arg(long, hide = true, value_name = "FILE", conflicts_with_all = ["bless", "paths"])]
@@ -364,8 +368,9 @@ fn run_tests(args: TestArgs) -> ExitCode {
         color,
         junit,
         timeout,
+        failed,
         one,
-        paths,
+        mut paths,
     } = args;
     let timeout = match std::time::Duration::try_from_secs_f64(timeout) {
         Ok(d) if d.is_zero() => None,
@@ -430,6 +435,21 @@ fn run_tests(args: TestArgs) -> ExitCode {
         None => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
     let mut out = std::io::stdout().lock();
+    let here = std::path::PathBuf::from(".");
+    if failed {
+        match ragtag::golden::last_failed::select(&here, &paths) {
+            Ok((files, line)) => {
+                let _ = writeln!(out, "{line}");
+                if !files.is_empty() {
+                    paths = files;
+                }
+            }
+            Err(e) => {
+                eprintln!("ragtag: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let run = ragtag::golden::run_paths_isolated(&exe, &paths, &options, |r| {
         if matches!(r.status, ragtag::golden::Status::Blessed) {
             let _ = writeln!(out, "blessed {}", r.path.display());
@@ -463,6 +483,8 @@ fn run_tests(args: TestArgs) -> ExitCode {
         }
     };
     let _ = writeln!(out, "{}", summary.line());
+    // Best effort: a list that cannot be written only makes the next `--failed` run more.
+    let _ = ragtag::golden::last_failed::save(&here, &summary);
     if let Some(file) = junit {
         if let Err(e) = ragtag::golden::write_atomic(&file, &ragtag::golden::junit_xml(&summary)) {
             eprintln!("ragtag: cannot write {}: {e}", file.display());

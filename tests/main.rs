@@ -27,6 +27,7 @@ mod formats_numpy;
 mod formats_parquet;
 mod golden;
 mod golden_features;
+mod golden_review;
 mod golden_team;
 mod golden_tensor_compare;
 mod guide_notebook;

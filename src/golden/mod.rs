@@ -114,6 +114,7 @@ pub mod directive;
 mod files;
 pub mod isolate;
 mod junit;
+pub mod last_failed;
 pub mod matching;
 pub mod parse;
 pub mod run;
