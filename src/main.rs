@@ -56,6 +56,20 @@ enum Command {
     /// Each transcript runs in a process of its own, so an input that crashes or hangs
     /// fails its transcript and the run goes on.
     Test(TestArgs),
+    /// Review the pending changes `ragtag test --bless=new` wrote (`*.rtt.new`), block by
+    /// block: a accept, r reject, s skip, A/R accept/reject all remaining, t toggle diff and
+    /// whole block, d external diff (RAGTAG_DIFF_TOOL), q quit; one answer a line.
+    Review {
+        /// Accept without asking: every pending block of FILE, or the one whose `>>>` is on
+        /// LINE (repeatable).
+        #[arg(long, value_name = "FILE[:LINE]")]
+        accept: Vec<String>,
+        /// Reject without asking, as --accept (repeatable).
+        #[arg(long, value_name = "FILE[:LINE]")]
+        reject: Vec<String>,
+        /// Transcripts, pending files, or directories searched for `*.rtt.new` (default: .).
+        paths: Vec<std::path::PathBuf>,
+    },
     /// The Jupyter kernel: install its kernelspec, or run it.
     #[cfg(feature = "jupyter")]
     Jupyter {
@@ -547,6 +561,11 @@ fn main() -> ExitCode {
         #[cfg(feature = "jupyter")]
         Some(Command::Jupyter { action }) => run_jupyter(action),
         Some(Command::Test(args)) => run_tests(args),
+        Some(Command::Review {
+            accept,
+            reject,
+            paths,
+        }) => ragtag::golden::review::run(&accept, &reject, paths),
         None => {
             if !std::io::stdin().is_terminal() {
                 let mut s = String::new();

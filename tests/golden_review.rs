@@ -9,7 +9,12 @@ use std::process::{Command, Stdio};
 use super::golden_features::{s, scratch};
 
 /// `ragtag ARGS` run in `dir` with `input` on standard input: (success, stdout, stderr).
-fn ragtag_in(dir: &Path, args: &[&str], input: &str, env: &[(&str, &str)]) -> (bool, String, String) {
+fn ragtag_in(
+    dir: &Path,
+    args: &[&str],
+    input: &str,
+    env: &[(&str, &str)],
+) -> (bool, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ragtag"))
         .args(args)
         .current_dir(dir)
@@ -44,15 +49,202 @@ fn failed_reruns_only_last_times_failures_and_all_when_none() {
     assert!(ignore.lines().any(|l| l == "*"), "{ignore}");
     let (ok, out, _) = ragtag_in(&dir, &["test", "--failed", "."], "", &[]);
     assert!(!ok, "{out}");
-    assert!(out.contains("running the 1 transcript that failed last time"), "{out}");
-    assert!(out.contains("0 passed, 1 failed") && out.contains("FAIL ./bad.rtt"), "{out}");
+    assert!(
+        out.contains("running the 1 transcript that failed last time"),
+        "{out}"
+    );
+    assert!(
+        out.contains("0 passed, 1 failed") && out.contains("FAIL ./bad.rtt"),
+        "{out}"
+    );
     // Fixed: it passes, and the next --failed run finds no failure and runs everything.
     std::fs::write(dir.join("bad.rtt"), ">>> 1 + 1\n2\n").unwrap();
     let (ok, out, _) = ragtag_in(&dir, &["test", "--failed", "."], "", &[]);
     assert!(ok && out.contains("1 passed, 0 failed"), "{out}");
     let (ok, out, _) = ragtag_in(&dir, &["test", "--failed", "."], "", &[]);
     assert!(ok, "{out}");
-    assert!(out.contains("no transcript here failed last time; running all 2"), "{out}");
+    assert!(
+        out.contains("no transcript here failed last time; running all 2"),
+        "{out}"
+    );
     assert!(out.contains("2 passed, 0 failed"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A transcript whose three blocks all changed, with its pending file written by
+/// `ragtag test --bless=new`.
+fn three_pending(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    std::fs::write(
+        dir.join("t.rtt"),
+        ">>> 1 + 1\n3\n>>> print('x')\ny\n>>> 5\n0\n",
+    )
+    .unwrap();
+    let (ok, out, _) = ragtag_in(&dir, &["test", "--bless=new", "t.rtt"], "", &[]);
+    assert!(!ok && out.contains("pending: wrote t.rtt.new"), "{out}");
+    dir
+}
+
+#[test]
+fn review_accepts_rejects_and_skips_block_by_block_from_a_pipe() {
+    let dir = three_pending("review");
+    // t shows the whole block, t again the diff; then a, r, s.
+    let (ok, out, err) = ragtag_in(&dir, &["review"], "t\nt\na\nr\ns\n", &[]);
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.contains("./t.rtt:1 (1 of 3)\n--- expected\n+++ new\n"),
+        "{out}"
+    );
+    assert!(out.contains("-3\n+2\n"), "{out}");
+    // The toggle showed the block with its input.
+    assert!(out.contains("> t\n>>> 1 + 1\n2\n"), "{out}");
+    assert!(
+        out.contains("review: 1 accepted, 1 rejected, 1 skipped"),
+        "{out}"
+    );
+    let t = std::fs::read_to_string(dir.join("t.rtt")).unwrap();
+    assert_eq!(t, ">>> 1 + 1\n2\n>>> print('x')\ny\n>>> 5\n0\n");
+    // The skipped block stays pending, and only it.
+    let (ok, out, _) = ragtag_in(&dir, &["review"], "A\n", &[]);
+    assert!(ok && out.contains("./t.rtt:5 (1 of 1)"), "{out}");
+    assert!(
+        out.contains("review: 1 accepted, 0 rejected, 0 skipped"),
+        "{out}"
+    );
+    let t = std::fs::read_to_string(dir.join("t.rtt")).unwrap();
+    assert_eq!(t, ">>> 1 + 1\n2\n>>> print('x')\ny\n>>> 5\n5\n");
+    assert!(
+        !dir.join("t.rtt.new").exists(),
+        "review consumes the pending file"
+    );
+    let (ok, out, _) = ragtag_in(&dir, &["review"], "", &[]);
+    assert!(ok && out.contains("nothing pending"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn review_reject_all_remaining_and_the_end_of_input_skips() {
+    let dir = three_pending("review_all");
+    let (ok, out, _) = ragtag_in(&dir, &["review"], "a\n", &[]);
+    assert!(
+        ok && out.contains("review: 1 accepted, 0 rejected, 2 skipped"),
+        "{out}"
+    );
+    let (ok, out, _) = ragtag_in(&dir, &["review", "t.rtt.new"], "R\n", &[]);
+    assert!(
+        ok && out.contains("review: 0 accepted, 2 rejected, 0 skipped"),
+        "{out}"
+    );
+    let t = std::fs::read_to_string(dir.join("t.rtt")).unwrap();
+    assert_eq!(t, ">>> 1 + 1\n2\n>>> print('x')\ny\n>>> 5\n0\n");
+    assert!(!dir.join("t.rtt.new").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn review_accept_file_and_line_without_asking() {
+    let dir = three_pending("review_accept");
+    let (ok, out, err) = ragtag_in(&dir, &["review", "--accept", "t.rtt:3"], "", &[]);
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.contains("review: 1 accepted, 0 rejected, 2 skipped"),
+        "{out}"
+    );
+    let t = std::fs::read_to_string(dir.join("t.rtt")).unwrap();
+    assert_eq!(t, ">>> 1 + 1\n3\n>>> print('x')\nx\n>>> 5\n0\n");
+    let (ok, _, err) = ragtag_in(&dir, &["review", "--accept", "t.rtt:2"], "", &[]);
+    assert!(
+        !ok && err.contains("no pending block starts on that line (pending: lines 1, 5)"),
+        "{err}"
+    );
+    let (ok, out, _) = ragtag_in(&dir, &["review", "--accept", "t.rtt"], "", &[]);
+    assert!(ok && out.contains("review: 2 accepted"), "{out}");
+    let (ok, out, _) = ragtag_in(&dir, &["test", "t.rtt"], "", &[]);
+    assert!(ok, "{out}");
+    assert!(!dir.join("t.rtt.new").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn review_opens_the_diff_tool_named_by_ragtag_diff_tool() {
+    let dir = three_pending("review_tool");
+    let env = [("RAGTAG_DIFF_TOOL", "echo TOOL")];
+    let (ok, out, _) = ragtag_in(&dir, &["review"], "q\n", &env);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("TOOL ") && out.contains("expected.txt") && out.contains("new.txt"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("--- expected"),
+        "the tool shows the diff instead: {out}"
+    );
+    assert!(
+        out.contains("review: 0 accepted, 0 rejected, 3 skipped"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The review in a real terminal: tmux runs `ragtag review`, keys go in with `send-keys`.
+/// Passes (saying why) when tmux is not installed.
+#[test]
+fn review_in_a_terminal_with_tmux() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("tmux is not installed; skipping");
+        return;
+    }
+    let dir = three_pending("review_tmux");
+    let socket = format!("ragtag-review-{}", std::process::id());
+    let tmux = |args: &[&str]| {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&socket)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let cmd = format!(
+        "cd {} && {} review; sleep 30",
+        s(&dir),
+        env!("CARGO_BIN_EXE_ragtag")
+    );
+    let started = tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "rv",
+        "-x",
+        "150",
+        "-y",
+        "50",
+        &cmd,
+    ]);
+    assert!(
+        started.status.success(),
+        "{}",
+        String::from_utf8_lossy(&started.stderr)
+    );
+    let screen =
+        || String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", "rv"]).stdout).into_owned();
+    let wait = |what: &str| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            let s = screen();
+            if s.contains(what) {
+                return s;
+            }
+            assert!(std::time::Instant::now() < deadline, "no `{what}` on:\n{s}");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    };
+    wait("(1 of 3)");
+    tmux(&["send-keys", "-t", "rv", "a", "Enter"]);
+    wait("(2 of 3)");
+    tmux(&["send-keys", "-t", "rv", "R", "Enter"]);
+    let s = wait("review: 1 accepted, 2 rejected, 0 skipped");
+    tmux(&["kill-server"]);
+    let t = std::fs::read_to_string(dir.join("t.rtt")).unwrap();
+    assert_eq!(t, ">>> 1 + 1\n2\n>>> print('x')\ny\n>>> 5\n0\n", "{s}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

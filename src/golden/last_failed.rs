@@ -53,7 +53,10 @@ pub fn save(base: &Path, summary: &Summary) -> std::io::Result<()> {
     std::fs::create_dir_all(&dir)?;
     let ignore = dir.join(".gitignore");
     if !ignore.exists() {
-        std::fs::write(&ignore, "# Created by ragtag test: this cache is not checked in.\n*\n")?;
+        std::fs::write(
+            &ignore,
+            "# Created by ragtag test: this cache is not checked in.\n*\n",
+        )?;
     }
     let text: String = failed
         .iter()

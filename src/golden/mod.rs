@@ -117,6 +117,7 @@ mod junit;
 pub mod last_failed;
 pub mod matching;
 pub mod parse;
+pub mod review;
 pub mod run;
 pub mod team;
 pub mod tensor;
