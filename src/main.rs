@@ -122,12 +122,17 @@ struct TestArgs {
     /// its failures in `.ragtag/last-failed` in the working directory.
     #[arg(long)]
     failed: bool,
+    /// Convert FILE.rtt to a notebook FILE.ipynb, or FILE.ipynb to a transcript FILE.rtt,
+    /// and run nothing.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["bless", "paths", "one"])]
+    convert: Option<std::path::PathBuf>,
     /// Replay this one transcript in this process and write JSON lines of per-input results
     /// (what `ragtag test` runs in each child process).
     #[arg(long, hide = true, value_name = "FILE", conflicts_with_all = ["bless", "paths"])]
     one: Option<std::path::PathBuf>,
-    /// Transcript files, or directories searched recursively for `*.rtt`.
-    #[arg(required_unless_present = "one", value_name = "PATHS")]
+    /// Transcripts (`.rtt`, Markdown with ```ragtag blocks, `.ipynb` notebooks), or
+    /// directories searched recursively for `*.rtt` and Markdown with ragtag blocks.
+    #[arg(required_unless_present_any = ["one", "convert"], value_name = "PATHS")]
     paths: Vec<std::path::PathBuf>,
 }
 
@@ -383,6 +388,7 @@ fn run_tests(args: TestArgs) -> ExitCode {
         junit,
         timeout,
         failed,
+        convert,
         one,
         mut paths,
     } = args;
@@ -394,6 +400,9 @@ fn run_tests(args: TestArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Some(file) = convert {
+        return ragtag::golden::notebook::run_convert(&file);
+    }
     if let Some(file) = one {
         return match ragtag::golden::isolate::run_child(&file, timeout, &mut std::io::stdout()) {
             Ok(()) => ExitCode::SUCCESS,

@@ -248,3 +248,84 @@ fn review_in_a_terminal_with_tmux() {
     assert_eq!(t, ">>> 1 + 1\n2\n>>> print('x')\ny\n>>> 5\n0\n", "{s}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn markdown_ragtag_blocks_run_as_transcripts_with_the_files_line_numbers() {
+    let dir = scratch("markdown");
+    let md = "# Guide\n\nProse.\n\n```ragtag\n>>> 1 + 1\n3\n```\n\n```python\n>>> not_run\n```\n";
+    std::fs::write(dir.join("guide.md"), md).unwrap();
+    // A Markdown file without a ragtag block is not a transcript in a folder.
+    std::fs::write(dir.join("notes.md"), "# Notes\n\n```python\n>>> 1\n```\n").unwrap();
+    let (ok, out, _) = ragtag_in(&dir, &["test", "."], "", &[]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("FAIL ./guide.md\n  line 7: expected 3, got 2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("@@ -4,7 +4,7 @@"),
+        "numbered by the Markdown's lines: {out}"
+    );
+    assert!(
+        !out.contains("notes.md") && out.contains("0 passed, 1 failed"),
+        "{out}"
+    );
+    // Blessing rewrites the block and leaves the prose as it was.
+    let (ok, out, _) = ragtag_in(&dir, &["test", "--bless", "guide.md"], "", &[]);
+    assert!(ok, "{out}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("guide.md")).unwrap(),
+        md.replace("3\n```", "2\n```")
+    );
+    // Blessed, it passes.
+    let (ok, out, _) = ragtag_in(&dir, &["test", "guide.md"], "", &[]);
+    assert!(ok && out.contains("1 passed, 0 failed"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+const TRANSCRIPT: &str = "# A transcript\n# ragtag: rtol=1e-3\n>>> x = 1\n\n\
+>>> for i in range(2):\n...     print(i + x)\n1\n2\n\n\
+# Errors are marked\n>>> y  # raises NameError\n  × NameError: name 'y' is not defined\n...\n\n\
+>>> print('# not a comment')\n\\# not a comment\n\n";
+
+#[test]
+fn convert_round_trips_between_a_transcript_and_a_notebook_and_both_run() {
+    let dir = scratch("convert");
+    std::fs::write(dir.join("t.rtt"), TRANSCRIPT).unwrap();
+    let (ok, out, err) = ragtag_in(&dir, &["test", "--convert", "t.rtt"], "", &[]);
+    assert!(ok && out.contains("wrote t.ipynb"), "{out}{err}");
+    let nb: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("t.ipynb")).unwrap()).unwrap();
+    assert_eq!(nb["metadata"]["kernelspec"]["name"], "ragtag");
+    let cells = nb["cells"].as_array().unwrap();
+    assert_eq!(cells.iter().filter(|c| c["cell_type"] == "code").count(), 4);
+    assert_eq!(
+        cells[2]["outputs"][0]["text"],
+        serde_json::json!(["1\n", "2\n"])
+    );
+    // The notebook runs as a transcript.
+    let (ok, out, _) = ragtag_in(&dir, &["test", "t.ipynb"], "", &[]);
+    assert!(ok && out.contains("1 passed, 0 failed"), "{out}");
+    // An existing target is never overwritten.
+    let (ok, _, err) = ragtag_in(&dir, &["test", "--convert", "t.ipynb"], "", &[]);
+    assert!(!ok && err.contains("t.rtt exists"), "{err}");
+    std::fs::rename(dir.join("t.rtt"), dir.join("original.rtt")).unwrap();
+    let (ok, out, _) = ragtag_in(&dir, &["test", "--convert", "t.ipynb"], "", &[]);
+    assert!(ok && out.contains("wrote t.rtt"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("t.rtt")).unwrap(),
+        TRANSCRIPT
+    );
+    // Blessing a notebook rewrites its code cells' outputs.
+    let wrong = std::fs::read_to_string(dir.join("t.ipynb"))
+        .unwrap()
+        .replace("\"2\\n\"", "\"3\\n\"");
+    std::fs::write(dir.join("t.ipynb"), wrong).unwrap();
+    let (ok, out, _) = ragtag_in(&dir, &["test", "t.ipynb"], "", &[]);
+    assert!(!ok && out.contains("-3\n+2\n"), "{out}");
+    let (ok, _, _) = ragtag_in(&dir, &["test", "--bless", "t.ipynb"], "", &[]);
+    assert!(ok);
+    let (ok, out, _) = ragtag_in(&dir, &["test", "t.ipynb"], "", &[]);
+    assert!(ok, "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -68,6 +68,13 @@ impl Pending {
     /// file was blessed from the transcript), else the transcript changed since and the
     /// pending file is stale.
     pub fn read(path: &Path) -> Result<Pending, String> {
+        if path.extension().is_none_or(|e| e != super::EXTENSION) {
+            return Err(format!(
+                "{}: review takes transcripts (.rtt); bless Markdown files and notebooks with \
+                 `ragtag test --bless`",
+                path.display()
+            ));
+        }
         let new_path = pending_path(path);
         let read = |p: &Path| -> Result<Transcript, String> {
             let text = super::read_transcript(p).map_err(|e| format!("{}: {e}", p.display()))?;
