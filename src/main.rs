@@ -51,10 +51,11 @@ enum Command {
         #[command(flatten)]
         style: StyleArgs,
     },
-    /// Replay golden transcripts (`*.rtt`) and diff their outputs.
+    /// Replay golden transcripts (`*.rtt`, Markdown ```ragtag blocks, notebooks) and diff.
     ///
-    /// Each transcript runs in a process of its own, so an input that crashes or hangs
-    /// fails its transcript and the run goes on.
+    /// Each transcript runs in a process of its own, so an input that crashes or hangs fails
+    /// its transcript and the run goes on. A block showing a tensor that differs is also
+    /// reported in tensor words (dtype, row partition, values). See also `ragtag review`.
     Test(TestArgs),
     /// Review the pending changes `ragtag test --bless=new` wrote (`*.rtt.new`), block by
     /// block: a accept, r reject, s skip, A/R accept/reject all remaining, t toggle diff and
