@@ -9,6 +9,10 @@ use super::{label, read_shape, Kind, Shown};
 /// that never closes).
 const MAX_LINES: usize = 10_000;
 
+/// The deepest nesting read back: a tensor has at most a few dozen dimensions, and an
+/// expected block that nests deeper is not read as one (rather than recursing without end).
+const MAX_DEPTH: usize = 64;
+
 /// A nested list as printed.
 #[derive(Debug, Clone, PartialEq)]
 enum Node {
@@ -95,15 +99,23 @@ fn balance(line: &str) -> i64 {
 /// Reads a nested list (or a single scalar) at the start of `text`, after spaces: the node
 /// and the rest of the text.
 fn list(text: &str) -> Option<(Node, &str)> {
+    nested(text, 0)
+}
+
+/// [`list`] at a depth of nesting.
+fn nested(text: &str, depth: usize) -> Option<(Node, &str)> {
     let text = text.trim_start();
     if let Some(mut rest) = text.strip_prefix('[') {
+        if depth >= MAX_DEPTH {
+            return None;
+        }
         let mut items = Vec::new();
         loop {
             rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ',');
             if let Some(after) = rest.strip_prefix(']') {
                 return Some((Node::List(items), after));
             }
-            let (item, after) = list(rest)?;
+            let (item, after) = nested(rest, depth + 1)?;
             items.push(item);
             rest = after;
         }
@@ -296,6 +308,13 @@ mod tests {
         ))
         .unwrap();
         assert!(s.partial);
+        // Nesting past any tensor's rank is not read back (and does not recurse forever).
+        let deep = format!(
+            "<tf.RaggedTensor {}1{}>",
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
+        assert!(read(&lines(&deep)).is_none());
     }
 
     #[test]
