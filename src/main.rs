@@ -51,11 +51,26 @@ enum Command {
         #[command(flatten)]
         style: StyleArgs,
     },
-    /// Replay golden transcripts (`*.rtt`) and diff their outputs.
+    /// Replay golden transcripts (`*.rtt`, Markdown ```ragtag blocks, notebooks) and diff.
     ///
-    /// Each transcript runs in a process of its own, so an input that crashes or hangs
-    /// fails its transcript and the run goes on.
+    /// Each transcript runs in a process of its own, so an input that crashes or hangs fails
+    /// its transcript and the run goes on. A block showing a tensor that differs is also
+    /// reported in tensor words (dtype, row partition, values). See also `ragtag review`.
     Test(TestArgs),
+    /// Review the pending changes `ragtag test --bless=new` wrote (`*.rtt.new`), block by
+    /// block: a accept, r reject, s skip, A/R accept/reject all remaining, t toggle diff and
+    /// whole block, d external diff (RAGTAG_DIFF_TOOL), q quit; one answer a line.
+    Review {
+        /// Accept without asking: every pending block of FILE, or the one whose `>>>` is on
+        /// LINE (repeatable).
+        #[arg(long, value_name = "FILE[:LINE]")]
+        accept: Vec<String>,
+        /// Reject without asking, as --accept (repeatable).
+        #[arg(long, value_name = "FILE[:LINE]")]
+        reject: Vec<String>,
+        /// Transcripts, pending files, or directories searched for `*.rtt.new` (default: .).
+        paths: Vec<std::path::PathBuf>,
+    },
     /// The Jupyter kernel: install its kernelspec, or run it.
     #[cfg(feature = "jupyter")]
     Jupyter {
@@ -104,12 +119,21 @@ struct TestArgs {
     /// killed); 0 means no limit.
     #[arg(long, value_name = "SECS", default_value_t = ragtag::golden::DEFAULT_TIMEOUT.as_secs_f64())]
     timeout: f64,
+    /// Run only the transcripts that failed last time (all when none did); each run keeps
+    /// its failures in `.ragtag/last-failed` in the working directory.
+    #[arg(long)]
+    failed: bool,
+    /// Convert FILE.rtt to a notebook FILE.ipynb, or FILE.ipynb to a transcript FILE.rtt,
+    /// and run nothing.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["bless", "paths", "one"])]
+    convert: Option<std::path::PathBuf>,
     /// Replay this one transcript in this process and write JSON lines of per-input results
     /// (what `ragtag test` runs in each child process).
     #[arg(long, hide = true, value_name = "FILE", conflicts_with_all = ["bless", "paths"])]
     one: Option<std::path::PathBuf>,
-    /// Transcript files, or directories searched recursively for `*.rtt`.
-    #[arg(required_unless_present = "one", value_name = "PATHS")]
+    /// Transcripts (`.rtt`, Markdown with ```ragtag blocks, `.ipynb` notebooks), or
+    /// directories searched recursively for `*.rtt` and Markdown with ragtag blocks.
+    #[arg(required_unless_present_any = ["one", "convert"], value_name = "PATHS")]
     paths: Vec<std::path::PathBuf>,
 }
 
@@ -364,8 +388,10 @@ fn run_tests(args: TestArgs) -> ExitCode {
         color,
         junit,
         timeout,
+        failed,
+        convert,
         one,
-        paths,
+        mut paths,
     } = args;
     let timeout = match std::time::Duration::try_from_secs_f64(timeout) {
         Ok(d) if d.is_zero() => None,
@@ -375,6 +401,9 @@ fn run_tests(args: TestArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Some(file) = convert {
+        return ragtag::golden::notebook::run_convert(&file);
+    }
     if let Some(file) = one {
         return match ragtag::golden::isolate::run_child(&file, timeout, &mut std::io::stdout()) {
             Ok(()) => ExitCode::SUCCESS,
@@ -430,6 +459,21 @@ fn run_tests(args: TestArgs) -> ExitCode {
         None => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
     let mut out = std::io::stdout().lock();
+    let here = std::path::PathBuf::from(".");
+    if failed {
+        match ragtag::golden::last_failed::select(&here, &paths) {
+            Ok((files, line)) => {
+                let _ = writeln!(out, "{line}");
+                if !files.is_empty() {
+                    paths = files;
+                }
+            }
+            Err(e) => {
+                eprintln!("ragtag: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let run = ragtag::golden::run_paths_isolated(&exe, &paths, &options, |r| {
         if matches!(r.status, ragtag::golden::Status::Blessed) {
             let _ = writeln!(out, "blessed {}", r.path.display());
@@ -463,6 +507,8 @@ fn run_tests(args: TestArgs) -> ExitCode {
         }
     };
     let _ = writeln!(out, "{}", summary.line());
+    // Best effort: a list that cannot be written only makes the next `--failed` run more.
+    let _ = ragtag::golden::last_failed::save(&here, &summary);
     if let Some(file) = junit {
         if let Err(e) = ragtag::golden::write_atomic(&file, &ragtag::golden::junit_xml(&summary)) {
             eprintln!("ragtag: cannot write {}: {e}", file.display());
@@ -525,6 +571,11 @@ fn main() -> ExitCode {
         #[cfg(feature = "jupyter")]
         Some(Command::Jupyter { action }) => run_jupyter(action),
         Some(Command::Test(args)) => run_tests(args),
+        Some(Command::Review {
+            accept,
+            reject,
+            paths,
+        }) => ragtag::golden::review::run(&accept, &reject, paths),
         None => {
             if !std::io::stdin().is_terminal() {
                 let mut s = String::new();

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::diff::{self, Op};
+use super::documents::file_text;
 use super::matching::{self, first_number_difference, tolerances};
 use super::parse::{escape, Transcript};
 use super::run::{Actual, Fault};
@@ -131,7 +132,9 @@ pub fn compare_selected(
             faults.push(f);
         }
         if let Some(new) = &new {
-            if let Some(note) = number_note(entry, &expected, new) {
+            let tensor_note = super::tensor::first_difference(&expected, new, &entry.settings)
+                .map(|d| format!("line {}: {d}", entry.output.start + 1));
+            if let Some(note) = tensor_note.or_else(|| number_note(entry, &expected, new)) {
                 notes.push(note);
             }
             why.push(diff::unified("expected", "actual", &expected, new));
@@ -236,13 +239,15 @@ pub fn settle(path: &Path, check: Check, bless: impl Into<Bless>) -> Status {
     }
     let clean = check.faults.is_empty() && check.not_run == 0;
     match (&check.blessed, bless.into(), clean) {
-        (Some(new), Bless::All, true) => match write_atomic(path, new) {
-            Ok(()) => Status::Blessed,
-            Err(e) => Status::Error(format!("cannot write: {e}")),
-        },
+        (Some(new), Bless::All, true) => {
+            match file_text(path, new).and_then(|t| write_atomic(path, &t)) {
+                Ok(()) => Status::Blessed,
+                Err(e) => Status::Error(format!("cannot write: {e}")),
+            }
+        }
         (Some(new), Bless::New, true) => {
             let pending = pending_path(path);
-            match write_atomic(&pending, new) {
+            match file_text(path, new).and_then(|t| write_atomic(&pending, &t)) {
                 Ok(()) => Status::Pending(check, pending),
                 Err(e) => Status::Error(format!("cannot write {}: {e}", pending.display())),
             }

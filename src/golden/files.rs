@@ -83,7 +83,7 @@ pub fn read_transcript(path: &Path) -> std::io::Result<String> {
             "not a regular file (a FIFO, device or socket), so it is not read",
         ));
     }
-    std::fs::read_to_string(path)
+    super::documents::transcript_text(path, std::fs::read_to_string(path)?)
 }
 
 /// The transcripts named by `paths`: files as given, directories searched recursively for
@@ -113,6 +113,12 @@ pub fn find_transcripts(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
                     walk(&p, seen, out)?;
                 }
             } else if p.extension().is_some_and(|e| e == EXTENSION) {
+                out.push(p);
+            } else if super::documents::is_markdown(&p)
+                && std::fs::read_to_string(&p).is_ok_and(|t| super::documents::has_ragtag_block(&t))
+            {
+                // A Markdown file with a ```ragtag block; one without is just a document.
+                // (Notebooks run when named: a folder's notebooks are often guides.)
                 out.push(p);
             }
         }

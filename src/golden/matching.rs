@@ -245,7 +245,7 @@ fn decimals(n: &str) -> Option<i32> {
 /// Two numbers as printed are equal within `tol`: integers exactly, NaN equals NaN,
 /// infinities by sign, others when `|a - b| <= atol + rtol * max(|a|, |b|)` or, with
 /// precision as written, when `b` rounds to the expected `a` at `a`'s decimals.
-fn close(a: &str, b: &str, tol: Tolerance) -> bool {
+pub(crate) fn close(a: &str, b: &str, tol: Tolerance) -> bool {
     if a == b {
         return true;
     }

@@ -106,18 +106,48 @@
 //! same directory, synced to disk, and renamed over the old one; then the directory is
 //! synced, where the system allows. A transcript reached through a symbolic link is written
 //! where the link points, and the link stays a link.
+//!
+//! # Differences in tensor words ([`tensor`])
+//!
+//! When a block differs and both the expected and the actual output show tensors (ragtag's
+//! table, or the `tf.Tensor(…)`, `<tf.RaggedTensor …>`, `SparseTensor(…)`, `LoDTensor(…)`
+//! forms `print` writes), both are read back as tensors and the report names the first
+//! difference before the text diff: kind and dtype, then ragged_rank and the uniform
+//! dimensions, then the row partition (`row 3 of level 1: expected 2 values, got 3`, LoD
+//! offsets, sparse indices), then the values within the dtype's tolerance (`[2][1]:
+//! expected 0.5, got 0.6 (float32; rtol 1e-06)`).
+//!
+//! # Rerunning and reviewing
+//!
+//! Every run keeps the transcripts that failed in `.ragtag/last-failed` in the working
+//! directory ([`last_failed`]); `ragtag test --failed` runs only those, or all when none
+//! failed. `ragtag review` ([`review`]) walks the pending `*.rtt.new` files block by block:
+//! accept, reject or skip each, or all remaining; `--accept FILE[:LINE]` decides without
+//! asking.
+//!
+//! # Markdown and notebooks
+//!
+//! A Markdown file's ```` ```ragtag ```` blocks run as a transcript, numbered by the file's
+//! own lines ([`documents`]); a notebook's code cells and their outputs run as one
+//! ([`notebook`]), and `ragtag test --convert` turns a transcript into a notebook and back.
+//! Both are blessed in place: only the blocks' (cells') outputs change.
 
 pub mod colour;
 mod compare;
 pub mod diff;
 pub mod directive;
+pub mod documents;
 mod files;
 pub mod isolate;
 mod junit;
+pub mod last_failed;
 pub mod matching;
+pub mod notebook;
 pub mod parse;
+pub mod review;
 pub mod run;
 pub mod team;
+pub mod tensor;
 
 pub use files::{find_transcripts, read_transcript, write_atomic};
 
