@@ -19,6 +19,7 @@ pub mod items;
 mod iteration;
 pub mod iterators;
 mod lazy;
+mod matching;
 mod names;
 pub mod operators;
 mod params;

@@ -196,6 +196,7 @@ impl<'s> Interp<'s> {
             }
             StmtKind::With { items, body } => return self.exec_with(items, body),
             StmtKind::Decorated { decorators, def } => return self.exec_decorated(decorators, def),
+            StmtKind::Match { subject, cases } => return self.exec_match(subject, cases),
         }
         Ok(Flow::Normal)
     }

@@ -261,6 +261,7 @@ pub fn completeness(src: &str) -> Completeness {
                         | StmtKind::For { .. }
                         | StmtKind::While { .. }
                         | StmtKind::Try { .. }
+                        | StmtKind::Match { .. }
                 )
             });
             if compound && !ends_with_blank_line(src) {
