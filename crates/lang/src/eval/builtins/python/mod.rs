@@ -15,6 +15,8 @@ pub mod iterators;
 mod itertools;
 mod number_methods;
 mod numbers;
+mod random;
+pub mod stdmisc;
 pub mod objects;
 mod sets;
 mod text;
@@ -45,7 +47,16 @@ pub use itertools::ITERTOOLS;
 
 /// The standard modules `import` finds besides ragtag's roots (their builtins are named
 /// under them: `itertools.count`).
-pub const STDLIB_MODULES: &[&str] = &["itertools", "functools", "operator"];
+pub const STDLIB_MODULES: &[&str] = &[
+    "itertools",
+    "functools",
+    "operator",
+    "random",
+    "string",
+    "time",
+];
+pub use stdmisc::STDMISC;
+pub use random::RANDOM;
 pub use number_methods::NUMBER_METHODS;
 pub use objects::OBJECTS;
 pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
