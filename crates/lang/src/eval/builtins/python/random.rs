@@ -126,7 +126,7 @@ fn getrandbits(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 /// An int argument as `randrange` reads it (an integral float is accepted, as 3.11 does
 /// with a warning).
 fn index(a: &Args, name: &str, pos: usize) -> Result<i64> {
-    match a.value(name) {
+    match a.given(name).unwrap_or(&Value::Int(1)) {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(*b as i64),
         Value::Float(f) if f.fract() == 0.0 && f.is_finite() => Ok(*f as i64),
@@ -175,7 +175,7 @@ fn range_draw(start: i64, stop: Option<i64>, step: i64) -> Result<i64> {
 
 fn randrange(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let start = index(a, "start", 1)?;
-    let stop = match a.value("stop") {
+    let stop = match a.given("stop").unwrap_or(&Value::None) {
         Value::None => None,
         _ => Some(index(a, "stop", 2)?),
     };
@@ -374,8 +374,11 @@ fn sample(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::List(PyList::new(picked, false)))
 }
 
-fn number(a: &Args, name: &str) -> Result<f64> {
-    float_of(a.value(name)).ok_or_else(|| {
+fn number(a: &Args, name: &str, default: f64) -> Result<f64> {
+    let Some(v) = a.given(name) else {
+        return Ok(default);
+    };
+    float_of(v).ok_or_else(|| {
         a.err_at(
             name,
             type_error(format!(
@@ -387,14 +390,14 @@ fn number(a: &Args, name: &str) -> Result<f64> {
 }
 
 fn uniform(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let lo = number(a, "a")?;
-    let hi = number(a, "b")?;
+    let lo = number(a, "a", 0.0)?;
+    let hi = number(a, "b", 0.0)?;
     Ok(Value::Float(lo + (hi - lo) * with(|mt, _| mt.next_f64())))
 }
 
 fn gauss(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let mu = number(a, "mu")?;
-    let sigma = number(a, "sigma")?;
+    let mu = number(a, "mu", 0.0)?;
+    let sigma = number(a, "sigma", 1.0)?;
     let z = with(|mt, next| match next.take() {
         Some(z) => z,
         None => {
