@@ -189,6 +189,7 @@ pub fn registry() -> &'static Registry {
             python::FUNCTOOLS,
             python::RANDOM,
             python::STDMISC,
+            python::JSON,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,
@@ -357,7 +358,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
     if let Some(v) = constant(&path) {
         return Some(v);
     }
-    if let Some(v) = python::stdmisc::constant(&path) {
+    if let Some(v) = python::stdmisc::constant(&path).or_else(|| python::json::constant(&path)) {
         return Some(v);
     }
     if let Some(b) = registry().resolve(&path) {

@@ -13,6 +13,7 @@ mod ints;
 mod iterables;
 pub mod iterators;
 mod itertools;
+pub mod json;
 mod number_methods;
 mod numbers;
 mod random;
@@ -54,7 +55,9 @@ pub const STDLIB_MODULES: &[&str] = &[
     "random",
     "string",
     "time",
+    "json",
 ];
+pub use json::JSON;
 pub use stdmisc::STDMISC;
 pub use random::RANDOM;
 pub use number_methods::NUMBER_METHODS;
