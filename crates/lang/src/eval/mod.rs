@@ -28,6 +28,7 @@ mod statements;
 mod subscript;
 pub mod suggest;
 mod unpack;
+mod user_iter;
 mod with_stmt;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -153,7 +153,10 @@ impl<'s> Interp<'s> {
                 self.aug_assign(target, *op, value, stmt.span)?;
             }
             StmtKind::For { target, iter, body } => {
-                let it = self.eval(iter)?;
+                let mut it = self.eval(iter)?;
+                if let Value::Instance(_) = it {
+                    it = self.iter_of(&it, iter.span)?;
+                }
                 if let Value::Iter(_) = it {
                     return self.for_iter(target, &it, body, iter.span);
                 }
