@@ -347,7 +347,10 @@ fn stmt(s: &Stmt) -> String {
         StmtKind::Match { subject, cases } => form(
             "match",
             std::iter::once(expr_to_sexpr(subject)).chain(cases.iter().map(|c| {
-                let guard = c.guard.iter().map(|g| form("if", std::iter::once(expr_to_sexpr(g))));
+                let guard = c
+                    .guard
+                    .iter()
+                    .map(|g| form("if", std::iter::once(expr_to_sexpr(g))));
                 form(
                     "case",
                     std::iter::once(pattern(&c.pattern))
@@ -380,7 +383,11 @@ fn pattern(p: &crate::pattern::Pattern) -> String {
             "class",
             std::iter::once(expr_to_sexpr(cls))
                 .chain(args.iter().map(pattern))
-                .chain(kwargs.iter().map(|(k, v)| format!("(= {k} {})", pattern(v)))),
+                .chain(
+                    kwargs
+                        .iter()
+                        .map(|(k, v)| format!("(= {k} {})", pattern(v))),
+                ),
         ),
         P::Or(alts, _) => form("|", alts.iter().map(pattern)),
         P::As(inner, n, _) => format!("(as {} {n})", pattern(inner)),

@@ -203,7 +203,10 @@ impl<'s> Interp<'s> {
         binds: &mut Vec<(String, Value)>,
     ) -> Result<bool> {
         let c = self.eval(cls)?;
-        if !matches!(c, Value::Class(_) | Value::Builtin(_) | Value::ErrorClass(_)) {
+        if !matches!(
+            c,
+            Value::Class(_) | Value::Builtin(_) | Value::ErrorClass(_)
+        ) {
             return Err(Error::new(
                 ExceptionClass::TypeError,
                 "called match pattern must be a type",
@@ -213,7 +216,11 @@ impl<'s> Interp<'s> {
         let isinstance = super::builtins::registry()
             .get("isinstance")
             .expect("isinstance is a builtin");
-        let yes = self.call_values(&Value::Builtin(isinstance), vec![v.clone(), c.clone()], span)?;
+        let yes = self.call_values(
+            &Value::Builtin(isinstance),
+            vec![v.clone(), c.clone()],
+            span,
+        )?;
         if !matches!(yes, Value::Bool(true)) {
             return Ok(false);
         }

@@ -57,7 +57,10 @@ impl<'s> Interp<'s> {
             other => super::iterators::to_iter(&other).map(Some).map_err(|_| {
                 Error::new(
                     ExceptionClass::TypeError,
-                    format!("iter() returned non-iterator of type '{}'", other.type_name()),
+                    format!(
+                        "iter() returned non-iterator of type '{}'",
+                        other.type_name()
+                    ),
                 )
                 .at(span)
             }),

@@ -51,6 +51,8 @@ mod errors;
 mod fast;
 #[cfg(test)]
 mod function_tests;
+#[cfg(test)]
+mod match_tests;
 mod prepass;
 #[cfg(test)]
 mod tests;

@@ -142,7 +142,12 @@ impl Converter<'_> {
         match pair.as_rule() {
             Rule::pat_literal => Ok(Pattern::Value(self.pattern_literal(pair)?)),
             Rule::pat_name => {
-                let parts: Vec<_> = pair.into_inner().next().expect("a name").into_inner().collect();
+                let parts: Vec<_> = pair
+                    .into_inner()
+                    .next()
+                    .expect("a name")
+                    .into_inner()
+                    .collect();
                 if parts.len() == 1 {
                     let n = parts[0].as_str();
                     return Ok(if n == "_" {
@@ -248,7 +253,12 @@ impl Converter<'_> {
                 }
                 _ => {
                     let fspan = span_of(&first);
-                    let names: Vec<_> = first.into_inner().next().expect("a name").into_inner().collect();
+                    let names: Vec<_> = first
+                        .into_inner()
+                        .next()
+                        .expect("a name")
+                        .into_inner()
+                        .collect();
                     if names.len() < 2 {
                         return Err(error("invalid syntax", fspan));
                     }
@@ -272,7 +282,10 @@ impl Converter<'_> {
         if first.as_rule() == Rule::strings {
             let e = self.atom(first)?;
             if matches!(e.kind, ExprKind::FString(_)) {
-                return Err(error("patterns may only match literals and attribute lookups", span));
+                return Err(error(
+                    "patterns may only match literals and attribute lookups",
+                    span,
+                ));
             }
             return Ok(e);
         }
@@ -282,7 +295,10 @@ impl Converter<'_> {
 
 /// `a.b.c` as an attribute chain.
 fn dotted_expr(parts: &[Pair<'_, Rule>]) -> Expr {
-    let mut e = boxed(ExprKind::Name(parts[0].as_str().to_owned()), span_of(&parts[0]));
+    let mut e = boxed(
+        ExprKind::Name(parts[0].as_str().to_owned()),
+        span_of(&parts[0]),
+    );
     for p in &parts[1..] {
         let span = Span::new(e.span.start, span_of(p).end);
         e = boxed(ExprKind::Attr(Box::new(e), p.as_str().to_owned()), span);
@@ -292,7 +308,12 @@ fn dotted_expr(parts: &[Pair<'_, Rule>]) -> Expr {
 
 /// A sequence pattern, refused with two starred names.
 fn sequence(items: Vec<Pattern>, span: Span) -> Result1<Pattern> {
-    if items.iter().filter(|p| matches!(p, Pattern::Star(..))).count() > 1 {
+    if items
+        .iter()
+        .filter(|p| matches!(p, Pattern::Star(..)))
+        .count()
+        > 1
+    {
         return Err(error("multiple starred names in sequence pattern", span));
     }
     Ok(Pattern::Sequence(items, span))
@@ -316,7 +337,10 @@ fn unreachable_after(p: &Pattern) -> Option<SyntaxError> {
 fn check_names(p: &Pattern, seen: &mut Vec<String>) -> Result1<()> {
     let add = |n: &String, s: Span, seen: &mut Vec<String>| {
         if seen.contains(n) {
-            return Err(error(format!("multiple assignments to name '{n}' in pattern"), s));
+            return Err(error(
+                format!("multiple assignments to name '{n}' in pattern"),
+                s,
+            ));
         }
         seen.push(n.clone());
         Ok(())

@@ -55,12 +55,18 @@ fn type_error(msg: impl Into<String>) -> Error {
 fn dumps(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let indent = match a.get("indent") {
         None => None,
-        Some(Value::Int(n)) => Some(" ".repeat((*n).max(0) as usize)),
+        Some(Value::Int(n)) => Some(
+            ragtag_engine::budget::repeat_str("indent", " ", (*n).max(0) as usize)
+                .map_err(|e| a.err_at("indent", e))?,
+        ),
         Some(Value::Str(s)) => Some(s.to_string()),
         Some(v) => {
             return Err(a.err_at(
                 "indent",
-                type_error(format!("indent must be an int or a str, not {}", v.type_name())),
+                type_error(format!(
+                    "indent must be an int or a str, not {}",
+                    v.type_name()
+                )),
             ))
         }
     };
@@ -68,7 +74,8 @@ fn dumps(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         None if indent.is_some() => (",".to_string(), ": ".to_string()),
         None => (", ".to_string(), ": ".to_string()),
         Some(v) => {
-            let items = crate::eval::subscript::iterate(v).map_err(|e| a.err_at("separators", e))?;
+            let items =
+                crate::eval::subscript::iterate(v).map_err(|e| a.err_at("separators", e))?;
             match items.as_slice() {
                 [Value::Str(x), Value::Str(y)] => (x.to_string(), y.to_string()),
                 _ => {
@@ -200,7 +207,9 @@ fn encode(
     it.check_cancel()?;
     let container = |ptr: usize, stack: &mut Vec<usize>| -> Result<()> {
         if stack.contains(&ptr) {
-            return Err(Error::new(ExceptionClass::ValueError, "Circular reference detected").at(opts.span));
+            return Err(
+                Error::new(ExceptionClass::ValueError, "Circular reference detected").at(opts.span),
+            );
         }
         stack.push(ptr);
         Ok(())
@@ -273,7 +282,10 @@ fn encode(
             };
             let replaced = it.call_values(&f, vec![other.clone()], opts.span)?;
             if stack.len() > 1000 {
-                return Err(Error::new(ExceptionClass::ValueError, "Circular reference detected").at(opts.span));
+                return Err(
+                    Error::new(ExceptionClass::ValueError, "Circular reference detected")
+                        .at(opts.span),
+                );
             }
             stack.push(0);
             encode(it, &replaced, opts, level, stack, out)?;
@@ -458,7 +470,10 @@ impl Decoder<'_> {
                     };
                     j += 6;
                     let mut code = u;
-                    if (0xd800..0xdc00).contains(&u) && s.get(j) == Some(&'\\') && s.get(j + 1) == Some(&'u') {
+                    if (0xd800..0xdc00).contains(&u)
+                        && s.get(j) == Some(&'\\')
+                        && s.get(j + 1) == Some(&'u')
+                    {
                         if let Some(lo) = hex(j + 2).filter(|lo| (0xdc00..0xe000).contains(lo)) {
                             code = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
                             j += 6;
@@ -534,7 +549,10 @@ fn loads(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         ));
     };
     let chars: Vec<char> = text.chars().collect();
-    let mut d = Decoder { s: &chars, depth: 0 };
+    let mut d = Decoder {
+        s: &chars,
+        depth: 0,
+    };
     let start = d.ws(0);
     let (v, end) = d.value(start).map_err(|e| e.at(a.span("s")))?;
     let end = d.ws(end);

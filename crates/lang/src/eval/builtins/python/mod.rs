@@ -16,10 +16,10 @@ mod itertools;
 pub mod json;
 mod number_methods;
 mod numbers;
-mod random;
-pub mod stdmisc;
 pub mod objects;
+mod random;
 mod sets;
+pub mod stdmisc;
 mod text;
 
 use self::bigints::int;
@@ -58,11 +58,11 @@ pub const STDLIB_MODULES: &[&str] = &[
     "json",
 ];
 pub use json::JSON;
-pub use stdmisc::STDMISC;
-pub use random::RANDOM;
 pub use number_methods::NUMBER_METHODS;
 pub use objects::OBJECTS;
+pub use random::RANDOM;
 pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
+pub use stdmisc::STDMISC;
 
 /// Python builtins.
 pub static BUILTINS: &[Builtin] = &[
