@@ -20,8 +20,8 @@ fn match_statements() {
                 "(match x (case (map (\"k\" v) (** kw)) (if v) ((pass))))",
             ),
             (
-                "match p:\n    case Point(0, y=b) | C.D as q: pass",
-                "(match p (case (as (| (class Point (value 0) (= y b)) (value (. C D))) q) ((pass))))",
+                "match p:\n    case Point(0, y=b) | Point(b, 1) as q: pass\n    case C.D: pass",
+                "(match p (case (as (| (class Point (value 0) (= y b)) (class Point b (value 1))) q) ((pass))) (case (value (. C D)) ((pass))))",
             ),
             (
                 "match a, b:\n    case -1, (x,): pass",
@@ -38,7 +38,8 @@ fn match_and_case_stay_names() {
         &[
             ("match = 3", "(= match 3)"),
             ("match(x)", "(call match x)"),
-            ("case = [1]\ncase[0]", "(= case (list 1)) ([] case 0)"),
+            ("case = 1\ncase + 1", "(= case 1)\n(+ case 1)"),
+            ("x = match[0]", "(= x (subscript match 0))"),
         ],
         sx,
     );
