@@ -128,8 +128,8 @@ impl<'s> Interp<'s> {
     ) -> Result<Vec<super::args::CallArg>> {
         // A user iterator (an instance with `__next__`) passed where an iterable is wanted
         // is read one item at a time, as an iterator.
-        if (b.sig.contains("iterable") || DRAINING.contains(&b.name))
-            && args.iter().any(|a| matches!(a.value, Value::Instance(_)))
+        if args.iter().any(|a| matches!(a.value, Value::Instance(_)))
+            && (b.sig.contains("iterable") || DRAINING.contains(&b.name))
         {
             for a in &mut args {
                 if let Some(w) = super::user_iter::wrap(&a.value) {
