@@ -117,6 +117,12 @@ def main():
         # Parameters, unpacking and scopes.
         "*args", "**kwargs", "(*", "(**", ", *", ", **", ", /", "*, ", "[*", "{**", "a, *b",
         "*a, b", "global ", "nonlocal ", "key=", "reverse=", "default=", "strict=",
+        # match statements and the standard modules.
+        "match", "case", "match x:\n    case ", "case _:", "case [a, *rest]:", "case {'k': v, **kw}:",
+        "case int(n) if n > 0:", "case Point(x=0, y=y):", " | ", " as ", "__match_args__",
+        "__next__", "__iter__", "StopIteration", "import random", "import json", "import string",
+        "import time", "import sys", "random.seed(0)", "json.dumps(", "json.loads(", "indent=",
+        "sort_keys=", "separators=", "ensure_ascii=", "sys.stdout.write(",
     ]
     tokens += builtin_names()
     with open(ROOT / "fuzz" / "ragtag.dict", "w", encoding="utf-8") as f:

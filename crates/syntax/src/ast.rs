@@ -179,6 +179,14 @@ pub enum StmtKind {
         /// The `def` or `class` statement.
         def: Box<Stmt>,
     },
+    /// `match subject:` and its `case` clauses: the first case whose pattern matches (and
+    /// whose guard holds) runs.
+    Match {
+        /// The value matched.
+        subject: Expr,
+        /// The clauses, in order.
+        cases: Vec<crate::pattern::MatchCase>,
+    },
 }
 
 /// One `except [Class[, Class…]] [as name]:` clause.

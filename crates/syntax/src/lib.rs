@@ -16,6 +16,7 @@
 pub mod ast;
 mod error;
 mod parser;
+pub mod pattern;
 pub mod scope;
 mod sexpr;
 pub mod yields;

@@ -92,6 +92,14 @@ fn collect(body: &[Stmt], b: &mut Bindings) {
                 collect(body, b);
             }
             StmtKind::Decorated { def, .. } => collect(std::slice::from_ref(def), b),
+            StmtKind::Match { cases, .. } => {
+                for c in cases {
+                    let mut names = Vec::new();
+                    c.pattern.bound_names(&mut names);
+                    b.locals.extend(names);
+                    collect(&c.body, b);
+                }
+            }
             _ => {}
         }
     }
@@ -181,6 +189,11 @@ fn check_body(body: &[Stmt], enclosing: &mut Vec<Bindings>) -> Result<(), Syntax
                 check_body(body, enclosing)?
             }
             StmtKind::Decorated { def, .. } => check_body(std::slice::from_ref(def), enclosing)?,
+            StmtKind::Match { cases, .. } => {
+                for c in cases {
+                    check_body(&c.body, enclosing)?;
+                }
+            }
             _ => {}
         }
     }

@@ -344,5 +344,52 @@ fn stmt(s: &Stmt) -> String {
                 .map(expr_to_sexpr)
                 .chain(std::iter::once(stmt(def))),
         ),
+        StmtKind::Match { subject, cases } => form(
+            "match",
+            std::iter::once(expr_to_sexpr(subject)).chain(cases.iter().map(|c| {
+                let guard = c
+                    .guard
+                    .iter()
+                    .map(|g| form("if", std::iter::once(expr_to_sexpr(g))));
+                form(
+                    "case",
+                    std::iter::once(pattern(&c.pattern))
+                        .chain(guard)
+                        .chain(std::iter::once(block(&c.body))),
+                )
+            })),
+        ),
+    }
+}
+
+fn pattern(p: &crate::pattern::Pattern) -> String {
+    use crate::pattern::Pattern as P;
+    match p {
+        P::Wildcard(_) => "_".into(),
+        P::Capture(n, _) => n.clone(),
+        P::Value(e) => form("value", std::iter::once(expr_to_sexpr(e))),
+        P::Sequence(items, _) => form("seq", items.iter().map(pattern)),
+        P::Star(n, _) => format!("(* {})", n.as_deref().unwrap_or("_")),
+        P::Mapping { items, rest, .. } => form(
+            "map",
+            items
+                .iter()
+                .map(|(k, v)| format!("({} {})", expr_to_sexpr(k), pattern(v)))
+                .chain(rest.iter().map(|r| format!("(** {r})"))),
+        ),
+        P::Class {
+            cls, args, kwargs, ..
+        } => form(
+            "class",
+            std::iter::once(expr_to_sexpr(cls))
+                .chain(args.iter().map(pattern))
+                .chain(
+                    kwargs
+                        .iter()
+                        .map(|(k, v)| format!("(= {k} {})", pattern(v))),
+                ),
+        ),
+        P::Or(alts, _) => form("|", alts.iter().map(pattern)),
+        P::As(inner, n, _) => format!("(as {} {n})", pattern(inner)),
     }
 }

@@ -28,6 +28,12 @@ pub fn stmt_has_yield(s: &Stmt) -> bool {
         StmtKind::Assert { test, msg } => {
             expr_has_yield(test) || msg.as_ref().is_some_and(expr_has_yield)
         }
+        StmtKind::Match { subject, cases } => {
+            expr_has_yield(subject)
+                || cases
+                    .iter()
+                    .any(|c| block(&c.body) || c.guard.as_ref().is_some_and(expr_has_yield))
+        }
         StmtKind::Def { .. }
         | StmtKind::Import { .. }
         | StmtKind::Pass

@@ -21,16 +21,15 @@ impl<'s> Interp<'s> {
 
     fn iterate_instance(&mut self, v: &Value, span: Span) -> Result<Vec<Value>> {
         if let Some(it) = self.dunder(v, "__iter__", Vec::new(), span)? {
+            if let Some(wrapped) = super::user_iter::wrap(&it) {
+                return self.collect(&wrapped, span);
+            }
             if crate::eval::operators::identical(&it, v) {
                 return Err(Error::new(
                     ExceptionClass::TypeError,
-                    format!(
-                        "'{}' object is an iterator: ragtag has no __next__ protocol yet",
-                        v.type_name()
-                    ),
+                    format!("iter() returned non-iterator of type '{}'", v.type_name()),
                 )
-                .at(span)
-                .with_hint("return a list (or another iterable) from __iter__"));
+                .at(span));
             }
             return self.iterate_value(&it, span);
         }

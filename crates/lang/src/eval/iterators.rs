@@ -437,6 +437,10 @@ impl<'s> Interp<'s> {
                 return r;
             }
             IterState::Generator(_) => return Ok(None),
+            IterState::Object { obj } => {
+                let obj = obj.clone();
+                return self.user_next(&obj, span);
+            }
         }))
     }
 
@@ -500,6 +504,9 @@ impl<'s> Interp<'s> {
     /// its `__iter__` or `__getitem__` (ragtag has no `__next__` protocol yet).
     pub fn iter_of(&mut self, v: &Value, span: Span) -> Result<Value> {
         if let Value::Instance(_) = v {
+            if let Some(it) = self.instance_iter(v, span)? {
+                return Ok(it);
+            }
             let items = self.iterate_value(v, span)?;
             return to_iter(&Value::list(items)).map_err(|err| Error::from(err).at(span));
         }

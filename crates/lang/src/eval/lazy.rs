@@ -126,6 +126,17 @@ impl<'s> Interp<'s> {
         b: &'static super::builtins::Builtin,
         mut args: Vec<super::args::CallArg>,
     ) -> Result<Vec<super::args::CallArg>> {
+        // A user iterator (an instance with `__next__`) passed where an iterable is wanted
+        // is read one item at a time, as an iterator.
+        if args.iter().any(|a| matches!(a.value, Value::Instance(_)))
+            && (b.sig.contains("iterable") || DRAINING.contains(&b.name))
+        {
+            for a in &mut args {
+                if let Some(w) = super::user_iter::wrap(&a.value) {
+                    a.value = w;
+                }
+            }
+        }
         if !args.iter().any(|a| matches!(a.value, Value::Iter(_))) || !DRAINING.contains(&b.name) {
             return Ok(args);
         }

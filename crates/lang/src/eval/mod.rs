@@ -19,6 +19,7 @@ pub mod items;
 mod iteration;
 pub mod iterators;
 mod lazy;
+mod matching;
 mod names;
 pub mod operators;
 mod params;
@@ -27,6 +28,7 @@ mod statements;
 mod subscript;
 pub mod suggest;
 mod unpack;
+mod user_iter;
 mod with_stmt;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -115,6 +115,10 @@ impl<'s> Interp<'s> {
             Target::Tuple(ts, span) => {
                 let v = match v {
                     Value::Iter(_) => Value::list(self.collect(&v, *span)?),
+                    Value::Instance(_) => match self.instance_iter(&v, *span)? {
+                        Some(it) => Value::list(self.collect(&it, *span)?),
+                        None => v,
+                    },
                     v => v,
                 };
                 let items = subscript::iterate(&v).map_err(|_| {

@@ -36,6 +36,10 @@ pub struct RandomState {
     pub numpy: Mt19937,
     /// The `np.random.Generator`s made so far, by id.
     pub generators: Vec<Pcg64>,
+    /// Python's `random` module's generator.
+    pub python: Mt19937,
+    /// Its `gauss_next`: the second value of the last Box–Muller pair.
+    pub python_gauss: Option<f64>,
 }
 
 impl RandomState {
@@ -50,6 +54,8 @@ impl RandomState {
             kernels: HashMap::new(),
             numpy: Mt19937::from_key(&words),
             generators: Vec::new(),
+            python: Mt19937::from_key(&words[2..]),
+            python_gauss: None,
             entropy,
         }
     }

@@ -153,7 +153,10 @@ impl<'s> Interp<'s> {
                 self.aug_assign(target, *op, value, stmt.span)?;
             }
             StmtKind::For { target, iter, body } => {
-                let it = self.eval(iter)?;
+                let mut it = self.eval(iter)?;
+                if let Value::Instance(_) = it {
+                    it = self.iter_of(&it, iter.span)?;
+                }
                 if let Value::Iter(_) = it {
                     return self.for_iter(target, &it, body, iter.span);
                 }
@@ -196,6 +199,7 @@ impl<'s> Interp<'s> {
             }
             StmtKind::With { items, body } => return self.exec_with(items, body),
             StmtKind::Decorated { decorators, def } => return self.exec_decorated(decorators, def),
+            StmtKind::Match { subject, cases } => return self.exec_match(subject, cases),
         }
         Ok(Flow::Normal)
     }

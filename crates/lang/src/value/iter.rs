@@ -133,6 +133,9 @@ pub enum IterState {
     },
     /// A generator function's suspended body.
     Generator(GenBox),
+    /// An instance of a user class with `__next__`: each item is a call of it, until it
+    /// raises StopIteration.
+    Object { obj: Value },
 }
 
 /// Which combinatoric iterator, with its `r` (the repeat count for `product`).

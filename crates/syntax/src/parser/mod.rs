@@ -51,6 +51,8 @@ mod errors;
 mod fast;
 #[cfg(test)]
 mod function_tests;
+#[cfg(test)]
+mod match_tests;
 mod prepass;
 #[cfg(test)]
 mod tests;
@@ -261,6 +263,7 @@ pub fn completeness(src: &str) -> Completeness {
                         | StmtKind::For { .. }
                         | StmtKind::While { .. }
                         | StmtKind::Try { .. }
+                        | StmtKind::Match { .. }
                 )
             });
             if compound && !ends_with_blank_line(src) {

@@ -435,5 +435,7 @@ pub(super) fn is_block_header(content: &str) -> bool {
                 | "def"
                 | "with"
                 | "class"
+                | "match"
+                | "case"
         )
 }

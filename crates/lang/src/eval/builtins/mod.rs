@@ -187,6 +187,9 @@ pub fn registry() -> &'static Registry {
             python::iterators::ITERATORS,
             python::ITERTOOLS,
             python::FUNCTOOLS,
+            python::RANDOM,
+            python::STDMISC,
+            python::JSON,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,
@@ -355,6 +358,9 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
     if let Some(v) = constant(&path) {
         return Some(v);
     }
+    if let Some(v) = python::stdmisc::constant(&path).or_else(|| python::json::constant(&path)) {
+        return Some(v);
+    }
     if let Some(b) = registry().resolve(&path) {
         return Some(Value::Builtin(b));
     }
@@ -389,6 +395,7 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         Value::Spec(_) => "tf.TensorSpec",
         v if numpy_random::is_generator(v) => "np.random.Generator",
         Value::Iter(i) if i.is_generator() => "generator",
+        Value::Opaque(o) if matches!(&**o, "<sys.stdout>" | "<sys.stderr>") => "sys.stdout",
         _ => return None,
     })
 }

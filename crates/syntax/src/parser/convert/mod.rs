@@ -13,6 +13,7 @@ mod expr;
 mod fstring;
 mod literals;
 mod operators;
+mod patterns;
 mod sets;
 mod stmt;
 
@@ -161,6 +162,8 @@ pub(super) fn is_keyword(rule: Rule) -> bool {
             | R::kw_class
             | R::kw_with
             | R::kw_yield
+            | R::kw_match
+            | R::kw_case
     )
 }
 

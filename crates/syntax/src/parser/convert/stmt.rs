@@ -202,6 +202,7 @@ impl Converter<'_> {
                 Rule::decorated => out.push(self.decorated(p)?),
                 Rule::class_stmt => out.push(self.class_stmt(p)?),
                 Rule::with_stmt => out.push(self.with_stmt(p)?),
+                Rule::match_stmt => out.push(self.match_stmt(p)?),
                 _ => self.small_stmt(p, &mut out)?,
             }
         }

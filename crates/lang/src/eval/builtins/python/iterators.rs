@@ -55,7 +55,8 @@ fn stop() -> Error {
 }
 
 pub(super) fn next(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let v = a.value("iterator");
+    let wrapped = crate::eval::user_iter::wrap(a.value("iterator"));
+    let v = wrapped.as_ref().unwrap_or(a.value("iterator"));
     if !matches!(v, Value::Iter(_)) {
         return Err(Error::new(
             ExceptionClass::TypeError,

@@ -13,10 +13,13 @@ mod ints;
 mod iterables;
 pub mod iterators;
 mod itertools;
+pub mod json;
 mod number_methods;
 mod numbers;
 pub mod objects;
+mod random;
 mod sets;
+pub mod stdmisc;
 mod text;
 
 use self::bigints::int;
@@ -45,10 +48,21 @@ pub use itertools::ITERTOOLS;
 
 /// The standard modules `import` finds besides ragtag's roots (their builtins are named
 /// under them: `itertools.count`).
-pub const STDLIB_MODULES: &[&str] = &["itertools", "functools", "operator"];
+pub const STDLIB_MODULES: &[&str] = &[
+    "itertools",
+    "functools",
+    "operator",
+    "random",
+    "string",
+    "time",
+    "json",
+];
+pub use json::JSON;
 pub use number_methods::NUMBER_METHODS;
 pub use objects::OBJECTS;
+pub use random::RANDOM;
 pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
+pub use stdmisc::STDMISC;
 
 /// Python builtins.
 pub static BUILTINS: &[Builtin] = &[
