@@ -54,6 +54,12 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>, Exception> {
         Value::Str(s) => s.chars().map(|c| Value::str(c.to_string())).collect(),
         Value::Dict(d) => d.keys(),
         Value::Set(s) => s.items(),
+        Value::Bytes(_) | Value::ByteArray(_) => {
+            let data = v.as_bytes().unwrap_or_default();
+            let mut out = ragtag_engine::budget::vec("iterating over bytes", data.len())?;
+            out.extend(data.iter().map(|&c| Value::Int(i64::from(c))));
+            out
+        }
         Value::Shape(s) => s
             .iter()
             .map(|d| d.map_or(Value::None, |d| Value::Int(d as i64)))
@@ -98,7 +104,13 @@ pub fn subscript(
     span: Span,
 ) -> Result<Value> {
     match obj {
-        Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Shape(_) | Value::Dict(_) => {
+        Value::List(_)
+        | Value::Tuple(_)
+        | Value::Str(_)
+        | Value::Shape(_)
+        | Value::Dict(_)
+        | Value::Bytes(_)
+        | Value::ByteArray(_) => {
             let sub = interp.eval_sub(obj, index, span)?;
             super::items::get_item(obj, &sub, span)
         }

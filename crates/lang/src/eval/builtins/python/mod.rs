@@ -284,6 +284,8 @@ fn len(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let n = match v {
         Value::Instance(_) => return it.len_of(v, a.span("obj")).map(Value::Int),
         Value::Str(s) => s.chars().count(),
+        Value::Bytes(b) => b.data.len(),
+        Value::ByteArray(b) => b.len(),
         Value::List(x) => x.len(),
         Value::Tuple(x) => x.len(),
         Value::Dict(x) => x.len(),
