@@ -4,6 +4,9 @@
 //! the implementations live beside it by concern.
 
 mod bigints;
+mod bytes;
+mod bytes_methods;
+mod codecs;
 pub mod containers;
 mod files;
 pub mod format;
@@ -38,6 +41,8 @@ use crate::value::Value;
 use ragtag_engine::{budget, ExceptionClass};
 
 pub use bigints::BIGINTS;
+pub use bytes::BYTES;
+pub use bytes_methods::{BYTEARRAY_METHODS, BYTES_METHODS};
 pub use containers::CONTAINERS;
 pub use files::FILES;
 pub use functools::FUNCTOOLS;
