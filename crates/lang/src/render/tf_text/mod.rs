@@ -515,7 +515,16 @@ fn repr_leaf(v: &Value) -> String {
         Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_) => repr_of(v),
         Value::Bytes(b) if b.numpy => format!("np.bytes_({})", py_bytes(&b.data)),
         Value::Bytes(b) => py_bytes(&b.data),
-        Value::ByteArray(b) => format!("bytearray({})", py_bytes(&b.bytes())),
+        // CPython's bytearray repr escapes a single quote even inside double quotes.
+        Value::ByteArray(b) => {
+            let r = py_bytes(&b.bytes());
+            let r = if r.starts_with("b\"") {
+                r.replace('\'', "\\'")
+            } else {
+                r
+            };
+            format!("bytearray({r})")
+        }
     }
 }
 

@@ -29,8 +29,10 @@ pub static BYTES: &[Builtin] = &[
         .examples(&["b = bytearray(b'ab')\nb.append(99)\nb"]),
     Builtin::function("bytes.fromhex", "(string)", fromhex)
         .doc("The bytes two hexadecimal digits each spell (spaces between bytes are skipped).")
-        .examples(&["bytes.fromhex('de ad be ef')"])
-        .aliases(&["bytearray.fromhex"]),
+        .examples(&["bytes.fromhex('de ad be ef')"]),
+    Builtin::function("bytearray.fromhex", "(string)", bytearray_fromhex)
+        .doc("The bytearray of the bytes two hexadecimal digits each spell.")
+        .examples(&["bytearray.fromhex('0a0b')"]),
     Builtin::method("str.encode", "(self, encoding='utf-8', errors='strict')", encode)
         .doc(
             "The text as bytes in `encoding` (`utf-8`, `ascii`, `latin-1`); `errors` is \
@@ -68,7 +70,7 @@ fn codec_args(a: &Args) -> Result<(Codec, Errors)> {
 }
 
 /// The bytes `bytes(source, encoding, errors)` makes; `kind` names the type in messages.
-fn construct(a: &Args, kind: &str) -> Result<Vec<u8>> {
+fn construct(it: &mut Interp<'_>, a: &Args, kind: &str) -> Result<Vec<u8>> {
     let source = a.given("source");
     let has_enc = a.get("encoding").is_some() || a.get("errors").is_some();
     let err = |class, msg: String| Error::new(class, msg).at(a.span("source"));
@@ -105,7 +107,13 @@ fn construct(a: &Args, kind: &str) -> Result<Vec<u8>> {
             format!("cannot convert '{}' object to {kind}", v.type_name()),
         )),
         Some(v) => {
-            let items = iterate(v).map_err(|_| {
+            if !matches!(v, Value::Iter(_) | Value::Instance(_)) && iterate(v).is_err() {
+                return Err(err(
+                    ExceptionClass::TypeError,
+                    format!("cannot convert '{}' object to {kind}", v.type_name()),
+                ));
+            }
+            let items = it.iterate_value(v, a.span("source")).map_err(|_| {
                 err(
                     ExceptionClass::TypeError,
                     format!("cannot convert '{}' object to {kind}", v.type_name()),
@@ -128,15 +136,23 @@ fn construct(a: &Args, kind: &str) -> Result<Vec<u8>> {
     }
 }
 
-fn bytes_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::bytes(construct(a, "bytes")?))
+fn bytes_(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    Ok(Value::bytes(construct(it, a, "bytes")?))
 }
 
-fn bytearray(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::bytearray(construct(a, "bytearray")?))
+fn bytearray(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    Ok(Value::bytearray(construct(it, a, "bytearray")?))
 }
 
 fn fromhex(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    hex_bytes(a).map(Value::bytes)
+}
+
+fn bytearray_fromhex(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    hex_bytes(a).map(Value::bytearray)
+}
+
+fn hex_bytes(a: &Args) -> Result<Vec<u8>> {
     let Value::Str(s) = a.value("string") else {
         return Err(Error::new(
             ExceptionClass::TypeError,
@@ -170,7 +186,7 @@ fn fromhex(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         out.push((hi * 16 + lo) as u8);
         i += 2;
     }
-    Ok(Value::bytes(out))
+    Ok(out)
 }
 
 fn encode(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -204,7 +220,7 @@ fn little(a: &Args) -> Result<bool> {
     }
 }
 
-fn from_bytes(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+fn from_bytes(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let v = a.value("bytes");
     let mut b = match data(v) {
         Some(b) => b,
@@ -216,8 +232,8 @@ fn from_bytes(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 )
                 .at(a.span("bytes")))
             }
-            other => iterate(other)
-                .map_err(|e| a.err_at("bytes", e))?
+            other => it
+                .iterate_value(other, a.span("bytes"))?
                 .iter()
                 .map(byte_of)
                 .collect::<std::result::Result<_, _>>()

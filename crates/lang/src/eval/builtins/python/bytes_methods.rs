@@ -6,7 +6,6 @@ use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
 use crate::eval::operators::bytes::{byte_of, data, find};
-use crate::eval::subscript::iterate;
 use crate::eval::Interp;
 use crate::value::Value;
 use ragtag_engine::ExceptionClass;
@@ -236,11 +235,7 @@ fn split_bytes(b: &[u8], sep: Option<&[u8]>, maxsplit: i64) -> Vec<Vec<u8>> {
             }
             while i < b.len() {
                 if out.len() == limit {
-                    let mut end = b.len();
-                    while end > i && WHITESPACE.contains(&b[end - 1]) {
-                        end -= 1;
-                    }
-                    out.push(b[i..end].to_vec());
+                    out.push(b[i..].to_vec());
                     break;
                 }
                 let start = i;
@@ -302,9 +297,9 @@ fn rsplit(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     ))
 }
 
-fn join(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+fn join(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let sep = me(a);
-    let items = iterate(a.value("iterable_of_bytes")).map_err(|e| a.err_at("iterable_of_bytes", e))?;
+    let items = it.iterate_value(a.value("iterable_of_bytes"), a.span("iterable_of_bytes"))?;
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let Some(d) = data(item) else {
@@ -532,7 +527,7 @@ fn append(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::None)
 }
 
-fn extend(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+fn extend(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let v = a.value("iterable_of_ints");
     let more = match data(v) {
         Some(d) => d,
@@ -544,8 +539,7 @@ fn extend(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 )
                 .at(a.span("iterable_of_ints")));
             }
-            iterate(v)
-                .map_err(|e| a.err_at("iterable_of_ints", e))?
+            it.iterate_value(v, a.span("iterable_of_ints"))?
                 .iter()
                 .map(byte_of)
                 .collect::<std::result::Result<_, _>>()
