@@ -82,3 +82,14 @@ impl Value {
         }
     }
 }
+
+/// A tensor's nested elements as Python values (`to_list()`, `.numpy().tolist()`): strings
+/// are bytes, as TensorFlow gives them.
+pub fn tensor_nested_to_value(n: &ragtag_engine::literal::Nested) -> Value {
+    use ragtag_engine::literal::{Leaf, Nested};
+    match n {
+        Nested::List(items) => Value::list(items.iter().map(tensor_nested_to_value).collect()),
+        Nested::Leaf(Leaf::Str(s)) => Value::bytes(s.clone()),
+        leaf => super::nested_to_value(leaf),
+    }
+}

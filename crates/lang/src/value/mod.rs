@@ -20,7 +20,7 @@ pub mod pyhash;
 mod set;
 mod snapshot;
 
-pub use bytes::{PyByteArray, PyBytes};
+pub use bytes::{tensor_nested_to_value, PyByteArray, PyBytes};
 pub use dict::{Key, PyDict};
 pub use list::{Entered, PyList};
 pub use num_bigint::BigInt;
@@ -367,7 +367,8 @@ pub fn subscript_items(v: &Value) -> Vec<Value> {
 pub fn scalar_to_value(s: Scalar) -> Value {
     match s {
         Scalar::Bool(b) => Value::Bool(b),
-        Scalar::Str(b) => Value::str(String::from_utf8_lossy(&b)),
+        // TensorFlow's strings are bytes: `.numpy()` of one is a Python bytes.
+        Scalar::Str(b) => Value::bytes(b),
         // A uint64 past int64's range wraps: Python's ints here are 64-bit.
         s if s.dtype().is_int() => Value::Int(s.as_i64().unwrap_or(0)),
         s => Value::Float(s.as_f64().unwrap_or(f64::NAN)),
