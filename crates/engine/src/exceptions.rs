@@ -131,6 +131,9 @@ impl ExceptionClass {
         C::Exception,
         C::ValueError,
         C::AxisError,
+        C::UnicodeError,
+        C::UnicodeDecodeError,
+        C::UnicodeEncodeError,
         C::TypeError,
         C::NameError,
         C::UnboundLocalError,
@@ -165,9 +168,6 @@ impl ExceptionClass {
         C::StopIteration,
         C::KeyboardInterrupt,
         C::GeneratorExit,
-        C::UnicodeError,
-        C::UnicodeDecodeError,
-        C::UnicodeEncodeError,
     ];
 
     /// The class name as Python prints it (without `tf.errors.`).
@@ -410,7 +410,7 @@ impl ExceptionClass {
             C::StopIteration => "`next()` of an iterator that has no items left",
             C::GeneratorExit => "raised inside a generator that is being closed",
             C::UnicodeError => "text a codec cannot encode or decode",
-            C::UnicodeDecodeError => "bytes that are not text in the codec (`b'\\xff'.decode()`)",
+            C::UnicodeDecodeError => "bytes that are not text in the codec",
             C::UnicodeEncodeError => "a character the codec has no bytes for",
         }
     }

@@ -72,6 +72,7 @@ mod strings;
 mod strings_extra;
 mod tensor;
 mod tensor_extra;
+mod tf_io;
 mod tf_print;
 
 pub use lod::updates_receiver;
@@ -236,6 +237,7 @@ pub fn registry() -> &'static Registry {
             math_more::BUILTINS,
             sparse_more::BUILTINS,
             tf_print::BUILTINS,
+            tf_io::BUILTINS,
             segments::BUILTINS,
             display::BUILTINS,
             draw::BUILTINS,
