@@ -34,7 +34,7 @@ pub fn base64_decode(text: &[u8]) -> Result<Vec<u8>> {
     // Padding is optional, but only as much as completes the last group.
     let pads = body.iter().rev().take_while(|&&c| c == b'=').count();
     if pads > 0 {
-        if body.len() % 4 != 0 || pads > 2 {
+        if !body.len().is_multiple_of(4) || pads > 2 {
             return Err(invalid_arg!("Invalid character found in base64."));
         }
         body = &body[..body.len() - pads];
@@ -112,9 +112,11 @@ pub fn fingerprint(t: &Tensor, method: &str) -> Result<Tensor> {
         }
         data => {
             let raw = le_bytes(data)?;
-            let width = if n == 0 { 0 } else { raw.len() / n };
+            let width = raw.len().checked_div(n).unwrap_or(0);
             for r in 0..n {
-                out.extend(farmhash2::fingerprint64(&raw[r * width..(r + 1) * width]).to_le_bytes());
+                out.extend(
+                    farmhash2::fingerprint64(&raw[r * width..(r + 1) * width]).to_le_bytes(),
+                );
             }
         }
     }
@@ -182,7 +184,7 @@ pub fn decode_raw(
             f
         }
         None => {
-            let first = if col.len() == 0 { 0 } else { col.get(0).len() };
+            let first = if col.is_empty() { 0 } else { col.get(0).len() };
             if first % width != 0 {
                 return Err(invalid_arg!(
                     "Input to DecodeRaw has length {first} that is not a multiple of {width}, the size of {c_name}"
@@ -202,6 +204,8 @@ pub fn decode_raw(
     let mut bytes = budget::vec::<u8>("tf.io.decode_raw", col.len().saturating_mul(len))?;
     for s in col.iter() {
         let mut row = s[..s.len().min(len)].to_vec();
+        // At most `fixed_length` bytes, counted in `bytes` against the budget above.
+        #[allow(clippy::disallowed_methods)]
         row.resize(len, 0);
         if !little_endian {
             for el in row.chunks_mut(width) {
@@ -223,12 +227,36 @@ pub fn decode_raw(
         DType::UInt8 => Buffer::from(bytes.clone()),
         DType::Int8 => Buffer::from(chunks.map(|c| c[0] as i8).collect::<Vec<_>>()),
         DType::Bool => Buffer::from(chunks.map(|c| c[0] != 0).collect::<Vec<_>>()),
-        DType::Int16 => Buffer::from(chunks.map(|c| i16::from_le_bytes([c[0], c[1]])).collect::<Vec<_>>()),
-        DType::UInt16 => Buffer::from(chunks.map(|c| u16::from_le_bytes([c[0], c[1]])).collect::<Vec<_>>()),
-        DType::Int32 => Buffer::from(chunks.map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<_>>()),
-        DType::Float32 => Buffer::from(chunks.map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<_>>()),
-        DType::Int64 => Buffer::from(chunks.map(|c| i64::from_le_bytes(le(c, 8))).collect::<Vec<_>>()),
-        _ => Buffer::from(chunks.map(|c| f64::from_le_bytes(le(c, 8))).collect::<Vec<_>>()),
+        DType::Int16 => Buffer::from(
+            chunks
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect::<Vec<_>>(),
+        ),
+        DType::UInt16 => Buffer::from(
+            chunks
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect::<Vec<_>>(),
+        ),
+        DType::Int32 => Buffer::from(
+            chunks
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect::<Vec<_>>(),
+        ),
+        DType::Float32 => Buffer::from(
+            chunks
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect::<Vec<_>>(),
+        ),
+        DType::Int64 => Buffer::from(
+            chunks
+                .map(|c| i64::from_le_bytes(le(c, 8)))
+                .collect::<Vec<_>>(),
+        ),
+        _ => Buffer::from(
+            chunks
+                .map(|c| f64::from_le_bytes(le(c, 8)))
+                .collect::<Vec<_>>(),
+        ),
     };
     Ok(Tensor::from_parts(shape, data))
 }
@@ -251,7 +279,10 @@ mod tests {
 
     #[test]
     fn fingerprints_match_tensorflow() {
-        let t = Tensor::from_parts(vec![2], Buffer::Str(StringBuf::from_strs(["hello", "world"])));
+        let t = Tensor::from_parts(
+            vec![2],
+            Buffer::Str(StringBuf::from_strs(["hello", "world"])),
+        );
         let f = fingerprint(&t, "farmhash64").unwrap();
         let Buffer::U8(b) = f.data() else { panic!() };
         assert_eq!(&b[..8], &[232, 12, 56, 49, 169, 229, 139, 180]);

@@ -110,7 +110,10 @@ fn one_string(a: &Args, name: &str) -> Result<Vec<u8>> {
         Buffer::Str(s) if x.rank() == 0 && s.len() == 1 => Ok(s.get(0).to_vec()),
         _ => Err(Error::new(
             ExceptionClass::InvalidArgumentError,
-            format!("{name} must be a scalar string, but has shape {:?}", x.shape()),
+            format!(
+                "{name} must be a scalar string, but has shape {:?}",
+                x.shape()
+            ),
         )
         .at(a.span(name))),
     }
@@ -160,7 +163,10 @@ fn matching_files(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(std::path::Path::new("."));
-    let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut found: Vec<String> = Vec::new();
     if let Ok(entries) = std::fs::read_dir(dir) {
         for e in entries.flatten() {
@@ -174,7 +180,9 @@ fn matching_files(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let n = found.len();
     Ok(Value::tensor(Tensor::from_parts(
         vec![n],
-        Buffer::Str(ragtag_engine::strings::StringBuf::from_strs(found.iter().map(String::as_str))),
+        Buffer::Str(ragtag_engine::strings::StringBuf::from_strs(
+            found.iter().map(String::as_str),
+        )),
     )))
 }
 

@@ -167,10 +167,13 @@ pub fn in_place(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value, Excepti
     let run = || -> Result<Value, Exception> {
         match op {
             BinOp::Add => {
-                let more = data(b).ok_or_else(|| {
-                    type_error!("can't concat {} to bytearray", b.type_name())
-                })?;
-                budget::check("bytearray concatenation", (arr.len() + more.len()) as u128, 1)?;
+                let more = data(b)
+                    .ok_or_else(|| type_error!("can't concat {} to bytearray", b.type_name()))?;
+                budget::check(
+                    "bytearray concatenation",
+                    (arr.len() + more.len()) as u128,
+                    1,
+                )?;
                 arr.with_mut(|v| v.extend(more));
             }
             _ => {

@@ -20,44 +20,73 @@ pub static BYTES: &[Builtin] = &[
              the bytes of those ints (each in 0..256), `bytes('é', 'utf-8')` the encoded text.",
         )
         .examples(&["bytes([104, 105])", "bytes(3)", "bytes('é', 'utf-8')"]),
-    Builtin::function("bytearray", "(source=b'', encoding=None, errors=None)", bytearray)
-        .doc(
-            "A mutable sequence of bytes, made as `bytes()` makes one; changed in place by item \
+    Builtin::function(
+        "bytearray",
+        "(source=b'', encoding=None, errors=None)",
+        bytearray,
+    )
+    .doc(
+        "A mutable sequence of bytes, made as `bytes()` makes one; changed in place by item \
              and slice assignment, `append`, `extend`, `pop`, `+=`, and shared by every name \
              holding it.",
-        )
-        .examples(&["b = bytearray(b'ab')\nb.append(99)\nb"]),
+    )
+    .examples(&["b = bytearray(b'ab')\nb.append(99)\nb"]),
     Builtin::function("bytes.fromhex", "(string)", fromhex)
         .doc("The bytes two hexadecimal digits each spell (spaces between bytes are skipped).")
         .examples(&["bytes.fromhex('de ad be ef')"]),
     Builtin::function("bytearray.fromhex", "(string)", bytearray_fromhex)
         .doc("The bytearray of the bytes two hexadecimal digits each spell.")
         .examples(&["bytearray.fromhex('0a0b')"]),
-    Builtin::method("str.encode", "(self, encoding='utf-8', errors='strict')", encode)
-        .doc(
-            "The text as bytes in `encoding` (`utf-8`, `ascii`, `latin-1`); `errors` is \
+    Builtin::method(
+        "str.encode",
+        "(self, encoding='utf-8', errors='strict')",
+        encode,
+    )
+    .doc(
+        "The text as bytes in `encoding` (`utf-8`, `ascii`, `latin-1`); `errors` is \
              `strict` (a UnicodeEncodeError), `replace` (`?`) or `ignore`.",
-        )
-        .examples(&["'héllo'.encode()", "'héllo'.encode('ascii', 'replace')"]),
-    Builtin::method("bytes.decode", "(self, encoding='utf-8', errors='strict')", decode)
-        .doc(
-            "The bytes as text in `encoding` (`utf-8`, `ascii`, `latin-1`); `errors` is \
+    )
+    .examples(&["'héllo'.encode()", "'héllo'.encode('ascii', 'replace')"]),
+    Builtin::method(
+        "bytes.decode",
+        "(self, encoding='utf-8', errors='strict')",
+        decode,
+    )
+    .doc(
+        "The bytes as text in `encoding` (`utf-8`, `ascii`, `latin-1`); `errors` is \
              `strict` (a UnicodeDecodeError), `replace` (U+FFFD) or `ignore`.",
-        )
-        .examples(&["b'h\\xc3\\xa9'.decode()", "b'a\\xff'.decode('utf-8', 'replace')"])
-        .aliases(&["bytearray.decode", "bytes_.decode"]),
-    Builtin::function("int.from_bytes", "(bytes, byteorder='big', *, signed=False)", from_bytes)
-        .doc(
-            "The int the bytes spell, most significant first (`byteorder='big'`) or last \
+    )
+    .examples(&[
+        "b'h\\xc3\\xa9'.decode()",
+        "b'a\\xff'.decode('utf-8', 'replace')",
+    ])
+    .aliases(&["bytearray.decode", "bytes_.decode"]),
+    Builtin::function(
+        "int.from_bytes",
+        "(bytes, byteorder='big', *, signed=False)",
+        from_bytes,
+    )
+    .doc(
+        "The int the bytes spell, most significant first (`byteorder='big'`) or last \
              (`'little'`); `signed=True` reads two's complement.",
-        )
-        .examples(&["int.from_bytes(b'\\x01\\x00', 'big')", "int.from_bytes(b'\\xff', 'little', signed=True)"]),
-    Builtin::method("int.to_bytes", "(self, length=1, byteorder='big', *, signed=False)", to_bytes)
-        .doc(
-            "The int as `length` bytes in `byteorder` (`big` or `little`); an OverflowError \
+    )
+    .examples(&[
+        "int.from_bytes(b'\\x01\\x00', 'big')",
+        "int.from_bytes(b'\\xff', 'little', signed=True)",
+    ]),
+    Builtin::method(
+        "int.to_bytes",
+        "(self, length=1, byteorder='big', *, signed=False)",
+        to_bytes,
+    )
+    .doc(
+        "The int as `length` bytes in `byteorder` (`big` or `little`); an OverflowError \
              when it does not fit (or is negative without `signed=True`).",
-        )
-        .examples(&["(1024).to_bytes(2, 'big')", "(-1).to_bytes(2, 'little', signed=True)"]),
+    )
+    .examples(&[
+        "(1024).to_bytes(2, 'big')",
+        "(-1).to_bytes(2, 'little', signed=True)",
+    ]),
 ];
 
 /// The codec and error handler arguments of an encode or decode.
@@ -98,8 +127,9 @@ fn construct(it: &mut Interp<'_>, a: &Args, kind: &str) -> Result<Vec<u8>> {
             };
             let n = usize::try_from(n)
                 .map_err(|_| err(ExceptionClass::ValueError, "negative count".into()))?;
-            let mut out = ragtag_engine::budget::vec(kind, n).map_err(|e| a.err_at("source", e))?;
-            out.resize(n, 0);
+            let mut out = Vec::new();
+            ragtag_engine::budget::extend_filled(kind, &mut out, 0, n)
+                .map_err(|e| a.err_at("source", e))?;
             Ok(out)
         }
         Some(v @ (Value::None | Value::Float(_))) => Err(err(
@@ -255,8 +285,11 @@ fn to_bytes(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let n = to_big(a.value("self")).unwrap_or_default();
     let length = a.opt_int("length")?.unwrap_or(1);
     let length = usize::try_from(length).map_err(|_| {
-        Error::new(ExceptionClass::ValueError, "length argument must be non-negative")
-            .at(a.span("length"))
+        Error::new(
+            ExceptionClass::ValueError,
+            "length argument must be non-negative",
+        )
+        .at(a.span("length"))
     })?;
     let signed = a.flag("signed", false)?;
     let little = little(a)?;
@@ -281,9 +314,9 @@ fn to_bytes(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     } else {
         0
     };
-    let mut out = ragtag_engine::budget::vec("int.to_bytes", length)
+    let mut out = Vec::new();
+    ragtag_engine::budget::extend_filled("int.to_bytes", &mut out, fill, length - b.len())
         .map_err(|e| Error::from(e).at(a.call))?;
-    out.resize(length - b.len(), fill);
     out.extend(b);
     if little {
         out.reverse();

@@ -4,6 +4,7 @@
 //! the implementations live beside it by concern.
 
 mod bigints;
+mod bytearray_methods;
 mod bytes;
 mod bytes_methods;
 mod codecs;
@@ -41,8 +42,9 @@ use crate::value::Value;
 use ragtag_engine::{budget, ExceptionClass};
 
 pub use bigints::BIGINTS;
+pub use bytearray_methods::BYTEARRAY_METHODS;
 pub use bytes::BYTES;
-pub use bytes_methods::{BYTEARRAY_METHODS, BYTES_METHODS};
+pub use bytes_methods::BYTES_METHODS;
 pub use containers::CONTAINERS;
 pub use files::FILES;
 pub use functools::FUNCTOOLS;
