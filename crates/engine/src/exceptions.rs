@@ -111,6 +111,14 @@ pub enum ExceptionClass {
     /// `GeneratorExit`: raised inside a generator when it is closed (`g.close()`); it
     /// derives from BaseException, so `except Exception` does not catch it.
     GeneratorExit,
+    /// `UnicodeError`: text that a codec cannot encode or decode (a ValueError); raised
+    /// through its subclasses, e.g. `b'\\xff'.decode()` (a UnicodeDecodeError).
+    UnicodeError,
+    /// `UnicodeDecodeError`: bytes that are not text in the codec, e.g. `b'\\xff'.decode()`.
+    UnicodeDecodeError,
+    /// `UnicodeEncodeError`: a character the codec has no bytes for, e.g.
+    /// `'é'.encode('ascii')`.
+    UnicodeEncodeError,
 }
 
 use ExceptionClass as C;
@@ -118,11 +126,14 @@ use ExceptionClass as C;
 impl ExceptionClass {
     /// Every class, each base class followed by the classes under it (the catalogue's
     /// order: a tree read top to bottom).
-    pub const ALL: [ExceptionClass; 38] = [
+    pub const ALL: [ExceptionClass; 41] = [
         C::BaseException,
         C::Exception,
         C::ValueError,
         C::AxisError,
+        C::UnicodeError,
+        C::UnicodeDecodeError,
+        C::UnicodeEncodeError,
         C::TypeError,
         C::NameError,
         C::UnboundLocalError,
@@ -200,6 +211,9 @@ impl ExceptionClass {
             C::InternalError => "InternalError",
             C::StopIteration => "StopIteration",
             C::GeneratorExit => "GeneratorExit",
+            C::UnicodeError => "UnicodeError",
+            C::UnicodeDecodeError => "UnicodeDecodeError",
+            C::UnicodeEncodeError => "UnicodeEncodeError",
         }
     }
 
@@ -216,7 +230,8 @@ impl ExceptionClass {
             C::Exception | C::KeyboardInterrupt | C::GeneratorExit => C::BaseException,
             C::StopIteration => C::Exception,
             C::IndexError | C::KeyError => C::LookupError,
-            C::AxisError => C::ValueError,
+            C::AxisError | C::UnicodeError => C::ValueError,
+            C::UnicodeDecodeError | C::UnicodeEncodeError => C::UnicodeError,
             C::ZeroDivisionError | C::OverflowError => C::ArithmeticError,
             C::RecursionError => C::RuntimeError,
             C::UnboundLocalError => C::NameError,
@@ -257,6 +272,7 @@ impl ExceptionClass {
                 | C::ArithmeticError
                 | C::ImportError
                 | C::OpError
+                | C::UnicodeError
         )
     }
 
@@ -339,6 +355,8 @@ impl ExceptionClass {
             C::InternalError => "raise tf.errors.InternalError('bug')",
             C::StopIteration => "next(iter([]))",
             C::GeneratorExit => "raise GeneratorExit",
+            C::UnicodeError | C::UnicodeDecodeError => "b'\\xff'.decode()",
+            C::UnicodeEncodeError => "'é'.encode('ascii')",
         }
     }
 
@@ -391,6 +409,9 @@ impl ExceptionClass {
             C::InternalError => "a bug in ragtag, caught before it could harm the session",
             C::StopIteration => "`next()` of an iterator that has no items left",
             C::GeneratorExit => "raised inside a generator that is being closed",
+            C::UnicodeError => "text a codec cannot encode or decode",
+            C::UnicodeDecodeError => "bytes that are not text in the codec",
+            C::UnicodeEncodeError => "a character the codec has no bytes for",
         }
     }
 }

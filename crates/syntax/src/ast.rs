@@ -375,6 +375,8 @@ pub enum ExprKind {
     Yield(Option<Box<Expr>>),
     /// `yield from iterable` in a generator function.
     YieldFrom(Box<Expr>),
+    /// A bytes literal (`b'a\x00'`; escapes resolved, adjacent bytes literals joined).
+    Bytes(Vec<u8>),
 }
 
 /// A piece of an f-string.

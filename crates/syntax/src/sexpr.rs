@@ -124,6 +124,7 @@ pub fn expr_to_sexpr(e: &Expr) -> String {
         ExprKind::Yield(None) => "(yield)".into(),
         ExprKind::Yield(Some(v)) => form("yield", std::iter::once(expr_to_sexpr(v))),
         ExprKind::YieldFrom(v) => form("yield-from", std::iter::once(expr_to_sexpr(v))),
+        ExprKind::Bytes(b) => format!("b{:?}", String::from_utf8_lossy(b)),
     }
 }
 

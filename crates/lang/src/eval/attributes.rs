@@ -51,7 +51,16 @@ impl<'s> Interp<'s> {
                 // whose first argument is the receiver.
                 let python_type = matches!(
                     b.name,
-                    "str" | "list" | "dict" | "int" | "float" | "tuple" | "set" | "frozenset"
+                    "str"
+                        | "list"
+                        | "dict"
+                        | "int"
+                        | "float"
+                        | "tuple"
+                        | "set"
+                        | "frozenset"
+                        | "bytes"
+                        | "bytearray"
                 );
                 if f.kind == Kind::Function || (python_type && f.kind == Kind::Method) {
                     return Ok(Value::Builtin(f));

@@ -151,6 +151,7 @@ impl<'s> Interp<'s> {
                 })?;
                 Value::Set(s)
             }
+            ExprKind::Bytes(b) => Value::bytes(b.clone()),
             ExprKind::BigInt(text) => match operators::bigint::parse_literal(text) {
                 Some(n) => operators::bigint::norm(n),
                 None => {

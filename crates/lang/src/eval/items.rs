@@ -79,7 +79,7 @@ fn unhashable_slice(span: Span) -> Error {
 }
 
 /// The position an index names in a sequence of `n` items, with Python's errors.
-fn position(obj: &Value, key: &Value, at: Span, n: usize, what: &str) -> Result<usize> {
+pub(super) fn position(obj: &Value, key: &Value, at: Span, n: usize, what: &str) -> Result<usize> {
     let i = match key {
         Value::Int(_) | Value::Bool(_) | Value::Array(_) => convert::to_int(key).ok(),
         _ => None,
@@ -98,6 +98,7 @@ fn position(obj: &Value, key: &Value, at: Span, n: usize, what: &str) -> Result<
     normalize_index(i, n).ok_or_else(|| {
         let kind = match obj {
             Value::Str(_) => "string",
+            Value::Bytes(_) => "bytes",
             other => other.type_name(),
         };
         Error::from(index_error!("{kind} {what}index out of range"))
@@ -155,6 +156,19 @@ fn rebuild(obj: &Value, vals: Vec<Value>) -> Value {
                 .collect(),
         )),
         Value::List(l) => Value::List(PyList::new(vals, l.is_display())),
+        Value::Bytes(_) | Value::ByteArray(_) => {
+            let data = vals
+                .iter()
+                .map(|v| match v {
+                    Value::Int(i) => *i as u8,
+                    _ => 0,
+                })
+                .collect();
+            match obj {
+                Value::ByteArray(_) => Value::bytearray(data),
+                _ => Value::bytes(data),
+            }
+        }
         _ => Value::list(vals),
     }
 }
@@ -187,6 +201,7 @@ pub fn set_item(obj: &Value, sub: Sub, v: Value, span: Span) -> Result<()> {
             })?;
             assign_slice(l, (a, b, c), new, span)
         }
+        (Value::ByteArray(arr), sub) => super::bytes_items::set_item(obj, arr, sub, v, span),
         (other, _) => Err(Error::new(
             ExceptionClass::TypeError,
             format!(
@@ -304,6 +319,7 @@ pub fn del_item(obj: &Value, sub: Sub, span: Span) -> Result<()> {
             });
             Ok(())
         }
+        (Value::ByteArray(arr), sub) => super::bytes_items::del_item(obj, arr, sub, span),
         (other, _) => Err(Error::new(
             ExceptionClass::TypeError,
             format!(

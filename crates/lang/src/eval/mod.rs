@@ -7,6 +7,7 @@
 pub mod args;
 mod attributes;
 pub mod builtins;
+mod bytes_items;
 mod calls;
 pub mod catalogue;
 pub mod classes;

@@ -45,7 +45,7 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>, Exception> {
             crate::value::NdArray::Dense(t) => rows(&Array::Dense(t.clone()))?
                 .into_iter()
                 .map(|r| match r.as_dense() {
-                    Some(t) => nd(t.clone()),
+                    Some(t) => nd_item(t.clone()),
                     None => r,
                 })
                 .collect(),
@@ -54,6 +54,12 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>, Exception> {
         Value::Str(s) => s.chars().map(|c| Value::str(c.to_string())).collect(),
         Value::Dict(d) => d.keys(),
         Value::Set(s) => s.items(),
+        Value::Bytes(_) | Value::ByteArray(_) => {
+            let data = v.as_bytes().unwrap_or_default();
+            let mut out = ragtag_engine::budget::vec("iterating over bytes", data.len())?;
+            out.extend(data.iter().map(|&c| Value::Int(i64::from(c))));
+            out
+        }
         Value::Shape(s) => s
             .iter()
             .map(|d| d.map_or(Value::None, |d| Value::Int(d as i64)))
@@ -65,6 +71,15 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>, Exception> {
             ));
         }
     })
+}
+
+/// An item of a NumPy array: a string element is a Python bytes (the items of the object
+/// array TensorFlow's `.numpy()` gives), anything else an array.
+fn nd_item(t: ragtag_engine::Tensor) -> Value {
+    if t.rank() == 0 && t.dtype() == ragtag_engine::DType::String {
+        return crate::value::scalar_to_value(t.data().get(0));
+    }
+    nd(t)
 }
 
 /// A dense NumPy array value.
@@ -98,7 +113,13 @@ pub fn subscript(
     span: Span,
 ) -> Result<Value> {
     match obj {
-        Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Shape(_) | Value::Dict(_) => {
+        Value::List(_)
+        | Value::Tuple(_)
+        | Value::Str(_)
+        | Value::Shape(_)
+        | Value::Dict(_)
+        | Value::Bytes(_)
+        | Value::ByteArray(_) => {
             let sub = interp.eval_sub(obj, index, span)?;
             super::items::get_item(obj, &sub, span)
         }
@@ -106,7 +127,7 @@ pub fn subscript(
             crate::value::NdArray::Dense(t) => {
                 let keys = keys(interp, index)?;
                 match index::getitem(&Array::Dense(t.clone()), &keys) {
-                    Ok(Array::Dense(t)) => Ok(nd(t)),
+                    Ok(Array::Dense(t)) => Ok(nd_item(t)),
                     Ok(Array::Ragged(_)) => Err(Error::new(
                         ExceptionClass::TypeError,
                         "a NumPy array has no ragged dimensions",

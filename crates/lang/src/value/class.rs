@@ -229,13 +229,14 @@ pub fn type_repr(name: &str) -> Option<String> {
     Some(match name {
         "int" | "float" | "str" | "bool" | "list" | "tuple" | "dict" | "object" | "type"
         | "property" | "staticmethod" | "classmethod" | "super" | "range" | "enumerate" | "zip"
-        | "map" | "filter" | "reversed" | "set" | "frozenset" | "bytes" => {
+        | "map" | "filter" | "reversed" | "set" | "frozenset" | "bytes" | "bytearray" => {
             format!("<class '{name}'>")
         }
         "tf.SparseTensor" => {
             "<class 'tensorflow.python.framework.sparse_tensor.SparseTensor'>".into()
         }
         "np.ndarray" => "<class 'numpy.ndarray'>".into(),
+        "np.bytes_" => "<class 'numpy.bytes_'>".into(),
         _ => return None,
     })
 }

@@ -92,6 +92,7 @@ fn to_nested_unchecked(v: &Value, depth: usize) -> Result<Nested, Exception> {
         Value::Int(i) => Nested::Leaf(Leaf::Int(*i)),
         Value::Float(f) => Nested::Leaf(Leaf::Float(*f)),
         Value::Str(s) => Nested::Leaf(Leaf::Str(s.as_bytes().to_vec())),
+        Value::Bytes(b) => Nested::Leaf(Leaf::Str(b.data.clone())),
         Value::List(l) => match l.cached_literal() {
             Some(lit) => lit.tree().clone(),
             None => Nested::List(
@@ -376,7 +377,7 @@ pub fn to_dtype(v: &Value) -> Result<DType, Exception> {
 
 /// A tensor as Python lists of Python scalars (`to_list()`, `numpy().tolist()`).
 pub fn array_to_list(a: &Array) -> Value {
-    crate::value::nested_to_value(&array_to_nested(a))
+    crate::value::tensor_nested_to_value(&array_to_nested(a))
 }
 
 /// A rank-1 int64 tensor value.

@@ -33,6 +33,8 @@ pub enum Key {
     Big(num_bigint::BigInt),
     /// A frozenset.
     Frozen(super::FrozenKey),
+    /// A bytes value (NumPy's `bytes_` included).
+    Bytes(Vec<u8>),
 }
 
 impl Key {
@@ -74,6 +76,7 @@ impl Key {
             Value::Instance(i) => Key::Named("object", format!("{:p}", Arc::as_ptr(i))),
             Value::BigInt(n) => Key::Big((**n).clone()),
             Value::Set(s) if s.is_frozen() => Key::Frozen(super::FrozenKey::new(s.clone())),
+            Value::Bytes(b) => Key::Bytes(b.data.clone()),
             Value::Array(_) => {
                 return Err(type_error!(
                     "Tensor is unhashable. Instead, use tensor.ref() as the key."

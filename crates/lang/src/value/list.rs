@@ -181,6 +181,7 @@ fn scalar_nested(v: &Value) -> Option<Nested> {
         Value::Int(i) => Leaf::Int(*i),
         Value::Float(f) => Leaf::Float(*f),
         Value::Str(s) => Leaf::Str(s.as_bytes().to_vec()),
+        Value::Bytes(b) => Leaf::Str(b.data.clone()),
         _ => return None,
     }))
 }

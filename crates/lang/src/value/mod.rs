@@ -8,6 +8,7 @@ use ragtag_engine::literal::{Leaf, Nested};
 use ragtag_engine::{Array, DType, Exception, ExceptionClass, Lod, Ragged, Scalar, Sparse, Tensor};
 use ragtag_syntax::ast::{Expr, Param, Stmt};
 
+mod bytes;
 pub mod class;
 pub mod convert;
 mod dict;
@@ -19,6 +20,7 @@ pub mod pyhash;
 mod set;
 mod snapshot;
 
+pub use bytes::{tensor_nested_to_value, PyByteArray, PyBytes};
 pub use dict::{Key, PyDict};
 pub use list::{Entered, PyList};
 pub use num_bigint::BigInt;
@@ -86,6 +88,10 @@ pub enum Value {
     BigInt(Arc<BigInt>),
     /// An iterator: a generator, `iter(xs)`, `map(…)`, an `itertools` object.
     Iter(Arc<iter::PyIter>),
+    /// A Python bytes (or NumPy's `bytes_`).
+    Bytes(Arc<PyBytes>),
+    /// A Python bytearray, shared and mutable.
+    ByteArray(Arc<PyByteArray>),
 }
 
 /// A NumPy array: numbers, bools or bytes in a dense block, or a 1-D object array of
@@ -204,6 +210,9 @@ impl Value {
             Value::Set(_) => "set",
             Value::BigInt(_) => "int",
             Value::Iter(i) => i.type_name(),
+            Value::Bytes(b) if b.numpy => "bytes_",
+            Value::Bytes(_) => "bytes",
+            Value::ByteArray(_) => "bytearray",
         }
     }
 
@@ -297,6 +306,8 @@ impl Value {
             Value::Tuple(v) => !v.is_empty(),
             Value::Dict(v) => !v.is_empty(),
             Value::Set(v) => !v.is_empty(),
+            Value::Bytes(b) => !b.data.is_empty(),
+            Value::ByteArray(b) => !b.is_empty(),
             Value::NdArray(n) => {
                 let size: usize = n.shape().iter().product();
                 match &**n {
@@ -356,7 +367,8 @@ pub fn subscript_items(v: &Value) -> Vec<Value> {
 pub fn scalar_to_value(s: Scalar) -> Value {
     match s {
         Scalar::Bool(b) => Value::Bool(b),
-        Scalar::Str(b) => Value::str(String::from_utf8_lossy(&b)),
+        // TensorFlow's strings are bytes: `.numpy()` of one is a Python bytes.
+        Scalar::Str(b) => Value::bytes(b),
         // A uint64 past int64's range wraps: Python's ints here are 64-bit.
         s if s.dtype().is_int() => Value::Int(s.as_i64().unwrap_or(0)),
         s => Value::Float(s.as_f64().unwrap_or(f64::NAN)),

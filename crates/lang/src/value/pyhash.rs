@@ -93,6 +93,20 @@ pub fn hash_str(s: &str) -> i64 {
     fix(h.finish() as i64)
 }
 
+/// A bytes value's hash: the hash of the str of the same ASCII text, as in CPython (whose
+/// hashes of both are random per process).
+pub fn hash_bytes(b: &[u8]) -> i64 {
+    match std::str::from_utf8(b) {
+        Ok(s) if s.is_ascii() => hash_str(s),
+        _ => {
+            #[allow(deprecated)] // SipHash with fixed keys: the same hash in every run
+            let mut h = std::hash::SipHasher::new();
+            b.hash(&mut h);
+            fix(h.finish() as i64)
+        }
+    }
+}
+
 /// CPython's tuple hash (xxHash's mixing of the items' hashes).
 pub fn hash_tuple(items: impl ExactSizeIterator<Item = i64>) -> i64 {
     const P1: u64 = 11400714785074694791;
@@ -151,6 +165,7 @@ impl Key {
             Key::Named(kind, text) => hash_str(&format!("{kind}:{text}")),
             Key::Big(n) => hash_big(n),
             Key::Frozen(f) => f.hash,
+            Key::Bytes(b) => hash_bytes(b),
         }
     }
 }

@@ -83,8 +83,8 @@ pub enum SyntaxErrorKind {
     /// The bytes U+0001 and U+0002 (which ragtag uses internally) in the source:
     /// `x = \u{1}\u{2}` written with the raw control characters.
     ControlCharacter,
-    /// A bytes literal whose bytes are not UTF-8 text, which a ragtag string cannot hold:
-    /// `b'\xff'`.
+    /// A bytes literal holding a character that is not ASCII (`b'é'`), or bytes and str
+    /// literals written next to each other (`b'a' 'b'`): CPython's two bytes-literal errors.
     NonUtf8Bytes,
 }
 
@@ -200,7 +200,7 @@ impl SyntaxErrorKind {
             K::FString => "f'{}'",
             K::InvalidEscape => "s = '\\x4'",
             K::ControlCharacter => "x = \u{1}\u{2}",
-            K::NonUtf8Bytes => "b'\\xff'",
+            K::NonUtf8Bytes => "b'é'",
         }
     }
 
@@ -260,7 +260,9 @@ impl SyntaxErrorKind {
             }
             K::InvalidEscape => "a `\\x`, `\\u` or `\\U` escape is malformed",
             K::ControlCharacter => "the source holds the control characters U+0001 or U+0002",
-            K::NonUtf8Bytes => "a bytes literal holds bytes that are not UTF-8 text",
+            K::NonUtf8Bytes => {
+                "a bytes literal holds a non-ASCII character, or is joined to a str literal"
+            }
         }
     }
 }

@@ -318,15 +318,19 @@ fn bytes_literal_escapes_are_bytes() {
     assert_eq!(unescape(r"\u00e9", true), Ok(br"\u00e9".to_vec()));
     assert_eq!(unescape(r"\u00e9", false), Ok("é".as_bytes().to_vec()));
     assert!(unescape(r"\x4", true).is_err());
-    // Escaped UTF-8 sequences make the text they encode; a lone high byte is an error.
+    // Escaped UTF-8 sequences make the text they encode (as a data block's strings).
     let span = Span::new(0, 0);
     assert_eq!(string_literal(r"b'\xc3\xa9'", span), Ok("é".to_owned()));
     assert_eq!(string_literal(r"B'\x41\102'", span), Ok("AB".to_owned()));
     assert_eq!(string_literal(r"'\xc3\xa9'", span), Ok("Ã©".to_owned()));
     assert_eq!(string_literal(r"rb'\xff'", span), Ok(r"\xff".to_owned()));
-    let e = err(r"x = b'\xff'");
+    // A bytes literal is its own value; any bytes, adjacent ones joined.
+    assert_eq!(sx(r"b'\xe6\x97\xa5'"), "b\"日\"");
+    assert_eq!(sx(r"b'a' rb'\n'"), "b\"a\\\\n\"");
+    // CPython's two errors: a non-ASCII character, and bytes next to a str.
+    let e = err("x = b'é'");
     assert_eq!(e.kind, SyntaxErrorKind::NonUtf8Bytes);
-    assert_eq!(e.message, "bytes literal is not valid UTF-8");
-    assert_eq!(e.span, Span::new(4, 11));
-    assert_eq!(sx(r"b'\xe6\x97\xa5'"), "\"日\"");
+    assert_eq!(e.message, "bytes can only contain ASCII literal characters");
+    let e = err("x = b'a' 'b'");
+    assert_eq!(e.message, "cannot mix bytes and nonbytes literals");
 }

@@ -141,7 +141,8 @@ fn literals() {
             ("True, False, None, ...", "(tuple True False None ...)"),
             (r#""a" 'b' """c""" '''d'''"#, r#""abcd""#),
             (r"'it\'s \x41\u0042\t\\'", r#""it's AB\t\\""#),
-            (r"r'\d+' b'x' u'y' Rb'\n'", r#""\\d+xy\\n""#),
+            (r"r'\d+' u'y'", r#""\\d+y""#),
+            (r"b'x' Rb'\n'", r#"b"x\\n""#),
             (r"'\101\0'", r#""A\0""#),
             (
                 r"'a\

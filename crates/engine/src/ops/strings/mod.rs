@@ -2,6 +2,7 @@
 //! [`StringBuf`] and writes its result into one new buffer; ragged inputs are handled by
 //! running the kernel on the flat values and keeping the row partitions.
 
+mod codec;
 mod format;
 mod join;
 mod kernels;
@@ -13,6 +14,7 @@ mod unicode;
 #[cfg(test)]
 mod tests;
 
+pub use codec::{decode_base64, decode_raw, encode_base64, fingerprint};
 pub use format::{as_string, to_number, write_fixed, AsStringSpec};
 pub use join::{join, reduce_join};
 pub use kernels::{length, lower, strip, substr, to_hash_bucket_fast, upper, CharUnit};

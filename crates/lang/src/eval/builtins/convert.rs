@@ -165,6 +165,7 @@ fn compare(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .iter()
                 .map(|v| match crate::eval::convert::unwrap_scalar(v.clone()) {
                     Value::Str(s) => s.to_string(),
+                    Value::Bytes(b) => String::from_utf8_lossy(&b.data).into_owned(),
                     other => crate::render::tf_text::str_of(&other),
                 })
                 .collect()

@@ -72,6 +72,7 @@ mod strings;
 mod strings_extra;
 mod tensor;
 mod tensor_extra;
+mod tf_io;
 mod tf_print;
 
 pub use lod::updates_receiver;
@@ -190,6 +191,9 @@ pub fn registry() -> &'static Registry {
             python::RANDOM,
             python::STDMISC,
             python::JSON,
+            python::BYTES,
+            python::BYTES_METHODS,
+            python::BYTEARRAY_METHODS,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,
@@ -236,6 +240,7 @@ pub fn registry() -> &'static Registry {
             math_more::BUILTINS,
             sparse_more::BUILTINS,
             tf_print::BUILTINS,
+            tf_io::BUILTINS,
             segments::BUILTINS,
             display::BUILTINS,
             draw::BUILTINS,
@@ -390,6 +395,8 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         Value::List(_) => "list",
         Value::Dict(_) => "dict",
         Value::Set(_) | Value::BigInt(_) => v.type_name(),
+        Value::Bytes(_) => "bytes",
+        Value::ByteArray(_) => "bytearray",
         Value::NdArray(_) => "np.ndarray",
         Value::Spec(s) if s.ragged => "tf.RaggedTensorSpec",
         Value::Spec(_) => "tf.TensorSpec",

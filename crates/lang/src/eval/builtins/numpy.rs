@@ -67,6 +67,12 @@ pub fn nd(t: Tensor) -> Value {
 
 /// A tensor as NumPy gives it back: a dense array, or an object array of row arrays.
 pub fn array_to_nd(a: &Array) -> Result<Value> {
+    // A string scalar's `.numpy()` is a Python bytes, as TensorFlow gives it.
+    if let Array::Dense(t) = a {
+        if t.rank() == 0 && t.dtype() == ragtag_engine::DType::String {
+            return Ok(crate::value::scalar_to_value(t.data().get(0)));
+        }
+    }
     Ok(Value::NdArray(Arc::new(convert::array_to_ndarray(a)?)))
 }
 

@@ -3,6 +3,7 @@
 //! and Python's rules are in [`numpy`] and [`python`].
 
 pub mod bigint;
+pub mod bytes;
 mod numpy;
 mod python;
 mod sets;

@@ -26,6 +26,8 @@ pub fn identical(a: &Value, b: &Value) -> bool {
         (Value::Class(x), Value::Class(y)) => Arc::ptr_eq(x, y),
         (Value::Instance(x), Value::Instance(y)) => Arc::ptr_eq(x, y),
         (Value::Iter(x), Value::Iter(y)) => Arc::ptr_eq(x, y),
+        (Value::Bytes(x), Value::Bytes(y)) => Arc::ptr_eq(x, y),
+        (Value::ByteArray(x), Value::ByteArray(y)) => Arc::ptr_eq(x, y),
         _ => false,
     }
 }
@@ -44,8 +46,13 @@ pub(super) fn contains(container: &Value, item: &Value) -> Result<bool, Exceptio
         Value::Set(s) => s.contains(item),
         Value::Str(s) => match item {
             Value::Str(t) => Ok(s.contains(&**t)),
-            _ => Err(type_error!("'in <string>' requires a string on the left")),
+            _ => Err(type_error!(
+                "'in <string>' requires string as left operand, not {}",
+                item.type_name()
+            )),
         },
+        Value::Bytes(b) => super::bytes::contains(&b.data, item),
+        Value::ByteArray(b) => super::bytes::contains(&b.bytes(), item),
         other => Err(type_error!(
             "argument of type '{}' is not iterable",
             other.type_name()
@@ -55,6 +62,9 @@ pub(super) fn contains(container: &Value, item: &Value) -> Result<bool, Exceptio
 
 /// Python `==` between non-tensor values.
 pub fn python_eq(a: &Value, b: &Value) -> bool {
+    if let Some(e) = super::bytes::eq(a, b) {
+        return e;
+    }
     match (a, b) {
         (Value::None, Value::None) => true,
         (Value::Str(x), Value::Str(y)) => x == y,
@@ -173,6 +183,9 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
         BinOp::Eq => return Ok(Value::Bool(python_eq(a, b))),
         BinOp::Ne => return Ok(Value::Bool(!python_eq(a, b))),
         _ => {}
+    }
+    if let Some(r) = super::bytes::binary(op, a, b) {
+        return r;
     }
     // Sequences and strings.
     match (op, a, b) {
@@ -436,6 +449,7 @@ pub fn in_place(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value, Excepti
     match (op, a) {
         (BinOp::Add | BinOp::Mul, Value::List(_)) | (BinOp::BitOr, Value::Dict(_)) => Some(run()),
         (_, Value::Set(s)) if !s.is_frozen() => super::sets::in_place(op, s, b),
+        (_, Value::ByteArray(_)) => super::bytes::in_place(op, a, b),
         _ => None,
     }
 }
@@ -447,6 +461,9 @@ pub fn python_cmp(a: &Value, b: &Value) -> Result<std::cmp::Ordering, Exception>
     ragtag_engine::guard::check_stack()?;
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => return Ok(x.cmp(y)),
+        (Value::Bytes(_) | Value::ByteArray(_), Value::Bytes(_) | Value::ByteArray(_)) => {
+            return Ok(super::bytes::cmp(a, b).unwrap_or(Ordering::Equal))
+        }
         (Value::Tuple(_), Value::Tuple(_)) => {}
         _ if is_list(a) && is_list(b) => {}
         (Value::BigInt(_), _) | (_, Value::BigInt(_)) => {

@@ -342,6 +342,7 @@ pub fn str_of(v: &Value) -> String {
         Value::Instance(i) => i.shown().map_or_else(|| i.default_repr(), |s| s.1),
         Value::Sparse(s) => sparse_str(s),
         Value::NdArray(n) => super::numpy::nd_str(n),
+        Value::Bytes(b) => py_bytes(&b.data),
         _ => repr_of(v),
     }
 }
@@ -512,6 +513,18 @@ fn repr_leaf(v: &Value) -> String {
             }
         }
         Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_) => repr_of(v),
+        Value::Bytes(b) if b.numpy => format!("np.bytes_({})", py_bytes(&b.data)),
+        Value::Bytes(b) => py_bytes(&b.data),
+        // CPython's bytearray repr escapes a single quote even inside double quotes.
+        Value::ByteArray(b) => {
+            let r = py_bytes(&b.bytes());
+            let r = if r.starts_with("b\"") {
+                r.replace('\'', "\\'")
+            } else {
+                r
+            };
+            format!("bytearray({r})")
+        }
     }
 }
 

@@ -20,6 +20,9 @@ impl Converter<'_> {
     pub(crate) fn strings(&self, pair: Pair<'_, Rule>) -> Result1<ExprKind> {
         let mut parts: Vec<FPart> = Vec::new();
         let mut any_f = false;
+        if let Some(b) = bytes_literals(&pair)? {
+            return Ok(b);
+        }
         for lit in pair.into_inner() {
             let text = lit.as_str();
             let span = span_of(&lit);
@@ -63,6 +66,28 @@ impl Converter<'_> {
         scan.parts(self, out, false)?;
         Ok(())
     }
+}
+
+/// Adjacent literals that are all bytes literals, joined into one bytes value; None when
+/// none is one, and CPython's SyntaxError when bytes and other literals are mixed.
+fn bytes_literals(pair: &Pair<'_, Rule>) -> Result1<Option<ExprKind>> {
+    let lits: Vec<_> = pair.clone().into_inner().collect();
+    let n = lits.iter().filter(|l| is_bytes_literal(l.as_str())).count();
+    if n == 0 {
+        return Ok(None);
+    }
+    if n < lits.len() {
+        return Err(SyntaxError::new(
+            SyntaxErrorKind::NonUtf8Bytes,
+            "cannot mix bytes and nonbytes literals",
+            span_of(pair),
+        ));
+    }
+    let mut out = Vec::new();
+    for lit in &lits {
+        out.extend(literal_bytes(lit.as_str(), span_of(lit))?);
+    }
+    Ok(Some(ExprKind::Bytes(out)))
 }
 
 /// Appends text, joining it to the text before.
@@ -310,6 +335,7 @@ fn shift(e: &mut Expr, by: usize) {
         | ExprKind::Ellipsis
         | ExprKind::Data(_)
         | ExprKind::BigInt(_)
+        | ExprKind::Bytes(_)
         | ExprKind::Name(_) => {}
         ExprKind::FString(parts) => shift_parts(parts, by),
         ExprKind::List(items) | ExprKind::Tuple(items) | ExprKind::Set(items) => {

@@ -49,7 +49,28 @@ pub(crate) fn int_or_big(text: &str, span: Span) -> Result1<ExprKind> {
 }
 
 /// The value of one string literal (not an f-string): prefix, quotes and escapes resolved.
+/// A bytes literal gives the text its bytes spell when they are UTF-8 (ragtag's data
+/// blocks, which never hold bytes literals, read strings this way too).
 pub(crate) fn string_literal(text: &str, span: Span) -> Result1<String> {
+    let value = literal_bytes(text, span)?;
+    String::from_utf8(value).map_err(|_| {
+        SyntaxError::new(
+            SyntaxErrorKind::NonUtf8Bytes,
+            "bytes literal is not valid UTF-8",
+            span,
+        )
+    })
+}
+
+/// Whether a string literal's prefix makes it a bytes literal (`b''`, `rb''`, `Br''`).
+pub(crate) fn is_bytes_literal(text: &str) -> bool {
+    let quote = text.find(['\'', '"']).unwrap_or(0);
+    text[..quote].contains(['b', 'B'])
+}
+
+/// The bytes of one string or bytes literal: prefix, quotes and escapes resolved. A bytes
+/// literal may only hold ASCII characters (CPython's SyntaxError otherwise).
+pub(crate) fn literal_bytes(text: &str, span: Span) -> Result1<Vec<u8>> {
     let quote = text.find(['\'', '"']).unwrap_or(0);
     let prefix = text[..quote].to_ascii_lowercase();
     let rest = &text[quote..];
@@ -59,24 +80,19 @@ pub(crate) fn string_literal(text: &str, span: Span) -> Result1<String> {
         1
     };
     let body = rest[q..rest.len() - q].replace("\r\n", "\n");
-    if prefix.contains('r') {
-        return Ok(body);
-    }
     let bytes = prefix.contains('b');
-    let value = unescape(&body, bytes)
-        .map_err(|m| SyntaxError::new(SyntaxErrorKind::InvalidEscape, m, span))?;
-    // Only a bytes literal's escapes (`b'\xff'`) can make bytes that are not UTF-8.
-    String::from_utf8(value).map_err(|_| {
-        SyntaxError::new(
+    if bytes && !body.is_ascii() {
+        return Err(SyntaxError::new(
             SyntaxErrorKind::NonUtf8Bytes,
-            "bytes literal is not valid UTF-8",
+            "bytes can only contain ASCII literal characters",
             span,
         )
-        .hint(
-            "ragtag's strings hold UTF-8 text: escape whole UTF-8 sequences (`b'\\xc3\\xbf'` \
-             for `ÿ`)",
-        )
-    })
+        .hint("escape other bytes: `b'\\xc3\\xa9'` holds the UTF-8 bytes of `é`"));
+    }
+    if prefix.contains('r') {
+        return Ok(body.into_bytes());
+    }
+    unescape(&body, bytes).map_err(|m| SyntaxError::new(SyntaxErrorKind::InvalidEscape, m, span))
 }
 
 /// Resolves backslash escapes the way Python does (unknown escapes are kept as written),

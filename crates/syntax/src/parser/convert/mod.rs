@@ -18,7 +18,9 @@ mod sets;
 mod stmt;
 
 pub(super) use literals::unescape;
-pub(super) use literals::{float_literal, int_literal, int_or_big, string_literal};
+pub(super) use literals::{
+    float_literal, int_literal, int_or_big, is_bytes_literal, literal_bytes, string_literal,
+};
 pub(super) use operators::binop;
 use stmt::target_list;
 pub(super) use stmt::to_target;

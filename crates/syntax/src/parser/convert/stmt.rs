@@ -49,6 +49,7 @@ pub(crate) fn to_target(e: Expr) -> Result1<Target> {
         | ExprKind::BigInt(_)
         | ExprKind::Float(_)
         | ExprKind::Str(_)
+        | ExprKind::Bytes(_)
         | ExprKind::Bool(_)
         | ExprKind::None
         | ExprKind::Ellipsis => "a literal",
@@ -121,6 +122,7 @@ fn aug_assign(target: Expr, op: &Pair<'_, Rule>, value: Expr) -> Result1<StmtKin
         | ExprKind::BigInt(_)
         | ExprKind::Float(_)
         | ExprKind::Str(_)
+        | ExprKind::Bytes(_)
         | ExprKind::Bool(_)
         | ExprKind::None
         | ExprKind::Ellipsis => "literal",

@@ -4,6 +4,10 @@
 //! the implementations live beside it by concern.
 
 mod bigints;
+mod bytearray_methods;
+mod bytes;
+mod bytes_methods;
+mod codecs;
 pub mod containers;
 mod files;
 pub mod format;
@@ -41,6 +45,9 @@ use crate::value::Value;
 use ragtag_engine::{budget, ExceptionClass};
 
 pub use bigints::BIGINTS;
+pub use bytearray_methods::BYTEARRAY_METHODS;
+pub use bytes::BYTES;
+pub use bytes_methods::BYTES_METHODS;
 pub use containers::CONTAINERS;
 pub use files::FILES;
 pub use functools::FUNCTOOLS;
@@ -298,6 +305,8 @@ fn len(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let n = match v {
         Value::Instance(_) => return it.len_of(v, a.span("obj")).map(Value::Int),
         Value::Str(s) => s.chars().count(),
+        Value::Bytes(b) => b.data.len(),
+        Value::ByteArray(b) => b.len(),
         Value::List(x) => x.len(),
         Value::Tuple(x) => x.len(),
         Value::Dict(x) => x.len(),

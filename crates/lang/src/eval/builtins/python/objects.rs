@@ -132,6 +132,12 @@ pub fn type_of(v: &Value) -> Value {
         Value::List(_) => builtin("list"),
         Value::Tuple(_) => builtin("tuple"),
         Value::Dict(_) => builtin("dict"),
+        Value::Bytes(b) if b.numpy => match registry().get("np.bytes_") {
+            Some(b) => Value::Builtin(b),
+            None => builtin_type("bytes_", "numpy"),
+        },
+        Value::Bytes(_) => builtin("bytes"),
+        Value::ByteArray(_) => builtin("bytearray"),
         Value::Closure(_) => builtin_type("function", "builtins"),
         Value::Bound(_) => builtin_type("method", "builtins"),
         Value::Builtin(b) if crate::eval::classes::type_repr(b.name).is_some() => builtin("type"),

@@ -1,0 +1,192 @@
+//! The text codecs of `str.encode` and `bytes.decode`: UTF-8, ASCII and Latin-1, with the
+//! `strict`, `replace` and `ignore` error handlers and CPython's messages.
+
+use ragtag_engine::{Exception, ExceptionClass};
+
+/// A codec by any of CPython's spellings of its name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Codec {
+    Utf8,
+    Ascii,
+    Latin1,
+}
+
+impl Codec {
+    /// The codec named `name` (`utf-8`, `UTF8`, `latin-1`, `iso-8859-1`, …), or CPython's
+    /// LookupError.
+    pub fn named(name: &str) -> Result<Codec, Exception> {
+        let norm: String = name
+            .trim()
+            .to_ascii_lowercase()
+            .chars()
+            .map(|c| if c == '-' || c == ' ' { '_' } else { c })
+            .collect();
+        Ok(match norm.as_str() {
+            "utf_8" | "utf8" | "u8" | "utf" | "cp65001" => Codec::Utf8,
+            "ascii" | "us_ascii" | "646" => Codec::Ascii,
+            "latin_1" | "latin1" | "latin" | "l1" | "iso_8859_1" | "iso8859_1" | "8859"
+            | "cp819" | "iso_ir_100" => Codec::Latin1,
+            _ => {
+                return Err(Exception::new(
+                    ExceptionClass::LookupError,
+                    format!("unknown encoding: {name}"),
+                ))
+            }
+        })
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Codec::Utf8 => "utf-8",
+            Codec::Ascii => "ascii",
+            Codec::Latin1 => "latin-1",
+        }
+    }
+}
+
+/// An error handler.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Errors {
+    Strict,
+    Replace,
+    Ignore,
+}
+
+impl Errors {
+    /// The handler named `name`; CPython's LookupError for another.
+    pub fn named(name: &str) -> Result<Errors, Exception> {
+        Ok(match name {
+            "strict" => Errors::Strict,
+            "replace" => Errors::Replace,
+            "ignore" => Errors::Ignore,
+            _ => {
+                return Err(Exception::new(
+                    ExceptionClass::LookupError,
+                    format!("unknown error handler name '{name}'"),
+                ))
+            }
+        })
+    }
+}
+
+/// `s.encode(codec, errors)`.
+pub fn encode(s: &str, codec: Codec, errors: Errors) -> Result<Vec<u8>, Exception> {
+    if codec == Codec::Utf8 {
+        return Ok(s.as_bytes().to_vec());
+    }
+    let limit: u32 = if codec == Codec::Ascii { 128 } else { 256 };
+    let mut out = ragtag_engine::budget::vec("encoding", s.len())?;
+    for (i, c) in s.chars().enumerate() {
+        if (c as u32) < limit {
+            out.push(c as u32 as u8);
+            continue;
+        }
+        match errors {
+            Errors::Ignore => {}
+            Errors::Replace => out.push(b'?'),
+            Errors::Strict => {
+                // CPython reports the run of unencodable characters that starts here.
+                let run = s
+                    .chars()
+                    .skip(i)
+                    .take_while(|&c| (c as u32) >= limit)
+                    .count();
+                let what = if run == 1 {
+                    format!("character '{}' in position {i}", ascii_escape(c))
+                } else {
+                    format!("characters in position {i}-{}", i + run - 1)
+                };
+                return Err(Exception::new(
+                    ExceptionClass::UnicodeEncodeError,
+                    format!(
+                        "'{}' codec can't encode {what}: ordinal not in range({limit})",
+                        codec.name()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A non-ASCII character as CPython's messages write it: `\xe9`, `\u65e5`, `\U0001f600`.
+fn ascii_escape(c: char) -> String {
+    match c as u32 {
+        n if n < 0x100 => format!("\\x{n:02x}"),
+        n if n < 0x10000 => format!("\\u{n:04x}"),
+        n => format!("\\U{n:08x}"),
+    }
+}
+
+/// `b.decode(codec, errors)`.
+pub fn decode(b: &[u8], codec: Codec, errors: Errors) -> Result<String, Exception> {
+    match codec {
+        Codec::Latin1 => Ok(b.iter().map(|&c| c as char).collect()),
+        Codec::Ascii => {
+            let mut out = String::new();
+            for (i, &c) in b.iter().enumerate() {
+                if c < 128 {
+                    out.push(c as char);
+                    continue;
+                }
+                match errors {
+                    Errors::Ignore => {}
+                    Errors::Replace => out.push('\u{FFFD}'),
+                    Errors::Strict => {
+                        return Err(Exception::new(
+                            ExceptionClass::UnicodeDecodeError,
+                            format!(
+                                "'ascii' codec can't decode byte 0x{c:02x} in position {i}: ordinal not in range(128)"
+                            ),
+                        ))
+                    }
+                }
+            }
+            Ok(out)
+        }
+        Codec::Utf8 => decode_utf8(b, errors),
+    }
+}
+
+fn decode_utf8(b: &[u8], errors: Errors) -> Result<String, Exception> {
+    let mut out = String::new();
+    let mut rest = b;
+    let mut base = 0;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                out.push_str(s);
+                return Ok(out);
+            }
+            Err(e) => {
+                let good = e.valid_up_to();
+                out.push_str(std::str::from_utf8(&rest[..good]).unwrap_or_default());
+                let bad = e.error_len().unwrap_or(rest.len() - good);
+                if errors == Errors::Strict {
+                    let pos = base + good;
+                    let lead = rest[good];
+                    let reason = if e.error_len().is_none() {
+                        "unexpected end of data"
+                    } else if bad == 1 && !(0xC2..=0xF4).contains(&lead) {
+                        "invalid start byte"
+                    } else {
+                        "invalid continuation byte"
+                    };
+                    let what = if bad == 1 {
+                        format!("byte 0x{lead:02x} in position {pos}")
+                    } else {
+                        format!("bytes in position {pos}-{}", pos + bad - 1)
+                    };
+                    return Err(Exception::new(
+                        ExceptionClass::UnicodeDecodeError,
+                        format!("'utf-8' codec can't decode {what}: {reason}"),
+                    ));
+                }
+                if errors == Errors::Replace {
+                    out.push('\u{FFFD}');
+                }
+                base += good + bad;
+                rest = &rest[good + bad..];
+            }
+        }
+    }
+}
