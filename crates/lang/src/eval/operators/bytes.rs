@@ -35,18 +35,7 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value, Exception
 }
 
 fn run(op: BinOp, a: &Value, b: &Value) -> Result<Value, Exception> {
-    let unsupported = || match op {
-        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => type_error!(
-            "'{op}' not supported between instances of '{}' and '{}'",
-            a.type_name(),
-            b.type_name()
-        ),
-        _ => type_error!(
-            "unsupported operand type(s) for {op}: '{}' and '{}'",
-            a.type_name(),
-            b.type_name()
-        ),
-    };
+    let unsupported = || super::python::unsupported_operands(op, a, b);
     match (op, data(a), data(b)) {
         (BinOp::Add, Some(x), Some(y)) => {
             let mut out = budget::vec("bytes concatenation", x.len().saturating_add(y.len()))?;

@@ -166,8 +166,9 @@ impl Num {
     }
 }
 
-pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Exception> {
-    let unsupported = || match op {
+/// CPython's TypeError for an operator its operands do not support.
+pub(super) fn unsupported_operands(op: BinOp, a: &Value, b: &Value) -> Exception {
+    match op {
         BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => type_error!(
             "'{op}' not supported between instances of '{}' and '{}'",
             a.type_name(),
@@ -178,7 +179,11 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
             a.type_name(),
             b.type_name()
         ),
-    };
+    }
+}
+
+pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Exception> {
+    let unsupported = || unsupported_operands(op, a, b);
     match op {
         BinOp::Eq => return Ok(Value::Bool(python_eq(a, b))),
         BinOp::Ne => return Ok(Value::Bool(!python_eq(a, b))),
