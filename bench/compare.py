@@ -23,6 +23,10 @@ def main():
     anchors = json.load(open(sys.argv[1]))
     ours = json.load(open(sys.argv[2]))
     rss_kib = int(open(sys.argv[3]).read().split()[-1])
+    # Further anchors (bench/anchors_sequence.py's, once per interpreter) add their figures.
+    for path in sys.argv[4:]:
+        for op, who in json.load(open(path))["seconds"].items():
+            anchors["seconds"].setdefault(op, {}).update(who)
     n = anchors["N"]
     total = anchors.get("total_values", 10 * n)
     # The benchmark's input: int64 values, int64 row lengths and the [N, 1] int64 column.
@@ -34,14 +38,14 @@ def main():
     for op, who in ours["seconds"].items():
         r = who["ragtag"]
         a = anchors["seconds"].get(op, {})
-        tf, ak = a.get("tensorflow"), a.get("awkward")
+        tf, ak, pd = a.get("tensorflow"), a.get("awkward"), a.get("paddle")
         np_key = flat.get(op)
         npv = anchors["seconds"].get(np_key, {}).get("numpy") if np_key else None
-        best = min([v for v in (tf, ak) if v is not None], default=None)
+        best = min([v for v in (tf, ak, pd) if v is not None], default=None)
         ratio = r / best if best else None
         if ratio is not None:
             ratios.append(ratio)
-        rows.append((op, tf, ak, npv, r, ratio))
+        rows.append((op, tf, ak, pd, npv, r, ratio))
     unit = lambda op: "µs" if op.endswith("_us") else "s"
     def fmt(v, op):
         if v is None:
@@ -53,11 +57,11 @@ def main():
     print(f"N = {n:,} rows, {total:,} int64 values; {os.cpu_count()} cores, {cpu()}; "
           f"{platform.system()} {platform.release()}")
     print()
-    print("| op | TensorFlow | Awkward | NumPy flat pass | ragtag | ragtag ÷ best |")
-    print("|---|---|---|---|---|---|")
-    for op, tf, ak, npv, r, ratio in rows:
+    print("| op | TensorFlow | Awkward | Paddle | NumPy flat pass | ragtag | ragtag ÷ best |")
+    print("|---|---|---|---|---|---|---|")
+    for op, tf, ak, pd, npv, r, ratio in rows:
         name = op[:-3] + " (µs)" if unit(op) == "µs" else op
-        print(f"| {name} | {fmt(tf, op)} | {fmt(ak, op)} | {fmt(npv, op)} | {fmt(r, op)} | "
+        print(f"| {name} | {fmt(tf, op)} | {fmt(ak, op)} | {fmt(pd, op)} | {fmt(npv, op)} | {fmt(r, op)} | "
               f"{ratio_fmt(ratio)} |")
     geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
     print()

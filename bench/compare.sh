@@ -7,6 +7,8 @@
 #
 #   bench/compare.sh [N]                 # N rows (default 1,000,000)
 #   ANCHORS_PYTHON=/path/to/python bench/compare.sh   # an interpreter that already has them
+#   PADDLE_PYTHON=/path/to/python bench/compare.sh    # one with paddlepaddle 2.6 (default:
+#                                                     # target/paddle-venv, when it exists)
 #
 # Without ANCHORS_PYTHON it makes a virtual environment at target/anchors-venv with
 # bench/requirements-anchors.txt (TensorFlow is a large download the first time).
@@ -26,6 +28,18 @@ out=target/compare
 mkdir -p "$out"
 echo "anchors: $("$py" --version) running $anchors $n" >&2
 "$py" "$anchors" "$n" > "$out/anchors.json" 2> "$out/anchors.log" || { cat "$out/anchors.log" >&2; exit 1; }
+# ragtag's own anchors for Paddle's sequence ops: TensorFlow's and Awkward's counterparts in
+# the same interpreter, Paddle's own ops in PADDLE_PYTHON's (Paddle 2.6 needs NumPy < 2), when
+# there is one.
+extra=("$out/anchors-sequence.json")
+"$py" bench/anchors_sequence.py "$n" > "$out/anchors-sequence.json" 2>> "$out/anchors.log" \
+    || { cat "$out/anchors.log" >&2; exit 1; }
+paddle_py=${PADDLE_PYTHON:-target/paddle-venv/bin/python}
+if [ -x "$paddle_py" ]; then
+    echo "paddle: $("$paddle_py" --version) running bench/anchors_sequence.py $n" >&2
+    "$paddle_py" bench/anchors_sequence.py "$n" > "$out/anchors-paddle.json" 2>> "$out/anchors.log" \
+        && extra+=("$out/anchors-paddle.json")
+fi
 cargo bench --quiet --bench engine --no-run
 bench=$(cargo bench --bench engine --no-run --message-format=json 2>/dev/null \
     | python3 -c 'import json,sys
@@ -35,4 +49,4 @@ for line in sys.stdin:
         print(m["executable"])')
 echo "ragtag: $bench $n" >&2
 /usr/bin/time -f '%M' -o "$out/ragtag-maxrss-kb" "$bench" "$n" > "$out/ragtag.json"
-python3 bench/compare.py "$out/anchors.json" "$out/ragtag.json" "$out/ragtag-maxrss-kb"
+python3 bench/compare.py "$out/anchors.json" "$out/ragtag.json" "$out/ragtag-maxrss-kb" "${extra[@]}"

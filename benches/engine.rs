@@ -17,6 +17,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::time::Instant;
 
+use ragtag::engine::lod_ops::{sequence_pad, sequence_pool, PoolType};
 use ragtag::engine::ops::broadcast::binary;
 use ragtag::engine::ops::concat::concat;
 use ragtag::engine::ops::index::{dense_getitem, getitem, Key};
@@ -24,7 +25,7 @@ use ragtag::engine::ops::kernels::BinaryOp;
 use ragtag::engine::ops::layout::transpose;
 use ragtag::engine::ops::reduce::{reduce, ReduceOp};
 use ragtag::engine::random::Pcg;
-use ragtag::engine::{Array, Buffer, Ragged, RowPartition, Scalar, Sparse, Tensor};
+use ragtag::engine::{Array, Buffer, Lod, Ragged, RowPartition, Scalar, Sparse, Tensor};
 use ragtag::session::Collect;
 use ragtag::Session;
 
@@ -163,6 +164,38 @@ fn main() {
         "concat_axis0",
         best(5, || drop(black_box(concat(&pair, 0)))),
     ));
+
+    // Paddle's sequence ops on the same rows as a 1-level LoD over [total, 1] float32 data
+    // (the layout Paddle feeds them; bench/anchors_sequence.py times TensorFlow's ragged
+    // counterparts and Paddle's own ops on the same shapes).
+    let floats = Tensor::new(
+        vec![values.size(), 1],
+        match values.data() {
+            Buffer::I64(v) => Buffer::F32(v.iter().map(|&v| v as f32).collect()),
+            _ => unreachable!("the values are int64"),
+        },
+    )
+    .expect("the values as a column");
+    let seqs = Lod::from_lengths(floats, std::slice::from_ref(&lengths)).expect("a 1-level LoD");
+    for (key, pool) in [
+        ("sequence_pool_sum", PoolType::Sum),
+        ("sequence_pool_max", PoolType::Max),
+    ] {
+        out.push((
+            key,
+            best(5, || {
+                drop(black_box(sequence_pool(&seqs, pool, 0.0, true).unwrap()))
+            }),
+        ));
+    }
+    let zero = Tensor::scalar(Scalar::F32(0.0));
+    out.push((
+        "sequence_pad",
+        best(5, || {
+            drop(black_box(sequence_pad(&seqs, &zero, None).unwrap()))
+        }),
+    ));
+    drop(seqs);
 
     // Dense layout changes of a [1000, 10000] int64 tensor: views, made in constant time,
     // and the first read of a transpose, which copies it into row-major order once.

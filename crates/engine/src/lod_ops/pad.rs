@@ -6,6 +6,8 @@ use crate::buffer::Buffer;
 use crate::error::Result;
 use crate::exceptions::ExceptionClass;
 use crate::lod::Lod;
+use crate::partition::RowPartition;
+use crate::ragged::Ragged;
 use crate::size::dense_shape_str;
 use crate::tensor::Tensor;
 use crate::{budget, value_error};
@@ -82,13 +84,24 @@ pub fn sequence_pad(x: &Lod, pad_value: &Tensor, maxlen: Option<i64>) -> Result<
     };
     let nseq = lens.len();
     let total = budget::check_shape("sequence_pad's output", &[nseq, padded, width], 8)?;
-    // The rows of the padded batch: data rows, or the pad row (index `rows` of `source`).
-    let pad_row = if pad_value.size() == 1 {
-        Buffer::try_filled("a pad row", &pad_value.data().get(0), width)?
-    } else {
-        pad_value.data().clone()
-    };
-    let source = Buffer::concat(data.dtype(), &[data.data(), &pad_row])?;
+    let mut shape = vec![nseq, padded];
+    shape.extend_from_slice(row_shape);
+    let length = Tensor::vector(Buffer::from(
+        lens.iter().map(|&l| l as i64).collect::<Vec<i64>>(),
+    ));
+    if pad_value.size() == 1 {
+        // One pad value: the sequences are the rows of a ragged tensor padded to a dense
+        // one, the kernel TensorFlow's `to_tensor` uses (parallel, interruptible).
+        let partition = RowPartition::from_row_splits(offsets, Some(x.rows()))?;
+        let rows = Ragged::new(vec![partition], data.clone())?;
+        let target: Vec<Option<usize>> = shape.iter().map(|&d| Some(d)).collect();
+        let out = rows.to_tensor(&pad_value.data().get(0), Some(&target))?;
+        debug_assert_eq!(out.size(), total);
+        return Ok((output(out, Vec::new())?, output(length, Vec::new())?));
+    }
+    // A pad row: the rows of the padded batch are data rows or the pad row (index `rows`
+    // of `source`).
+    let source = Buffer::concat(data.dtype(), &[data.data(), pad_value.data()])?;
     let mut ranges = budget::vec("sequence_pad's output", nseq * padded)?;
     for (i, &len) in lens.iter().enumerate() {
         let start = offsets[i] as usize;
@@ -99,11 +112,6 @@ pub fn sequence_pad(x: &Lod, pad_value: &Tensor, maxlen: Option<i64>) -> Result<
     }
     let out = source.gather_ranges(&ranges);
     debug_assert_eq!(out.len(), total);
-    let mut shape = vec![nseq, padded];
-    shape.extend_from_slice(row_shape);
-    let length = Tensor::vector(Buffer::from(
-        lens.iter().map(|&l| l as i64).collect::<Vec<i64>>(),
-    ));
     Ok((
         output(Tensor::from_parts(shape, out), Vec::new())?,
         output(length, Vec::new())?,

@@ -93,6 +93,33 @@ pub fn sequence_pool(x: &Lod, pool: PoolType, pad_value: f64, _is_test: bool) ->
     let pad = pad_value as f32 as f64;
     let out = crate::dispatch!(wide_floats data.data(), T: v => {
         let pad = T::from_f64(pad);
+        if width == 1 {
+            // One value per row, Paddle's usual layout: each sequence folds to one value,
+            // the sequences split over the cores, in the same order of additions as below.
+            let base = level[0];
+            let out: Vec<T> = crate::interrupt::map_range(nseq, |i| {
+                let rows = &v[(level[i] - base) as usize..(level[i + 1] - base) as usize];
+                let Some((&first, rest)) = rows.split_first() else {
+                    return pad;
+                };
+                match pool {
+                    PoolType::First => first,
+                    PoolType::Last => rows[rows.len() - 1],
+                    PoolType::Max => rest.iter().fold(first, |m, &x| if x > m { x } else { m }),
+                    PoolType::Sum | PoolType::Average | PoolType::Sqrt => {
+                        let sum = rest.iter().fold(first, |a, &x| a + x);
+                        let n = T::from_f64(rows.len() as f64);
+                        match pool {
+                            PoolType::Average => sum / n,
+                            PoolType::Sqrt => sum / n.sqrt(),
+                            _ => sum,
+                        }
+                    }
+                }
+            });
+            crate::interrupt::check()?;
+            Buffer::from(out)
+        } else {
         let mut out: Vec<T> = budget::vec("sequence_pool's output", nseq * width)?;
         let mut start = 0usize;
         for len in lengths(level) {
@@ -137,6 +164,7 @@ pub fn sequence_pool(x: &Lod, pool: PoolType, pad_value: f64, _is_test: bool) ->
             }
         }
         Buffer::from(out)
+        }
     }, other => return Err(type_error!(
         "{op} pools float32 or float64 data, not {}", other.dtype().name()
     )));
