@@ -45,6 +45,7 @@ pub static LESSONS: &[Lesson] = &[
     lesson!("ragged_vs_sparse.rtt"),
     lesson!("lod_tensors.rtt"),
     lesson!("sequence_ops.rtt"),
+    lesson!("same_data.rtt"),
     lesson!("string_storage.rtt"),
     lesson!("guide/ragged_guide.rtt"),
     lesson!("parquet_tokens.rtt"),
