@@ -99,15 +99,7 @@ pub fn find_transcripts(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
         if !seen.insert(std::fs::canonicalize(dir)?) {
             return Ok(());
         }
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
-            .map(|e| e.map(|e| e.path()))
-            .collect::<Result<_, _>>()?;
-        entries.sort();
-        for p in entries {
-            let name = p
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+        for (p, name) in sorted_entries(dir)? {
             if p.is_dir() {
                 if !name.starts_with('.') && name != "target" {
                     walk(&p, seen, out)?;
@@ -139,6 +131,25 @@ pub fn find_transcripts(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
         }
     }
     Ok(out)
+}
+
+/// The entries of `dir` in name order, each with its file name; what the walks over
+/// transcript directories (the runner's and `ragtag review`'s) read.
+pub(crate) fn sorted_entries(dir: &Path) -> std::io::Result<Vec<(PathBuf, String)>> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    entries.sort();
+    Ok(entries
+        .into_iter()
+        .map(|p| {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (p, name)
+        })
+        .collect())
 }
 
 #[cfg(test)]

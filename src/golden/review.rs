@@ -166,15 +166,7 @@ impl Pending {
 /// pending file; directories are searched recursively, skipping hidden ones and `target`).
 pub fn find_pending(paths: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
-            .map(|e| e.map(|e| e.path()))
-            .collect::<Result<_, _>>()?;
-        entries.sort();
-        for p in entries {
-            let name = p
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+        for (p, name) in super::files::sorted_entries(dir)? {
             if p.is_dir() && !p.is_symlink() {
                 if !name.starts_with('.') && name != "target" {
                     walk(&p, out)?;

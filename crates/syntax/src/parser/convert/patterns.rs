@@ -58,9 +58,9 @@ impl Converter<'_> {
         })
     }
 
-    /// The top-level patterns: one pattern, or a sequence without brackets (`case a, b:`).
-    fn case_patterns(&self, pair: Pair<'_, Rule>) -> Result1<Pattern> {
-        let span = span_of(&pair);
+    /// The patterns of a comma-separated list, and whether it ends with a comma (which makes
+    /// `(a,)` a sequence where `(a)` is a group).
+    fn pattern_items(&self, pair: Pair<'_, Rule>) -> Result1<(Vec<Pattern>, bool)> {
         let mut items = Vec::new();
         let mut comma = false;
         for p in pair.into_inner() {
@@ -69,6 +69,13 @@ impl Converter<'_> {
                 _ => items.push(self.pattern_item(p)?),
             }
         }
+        Ok((items, comma))
+    }
+
+    /// The top-level patterns: one pattern, or a sequence without brackets (`case a, b:`).
+    fn case_patterns(&self, pair: Pair<'_, Rule>) -> Result1<Pattern> {
+        let span = span_of(&pair);
+        let (mut items, comma) = self.pattern_items(pair)?;
         if items.len() == 1 && !comma {
             let only = items.pop().expect("one pattern");
             if let Pattern::Star(_, s) = only {
@@ -189,14 +196,7 @@ impl Converter<'_> {
                 })
             }
             Rule::pat_paren => {
-                let mut items = Vec::new();
-                let mut comma = false;
-                for p in pair.into_inner() {
-                    match p.as_rule() {
-                        Rule::trailing_comma => comma = true,
-                        _ => items.push(self.pattern_item(p)?),
-                    }
-                }
+                let (mut items, comma) = self.pattern_items(pair)?;
                 if items.len() == 1 && !comma && !matches!(items[0], Pattern::Star(..)) {
                     return Ok(items.pop().expect("one pattern"));
                 }
