@@ -50,3 +50,21 @@ for line in sys.stdin:
 echo "ragtag: $bench $n" >&2
 /usr/bin/time -f '%M' -o "$out/ragtag-maxrss-kb" "$bench" "$n" > "$out/ragtag.json"
 python3 bench/compare.py "$out/anchors.json" "$out/ragtag.json" "$out/ragtag-maxrss-kb" "${extra[@]}"
+
+# The file benchmark: Parquet, Arrow IPC and .npy read and written by pyarrow, Awkward Array
+# and NumPy (bench/anchors_files.py, in FORMATS_PYTHON's environment, default
+# target/formats-venv), then by ragtag's release binary reading the same files
+# (bench/files.rag). Skipped without pyarrow.
+formats_py=${FORMATS_PYTHON:-target/formats-venv/bin/python}
+if [ -x "$formats_py" ] && "$formats_py" -c 'import pyarrow' 2>/dev/null; then
+    files=$out/files
+    echo "files: $("$formats_py" --version) running bench/anchors_files.py $((n * 10))" >&2
+    "$formats_py" bench/anchors_files.py "$files" $((n * 10)) > "$out/anchors-files.json"
+    cargo build --release --quiet
+    { echo "folder = '$files'"; cat bench/files.rag; } | target/release/ragtag run - > "$out/ragtag-files.json"
+    echo
+    python3 bench/compare_files.py "$out/anchors-files.json" "$out/ragtag-files.json"
+    rm -rf "$files"
+else
+    echo "files: no pyarrow at $formats_py (FORMATS_PYTHON); the file benchmark is skipped" >&2
+fi
