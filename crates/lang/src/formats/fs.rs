@@ -110,7 +110,10 @@ pub fn read(path: &Path) -> Result<Vec<u8>> {
     let len = file.metadata().map_err(|e| io_error(&e, path))?.len();
     let what = format!("reading '{}'", path.display());
     budget::check_bytes(&what, u128::from(len))?;
-    let mut bytes = budget::vec::<u8>(&what, usize::try_from(len).unwrap_or(usize::MAX))?;
+    // One byte of room past the size, so the read that meets the end of the file needs no
+    // larger buffer (a full buffer would grow by a chunk, copying the whole file once more).
+    let room = usize::try_from(len).unwrap_or(usize::MAX).saturating_add(1);
+    let mut bytes = budget::vec::<u8>(&what, room)?;
     let mut input = Interruptible(&mut file);
     loop {
         // A file that grew since its size was read grows the buffer through the budget.
