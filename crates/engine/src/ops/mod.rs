@@ -26,6 +26,7 @@ pub mod shape;
 pub mod special;
 pub mod strings;
 pub mod tile;
+pub mod sobol;
 
 /// The shape formatters of messages, kept here for the callers that name them through `ops`.
 pub use crate::size::{dense_shape_str, shape_str};

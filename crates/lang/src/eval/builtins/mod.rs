@@ -74,6 +74,11 @@ mod tensor;
 mod tensor_extra;
 mod tf_io;
 mod tf_print;
+mod strings_more;
+mod tf_io_more;
+mod numpy_more;
+mod random_more;
+mod nn_embedding;
 
 pub use lod::updates_receiver;
 
@@ -262,6 +267,11 @@ pub fn registry() -> &'static Registry {
             notebook::BUILTINS,
             files_numpy::BUILTINS,
             files_json::BUILTINS,
+            strings_more::BUILTINS,
+            tf_io_more::BUILTINS,
+            numpy_more::BUILTINS,
+            random_more::BUILTINS,
+            nn_embedding::BUILTINS,
             #[cfg(feature = "arrow")]
             files_arrow::BUILTINS,
         ];
