@@ -23,10 +23,10 @@ pub mod reshape;
 pub mod scan;
 pub mod segment;
 pub mod shape;
+pub mod sobol;
 pub mod special;
 pub mod strings;
 pub mod tile;
-pub mod sobol;
 
 /// The shape formatters of messages, kept here for the callers that name them through `ops`.
 pub use crate::size::{dense_shape_str, shape_str};

@@ -81,7 +81,8 @@ fn gamma_one(d: &mut Draws, alpha: f64) -> f64 {
         }
         v = v * v * v;
         let u = d.uniform();
-        if (u < 1.0 - 0.0331 * (x * x) * (x * x)) || (u.ln() < 0.5 * x * x + dd * (1.0 - v + v.ln()))
+        if (u < 1.0 - 0.0331 * (x * x) * (x * x))
+            || (u.ln() < 0.5 * x * x + dd * (1.0 - v + v.ln()))
         {
             let mut res = dd * v;
             if less {

@@ -40,6 +40,8 @@ pub struct RandomState {
     pub python: Mt19937,
     /// Its `gauss_next`: the second value of the last Box–Muller pair.
     pub python_gauss: Option<f64>,
+    /// NumPy's print options (`np.set_printoptions`), session state like the rest.
+    pub print: crate::render::numpy::PrintOptions,
 }
 
 impl RandomState {
@@ -57,6 +59,7 @@ impl RandomState {
             python: Mt19937::from_key(&words[2..]),
             python_gauss: None,
             entropy,
+            print: Default::default(),
         }
     }
 

@@ -85,7 +85,7 @@ pub fn siphash24(k0: u64, k1: u64, data: &[u8]) -> u64 {
 fn buckets(a: &Array, num_buckets: i64, op: &str, hash: impl Fn(&[u8]) -> u64) -> Result<Array> {
     if num_buckets < 1 {
         return Err(invalid_arg!(
-            "num_buckets must be at least 1, but is {num_buckets}"
+            "Value for attr 'num_buckets' of {num_buckets} must be at least minimum 1"
         ));
     }
     map_values(a, |t| {

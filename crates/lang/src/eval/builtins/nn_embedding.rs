@@ -41,7 +41,12 @@ fn entries(a: &Args, name: &str, what: &str) -> Result<Entries> {
         Value::Sparse(s) => {
             let rank = s.rank();
             if rank < 2 {
-                return Err(fail(ExceptionClass::ValueError, a, name, format!("{what} must have rank 2 or more, got {rank}")));
+                return Err(fail(
+                    ExceptionClass::ValueError,
+                    a,
+                    name,
+                    format!("{what} must have rank 2 or more, got {rank}"),
+                ));
             }
             let shape = s.dense_shape();
             let lead = shape[..rank - 1].to_vec();
@@ -55,7 +60,12 @@ fn entries(a: &Args, name: &str, what: &str) -> Result<Entries> {
                 rows.push(r);
             }
             let nrows = lead.iter().product::<i64>().max(0) as usize;
-            Ok(Entries { rows, values: s.values().clone(), nrows, lead })
+            Ok(Entries {
+                rows,
+                values: s.values().clone(),
+                nrows,
+                lead,
+            })
         }
         Value::Array(arr) => match &**arr {
             Array::Ragged(r) if r.ragged_rank() == 1 && r.flat_values().rank() == 1 => {
@@ -67,9 +77,22 @@ fn entries(a: &Args, name: &str, what: &str) -> Result<Entries> {
                     lead: vec![p.nrows() as i64],
                 })
             }
-            _ => Err(fail(ExceptionClass::TypeError, a, name, format!("{what} must be SparseTensor, got {}", type_of(a.value(name))))),
+            _ => Err(fail(
+                ExceptionClass::TypeError,
+                a,
+                name,
+                format!(
+                    "{what} must be SparseTensor, got {}",
+                    type_of(a.value(name))
+                ),
+            )),
         },
-        other => Err(fail(ExceptionClass::TypeError, a, name, format!("{what} must be SparseTensor, got {}", type_of(other)))),
+        other => Err(fail(
+            ExceptionClass::TypeError,
+            a,
+            name,
+            format!("{what} must be SparseTensor, got {}", type_of(other)),
+        )),
     }
 }
 
@@ -81,7 +104,14 @@ fn ids_of(a: &Args, name: &str, t: &Tensor) -> Result<Vec<i64>> {
     t.data()
         .to_i64_vec()
         .filter(|_| t.dtype().is_int())
-        .ok_or_else(|| fail(ExceptionClass::TypeError, a, name, format!("ids must be integers, not {}", t.dtype())))
+        .ok_or_else(|| {
+            fail(
+                ExceptionClass::TypeError,
+                a,
+                name,
+                format!("ids must be integers, not {}", t.dtype()),
+            )
+        })
 }
 
 /// The params table (a tensor, or a list holding one) as a float tensor of rank 1 or more.
@@ -89,7 +119,12 @@ fn params_of(a: &Args, name: &str, dtype: Option<DType>) -> Result<Tensor> {
     let v = match a.value(name) {
         Value::List(l) if l.items().len() == 1 => l.items()[0].clone(),
         Value::List(_) | Value::Tuple(_) => {
-            return Err(fail(ExceptionClass::ValueError, a, name, "ragtag looks up embeddings in one params tensor, not a list of partitions".into()))
+            return Err(fail(
+                ExceptionClass::ValueError,
+                a,
+                name,
+                "ragtag looks up embeddings in one params tensor, not a list of partitions".into(),
+            ))
         }
         v => v.clone(),
     };
@@ -97,7 +132,12 @@ fn params_of(a: &Args, name: &str, dtype: Option<DType>) -> Result<Tensor> {
     match &*arr {
         Array::Dense(t) if t.rank() >= 1 && t.dtype().is_float() => Ok(t.clone()),
         Array::Dense(t) if t.rank() >= 1 => Ok(t.clone()),
-        _ => Err(fail(ExceptionClass::ValueError, a, name, "params must be a dense tensor of rank 1 or more".into())),
+        _ => Err(fail(
+            ExceptionClass::ValueError,
+            a,
+            name,
+            "params must be a dense tensor of rank 1 or more".into(),
+        )),
     }
 }
 
@@ -107,7 +147,12 @@ fn combiner_of(a: &Args, default: &str) -> Result<String> {
         Some(_) => a.opt_str("combiner")?.unwrap_or_default(),
     };
     if !matches!(c.as_str(), "mean" | "sqrtn" | "sum") {
-        return Err(fail(ExceptionClass::ValueError, a, "combiner", format!("combiner must be one of 'mean', 'sqrtn' or 'sum', got {c}")));
+        return Err(fail(
+            ExceptionClass::ValueError,
+            a,
+            "combiner",
+            format!("combiner must be one of 'mean', 'sqrtn' or 'sum', got {c}"),
+        ));
     }
     Ok(c)
 }
@@ -115,7 +160,9 @@ fn combiner_of(a: &Args, default: &str) -> Result<String> {
 fn max_norm_of(a: &Args) -> Result<Option<f64>> {
     match a.get("max_norm") {
         None | Some(Value::None) => Ok(None),
-        Some(v) => convert::to_f64(v).map(Some).map_err(|e| a.err_at("max_norm", e)),
+        Some(v) => convert::to_f64(v)
+            .map(Some)
+            .map_err(|e| a.err_at("max_norm", e)),
     }
 }
 
@@ -188,13 +235,19 @@ fn combine(l: &Lookup<'_>, single: bool) -> std::result::Result<Vec<f64>, String
 fn run(a: &Args, l: &Lookup<'_>, lead: &[i64]) -> Result<Value> {
     let dtype = l.params.dtype();
     if !dtype.is_float() {
-        return Err(fail(ExceptionClass::TypeError, a, "params", format!("params must be floats, not {}", dtype.name())));
+        return Err(fail(
+            ExceptionClass::TypeError,
+            a,
+            "params",
+            format!("params must be floats, not {}", dtype.name()),
+        ));
     }
     let single = dtype != DType::Float64;
     let dim: usize = l.params.shape()[1..].iter().product();
     ragtag_engine::budget::check("tf.nn.embedding_lookup_sparse", (l.nrows * dim) as u128, 8)
         .map_err(|e| a.err_at("params", e))?;
-    let out = combine(l, single).map_err(|m| fail(ExceptionClass::InvalidArgumentError, a, "params", m))?;
+    let out = combine(l, single)
+        .map_err(|m| fail(ExceptionClass::InvalidArgumentError, a, "params", m))?;
     let mut shape: Vec<usize> = lead.iter().map(|&d| d.max(0) as usize).collect();
     shape.extend_from_slice(&l.params.shape()[1..]);
     let buf = cast_buffer(&Buffer::from(out), dtype).map_err(|e| a.err_at("params", e))?;
@@ -207,7 +260,16 @@ fn weights_of(a: &Args, name: &str, ids: &Entries, dtype: DType) -> Result<Optio
         Some(_) => {
             let w = entries(a, name, name)?;
             if w.values.size() != ids.values.size() {
-                return Err(fail(ExceptionClass::ValueError, a, name, format!("Shapes ({},) and ({},) are incompatible", ids.values.size(), w.values.size())));
+                return Err(fail(
+                    ExceptionClass::ValueError,
+                    a,
+                    name,
+                    format!(
+                        "Shapes ({},) and ({},) are incompatible",
+                        ids.values.size(),
+                        w.values.size()
+                    ),
+                ));
             }
             let v = cast_buffer(w.values.data(), DType::Float64).map_err(|e| a.err_at(name, e))?;
             let _ = dtype;
@@ -292,9 +354,14 @@ fn safe_embedding_lookup_sparse(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     // Rows that were empty give zeros.
     let Value::Array(arr) = &v else { return Ok(v) };
-    let Array::Dense(t) = &**arr else { return Ok(v) };
+    let Array::Dense(t) = &**arr else {
+        return Ok(v);
+    };
     let dim: usize = params.shape()[1..].iter().product();
-    let mut vals = cast_buffer(t.data(), DType::Float64).map_err(Error::from)?.to_f64_vec().unwrap_or_default();
+    let mut vals = cast_buffer(t.data(), DType::Float64)
+        .map_err(Error::from)?
+        .to_f64_vec()
+        .unwrap_or_default();
     for &r in &empty {
         for x in &mut vals[r * dim..(r + 1) * dim] {
             *x = 0.0;

@@ -6,6 +6,7 @@ use super::numpy_args::{nd, norm_axis, self_tensor};
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
+use crate::eval::rng;
 use crate::eval::Interp;
 use crate::value::{convert, Value};
 use ragtag_engine::ops::order::sort_positions;
@@ -28,7 +29,93 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::method("np.ndarray.tobytes", "(self, order='C')", tobytes)
         .doc("The array's elements as one bytes value: C (row-major) order, each element in its dtype's little-endian bytes (bools as one byte).")
         .examples(&["np.array([1, 2], dtype=np.int16).tobytes()", "np.array([1.0], dtype=np.float32).tobytes()"]),
+    Builtin::function("np.set_printoptions", "(precision=None, threshold=None, edgeitems=None, linewidth=None, suppress=None, nanstr=None, infstr=None, formatter=None, sign=None, floatmode=None, legacy=None, override_repr=None)", set_printoptions)
+        .doc("Sets how NumPy arrays (and TensorFlow tensors, which print through NumPy) are written for the rest of the session: precision (most fractional digits, 8), threshold (arrays with more elements are summarised, 1000), edgeitems (items kept at each end when summarised, 3), linewidth (75) and suppress (no scientific notation for small numbers). Arguments left None keep their value; ragtag does not take nanstr, infstr, formatter, sign, floatmode, legacy or override_repr.")
+        .examples(&["np.set_printoptions(precision=3)\nnp.array([1 / 3, 2 / 3])", "np.set_printoptions(threshold=5, edgeitems=2)\nnp.arange(10)"]),
+    Builtin::function("np.get_printoptions", "()", get_printoptions)
+        .doc("The current print options as a dict, with NumPy's keys.")
+        .examples(&["np.get_printoptions()['precision']"]),
 ];
+
+fn set_printoptions(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    for name in [
+        "nanstr",
+        "infstr",
+        "formatter",
+        "sign",
+        "floatmode",
+        "legacy",
+        "override_repr",
+    ] {
+        if a.get(name).is_some_and(|v| !matches!(v, Value::None)) {
+            return Err(Error::new(
+                ExceptionClass::ValueError,
+                format!("np.set_printoptions({name}=...) is not supported by ragtag"),
+            )
+            .at(a.span(name)));
+        }
+    }
+    let size = |name: &str| -> Result<Option<usize>> {
+        match a.get(name) {
+            None | Some(Value::None) => Ok(None),
+            Some(Value::Float(f)) if name == "threshold" && f.is_nan() => Err(Error::new(
+                ExceptionClass::ValueError,
+                "threshold must be non-NAN, try sys.maxsize for untruncated representation",
+            )
+            .at(a.span(name))),
+            Some(_) => {
+                let n = a.int(name)?;
+                if name == "threshold" {
+                    // A negative threshold summarises every array, as 0 does.
+                    return Ok(Some(n.max(0) as usize));
+                }
+                usize::try_from(n).map(Some).map_err(|_| {
+                    Error::new(ExceptionClass::ValueError, format!("{name} must be >= 0"))
+                        .at(a.span(name))
+                })
+            }
+        }
+    };
+    let (precision, threshold, edgeitems, linewidth) = (
+        size("precision")?,
+        size("threshold")?,
+        size("edgeitems")?,
+        size("linewidth")?,
+    );
+    let suppress = match a.get("suppress") {
+        None | Some(Value::None) => None,
+        Some(_) => Some(a.flag("suppress", false)?),
+    };
+    rng::with(|s| {
+        let o = &mut s.print;
+        o.precision = precision.unwrap_or(o.precision);
+        o.threshold = threshold.unwrap_or(o.threshold);
+        o.edgeitems = edgeitems.unwrap_or(o.edgeitems);
+        o.linewidth = linewidth.unwrap_or(o.linewidth);
+        o.suppress = suppress.unwrap_or(o.suppress);
+    });
+    Ok(Value::None)
+}
+
+fn get_printoptions(_: &mut Interp<'_>, _: &Args) -> Result<Value> {
+    let o = rng::with(|s| s.print);
+    let s = |x: &str| Value::Str(std::sync::Arc::new(x.to_string()));
+    Value::dict(vec![
+        (s("edgeitems"), Value::Int(o.edgeitems as i64)),
+        (s("threshold"), Value::Int(o.threshold as i64)),
+        (s("floatmode"), s("maxprec")),
+        (s("precision"), Value::Int(o.precision as i64)),
+        (s("suppress"), Value::Bool(o.suppress)),
+        (s("linewidth"), Value::Int(o.linewidth as i64)),
+        (s("nanstr"), s("nan")),
+        (s("infstr"), s("inf")),
+        (s("sign"), s("-")),
+        (s("formatter"), Value::None),
+        (s("legacy"), Value::Bool(false)),
+        (s("override_repr"), Value::None),
+    ])
+    .map_err(Error::from)
+}
 
 fn bytes_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     match a.get("value") {
@@ -38,7 +125,9 @@ fn bytes_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             if !s.is_ascii() {
                 return Err(Error::new(
                     ExceptionClass::UnicodeEncodeError,
-                    format!("'ascii' codec can't encode characters in '{s}': ordinal not in range(128)"),
+                    format!(
+                        "'ascii' codec can't encode characters in '{s}': ordinal not in range(128)"
+                    ),
                 )
                 .at(a.span("value")));
             }
@@ -56,7 +145,8 @@ fn object_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn fill(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let t = self_tensor(a)?;
-    let s = convert::to_scalar(a.value("value"), Some(t.dtype())).map_err(|e| a.err_at("value", e))?;
+    // NumPy casts the value as `astype` would (2.7 fills an int array with 2).
+    let s = convert::to_scalar(a.value("value"), None).map_err(|e| a.err_at("value", e))?;
     let one = ragtag_engine::ops::cast::cast_buffer(Tensor::scalar(s).data(), t.dtype())
         .map_err(|e| a.err_at("value", e))?
         .get(0);
@@ -87,7 +177,10 @@ fn sort(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     let (src, _) =
         sort_positions("np.ndarray.sort", &t, k, false).map_err(|e| Error::from(e).at(a.call))?;
-    Ok(nd(Tensor::from_parts(t.shape().to_vec(), t.data().gather(&src))))
+    Ok(nd(Tensor::from_parts(
+        t.shape().to_vec(),
+        t.data().gather(&src),
+    )))
 }
 
 fn tobytes(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -95,29 +188,32 @@ fn tobytes(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     fn flat<T: Copy, const N: usize>(v: &[T], f: fn(T) -> [u8; N]) -> Vec<u8> {
         v.iter().flat_map(|&x| f(x)).collect()
     }
-    ragtag_engine::budget::check("np.ndarray.tobytes", t.size() as u128, t.dtype().item_bytes())
-        .map_err(|e| a.err_at("self", e))?;
-    let out = match t.data() {
-        Buffer::Bool(v) => v.iter().map(|&b| b as u8).collect(),
-        Buffer::I8(v) => flat(v, i8::to_le_bytes),
-        Buffer::I16(v) => flat(v, i16::to_le_bytes),
-        Buffer::I32(v) => flat(v, i32::to_le_bytes),
-        Buffer::I64(v) => flat(v, i64::to_le_bytes),
-        Buffer::U8(v) => v.to_vec(),
-        Buffer::U16(v) => flat(v, u16::to_le_bytes),
-        Buffer::U32(v) => flat(v, u32::to_le_bytes),
-        Buffer::U64(v) => flat(v, u64::to_le_bytes),
-        Buffer::F16(v) => flat(v, |x| x.to_bits().to_le_bytes()),
-        Buffer::BF16(v) => flat(v, |x| x.to_bits().to_le_bytes()),
-        Buffer::F32(v) => flat(v, f32::to_le_bytes),
-        Buffer::F64(v) => flat(v, f64::to_le_bytes),
-        _ => {
-            return Err(Error::new(
+    ragtag_engine::budget::check(
+        "np.ndarray.tobytes",
+        t.size() as u128,
+        t.dtype().item_bytes(),
+    )
+    .map_err(|e| a.err_at("self", e))?;
+    let out =
+        match t.data() {
+            Buffer::Bool(v) => v.iter().map(|&b| b as u8).collect(),
+            Buffer::I8(v) => flat(v, i8::to_le_bytes),
+            Buffer::I16(v) => flat(v, i16::to_le_bytes),
+            Buffer::I32(v) => flat(v, i32::to_le_bytes),
+            Buffer::I64(v) => flat(v, i64::to_le_bytes),
+            Buffer::U8(v) => v.to_vec(),
+            Buffer::U16(v) => flat(v, u16::to_le_bytes),
+            Buffer::U32(v) => flat(v, u32::to_le_bytes),
+            Buffer::U64(v) => flat(v, u64::to_le_bytes),
+            Buffer::F16(v) => flat(v, |x| x.to_bits().to_le_bytes()),
+            Buffer::BF16(v) => flat(v, |x| x.to_bits().to_le_bytes()),
+            Buffer::F32(v) => flat(v, f32::to_le_bytes),
+            Buffer::F64(v) => flat(v, f64::to_le_bytes),
+            _ => return Err(Error::new(
                 ExceptionClass::ValueError,
                 "tobytes of an object array gives its pointers in NumPy; ragtag has none to give",
             )
-            .at(a.call))
-        }
-    };
+            .at(a.call)),
+        };
     Ok(Value::bytes(out))
 }

@@ -41,13 +41,21 @@ fn sobol_sample(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             ExceptionClass::InvalidArgumentError,
             a,
             "dtype",
-            format!("Value for attr 'dtype' of {} is not in the list of allowed values: float, double", dtype.name()),
+            format!(
+                "Value for attr 'dtype' of {} is not in the list of allowed values: float, double",
+                dtype.name()
+            ),
         ));
     }
     let skip = a.opt_int("skip")?.unwrap_or(0);
-    ragtag_engine::ops::sobol::sobol_sample(a.int("dim")?, a.int("num_results")?, skip, dtype == DType::Float64)
-        .map(Value::tensor)
-        .map_err(|e| Error::from(e).at(a.call))
+    ragtag_engine::ops::sobol::sobol_sample(
+        a.int("dim")?,
+        a.int("num_results")?,
+        skip,
+        dtype == DType::Float64,
+    )
+    .map(Value::tensor)
+    .map_err(|e| Error::from(e).at(a.call))
 }
 
 fn err(class: ExceptionClass, a: &Args, name: &str, msg: String) -> Error {
@@ -72,14 +80,31 @@ fn gamma_dtype(a: &Args) -> Result<DType> {
 fn param_values(a: &Args, name: &str, dtype: DType) -> Result<(Tensor, Vec<f64>)> {
     let arr = a.array(name, Some(dtype))?;
     let Array::Dense(t) = &*arr else {
-        return Err(err(ExceptionClass::TypeError, a, name, format!("{name} must be a dense tensor")));
+        return Err(err(
+            ExceptionClass::TypeError,
+            a,
+            name,
+            format!("{name} must be a dense tensor"),
+        ));
     };
     let t = if t.dtype() == dtype {
         t.clone()
     } else if t.dtype().is_float() || t.dtype().is_int() {
-        Tensor::from_parts(t.shape().to_vec(), cast_buffer(t.data(), dtype).map_err(|e| a.err_at(name, e))?)
+        Tensor::from_parts(
+            t.shape().to_vec(),
+            cast_buffer(t.data(), dtype).map_err(|e| a.err_at(name, e))?,
+        )
     } else {
-        return Err(err(ExceptionClass::TypeError, a, name, format!("Cannot convert {name} of dtype {} to {}", t.dtype(), dtype.name())));
+        return Err(err(
+            ExceptionClass::TypeError,
+            a,
+            name,
+            format!(
+                "Cannot convert {name} of dtype {} to {}",
+                t.dtype(),
+                dtype.name()
+            ),
+        ));
     };
     let vals = cast_buffer(t.data(), DType::Float64)
         .map_err(|e| a.err_at(name, e))?
@@ -105,25 +130,41 @@ fn gamma(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let alpha_t = match &beta {
         None => alpha_t,
         Some(b) => {
-            let zeros = Tensor::from_parts(b.shape().to_vec(), cast_buffer(&Buffer::from(vec![0.0f64; b.size()]), dtype).map_err(Error::from)?);
-            match broadcast::binary(BinaryOp::Add, &Array::Dense(alpha_t), &Array::Dense(zeros)).map_err(|e| a.err_at("beta", e))? {
+            let zeros = Tensor::from_parts(
+                b.shape().to_vec(),
+                cast_buffer(&Buffer::from(vec![0.0f64; b.size()]), dtype).map_err(Error::from)?,
+            );
+            match broadcast::binary(BinaryOp::Add, &Array::Dense(alpha_t), &Array::Dense(zeros))
+                .map_err(|e| a.err_at("beta", e))?
+            {
                 Array::Dense(t) => t,
                 Array::Ragged(_) => unreachable!("dense operands broadcast to a dense tensor"),
             }
         }
     };
-    let alphas = cast_buffer(alpha_t.data(), DType::Float64).map_err(Error::from)?.to_f64_vec().unwrap_or_default();
+    let alphas = cast_buffer(alpha_t.data(), DType::Float64)
+        .map_err(Error::from)?
+        .to_f64_vec()
+        .unwrap_or_default();
     let total = n.saturating_mul(alphas.len());
     budget::check("tf.random.gamma", total as u128, 8).map_err(|e| a.err_at("shape", e))?;
     let seeds = rng::with(|s| s.get_seed(a.opt_int("seed").ok().flatten()));
-    let gen = rng::with(|s| s.reserve("RandomGamma", dtype.name(), seeds, RESERVED_PER_OUTPUT * total as u64));
+    let gen = rng::with(|s| {
+        s.reserve(
+            "RandomGamma",
+            dtype.name(),
+            seeds,
+            RESERVED_PER_OUTPUT * total as u64,
+        )
+    });
     let mut out = vec![0.0f64; total];
     gamma_poisson::gamma(gen, &alphas, n, &mut out);
     let mut full = shape.clone();
     full.extend_from_slice(alpha_t.shape());
     let mut samples = Array::Dense(Tensor::from_parts(full, to_dtype(a, out, dtype)?));
     if let Some(b) = beta {
-        samples = broadcast::binary(BinaryOp::Div, &samples, &Array::Dense(b)).map_err(|e| a.err_at("beta", e))?;
+        samples = broadcast::binary(BinaryOp::Div, &samples, &Array::Dense(b))
+            .map_err(|e| a.err_at("beta", e))?;
     }
     let tiny = match dtype {
         DType::Float16 => 6.103_515_6e-5,
@@ -131,15 +172,19 @@ fn gamma(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         _ => f64::MIN_POSITIVE,
     };
     let tiny = Tensor::from_parts(Vec::new(), to_dtype(a, vec![tiny], dtype)?);
-    let r = broadcast::binary(BinaryOp::Maximum, &Array::Dense(tiny), &samples).map_err(|e| a.err_at("alpha", e))?;
+    let r = broadcast::binary(BinaryOp::Maximum, &Array::Dense(tiny), &samples)
+        .map_err(|e| a.err_at("alpha", e))?;
     Ok(Value::from_array(r))
 }
 
 fn poisson(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let dtype = a.dtype("dtype")?.unwrap_or(DType::Float32);
-    if !matches!(dtype, DType::Float16 | DType::Float32 | DType::Float64 | DType::Int32 | DType::Int64) {
+    if !matches!(
+        dtype,
+        DType::Float16 | DType::Float32 | DType::Float64 | DType::Int32 | DType::Int64
+    ) {
         return Err(err(
-            ExceptionClass::TypeError,
+            ExceptionClass::InvalidArgumentError,
             a,
             "dtype",
             format!("Value for attr 'dtype' of {} is not in the list of allowed values: half, float, double, int32, int64", dtype.name()),
@@ -158,7 +203,14 @@ fn poisson(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let total = n.saturating_mul(rates.len());
     budget::check("tf.random.poisson", total as u128, 8).map_err(|e| a.err_at("shape", e))?;
     let seeds = rng::with(|s| s.get_seed(a.opt_int("seed").ok().flatten()));
-    let gen = rng::with(|s| s.reserve("RandomPoissonV2", &format!("{}-{}", lam_dtype.name(), dtype.name()), seeds, RESERVED_PER_OUTPUT * total as u64));
+    let gen = rng::with(|s| {
+        s.reserve(
+            "RandomPoissonV2",
+            &format!("{}-{}", lam_dtype.name(), dtype.name()),
+            seeds,
+            RESERVED_PER_OUTPUT * total as u64,
+        )
+    });
     let highest = match dtype {
         DType::Int32 => i32::MAX as f64,
         DType::Int64 => i64::MAX as f64,
@@ -170,7 +222,10 @@ fn poisson(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     gamma_poisson::poisson(gen, &rates, n, highest, libm::lgamma, &mut out);
     let mut full = shape;
     full.extend_from_slice(lam_t.shape());
-    Ok(Value::tensor(Tensor::from_parts(full, to_dtype(a, out, dtype)?)))
+    Ok(Value::tensor(Tensor::from_parts(
+        full,
+        to_dtype(a, out, dtype)?,
+    )))
 }
 
 fn dropout(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -190,10 +245,15 @@ fn dropout(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             ExceptionClass::ValueError,
             a,
             "rate",
-            format!("`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={}", crate::render::tf_text::repr_of(a.value("rate"))),
+            format!(
+                "`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={}",
+                crate::render::tf_text::repr_of(a.value("rate"))
+            ),
         ));
     }
     if rate == 0.0 {
+        // TensorFlow still takes an op seed from the global sequence.
+        rng::with(|s| s.get_seed(a.opt_int("seed").ok().flatten()));
         return Ok(Value::Array(x));
     }
     // Ragged tensors drop from their flat values.
@@ -207,16 +267,39 @@ fn dropout(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             let items: Vec<Value> = match v {
                 Value::List(l) => l.items(),
                 Value::Tuple(t) => t.to_vec(),
-                _ => convert::to_ints(v).map_err(|e| a.err_at("noise_shape", e))?.into_iter().map(Value::Int).collect(),
+                _ => convert::to_ints(v)
+                    .map_err(|e| a.err_at("noise_shape", e))?
+                    .into_iter()
+                    .map(Value::Int)
+                    .collect(),
             };
             if items.len() != flat.rank() {
-                return Err(err(ExceptionClass::InvalidArgumentError, a, "noise_shape", format!("Incompatible shapes: {:?} vs. {:?}", flat.shape(), items.len())));
+                return Err(err(
+                    ExceptionClass::InvalidArgumentError,
+                    a,
+                    "noise_shape",
+                    format!(
+                        "Incompatible shapes: {:?} vs. {:?}",
+                        flat.shape(),
+                        items.len()
+                    ),
+                ));
             }
             let mut dims = Vec::new();
             for (i, it) in items.iter().enumerate() {
                 dims.push(match it {
                     Value::None => flat.shape()[i],
-                    v => usize::try_from(convert::to_int(v).map_err(|e| a.err_at("noise_shape", e))?).map_err(|_| err(ExceptionClass::InvalidArgumentError, a, "noise_shape", "Dimension -1 must be >= 0".into()))?,
+                    v => {
+                        usize::try_from(convert::to_int(v).map_err(|e| a.err_at("noise_shape", e))?)
+                            .map_err(|_| {
+                                err(
+                                    ExceptionClass::InvalidArgumentError,
+                                    a,
+                                    "noise_shape",
+                                    "Dimension -1 must be >= 0".into(),
+                                )
+                            })?
+                    }
                 });
             }
             dims
@@ -227,21 +310,39 @@ fn dropout(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let keep = 1.0 - rate;
     let scale = 1.0 / keep;
     let scalar = |v: f64| -> Result<Array> {
-        Ok(Array::Dense(Tensor::from_parts(Vec::new(), cast_buffer(&Buffer::from(vec![v]), dtype).map_err(Error::from)?)))
+        Ok(Array::Dense(Tensor::from_parts(
+            Vec::new(),
+            cast_buffer(&Buffer::from(vec![v]), dtype).map_err(Error::from)?,
+        )))
     };
-    let ret = broadcast::binary(BinaryOp::Mul, &Array::Dense(flat.clone()), &scalar(scale)?).map_err(|e| a.err_at("x", e))?;
+    let ret = broadcast::binary(BinaryOp::Mul, &Array::Dense(flat.clone()), &scalar(scale)?)
+        .map_err(|e| a.err_at("x", e))?;
     let seeds = rng::with(|s| s.get_seed(a.opt_int("seed").ok().flatten()));
-    let gen = rng::with(|s| s.reserve("RandomUniform", dtype.name(), seeds, ragtag_engine::random::philox::reserved_for(n)));
+    let gen = rng::with(|s| {
+        s.reserve(
+            "RandomUniform",
+            dtype.name(),
+            seeds,
+            ragtag_engine::random::philox::reserved_for(n),
+        )
+    });
     let random = floats(gen, Dist::Uniform, dtype, noise, n, None, None)?;
-    let mask = broadcast::binary(BinaryOp::Ge, &Array::Dense(random), &scalar(rate)?).map_err(|e| a.err_at("noise_shape", e))?;
+    let mask = broadcast::binary(BinaryOp::Ge, &Array::Dense(random), &scalar(rate)?)
+        .map_err(|e| a.err_at("noise_shape", e))?;
     let zero = Array::Dense(Tensor::scalar(Scalar::F64(0.0)));
     let zero = match zero {
-        Array::Dense(t) => Array::Dense(Tensor::from_parts(Vec::new(), cast_buffer(t.data(), dtype).map_err(Error::from)?)),
+        Array::Dense(t) => Array::Dense(Tensor::from_parts(
+            Vec::new(),
+            cast_buffer(t.data(), dtype).map_err(Error::from)?,
+        )),
         other => other,
     };
-    let out = ragtag_engine::ops::mask::where_select(&mask, &ret, &zero).map_err(|e| a.err_at("noise_shape", e))?;
+    let out = ragtag_engine::ops::mask::where_select(&mask, &ret, &zero)
+        .map_err(|e| a.err_at("noise_shape", e))?;
     match (ragged, out) {
-        (Some(r), Array::Dense(t)) => Ok(Value::from_array(Array::Ragged(r.with_flat_values(t).map_err(|e| a.err_at("x", e))?))),
+        (Some(r), Array::Dense(t)) => Ok(Value::from_array(Array::Ragged(
+            r.with_flat_values(t).map_err(|e| a.err_at("x", e))?,
+        ))),
         (_, out) => Ok(Value::Array(Arc::new(out))),
     }
 }

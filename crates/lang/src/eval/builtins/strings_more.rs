@@ -80,7 +80,7 @@ fn format(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         return Err(Error::new(
             ExceptionClass::ValueError,
             format!(
-                "The template expects {} tensors, but the inputs only has {}. Please ensure the number of placeholders in template matches the number of inputs.",
+                "The template expects {} tensors, but the inputs only has {}. Please ensure the number of placeholders in template matches inputs length.",
                 pieces.len() - 1,
                 inputs.len()
             ),
@@ -139,7 +139,7 @@ fn unsorted_segment_join(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let (Array::Dense(x), Array::Dense(ids)) = (&*x, &*ids) else {
         return Err(Error::new(
             ExceptionClass::ValueError,
-            "TypeError: Failed to convert elements of RaggedTensor to Tensor: tf.strings.unsorted_segment_join does not take ragged inputs",
+            "TypeError: object of type 'RaggedTensor' has no len()",
         )
         .at(a.call));
     };
@@ -148,30 +148,37 @@ fn unsorted_segment_join(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let bad = |m: String| Error::new(ExceptionClass::InvalidArgumentError, m).at(a.call);
     let (xs, is) = (x.shape(), ids.shape());
     if is.len() > xs.len() || xs[..is.len()] != *is {
+        let at = (0..is.len())
+            .find(|&d| d >= xs.len() || xs[d] != is[d])
+            .unwrap_or(0);
         return Err(bad(format!(
-            "input's shape {:?} must start with segment_ids' shape {:?}",
-            xs, is
+            "Segment dimension is {} while input dimension is {} in rank {at}",
+            is[at],
+            xs.get(at).copied().unwrap_or(0)
         )));
     }
-    let ids_v = ids.data().to_i64_vec().filter(|_| ids.dtype().is_int()).ok_or_else(|| {
-        Error::new(
-            ExceptionClass::TypeError,
-            format!("segment_ids must be int32 or int64, not {}", ids.dtype()),
-        )
-        .at(a.span("segment_ids"))
-    })?;
+    let ids_v = ids
+        .data()
+        .to_i64_vec()
+        .filter(|_| ids.dtype().is_int())
+        .ok_or_else(|| {
+            Error::new(
+                ExceptionClass::TypeError,
+                format!("segment_ids must be int32 or int64, not {}", ids.dtype()),
+            )
+            .at(a.span("segment_ids"))
+        })?;
     let Buffer::Str(col) = x.data() else {
         return Err(bad("inputs must be strings".into()));
     };
     let inner: usize = xs[is.len()..].iter().product();
-    for (i, &id) in ids_v.iter().enumerate() {
-        if id < 0 || id >= num {
-            return Err(bad(format!(
-                "segment_ids[{i}] = {id} is out of range [0, {num})"
-            )));
-        }
+    if ids_v.iter().any(|&id| id < 0 || id >= num) {
+        return Err(bad(
+            "segment_ids are not allowed to exceed num_segments or to have negative values.".into(),
+        ));
     }
-    let num = usize::try_from(num).map_err(|_| bad(format!("num_segments must be >= 0, got {num}")))?;
+    let num =
+        usize::try_from(num).map_err(|_| bad(format!("num_segments must be >= 0, got {num}")))?;
     let cells = num.saturating_mul(inner);
     ragtag_engine::budget::check("tf.strings.unsorted_segment_join", cells as u128, 24)
         .map_err(|e| a.err_at("num_segments", e))?;

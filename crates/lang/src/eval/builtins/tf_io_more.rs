@@ -59,7 +59,9 @@ fn extract_fields(
                     i += 1;
                 } else {
                     if input[i + 1] != b'"' {
-                        return Err("Quote inside a string has to be escaped by another quote".into());
+                        return Err(
+                            "Quote inside a string has to be escaped by another quote".into()
+                        );
                     }
                     if include {
                         field.push(b'"');
@@ -129,7 +131,8 @@ fn decode_csv(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         None | Some(Value::None) => Vec::new(),
         Some(_) => a.ints("select_cols")?,
     };
-    let value_err = |m: &str| Error::new(ExceptionClass::ValueError, m.to_string()).at(a.span("select_cols"));
+    let value_err =
+        |m: &str| Error::new(ExceptionClass::ValueError, m.to_string()).at(a.span("select_cols"));
     if !select.is_empty() {
         if select.windows(2).any(|w| w[0] >= w[1]) {
             return Err(value_err("select_cols is not strictly increasing."));
@@ -138,7 +141,9 @@ fn decode_csv(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             return Err(value_err("select_cols contains negative values."));
         }
         if select.len() != defaults.len() {
-            return Err(value_err("Length of select_cols and record_defaults do not match."));
+            return Err(value_err(
+                "Length of select_cols and record_defaults do not match.",
+            ));
         }
     }
     let select: Vec<usize> = select.iter().map(|&s| s as usize).collect();
@@ -153,16 +158,34 @@ fn decode_csv(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     for (f, v) in defaults.iter().enumerate() {
         let arr = convert::to_array(v, None).map_err(|e| a.err_at("record_defaults", e))?;
         let Array::Dense(t) = &*arr else {
-            return Err(invalid(a, format!("record_defaults[{f}] must be a dense tensor")));
+            return Err(invalid(
+                a,
+                format!("record_defaults[{f}] must be a dense tensor"),
+            ));
         };
         if t.rank() > 1 {
-            return Err(invalid(a, "Each record default should be at most rank 1".into()));
+            return Err(invalid(
+                a,
+                "Each record default should be at most rank 1".into(),
+            ));
         }
         if t.size() > 1 {
-            return Err(invalid(a, format!("There should only be 1 default per field but field {f} has {}", t.size())));
+            return Err(invalid(
+                a,
+                format!(
+                    "There should only be 1 default per field but field {f} has {}",
+                    t.size()
+                ),
+            ));
         }
-        if !matches!(t.dtype(), DType::Int32 | DType::Int64 | DType::Float32 | DType::Float64 | DType::String) {
-            return Err(invalid(a, format!("csv: data type {} not supported in field {f}", t.dtype())));
+        if !matches!(
+            t.dtype(),
+            DType::Int32 | DType::Int64 | DType::Float32 | DType::Float64 | DType::String
+        ) {
+            return Err(invalid(
+                a,
+                format!("csv: data type {} not supported in field {f}", t.dtype()),
+            ));
         }
         dflts.push(t.clone());
     }
@@ -178,20 +201,42 @@ fn decode_csv(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         })
         .collect();
     for i in 0..n {
-        let fields = extract_fields(rows.get(i), delim, quotes, &select).map_err(|m| invalid(a, m))?;
+        let fields =
+            extract_fields(rows.get(i), delim, quotes, &select).map_err(|m| invalid(a, m))?;
         if fields.len() != cols.len() {
-            return Err(invalid(a, format!("Expect {} fields but have {} in record {i}", cols.len(), fields.len())));
+            return Err(invalid(
+                a,
+                format!(
+                    "Expect {} fields but have {} in record {i}",
+                    cols.len(),
+                    fields.len()
+                ),
+            ));
         }
         for (f, (field, col)) in fields.iter().zip(cols.iter_mut()).enumerate() {
             let d = &dflts[f];
             let missing = field.is_empty() || field[..] == *na.as_bytes();
             if missing && d.size() != 1 {
-                return Err(invalid(a, format!("Field {f} is required but missing in record {i}!")));
+                return Err(invalid(
+                    a,
+                    format!("Field {f} is required but missing in record {i}!"),
+                ));
             }
             let text = String::from_utf8_lossy(field);
             let t = text.trim_matches(|c: char| c.is_ascii_whitespace());
-            let bad = |what: &str| invalid(a, format!("Field {f} in record {i} is not a valid {what}: {text}"));
-            let dv = d.data().get(0);
+            let bad = |what: &str| {
+                invalid(
+                    a,
+                    format!("Field {f} in record {i} is not a valid {what}: {text}"),
+                )
+            };
+            // The default (read only when the field is missing, so a required column's empty
+            // default is never indexed).
+            let dv = if missing {
+                d.data().get(0)
+            } else {
+                ragtag_engine::Scalar::I64(0)
+            };
             match col {
                 Col::I32(v) => v.push(if missing {
                     dv.as_i64().unwrap_or(0) as i32
@@ -251,7 +296,10 @@ fn decode_compressed(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     let kind = a.opt_str("compression_type")?.unwrap_or_default();
     if !matches!(kind.as_str(), "" | "ZLIB" | "GZIP") {
-        return Err(invalid(a, format!("Only ZLIB, GZIP or NONE are supported compressions, got {kind}")));
+        return Err(invalid(
+            a,
+            format!("Only ZLIB, GZIP or NONE are supported compressions, got {kind}"),
+        ));
     }
     let t = x.flat_values();
     let Buffer::Str(col) = t.data() else {
@@ -270,7 +318,11 @@ fn decode_compressed(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             }
         };
         if r.is_err() {
-            return Err(Error::new(decompress_error_class(), "inflate() failed with error -3: incorrect header check").at(a.span("bytes")));
+            return Err(Error::new(
+                decompress_error_class(),
+                "inflate() failed with error -3: incorrect header check",
+            )
+            .at(a.span("bytes")));
         }
         ragtag_engine::budget::check("tf.io.decode_compressed", buf.len() as u128, 1)
             .map_err(|e| a.err_at("bytes", e))?;
@@ -279,7 +331,9 @@ fn decode_compressed(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let flat = Tensor::from_parts(t.shape().to_vec(), Buffer::Str(out));
     let arr = match &*x {
         Array::Dense(_) => Array::Dense(flat),
-        Array::Ragged(r) => Array::Ragged(r.with_flat_values(flat).map_err(|e| a.err_at("bytes", e))?),
+        Array::Ragged(r) => {
+            Array::Ragged(r.with_flat_values(flat).map_err(|e| a.err_at("bytes", e))?)
+        }
     };
     Ok(Value::from_array(arr))
 }
