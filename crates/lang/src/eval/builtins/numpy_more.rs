@@ -93,12 +93,13 @@ fn set_printoptions(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         o.edgeitems = edgeitems.unwrap_or(o.edgeitems);
         o.linewidth = linewidth.unwrap_or(o.linewidth);
         o.suppress = suppress.unwrap_or(o.suppress);
+        crate::render::numpy::set_options(*o);
     });
     Ok(Value::None)
 }
 
 fn get_printoptions(_: &mut Interp<'_>, _: &Args) -> Result<Value> {
-    let o = rng::with(|s| s.print);
+    let o = crate::render::numpy::options();
     let s = |x: &str| Value::Str(std::sync::Arc::new(x.to_string()));
     Value::dict(vec![
         (s("edgeitems"), Value::Int(o.edgeitems as i64)),

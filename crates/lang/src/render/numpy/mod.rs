@@ -18,8 +18,8 @@ pub const EDGEITEMS: usize = 3;
 /// NumPy's default `precision`: most fractional digits of a float.
 pub const PRECISION: usize = 8;
 
-/// `np.set_printoptions`' settings, kept per session (with its random state, which every
-/// evaluation thread installs).
+/// `np.set_printoptions`' settings. The session keeps them (beside its random state) and
+/// installs them on the thread that evaluates each input; the printer reads them here.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PrintOptions {
     /// Most fractional digits of a float.
@@ -46,9 +46,17 @@ impl Default for PrintOptions {
     }
 }
 
-/// The session's print options.
+thread_local! {
+    static OPTIONS: std::cell::Cell<PrintOptions> = std::cell::Cell::new(PrintOptions::default());
+}
+
+/// The print options in force on this thread.
 pub fn options() -> PrintOptions {
-    crate::eval::rng::with(|s| s.print)
+    OPTIONS.with(|o| o.get())
+}
+/// Puts `o` in force on this thread.
+pub fn set_options(o: PrintOptions) {
+    OPTIONS.with(|c| c.set(o));
 }
 /// The session's `linewidth`.
 pub fn linewidth() -> usize {
