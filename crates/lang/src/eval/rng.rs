@@ -137,7 +137,9 @@ static FALLBACK: LazyLock<Arc<Mutex<RandomState>>> =
 
 /// Makes `state` the random state of this thread's evaluations.
 pub fn install(state: Arc<Mutex<RandomState>>) {
-    let print = state.lock().map_or_else(|p| p.into_inner().print, |s| s.print);
+    let print = state
+        .lock()
+        .map_or_else(|p| p.into_inner().print, |s| s.print);
     crate::render::numpy::set_options(print);
     CURRENT.with(|c| *c.borrow_mut() = Some(state));
 }

@@ -130,7 +130,6 @@ fn params_of(a: &Args, name: &str, dtype: Option<DType>) -> Result<Tensor> {
     };
     let arr = convert::to_array(&v, dtype).map_err(|e| a.err_at(name, e))?;
     match &*arr {
-        Array::Dense(t) if t.rank() >= 1 && t.dtype().is_float() => Ok(t.clone()),
         Array::Dense(t) if t.rank() >= 1 => Ok(t.clone()),
         _ => Err(fail(
             ExceptionClass::ValueError,
@@ -254,7 +253,7 @@ fn run(a: &Args, l: &Lookup<'_>, lead: &[i64]) -> Result<Value> {
     Ok(Value::tensor(Tensor::from_parts(shape, buf)))
 }
 
-fn weights_of(a: &Args, name: &str, ids: &Entries, dtype: DType) -> Result<Option<Vec<f64>>> {
+fn weights_of(a: &Args, name: &str, ids: &Entries) -> Result<Option<Vec<f64>>> {
     match a.get(name) {
         None | Some(Value::None) => Ok(None),
         Some(_) => {
@@ -272,7 +271,6 @@ fn weights_of(a: &Args, name: &str, ids: &Entries, dtype: DType) -> Result<Optio
                 ));
             }
             let v = cast_buffer(w.values.data(), DType::Float64).map_err(|e| a.err_at(name, e))?;
-            let _ = dtype;
             Ok(v.to_f64_vec())
         }
     }
@@ -283,7 +281,7 @@ fn embedding_lookup_sparse(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let params = params_of(a, "params", None)?;
     let sp = entries(a, "sp_ids", "sp_ids")?;
     let ids = ids_of(a, "sp_ids", &sp.values)?;
-    let weights = weights_of(a, "sp_weights", &sp, params.dtype())?;
+    let weights = weights_of(a, "sp_weights", &sp)?;
     let nrows = sp.rows.last().map_or(0, |&r| r as usize + 1);
     let l = Lookup {
         params: &params,
@@ -302,7 +300,7 @@ fn safe_embedding_lookup_sparse(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let params = params_of(a, "embedding_weights", None)?;
     let sp = entries(a, "sparse_ids", "sparse_ids")?;
     let ids = ids_of(a, "sparse_ids", &sp.values)?;
-    let weights = weights_of(a, "sparse_weights", &sp, params.dtype())?;
+    let weights = weights_of(a, "sparse_weights", &sp)?;
     let default_id = a.opt_int("default_id")?;
     // Prune ids below zero, and weights of zero or less unless summing.
     let (mut rows, mut keep_ids, mut keep_w) = (Vec::new(), Vec::new(), Vec::new());
@@ -327,7 +325,7 @@ fn safe_embedding_lookup_sparse(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     for &r in &empty {
         order.push((r as i64, usize::MAX));
     }
-    order.sort_by_key(|&(r, i)| (r, i));
+    order.sort();
     let (mut f_rows, mut f_ids, mut f_w) = (Vec::new(), Vec::new(), Vec::new());
     for (r, i) in order {
         f_rows.push(r);

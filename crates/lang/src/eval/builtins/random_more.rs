@@ -16,7 +16,7 @@ use ragtag_engine::ops::cast::cast_buffer;
 use ragtag_engine::ops::kernels::BinaryOp;
 use ragtag_engine::random::gamma_poisson::{self, RESERVED_PER_OUTPUT};
 use ragtag_engine::random::philox::Dist;
-use ragtag_engine::{budget, Array, Buffer, DType, ExceptionClass, Scalar, Tensor};
+use ragtag_engine::{budget, Array, Buffer, DType, ExceptionClass, Tensor};
 
 /// The added random builtins.
 pub static BUILTINS: &[Builtin] = &[
@@ -138,7 +138,14 @@ fn gamma(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .map_err(|e| a.err_at("beta", e))?
             {
                 Array::Dense(t) => t,
-                Array::Ragged(_) => unreachable!("dense operands broadcast to a dense tensor"),
+                Array::Ragged(_) => {
+                    return Err(err(
+                        ExceptionClass::TypeError,
+                        a,
+                        "alpha",
+                        "alpha must be a dense tensor".into(),
+                    ))
+                }
             }
         }
     };
@@ -148,7 +155,10 @@ fn gamma(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .unwrap_or_default();
     let total = n.saturating_mul(alphas.len());
     budget::check("tf.random.gamma", total as u128, 8).map_err(|e| a.err_at("shape", e))?;
-    let seeds = rng::with(|s| s.get_seed(a.opt_int("seed").ok().flatten()));
+    let seeds = {
+        let seed = a.opt_int("seed")?;
+        rng::with(|s| s.get_seed(seed))
+    };
     let gen = rng::with(|s| {
         s.reserve(
             "RandomGamma",
@@ -202,7 +212,10 @@ fn poisson(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let (lam_t, rates) = param_values(a, "lam", lam_dtype)?;
     let total = n.saturating_mul(rates.len());
     budget::check("tf.random.poisson", total as u128, 8).map_err(|e| a.err_at("shape", e))?;
-    let seeds = rng::with(|s| s.get_seed(a.opt_int("seed").ok().flatten()));
+    let seeds = {
+        let seed = a.opt_int("seed")?;
+        rng::with(|s| s.get_seed(seed))
+    };
     let gen = rng::with(|s| {
         s.reserve(
             "RandomPoissonV2",
@@ -253,7 +266,8 @@ fn dropout(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     if rate == 0.0 {
         // TensorFlow still takes an op seed from the global sequence.
-        rng::with(|s| s.get_seed(a.opt_int("seed").ok().flatten()));
+        let seed = a.opt_int("seed")?;
+        rng::with(|s| s.get_seed(seed));
         return Ok(Value::Array(x));
     }
     // Ragged tensors drop from their flat values.
@@ -317,7 +331,10 @@ fn dropout(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     let ret = broadcast::binary(BinaryOp::Mul, &Array::Dense(flat.clone()), &scalar(scale)?)
         .map_err(|e| a.err_at("x", e))?;
-    let seeds = rng::with(|s| s.get_seed(a.opt_int("seed").ok().flatten()));
+    let seeds = {
+        let seed = a.opt_int("seed")?;
+        rng::with(|s| s.get_seed(seed))
+    };
     let gen = rng::with(|s| {
         s.reserve(
             "RandomUniform",
@@ -329,14 +346,7 @@ fn dropout(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let random = floats(gen, Dist::Uniform, dtype, noise, n, None, None)?;
     let mask = broadcast::binary(BinaryOp::Ge, &Array::Dense(random), &scalar(rate)?)
         .map_err(|e| a.err_at("noise_shape", e))?;
-    let zero = Array::Dense(Tensor::scalar(Scalar::F64(0.0)));
-    let zero = match zero {
-        Array::Dense(t) => Array::Dense(Tensor::from_parts(
-            Vec::new(),
-            cast_buffer(t.data(), dtype).map_err(Error::from)?,
-        )),
-        other => other,
-    };
+    let zero = scalar(0.0)?;
     let out = ragtag_engine::ops::mask::where_select(&mask, &ret, &zero)
         .map_err(|e| a.err_at("noise_shape", e))?;
     match (ragged, out) {

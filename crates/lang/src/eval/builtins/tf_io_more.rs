@@ -258,7 +258,7 @@ fn decode_csv(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 } else {
                     t.parse::<f64>().map_err(|_| bad("double"))?
                 }),
-                Col::Str(s) => match (&d.data(), missing) {
+                Col::Str(s) => match (d.data(), missing) {
                     (Buffer::Str(ds), true) => s.push(ds.get(0)),
                     _ => s.push(field),
                 },
