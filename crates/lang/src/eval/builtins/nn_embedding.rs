@@ -176,6 +176,11 @@ struct Lookup<'a> {
     nrows: usize,
 }
 
+/// `n` copies of `v`, within the memory budget.
+fn filled<T: Clone>(v: T, n: usize) -> std::result::Result<Vec<T>, String> {
+    ragtag_engine::budget::filled("tf.nn.embedding_lookup_sparse", v, n).map_err(|e| e.message)
+}
+
 /// The combined embeddings in f64 values rounded as `f32` when `single`.
 fn combine(l: &Lookup<'_>, single: bool) -> std::result::Result<Vec<f64>, String> {
     let r = |x: f64| if single { x as f32 as f64 } else { x };
@@ -185,10 +190,10 @@ fn combine(l: &Lookup<'_>, single: bool) -> std::result::Result<Vec<f64>, String
         .map_err(|e| e.to_string())?
         .to_f64_vec()
         .unwrap_or_default();
-    let mut out = vec![0.0f64; l.nrows * dim];
-    let mut wsum = vec![0.0f64; l.nrows];
-    let mut count = vec![0usize; l.nrows];
-    let mut emb = vec![0.0f64; dim];
+    let mut out = filled(0.0f64, l.nrows * dim)?;
+    let mut wsum = filled(0.0f64, l.nrows)?;
+    let mut count = filled(0usize, l.nrows)?;
+    let mut emb = filled(0.0f64, dim)?;
     for (i, (&row, &id)) in l.rows.iter().zip(l.ids).enumerate() {
         if id < 0 || id as usize >= vocab {
             return Err(format!("indices[{i}] = {id} is not in [0, {vocab})"));
@@ -314,7 +319,9 @@ fn safe_embedding_lookup_sparse(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         keep_w.push(w.unwrap_or(1.0));
     }
     // Fill empty rows with default_id (or 0) and weight 1, keeping rows in order.
-    let mut has = vec![false; sp.nrows];
+    let mut has =
+        ragtag_engine::budget::filled("tf.nn.safe_embedding_lookup_sparse", false, sp.nrows)
+            .map_err(|e| a.err_at("sparse_ids", e))?;
     for &r in &rows {
         if let Some(h) = has.get_mut(r as usize) {
             *h = true;

@@ -132,7 +132,13 @@ fn gamma(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Some(b) => {
             let zeros = Tensor::from_parts(
                 b.shape().to_vec(),
-                cast_buffer(&Buffer::from(vec![0.0f64; b.size()]), dtype).map_err(Error::from)?,
+                cast_buffer(
+                    &Buffer::from(
+                        budget::filled("tf.random.gamma", 0.0f64, b.size()).map_err(Error::from)?,
+                    ),
+                    dtype,
+                )
+                .map_err(Error::from)?,
             );
             match broadcast::binary(BinaryOp::Add, &Array::Dense(alpha_t), &Array::Dense(zeros))
                 .map_err(|e| a.err_at("beta", e))?
@@ -167,7 +173,8 @@ fn gamma(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             RESERVED_PER_OUTPUT * total as u64,
         )
     });
-    let mut out = vec![0.0f64; total];
+    let mut out =
+        budget::filled("tf.random.gamma", 0.0f64, total).map_err(|e| a.err_at("shape", e))?;
     gamma_poisson::gamma(gen, &alphas, n, &mut out);
     let mut full = shape.clone();
     full.extend_from_slice(alpha_t.shape());
@@ -231,7 +238,8 @@ fn poisson(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         DType::Float32 => f32::MAX as f64,
         _ => f64::MAX,
     };
-    let mut out = vec![0.0f64; total];
+    let mut out =
+        budget::filled("tf.random.poisson", 0.0f64, total).map_err(|e| a.err_at("shape", e))?;
     gamma_poisson::poisson(gen, &rates, n, highest, libm::lgamma, &mut out);
     let mut full = shape;
     full.extend_from_slice(lam_t.shape());

@@ -182,7 +182,9 @@ fn unsorted_segment_join(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let cells = num.saturating_mul(inner);
     ragtag_engine::budget::check("tf.strings.unsorted_segment_join", cells as u128, 24)
         .map_err(|e| a.err_at("num_segments", e))?;
-    let mut acc: Vec<Option<Vec<u8>>> = vec![None; cells];
+    let mut acc: Vec<Option<Vec<u8>>> =
+        ragtag_engine::budget::filled("tf.strings.unsorted_segment_join", None, cells)
+            .map_err(|e| a.err_at("num_segments", e))?;
     for (i, &id) in ids_v.iter().enumerate() {
         for j in 0..inner {
             let slot = &mut acc[id as usize * inner + j];
