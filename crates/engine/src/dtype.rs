@@ -97,7 +97,7 @@ impl DType {
             "bfloat16" => DType::BFloat16,
             "float32" => DType::Float32,
             "float64" | "float" | "double" => DType::Float64,
-            "string" | "str" | "object" | "bytes" => DType::String,
+            "string" | "str" | "object" | "bytes" | "object_" | "bytes_" => DType::String,
             _ => return None,
         })
     }

@@ -23,6 +23,7 @@ pub mod reshape;
 pub mod scan;
 pub mod segment;
 pub mod shape;
+pub mod sobol;
 pub mod special;
 pub mod strings;
 pub mod tile;

@@ -58,6 +58,7 @@ impl Pcg {
     }
 }
 
+pub mod gamma_poisson;
 pub mod mt19937;
 pub mod pcg64;
 pub mod philox;

@@ -40,6 +40,8 @@ pub struct RandomState {
     pub python: Mt19937,
     /// Its `gauss_next`: the second value of the last Box–Muller pair.
     pub python_gauss: Option<f64>,
+    /// NumPy's print options (`np.set_printoptions`), session state like the rest.
+    pub print: crate::render::numpy::PrintOptions,
 }
 
 impl RandomState {
@@ -57,6 +59,7 @@ impl RandomState {
             python: Mt19937::from_key(&words[2..]),
             python_gauss: None,
             entropy,
+            print: Default::default(),
         }
     }
 
@@ -134,6 +137,10 @@ static FALLBACK: LazyLock<Arc<Mutex<RandomState>>> =
 
 /// Makes `state` the random state of this thread's evaluations.
 pub fn install(state: Arc<Mutex<RandomState>>) {
+    let print = state
+        .lock()
+        .map_or_else(|p| p.into_inner().print, |s| s.print);
+    crate::render::numpy::set_options(print);
     CURRENT.with(|c| *c.borrow_mut() = Some(state));
 }
 

@@ -237,6 +237,7 @@ pub fn type_repr(name: &str) -> Option<String> {
         }
         "np.ndarray" => "<class 'numpy.ndarray'>".into(),
         "np.bytes_" => "<class 'numpy.bytes_'>".into(),
+        "np.object_" => "<class 'numpy.object_'>".into(),
         _ => return None,
     })
 }

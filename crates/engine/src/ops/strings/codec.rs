@@ -99,15 +99,19 @@ pub fn fingerprint(t: &Tensor, method: &str) -> Result<Tensor> {
     let mut out = budget::vec::<u8>("tf.fingerprint", n.saturating_mul(8))?;
     match t.data() {
         Buffer::Str(s) => {
+            // A row of several strings hashes the concatenation of their fingerprints'
+            // little-endian bytes, as TensorFlow's FingerprintOp does.
+            let mut row = budget::vec::<u8>("tf.fingerprint", per_row.saturating_mul(8))?;
             for r in 0..n {
-                if per_row != 1 {
-                    return Err(crate::Exception::new(
-                        crate::ExceptionClass::UnimplementedError,
-                        "tf.fingerprint of string rows holding more than one string is not in ragtag yet",
-                    ));
+                if per_row == 1 {
+                    out.extend(farmhash2::fingerprint64(s.get(r)).to_le_bytes());
+                    continue;
                 }
-                let h = farmhash2::fingerprint64(s.get(r));
-                out.extend(h.to_le_bytes());
+                row.clear();
+                for j in 0..per_row {
+                    row.extend(farmhash2::fingerprint64(s.get(r * per_row + j)).to_le_bytes());
+                }
+                out.extend(farmhash2::fingerprint64(&row).to_le_bytes());
             }
         }
         data => {

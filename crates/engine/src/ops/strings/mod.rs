@@ -4,6 +4,7 @@
 
 mod codec;
 mod format;
+mod hash;
 mod join;
 mod kernels;
 mod ngrams;
@@ -16,6 +17,7 @@ mod tests;
 
 pub use codec::{decode_base64, decode_raw, encode_base64, fingerprint};
 pub use format::{as_string, to_number, write_fixed, AsStringSpec};
+pub use hash::{to_hash_bucket, to_hash_bucket_strong, unicode_script};
 pub use join::{join, reduce_join};
 pub use kernels::{length, lower, strip, substr, to_hash_bucket_fast, upper, CharUnit};
 pub use ngrams::{ngrams, NgramSpec};

@@ -68,6 +68,8 @@ pub fn updates_receiver(b: &Builtin) -> bool {
         "fluid.LoDTensor.set_lod"
             | "fluid.LoDTensor.set_recursive_sequence_lengths"
             | "fluid.LoDTensor.set"
+            | "np.ndarray.fill"
+            | "np.ndarray.sort"
     )
 }
 

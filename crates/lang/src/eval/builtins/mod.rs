@@ -36,6 +36,7 @@ mod math_more;
 mod math_small;
 mod nest;
 mod nn;
+mod nn_embedding;
 mod nn_losses;
 mod norms;
 mod notebook;
@@ -46,6 +47,7 @@ mod numpy_generator;
 mod numpy_join;
 mod numpy_make;
 mod numpy_math;
+mod numpy_more;
 mod numpy_random;
 mod numpy_reduce;
 mod numpy_shape;
@@ -54,6 +56,7 @@ mod partitions;
 pub mod python;
 mod ragged;
 mod random;
+mod random_more;
 mod random_stateless;
 mod scatter;
 mod segments;
@@ -70,9 +73,11 @@ mod spec;
 mod spec_extra;
 mod strings;
 mod strings_extra;
+mod strings_more;
 mod tensor;
 mod tensor_extra;
 mod tf_io;
+mod tf_io_more;
 mod tf_print;
 
 pub use lod::updates_receiver;
@@ -262,6 +267,11 @@ pub fn registry() -> &'static Registry {
             notebook::BUILTINS,
             files_numpy::BUILTINS,
             files_json::BUILTINS,
+            strings_more::BUILTINS,
+            tf_io_more::BUILTINS,
+            numpy_more::BUILTINS,
+            random_more::BUILTINS,
+            nn_embedding::BUILTINS,
             #[cfg(feature = "arrow")]
             files_arrow::BUILTINS,
         ];

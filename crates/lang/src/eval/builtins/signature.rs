@@ -21,11 +21,16 @@ pub(super) fn parse_sig(sig: &str) -> Vec<ParamSpec> {
     let mut depth = 0;
     let mut cur = String::new();
     let mut parts = Vec::new();
+    // The quote a string default is open in (`sep=','` holds a comma).
+    let mut quote: Option<char> = None;
     for c in inner.chars() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
                 parts.push(std::mem::take(&mut cur));
                 continue;
             }

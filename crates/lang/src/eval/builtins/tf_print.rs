@@ -344,7 +344,7 @@ fn element(s: &Scalar) -> String {
 }
 
 /// `Tensor::SummarizeValue(summarize, print_v2=true)`.
-fn summarize_tensor(t: &Tensor, summarize: i64) -> String {
+pub(super) fn summarize_tensor(t: &Tensor, summarize: i64) -> String {
     let n = t.size();
     let limit = if summarize < 0 {
         n
@@ -435,7 +435,7 @@ fn as_string(s: &Scalar) -> String {
 
 /// `ragged_tensor_to_string`: nested `[a, b]` lists, keeping `summarize` items at each end
 /// of every dimension.
-fn ragged_to_string(
+pub(super) fn ragged_to_string(
     arr: &Array,
     summarize: i64,
 ) -> std::result::Result<String, ragtag_engine::Exception> {

@@ -4,7 +4,7 @@
 
 use ragtag_engine::Buffer;
 
-use super::PRECISION;
+use super::options;
 use crate::render::tf_text::{g6, py_bytes, py_exponent, py_float, py_float32, shortest};
 
 /// How every element of one array is written (decided once from the elements shown).
@@ -40,14 +40,15 @@ fn positional(v: f64, is32: bool) -> (String, String) {
     } else {
         format!("{v}")
     };
+    let precision = options().precision;
     let (int, frac) = s.split_once('.').unwrap_or((&s, ""));
-    if frac.len() <= PRECISION {
+    if frac.len() <= precision {
         return (int.to_string(), frac.to_string());
     }
     let r = if is32 {
-        format!("{:.*}", PRECISION, v as f32)
+        format!("{:.*}", precision, v as f32)
     } else {
-        format!("{v:.PRECISION$}")
+        format!("{v:.precision$}")
     };
     let (i, f) = r.split_once('.').unwrap_or((&r, ""));
     (i.to_string(), f.trim_end_matches('0').to_string())
@@ -62,14 +63,15 @@ fn scientific(v: f64, is32: bool) -> (String, String, i32) {
         format!("{v:e}")
     };
     let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+    let precision = options().precision;
     let (int, frac) = m.split_once('.').unwrap_or((m, ""));
-    if frac.len() <= PRECISION {
+    if frac.len() <= precision {
         return (int.to_string(), frac.to_string(), e.parse().unwrap_or(0));
     }
     let r = if is32 {
-        format!("{:.*e}", PRECISION, v as f32)
+        format!("{:.*e}", precision, v as f32)
     } else {
-        format!("{v:.PRECISION$e}")
+        format!("{v:.precision$e}")
     };
     let (m, e) = r.split_once('e').unwrap_or((&r, "0"));
     let (int, frac) = m.split_once('.').unwrap_or((m, ""));
@@ -89,7 +91,8 @@ impl FloatFmt {
             max = max.max(v);
             min = min.min(v);
         }
-        let exp = max.is_finite() && (max >= 1e8 || min < 1e-4 || max / min > 1e3);
+        let suppress = options().suppress;
+        let exp = max.is_finite() && (max >= 1e8 || (!suppress && (min < 1e-4 || max / min > 1e3)));
         let mut f = FloatFmt {
             is32,
             exp,

@@ -18,6 +18,59 @@ pub const EDGEITEMS: usize = 3;
 /// NumPy's default `precision`: most fractional digits of a float.
 pub const PRECISION: usize = 8;
 
+/// `np.set_printoptions`' settings. The session keeps them (beside its random state) and
+/// installs them on the thread that evaluates each input; the printer reads them here.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrintOptions {
+    /// Most fractional digits of a float.
+    pub precision: usize,
+    /// Arrays with more elements are summarised.
+    pub threshold: usize,
+    /// Items kept at each end of a summarised axis.
+    pub edgeitems: usize,
+    /// Where lines wrap.
+    pub linewidth: usize,
+    /// Small floats print positionally (rounded to `precision`) instead of in scientific form.
+    pub suppress: bool,
+}
+
+impl Default for PrintOptions {
+    fn default() -> Self {
+        PrintOptions {
+            precision: PRECISION,
+            threshold: THRESHOLD,
+            edgeitems: EDGEITEMS,
+            linewidth: LINEWIDTH,
+            suppress: false,
+        }
+    }
+}
+
+thread_local! {
+    static OPTIONS: std::cell::Cell<PrintOptions> = std::cell::Cell::new(PrintOptions::default());
+}
+
+/// The print options in force on this thread.
+pub fn options() -> PrintOptions {
+    OPTIONS.with(|o| o.get())
+}
+/// Puts `o` in force on this thread.
+pub fn set_options(o: PrintOptions) {
+    OPTIONS.with(|c| c.set(o));
+}
+/// The session's `linewidth`.
+pub fn linewidth() -> usize {
+    options().linewidth
+}
+/// The session's `threshold`.
+pub fn threshold() -> usize {
+    options().threshold
+}
+/// The session's `edgeitems`.
+pub fn edgeitems() -> usize {
+    options().edgeitems
+}
+
 mod format;
 #[cfg(test)]
 mod tests;
@@ -26,8 +79,8 @@ use format::Fmt;
 
 /// The positions shown along an axis of length `n`.
 fn axis_positions(n: usize, summarize: bool) -> Vec<usize> {
-    if summarize && n > 2 * EDGEITEMS {
-        (0..EDGEITEMS).chain(n - EDGEITEMS..n).collect()
+    if summarize && n > 2 * edgeitems() {
+        (0..edgeitems()).chain(n - edgeitems()..n).collect()
     } else {
         (0..n).collect()
     }
@@ -77,9 +130,9 @@ impl Printer<'_> {
         let next_width = width.saturating_sub(1);
         let n = self.shape[axis];
         let stride: usize = self.shape[axis + 1..].iter().product();
-        let summary = self.summarize && 2 * EDGEITEMS < n;
+        let summary = self.summarize && 2 * edgeitems() < n;
         let (leading, trailing) = if summary {
-            (EDGEITEMS, EDGEITEMS)
+            (edgeitems(), edgeitems())
         } else {
             (0, n)
         };
@@ -150,7 +203,7 @@ pub fn ragged_value_text(a: &ragtag_engine::Array) -> String {
 fn nd_value_text(n: &NdArray) -> String {
     match n {
         NdArray::Dense(t) if t.size() != 0 => {
-            let summarize = t.size() > THRESHOLD;
+            let summarize = t.size() > threshold();
             let p = Printer {
                 shape: t.shape(),
                 data: t.data(),
@@ -158,7 +211,7 @@ fn nd_value_text(n: &NdArray) -> String {
                 sep: ", ",
                 summarize,
             };
-            p.recurse(0, 0, " ", LINEWIDTH)
+            p.recurse(0, 0, " ", linewidth())
         }
         // `repr(x.tolist())`: `[]`, or `[[], []]` for rows of no columns.
         NdArray::Dense(t) => match t.shape() {
@@ -175,7 +228,7 @@ fn nd_value_text(n: &NdArray) -> String {
                 Value::NdArray(x) => nd_value_text(x),
                 other => crate::render::tf_text::str_of(other),
             };
-            object_text(n, &word, ", ", " ", LINEWIDTH)
+            object_text(n, &word, ", ", " ", linewidth())
         }
     }
 }
@@ -189,7 +242,7 @@ fn object_text(
     hanging: &str,
     width: usize,
 ) -> String {
-    let summarize = n.shape().iter().product::<usize>() > THRESHOLD;
+    let summarize = n.shape().iter().product::<usize>() > threshold();
     object_axis(n, word, sep, hanging, width, summarize)
 }
 
@@ -207,7 +260,7 @@ fn object_axis(
     };
     let count = items.len();
     let positions = axis_positions(count, summarize);
-    let elided = |i: usize| summarize && count > 2 * EDGEITEMS && i == count - EDGEITEMS;
+    let elided = |i: usize| summarize && count > 2 * edgeitems() && i == count - edgeitems();
     if ndim <= 1 {
         let mut words = Vec::new();
         for i in positions {
@@ -247,7 +300,7 @@ fn array2string(t: &Tensor, sep: &str, prefix: &str, width: usize) -> String {
     if t.size() == 0 {
         return "[]".into();
     }
-    let summarize = t.size() > THRESHOLD;
+    let summarize = t.size() > threshold();
     let shown = shown_elements(t.shape(), summarize);
     let p = Printer {
         shape: t.shape(),
@@ -288,7 +341,7 @@ pub fn array_str(t: &Tensor) -> String {
     if t.rank() == 0 {
         return scalar_str(t.data());
     }
-    array2string(t, " ", "", LINEWIDTH)
+    array2string(t, " ", "", linewidth())
 }
 
 /// The `dtype=` NumPy's repr names, or `None` where the dtype is implied by the values
@@ -315,7 +368,7 @@ pub fn array_repr(t: &Tensor) -> String {
     let dtype = repr_dtype(t);
     let suffix = if dtype.is_none() { ")" } else { "," };
     let body = if t.size() > 0 || t.shape() == [0] {
-        array2string(t, ", ", "array(", LINEWIDTH - suffix.len())
+        array2string(t, ", ", "array(", linewidth() - suffix.len())
     } else {
         format!(
             "[], shape=({})",
@@ -332,7 +385,7 @@ pub fn array_repr(t: &Tensor) -> String {
     };
     let dtype_str = format!("dtype={dtype})");
     let last_line = arr.len() - arr.rfind('\n').map_or(0, |i| i + 1);
-    let spacer = if last_line + dtype_str.len() + 1 > LINEWIDTH {
+    let spacer = if last_line + dtype_str.len() + 1 > linewidth() {
         format!("\n{}", " ".repeat("array(".len()))
     } else {
         " ".to_string()
@@ -359,11 +412,11 @@ pub fn nd_repr(n: &NdArray) -> String {
         NdArray::Object(..) => {
             // array2string with prefix `array(` and suffix `,`, then the dtype.
             let hanging = " ".repeat("array(".len() + 1);
-            let body = object_text(n, &item_repr, ", ", &hanging, LINEWIDTH - 1);
+            let body = object_text(n, &item_repr, ", ", &hanging, linewidth() - 1);
             let arr = format!("array({body},");
             let dtype = "dtype=object)";
             let last_line = arr.len() - arr.rfind('\n').map_or(0, |i| i + 1);
-            if last_line + dtype.len() + 1 > LINEWIDTH {
+            if last_line + dtype.len() + 1 > linewidth() {
                 format!("{arr}\n{}{dtype}", " ".repeat("array(".len()))
             } else {
                 format!("{arr} {dtype}")
@@ -376,7 +429,7 @@ pub fn nd_repr(n: &NdArray) -> String {
 pub fn nd_str(n: &NdArray) -> String {
     match n {
         NdArray::Dense(t) => array_str(t),
-        NdArray::Object(..) => object_text(n, &item_repr, " ", " ", LINEWIDTH),
+        NdArray::Object(..) => object_text(n, &item_repr, " ", " ", linewidth()),
     }
 }
 

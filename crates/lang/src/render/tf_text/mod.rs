@@ -1,7 +1,7 @@
 //! TensorFlow's text forms: what `print(x)`, `str(x)` and `repr(x)` show, with NumPy's array
 //! formatting inside `tf.Tensor(...)`.
 
-use super::numpy::{self, EDGEITEMS, THRESHOLD};
+use super::numpy::{self, edgeitems, threshold};
 use crate::value::Value;
 use ragtag_engine::{Array, Buffer, Sparse, Tensor};
 
@@ -206,7 +206,7 @@ fn element_py(d: &Buffer, i: usize) -> String {
 /// there are more than twice NumPy's edge items.
 fn list_py(n: usize, summarize: bool, out: &mut String, item: &mut dyn FnMut(usize, &mut String)) {
     out.push('[');
-    let cut = summarize && n > 2 * EDGEITEMS;
+    let cut = summarize && n > 2 * edgeitems();
     let mut first = true;
     let mut sep = |out: &mut String| {
         if !std::mem::take(&mut first) {
@@ -214,11 +214,11 @@ fn list_py(n: usize, summarize: bool, out: &mut String, item: &mut dyn FnMut(usi
         }
     };
     for i in 0..n {
-        if cut && i == EDGEITEMS {
+        if cut && i == edgeitems() {
             sep(out);
             out.push_str("...");
         }
-        if cut && (EDGEITEMS..n - EDGEITEMS).contains(&i) {
+        if cut && (edgeitems()..n - edgeitems()).contains(&i) {
             continue;
         }
         sep(out);
@@ -247,7 +247,7 @@ pub fn ragged_text(a: &Array) -> String {
     let mut s = String::from("<tf.RaggedTensor ");
     match a {
         Array::Ragged(_) => s.push_str(&numpy::ragged_value_text(a)),
-        Array::Dense(t) => block_py(t.data(), t.shape(), 0, t.size() > THRESHOLD, &mut s),
+        Array::Dense(t) => block_py(t.data(), t.shape(), 0, t.size() > threshold(), &mut s),
     }
     s.push('>');
     s
