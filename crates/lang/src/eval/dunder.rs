@@ -313,13 +313,19 @@ impl<'s> Interp<'s> {
         for i in index {
             match i {
                 Index::Expr(e) => keys.push(self.eval(e)?),
-                Index::Slice { span, .. } => {
-                    return Err(Error::new(
-                        ExceptionClass::TypeError,
-                        "ragtag cannot pass a slice to __getitem__",
-                    )
-                    .at(*span)
-                    .with_hint("index the instance with ints or keys"))
+                Index::Slice {
+                    start, stop, step, ..
+                } => {
+                    let mut part = |e: &Option<ragtag_syntax::ast::Expr>| match e {
+                        Some(e) => self.eval(e),
+                        None => Ok(Value::None),
+                    };
+                    let s = crate::value::slice::PySlice {
+                        start: part(start)?,
+                        stop: part(stop)?,
+                        step: part(step)?,
+                    };
+                    keys.push(Value::Slice(std::sync::Arc::new(s)));
                 }
             }
         }

@@ -229,7 +229,7 @@ pub fn type_repr(name: &str) -> Option<String> {
     Some(match name {
         "int" | "float" | "str" | "bool" | "list" | "tuple" | "dict" | "object" | "type"
         | "property" | "staticmethod" | "classmethod" | "super" | "range" | "enumerate" | "zip"
-        | "map" | "filter" | "reversed" | "set" | "frozenset" | "bytes" | "bytearray" => {
+        | "map" | "filter" | "reversed" | "set" | "frozenset" | "bytes" | "bytearray" | "slice" => {
             format!("<class '{name}'>")
         }
         "tf.SparseTensor" => {

@@ -35,6 +35,8 @@ pub enum Key {
     Frozen(super::FrozenKey),
     /// A bytes value (NumPy's `bytes_` included).
     Bytes(Vec<u8>),
+    /// A range, by its length, first item and step (see `PyRange::identity`).
+    Range(i128, Option<i64>, Option<i64>),
 }
 
 impl Key {
@@ -77,6 +79,10 @@ impl Key {
             Value::BigInt(n) => Key::Big((**n).clone()),
             Value::Set(s) if s.is_frozen() => Key::Frozen(super::FrozenKey::new(s.clone())),
             Value::Bytes(b) => Key::Bytes(b.data.clone()),
+            Value::Range(r) => {
+                let (n, start, step) = r.identity();
+                Key::Range(n, start, step)
+            }
             Value::Array(_) => {
                 return Err(type_error!(
                     "Tensor is unhashable. Instead, use tensor.ref() as the key."

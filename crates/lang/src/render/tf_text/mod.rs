@@ -525,6 +525,11 @@ fn repr_leaf(v: &Value) -> String {
             };
             format!("bytearray({r})")
         }
+        Value::Range(r) => r.repr(),
+        Value::Slice(s) => {
+            let [a, b, c] = s.parts().map(repr_of);
+            format!("slice({a}, {b}, {c})")
+        }
     }
 }
 
