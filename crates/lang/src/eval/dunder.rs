@@ -163,9 +163,7 @@ impl<'s> Interp<'s> {
     /// items compared with `==`.
     fn contains(&mut self, container: &Value, item: &Value, span: Span) -> Result<bool> {
         if !is_instance(container) {
-            return operators::binary(BinOp::In, item, container)
-                .and_then(|r| r.truthy())
-                .map_err(|e| Error::from(e).at(span));
+            return self.contains_items(container, item, span);
         }
         if let Some(r) = self.dunder(container, "__contains__", vec![item.clone()], span)? {
             return self.truth(&r, span);

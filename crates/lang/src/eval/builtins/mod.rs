@@ -196,6 +196,8 @@ pub fn registry() -> &'static Registry {
             python::BYTEARRAY_METHODS,
             python::RANGES,
             python::SLICES,
+            python::PROTOCOLS,
+            python::LRU,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,

@@ -17,11 +17,13 @@ mod ints;
 mod iterables;
 pub mod iterators;
 mod itertools;
+mod lru;
 pub mod json;
 mod number_methods;
 mod numbers;
 pub mod objects;
 mod random;
+mod protocols;
 mod ranges;
 mod sets;
 pub mod slices;
@@ -54,6 +56,7 @@ pub use containers::CONTAINERS;
 pub use files::FILES;
 pub use functools::FUNCTOOLS;
 pub use itertools::ITERTOOLS;
+pub use lru::LRU;
 
 /// The standard modules `import` finds besides ragtag's roots (their builtins are named
 /// under them: `itertools.count`).
@@ -70,6 +73,7 @@ pub use json::JSON;
 pub use number_methods::NUMBER_METHODS;
 pub use objects::OBJECTS;
 pub use random::RANDOM;
+pub use protocols::PROTOCOLS;
 pub use ranges::RANGES;
 pub use slices::SLICES;
 pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
@@ -426,6 +430,9 @@ fn format_builtin(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
             .at(a.span("format_spec")))
         }
     };
+    if let Some(text) = it.format_instance(a.value("value"), &spec, a.span("value"))? {
+        return Ok(Value::str(text));
+    }
     let text = format::format_value(a.value("value"), &spec).map_err(|e| a.err_at("value", e))?;
     Ok(Value::str(text))
 }
