@@ -254,6 +254,7 @@ pub(super) fn reversed(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Value::List(_) => "list_reverseiterator",
         Value::Dict(_) => "dict_reversekeyiterator",
         Value::Tuple(_) | Value::Str(_) | Value::Array(_) | Value::NdArray(_) => "reversed",
+        Value::Range(_) => "range_iterator",
         other => {
             return Err(Error::new(
                 ExceptionClass::TypeError,

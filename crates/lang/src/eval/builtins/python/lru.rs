@@ -112,7 +112,12 @@ fn maxsize_of(v: &Value, a: &Args) -> Result<Value> {
 }
 
 fn lru_cache(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let m = a.value("maxsize");
+    let Some(m) = a.given("maxsize") else {
+        // `@lru_cache()`: the default size.
+        let d = Instance::new(decorator_class());
+        attr_set(&d.attrs, "maxsize", Value::Int(128));
+        return Ok(Value::Instance(d));
+    };
     // `@lru_cache` without parentheses receives the function itself.
     if matches!(m, Value::Closure(_) | Value::Builtin(_) | Value::Bound(_)) {
         return wrap(m.clone(), Value::Int(128));
@@ -158,7 +163,7 @@ fn call(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     // The key: the positional arguments, then a marker and the keyword pairs.
     let mut key: Vec<Value> = a.rest().iter().map(|(v, _)| v.clone()).collect();
     if !a.kwargs().is_empty() {
-        key.push(Value::Opaque(Arc::from("<kwd_mark>")));
+        key.push(Value::str("\u{0}kwd_mark"));
         for (k, v, _) in a.kwargs() {
             key.push(Value::str(k));
             key.push(v.clone());

@@ -24,6 +24,9 @@ pub(super) fn format(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .map(|(k, v, _)| (k.clone(), v.clone()))
         .collect();
     let call = a.call;
+    for v in args.iter().chain(kwargs.iter().map(|(_, v)| v)) {
+        it.prepare_shown(v, call)?;
+    }
     let mut attr = |v: &Value, name: &str| {
         let result = match name.strip_prefix(':') {
             // A field's `__format__` (see `AttrLookup`).
