@@ -209,6 +209,14 @@ fn keys(interp: &mut Interp<'_>, index: &[Index]) -> Result<Vec<Key>> {
                 ExprKind::Ellipsis => Key::Ellipsis,
                 _ => match interp.eval(e)? {
                     Value::None => Key::NewAxis,
+                    // A slice object (what a class's `__getitem__` was given) slices.
+                    Value::Slice(s) => {
+                        let [a, b, c] = s.parts().map(super::builtins::python::slices::bound);
+                        let at = |r: Result<Option<i64>, Exception>| {
+                            r.map_err(|err| Error::from(err).at(e.span))
+                        };
+                        Key::Slice(at(a)?, at(b)?, at(c)?)
+                    }
                     Value::Opaque(o) if &*o == "Ellipsis" => Key::Ellipsis,
                     v => Key::Index(convert::to_int(&v).map_err(|err| {
                         Error::from(err).at(e.span).with_hint(
