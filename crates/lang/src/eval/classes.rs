@@ -366,7 +366,13 @@ impl<'s> Interp<'s> {
     }
 
     /// `object.__setattr__`: sets the attribute without the class's `__setattr__`.
-    pub(super) fn set_attr_raw(&mut self, o: &Value, name: &str, v: Value, span: Span) -> Result<bool> {
+    pub(super) fn set_attr_raw(
+        &mut self,
+        o: &Value,
+        name: &str,
+        v: Value,
+        span: Span,
+    ) -> Result<bool> {
         match o {
             Value::Instance(i) if i.class.module == "__main__" => {
                 if let Some(Value::Instance(p)) = i.class.lookup(name) {
@@ -520,4 +526,3 @@ impl<'s> Interp<'s> {
         self.zero_arg_super(span)
     }
 }
-

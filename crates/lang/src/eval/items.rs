@@ -162,7 +162,9 @@ pub fn range_item(r: &crate::value::range::PyRange, sub: &Sub, span: Span) -> Re
                     .at(*at))
                 }
             };
-            r.item(i).map(Value::Int).map_err(|e| Error::from(e).at(*at))
+            r.item(i)
+                .map(Value::Int)
+                .map_err(|e| Error::from(e).at(*at))
         }
         Sub::Slice(a, b, c) => r
             .slice(*a, *b, *c)

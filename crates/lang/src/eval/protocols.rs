@@ -168,7 +168,12 @@ impl<'s> Interp<'s> {
         let Some(f) = hook(v, "__format__") else {
             return Ok(None);
         };
-        let r = self.call_method(v, &f, vec![super::classes::arg(Value::str(spec), span)], span)?;
+        let r = self.call_method(
+            v,
+            &f,
+            vec![super::classes::arg(Value::str(spec), span)],
+            span,
+        )?;
         match r {
             Value::Str(s) => Ok(Some(s.to_string())),
             other => Err(Error::new(

@@ -18,8 +18,8 @@ pub mod iter;
 mod list;
 pub mod pyhash;
 pub mod range;
-pub mod slice;
 mod set;
+pub mod slice;
 mod snapshot;
 
 pub use bytes::{tensor_nested_to_value, PyByteArray, PyBytes};

@@ -178,7 +178,9 @@ mod tests {
         assert_eq!(PyRange::new(0, 10, 3).item(-1).unwrap(), 9);
         assert!(PyRange::new(0, 10, 3).item(4).is_err());
         assert_eq!(
-            PyRange::new(0, 10, 1).slice(Some(2), None, Some(3)).unwrap(),
+            PyRange::new(0, 10, 1)
+                .slice(Some(2), None, Some(3))
+                .unwrap(),
             PyRange::new(2, 11, 3)
         );
         assert_eq!(

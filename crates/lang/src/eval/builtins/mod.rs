@@ -370,6 +370,13 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
     if let Some(v) = python::stdmisc::constant(&path).or_else(|| python::json::constant(&path)) {
         return Some(v);
     }
+    // A standard module's names are its own: `random.xyz` is not `tf.random.xyz`.
+    if python::STDLIB_MODULES.contains(&module) {
+        return registry()
+            .get(&path)
+            .filter(|b| b.kind == Kind::Function)
+            .map(Value::Builtin);
+    }
     if let Some(b) = registry().resolve(&path) {
         return Some(Value::Builtin(b));
     }

@@ -108,9 +108,11 @@ pub fn python_eq(a: &Value, b: &Value) -> bool {
         }
         (Value::Shape(x), Value::Shape(y)) => x == y,
         (Value::Range(x), Value::Range(y)) => x.same_items(y),
-        (Value::Slice(x), Value::Slice(y)) => {
-            x.parts().iter().zip(y.parts()).all(|(p, q)| python_eq(p, q))
-        }
+        (Value::Slice(x), Value::Slice(y)) => x
+            .parts()
+            .iter()
+            .zip(y.parts())
+            .all(|(p, q)| python_eq(p, q)),
         // TensorShape.__eq__ reads a list or tuple of sizes as a shape.
         (Value::Shape(x), v @ (Value::List(_) | Value::Tuple(_)))
         | (v @ (Value::List(_) | Value::Tuple(_)), Value::Shape(x)) => {

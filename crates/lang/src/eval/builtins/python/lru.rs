@@ -54,7 +54,12 @@ fn class(name: &'static str, methods: &[&str]) -> Arc<Class> {
 fn wrapper_class() -> Arc<Class> {
     static CLASS: OnceLock<Arc<Class>> = OnceLock::new();
     CLASS
-        .get_or_init(|| class("_lru_cache_wrapper", &["__call__", "cache_info", "cache_clear"]))
+        .get_or_init(|| {
+            class(
+                "_lru_cache_wrapper",
+                &["__call__", "cache_info", "cache_clear"],
+            )
+        })
         .clone()
 }
 
@@ -178,7 +183,9 @@ fn call(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         attr_set(&i.attrs, "_hits", Value::Int(count(&i, "_hits") + 1));
         // The most recently used goes last.
         cache.remove(&key).map_err(|e| Error::from(e).at(a.call))?;
-        cache.insert(key, v.clone()).map_err(|e| Error::from(e).at(a.call))?;
+        cache
+            .insert(key, v.clone())
+            .map_err(|e| Error::from(e).at(a.call))?;
         return Ok(v);
     }
     attr_set(&i.attrs, "_misses", Value::Int(count(&i, "_misses") + 1));
@@ -208,7 +215,9 @@ fn call(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 let Some(first) = cache.keys().into_iter().next() else {
                     break;
                 };
-                cache.remove(&first).map_err(|e| Error::from(e).at(a.call))?;
+                cache
+                    .remove(&first)
+                    .map_err(|e| Error::from(e).at(a.call))?;
             }
         }
         _ => cache

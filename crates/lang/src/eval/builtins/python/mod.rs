@@ -17,13 +17,13 @@ mod ints;
 mod iterables;
 pub mod iterators;
 mod itertools;
-mod lru;
 pub mod json;
+mod lru;
 mod number_methods;
 mod numbers;
 pub mod objects;
-mod random;
 mod protocols;
+mod random;
 mod ranges;
 mod sets;
 pub mod slices;
@@ -72,11 +72,11 @@ pub const STDLIB_MODULES: &[&str] = &[
 pub use json::JSON;
 pub use number_methods::NUMBER_METHODS;
 pub use objects::OBJECTS;
-pub use random::RANDOM;
 pub use protocols::PROTOCOLS;
+pub use random::RANDOM;
 pub use ranges::RANGES;
-pub use slices::SLICES;
 pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
+pub use slices::SLICES;
 pub use stdmisc::STDMISC;
 
 /// Python builtins.

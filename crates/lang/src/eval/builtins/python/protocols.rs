@@ -35,10 +35,7 @@ fn name(a: &Args) -> Result<String> {
         Value::Str(s) => Ok(s.to_string()),
         other => Err(Error::new(
             ExceptionClass::TypeError,
-            format!(
-                "attribute name must be string, not '{}'",
-                other.type_name()
-            ),
+            format!("attribute name must be string, not '{}'", other.type_name()),
         )
         .at(a.span("name"))),
     }
@@ -87,7 +84,10 @@ fn format(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
         _ => Err(Error::new(
             ExceptionClass::TypeError,
-            format!("unsupported format string passed to {}.__format__", v.type_name()),
+            format!(
+                "unsupported format string passed to {}.__format__",
+                v.type_name()
+            ),
         )
         .at(a.call)),
     }

@@ -34,7 +34,10 @@ pub static SLICES: &[Builtin] = &[
             "The `(start, stop, step)` the slice takes in a sequence of `len` items: bounds \
              clipped and negatives counted from the end.",
         )
-        .examples(&["slice(None, None, -1).indices(5)", "slice(-3, 100).indices(10)"]),
+        .examples(&[
+            "slice(None, None, -1).indices(5)",
+            "slice(-3, 100).indices(10)",
+        ]),
 ];
 
 fn this(a: &Args) -> PySlice {
@@ -101,8 +104,10 @@ fn indices(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let s = this(a);
     let n = a.int("len")?;
     if n < 0 {
-        return Err(Error::new(ExceptionClass::ValueError, "length should not be negative")
-            .at(a.span("len")));
+        return Err(
+            Error::new(ExceptionClass::ValueError, "length should not be negative")
+                .at(a.span("len")),
+        );
     }
     let [start, stop, step] = s.parts().map(bound);
     let (start, stop, step) = (
