@@ -63,14 +63,23 @@ pub(super) fn hook(o: &Value, name: &str) -> Option<Value> {
 /// Whether `v` holds an instance of a user class (itself, or inside lists, tuples and
 /// dicts), so that `==` and `in` must ask its `__eq__`.
 pub(super) fn holds_instance(v: &Value) -> bool {
+    holds(v, &mut std::collections::HashSet::new())
+}
+
+/// `holds_instance`, each container looked into once (a list may hold itself).
+fn holds(v: &Value, seen: &mut std::collections::HashSet<usize>) -> bool {
     if ragtag_engine::guard::too_deep() {
         return false;
     }
     match v {
         Value::Instance(_) => true,
-        Value::List(l) if l.cached_literal().is_none() => l.items().iter().any(holds_instance),
-        Value::Tuple(t) => t.iter().any(holds_instance),
-        Value::Dict(d) => d.items().iter().any(|(_, v)| holds_instance(v)),
+        Value::List(l) if l.cached_literal().is_none() => {
+            seen.insert(Arc::as_ptr(l) as usize) && l.items().iter().any(|x| holds(x, seen))
+        }
+        Value::Tuple(t) => seen.insert(Arc::as_ptr(t) as usize) && t.iter().any(|x| holds(x, seen)),
+        Value::Dict(d) => {
+            seen.insert(Arc::as_ptr(d) as usize) && d.items().iter().any(|(_, x)| holds(x, seen))
+        }
         _ => false,
     }
 }
