@@ -77,7 +77,14 @@ impl<'s> Interp<'s> {
                 if matches!(a, Value::Instance(_)) || matches!(b, Value::Instance(_)) {
                     return self.instance_binary(*op, &a, &b, e.span);
                 }
-                if matches!(op, BinOp::Eq | BinOp::Ne | BinOp::In | BinOp::NotIn)
+                let compares = match op {
+                    BinOp::Eq | BinOp::Ne => true,
+                    // Only a list's or tuple's items are compared with `==` (a dict's or
+                    // set's `in` hashes).
+                    BinOp::In | BinOp::NotIn => matches!(b, Value::List(_) | Value::Tuple(_)),
+                    _ => false,
+                };
+                if compares
                     && (super::protocols::holds_instance(&b)
                         || (matches!(op, BinOp::Eq | BinOp::Ne)
                             && super::protocols::holds_instance(&a)))
