@@ -365,7 +365,7 @@ fn run_script(src: &str, name: &str, format: Format, options: Options) -> ExitCo
             if format == Format::Json {
                 let at = session.error_location(&e);
                 let at = at.as_ref().map(|(n, l, c)| (n.as_str(), *l, *c));
-                println!("{}", json::error_json_at(e.class.name(), &e.message, at));
+                println!("{}", json::error_json_at(e.class_name(), &e.message, at));
             }
             let style = if color { Style::Fancy } else { Style::Plain };
             eprint!("{}", session.render_error(&e, style, 100));

@@ -183,7 +183,7 @@ fn run_input_noting(session: &mut Session, source: &str, noted: &mut Option<Note
         Ok(None) => {}
         Err(e) => {
             let noted = noted.get_or_insert_with(Noted::default);
-            noted.class = Some(e.class.name().to_string());
+            noted.class = Some(e.class_name().to_string());
             if e.class.name() == "InternalError" {
                 noted.internal = Some(e.message.clone());
             }

@@ -27,6 +27,9 @@ pub struct Error {
     /// What failed, as data, when the engine raised one of its typed errors (its code is
     /// the catalogue's).
     pub kind: Option<std::sync::Arc<ragtag_engine::EngineError>>,
+    /// The user's exception class it was raised as (`class E(ValueError)`), numbered in
+    /// [`user_class_name`]'s table; `class` is then its builtin base.
+    pub raised_as: Option<std::num::NonZeroU32>,
 }
 
 /// Results of evaluation.
@@ -43,6 +46,7 @@ impl Error {
             labels: Vec::new(),
             source: None,
             kind: None,
+            raised_as: None,
         }
     }
     /// Sets the span if none is set yet (the innermost span wins).
@@ -98,6 +102,7 @@ impl From<Exception> for Error {
             labels: Vec::new(),
             source: None,
             kind: e.kind,
+            raised_as: None,
         }
     }
 }
@@ -115,6 +120,7 @@ impl From<SyntaxError> for Error {
             labels: Vec::new(),
             source: None,
             kind: None,
+            raised_as: None,
         }
     }
 }
@@ -138,11 +144,45 @@ impl From<ragtag_syntax::ParseError> for Error {
 /// as Python's traceback ends.
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let class = self.class_name();
         if self.message.is_empty() {
-            write!(f, "{}", self.class)
+            write!(f, "{class}")
         } else {
-            write!(f, "{}: {}", self.class, self.message)
+            write!(f, "{class}: {}", self.message)
         }
+    }
+}
+
+/// The names of the user's exception classes errors were raised as (see
+/// [`Error::raised_as`]), each once.
+static USER_CLASSES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+
+/// The name numbered `n` in the table of user exception classes.
+fn user_class_name(n: std::num::NonZeroU32) -> Option<&'static str> {
+    let names = USER_CLASSES.lock().unwrap_or_else(|e| e.into_inner());
+    names.get(n.get() as usize - 1).copied()
+}
+
+impl Error {
+    /// Marks the error as raised as the user's exception class `name` (a name interned
+    /// for the run, as class names are).
+    pub fn raised_as(mut self, name: &'static str) -> Self {
+        let mut names = USER_CLASSES.lock().unwrap_or_else(|e| e.into_inner());
+        let n = match names.iter().position(|k| *k == name) {
+            Some(p) => p + 1,
+            None => {
+                names.push(name);
+                names.len()
+            }
+        };
+        self.raised_as = u32::try_from(n).ok().and_then(std::num::NonZeroU32::new);
+        self
+    }
+    /// The class name a report shows: the user's class it was raised as, else `class`.
+    pub fn class_name(&self) -> &'static str {
+        self.raised_as
+            .and_then(user_class_name)
+            .unwrap_or_else(|| self.class.name())
     }
 }
 

@@ -580,7 +580,7 @@ fn json_stream(src: &str, prints: bool) -> Vec<serde_json::Value> {
         })
         .collect();
     if let Err(e) = result {
-        out.push(crate::render::json::error_json(e.class.name(), &e.message));
+        out.push(crate::render::json::error_json(e.class_name(), &e.message));
     }
     out
 }

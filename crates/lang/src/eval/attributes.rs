@@ -61,6 +61,7 @@ impl<'s> Interp<'s> {
                         | "frozenset"
                         | "bytes"
                         | "bytearray"
+                        | "object"
                 );
                 if f.kind == Kind::Function || (python_type && f.kind == Kind::Method) {
                     return Ok(Value::Builtin(f));

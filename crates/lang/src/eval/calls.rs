@@ -35,6 +35,13 @@ impl<'s> Interp<'s> {
             Value::Instance(_) => self.call_instance(func, args, span),
             Value::ErrorClass(class) => {
                 let msg = match args.first().map(|a| &a.value) {
+                    // `str(KeyError('k'))` is the key's repr, as CPython's.
+                    Some(v) if *class == ExceptionClass::KeyError && args.len() == 1 => {
+                        crate::render::tf_text::repr_of(v)
+                    }
+                    Some(_) if args.len() > 1 => crate::render::tf_text::repr_of(&Value::tuple(
+                        args.iter().map(|a| a.value.clone()).collect(),
+                    )),
                     Some(Value::Str(s)) => s.to_string(),
                     Some(v) => crate::render::tf_text::str_of(v),
                     None => String::new(),

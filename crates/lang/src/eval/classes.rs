@@ -100,6 +100,7 @@ impl<'s> Interp<'s> {
                 }
             }
         }
+        super::protocols::check_bases(&base_values, span)?;
         let env = Env::new(Default::default(), None, self.frames.last().cloned());
         self.frames.push(env.clone());
         let qual = match &self.qualname {
@@ -274,7 +275,8 @@ impl<'s> Interp<'s> {
                 };
                 return Ok(Value::tuple(bases));
             }
-            "__mro__" => return Ok(Value::tuple(c.mro())),
+            "__mro__" => return Ok(Value::tuple(super::protocols::full_mro(c))),
+            "mro" if c.lookup("mro").is_none() => return Ok(super::protocols::mro_method(c)),
             "__dict__" => return super::builtins::python::objects::attrs_dict(&c.attrs),
             _ => {}
         }
@@ -336,8 +338,8 @@ impl<'s> Interp<'s> {
             }
         }
         match name {
-            "__init__" => Ok(bind(
-                super::builtins::python::objects::method("object.__init__"),
+            "__init__" | "__setattr__" | "__delattr__" | "__format__" | "__hash__" => Ok(bind(
+                super::builtins::python::objects::method(&format!("object.{name}")),
                 Some(&obj),
                 &cls,
             )),
@@ -350,6 +352,21 @@ impl<'s> Interp<'s> {
 
     /// `obj.name = v` on an instance or a class; `false` for other values.
     pub(super) fn set_object_attr(
+        &mut self,
+        o: &Value,
+        name: &str,
+        v: Value,
+        span: Span,
+    ) -> Result<bool> {
+        if let Some(f) = super::protocols::hook(o, "__setattr__") {
+            self.call_method(o, &f, vec![arg(Value::str(name), span), arg(v, span)], span)?;
+            return Ok(true);
+        }
+        self.set_attr_raw(o, name, v, span)
+    }
+
+    /// `object.__setattr__`: sets the attribute without the class's `__setattr__`.
+    pub(super) fn set_attr_raw(
         &mut self,
         o: &Value,
         name: &str,
@@ -388,6 +405,15 @@ impl<'s> Interp<'s> {
 
     /// `del obj.name` on an instance or a class; `false` for other values.
     pub(super) fn del_object_attr(&mut self, o: &Value, name: &str, span: Span) -> Result<bool> {
+        if let Some(f) = super::protocols::hook(o, "__delattr__") {
+            self.call_method(o, &f, vec![arg(Value::str(name), span)], span)?;
+            return Ok(true);
+        }
+        self.del_attr_raw(o, name, span)
+    }
+
+    /// `object.__delattr__`: removes the attribute without the class's `__delattr__`.
+    pub(super) fn del_attr_raw(&mut self, o: &Value, name: &str, span: Span) -> Result<bool> {
         let (attrs, msg) = match o {
             Value::Instance(i) if i.class.module == "__main__" => {
                 if let Some(Value::Instance(p)) = i.class.lookup(name) {

@@ -163,9 +163,7 @@ impl<'s> Interp<'s> {
     /// items compared with `==`.
     fn contains(&mut self, container: &Value, item: &Value, span: Span) -> Result<bool> {
         if !is_instance(container) {
-            return operators::binary(BinOp::In, item, container)
-                .and_then(|r| r.truthy())
-                .map_err(|e| Error::from(e).at(span));
+            return self.contains_items(container, item, span);
         }
         if let Some(r) = self.dunder(container, "__contains__", vec![item.clone()], span)? {
             return self.truth(&r, span);
@@ -313,13 +311,19 @@ impl<'s> Interp<'s> {
         for i in index {
             match i {
                 Index::Expr(e) => keys.push(self.eval(e)?),
-                Index::Slice { span, .. } => {
-                    return Err(Error::new(
-                        ExceptionClass::TypeError,
-                        "ragtag cannot pass a slice to __getitem__",
-                    )
-                    .at(*span)
-                    .with_hint("index the instance with ints or keys"))
+                Index::Slice {
+                    start, stop, step, ..
+                } => {
+                    let mut part = |e: &Option<ragtag_syntax::ast::Expr>| match e {
+                        Some(e) => self.eval(e),
+                        None => Ok(Value::None),
+                    };
+                    let s = crate::value::slice::PySlice {
+                        start: part(start)?,
+                        stop: part(stop)?,
+                        step: part(step)?,
+                    };
+                    keys.push(Value::Slice(std::sync::Arc::new(s)));
                 }
             }
         }

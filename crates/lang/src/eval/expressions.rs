@@ -77,6 +77,20 @@ impl<'s> Interp<'s> {
                 if matches!(a, Value::Instance(_)) || matches!(b, Value::Instance(_)) {
                     return self.instance_binary(*op, &a, &b, e.span);
                 }
+                let compares = match op {
+                    BinOp::Eq | BinOp::Ne => true,
+                    // Only a list's or tuple's items are compared with `==` (a dict's or
+                    // set's `in` hashes).
+                    BinOp::In | BinOp::NotIn => matches!(b, Value::List(_) | Value::Tuple(_)),
+                    _ => false,
+                };
+                if compares
+                    && (super::protocols::holds_instance(&b)
+                        || (matches!(op, BinOp::Eq | BinOp::Ne)
+                            && super::protocols::holds_instance(&a)))
+                {
+                    return self.container_binary(*op, &a, &b, e.span);
+                }
                 operators::binary(*op, &a, &b)
                     .map_err(|err| binary_error(err, e.span, l, r, &a, &b))?
             }
@@ -249,8 +263,11 @@ impl<'s> Interp<'s> {
                         (c, _) => c,
                     };
                     let v = format::convert(&v, conversion);
-                    let text = format::format_value(&v, &spec)
-                        .map_err(|err| Error::from(err).at(f.expr.span))?;
+                    let text = match self.format_instance(&v, &spec, f.expr.span)? {
+                        Some(text) => text,
+                        None => format::format_value(&v, &spec)
+                            .map_err(|err| Error::from(err).at(f.expr.span))?,
+                    };
                     let total = out.len() + text.len() + f.debug.as_ref().map_or(0, String::len);
                     budget::check_bytes("f-string", total as u128)
                         .map_err(|err| Error::from(err).at(f.expr.span))?;

@@ -48,7 +48,16 @@ impl<'s> Interp<'s> {
             ));
         };
         Ok(match index {
-            Index::Expr(e) => Sub::Key(self.eval(e)?, e.span),
+            Index::Expr(e) => match self.eval(e)? {
+                Value::Slice(s) => {
+                    let [a, b, c] = s.parts().map(crate::eval::builtins::python::slices::bound);
+                    let at = |r: std::result::Result<Option<i64>, ragtag_engine::Exception>| {
+                        r.map_err(|err| Error::from(err).at(e.span))
+                    };
+                    Sub::Slice(at(a)?, at(b)?, at(c)?)
+                }
+                v => Sub::Key(v, e.span),
+            },
             Index::Slice {
                 start, stop, step, ..
             } => Sub::Slice(
@@ -133,6 +142,36 @@ pub fn get_item(obj: &Value, sub: &Sub, span: Span) -> Result<Value> {
             Ok(rebuild(obj, vals))
         }
     }
+}
+
+/// `r[i]` or `r[a:b:c]` of a range (a slice is a range again).
+pub fn range_item(r: &crate::value::range::PyRange, sub: &Sub, span: Span) -> Result<Value> {
+    let res = match sub {
+        Sub::Key(k, at) => {
+            let i = match k {
+                Value::Int(i) => *i,
+                Value::Bool(b) => *b as i64,
+                other => {
+                    return Err(Error::new(
+                        ExceptionClass::TypeError,
+                        format!(
+                            "range indices must be integers or slices, not {}",
+                            other.type_name()
+                        ),
+                    )
+                    .at(*at))
+                }
+            };
+            r.item(i)
+                .map(Value::Int)
+                .map_err(|e| Error::from(e).at(*at))
+        }
+        Sub::Slice(a, b, c) => r
+            .slice(*a, *b, *c)
+            .map(|r| Value::Range(Arc::new(r)))
+            .map_err(|e| Error::from(e).at(span)),
+    };
+    res
 }
 
 /// A slice's items as a value of the sliced kind.

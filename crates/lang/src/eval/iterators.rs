@@ -26,6 +26,16 @@ pub fn to_iter(v: &Value) -> std::result::Result<Value, Exception> {
         };
         return Ok(Value::Iter(PyIter::new("list_iterator", state)));
     }
+    if let Value::Range(r) = v {
+        return Ok(Value::Iter(PyIter::new(
+            "range_iterator",
+            IterState::Range {
+                next: r.start,
+                stop: r.stop,
+                step: r.step,
+            },
+        )));
+    }
     let kind = match v {
         Value::Tuple(_) => "tuple_iterator",
         Value::Str(_) => "str_ascii_iterator",

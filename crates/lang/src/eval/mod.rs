@@ -24,6 +24,7 @@ mod matching;
 mod names;
 pub mod operators;
 mod params;
+mod protocols;
 pub mod rng;
 mod statements;
 mod subscript;

@@ -64,6 +64,12 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>, Exception> {
             .iter()
             .map(|d| d.map_or(Value::None, |d| Value::Int(d as i64)))
             .collect(),
+        Value::Range(r) => {
+            let n = usize::try_from(r.len()).unwrap_or(usize::MAX);
+            let mut out = ragtag_engine::budget::vec("iterating over a range", n)?;
+            out.extend((0..n as i128).map(|k| Value::Int(r.at(k))));
+            out
+        }
         other => {
             return Err(type_error!(
                 "'{}' object is not iterable",
@@ -162,6 +168,10 @@ pub fn subscript(
                 .map_err(|e| Error::from(e).at(span))
         }
         Value::Instance(_) => interp.instance_getitem(obj, index, span),
+        Value::Range(r) => {
+            let sub = interp.eval_sub(obj, index, span)?;
+            super::items::range_item(r, &sub, span)
+        }
         other => Err(Error::new(
             ExceptionClass::TypeError,
             format!("'{}' object is not subscriptable", other.type_name()),
@@ -199,6 +209,14 @@ fn keys(interp: &mut Interp<'_>, index: &[Index]) -> Result<Vec<Key>> {
                 ExprKind::Ellipsis => Key::Ellipsis,
                 _ => match interp.eval(e)? {
                     Value::None => Key::NewAxis,
+                    // A slice object (what a class's `__getitem__` was given) slices.
+                    Value::Slice(s) => {
+                        let [a, b, c] = s.parts().map(super::builtins::python::slices::bound);
+                        let at = |r: Result<Option<i64>, Exception>| {
+                            r.map_err(|err| Error::from(err).at(e.span))
+                        };
+                        Key::Slice(at(a)?, at(b)?, at(c)?)
+                    }
                     Value::Opaque(o) if &*o == "Ellipsis" => Key::Ellipsis,
                     v => Key::Index(convert::to_int(&v).map_err(|err| {
                         Error::from(err).at(e.span).with_hint(

@@ -116,8 +116,12 @@ impl<'s> Interp<'s> {
         };
         self.prepare_shown(&v, span)?;
         let message = crate::render::tf_text::str_of(&v);
+        let name = match &v {
+            Value::Instance(i) => i.class.name,
+            _ => base.name(),
+        };
         self.raised = Some((v, base, message.clone()));
-        Ok(Error::new(base, message).at(span))
+        Ok(Error::new(base, message).at(span).raised_as(name))
     }
 
     /// Whether an `except` naming the user's class `c` catches `err`.
@@ -152,7 +156,14 @@ impl<'s> Interp<'s> {
                 Value::Closure(_) | Value::Class(_) | Value::Bound(_) | Value::Instance(_) => true,
                 Value::Method(_, b) => b.name == "property.setter",
                 Value::Builtin(b) => {
-                    matches!(b.name, "property" | "staticmethod" | "classmethod")
+                    matches!(
+                        b.name,
+                        "property"
+                            | "staticmethod"
+                            | "classmethod"
+                            | "functools.cache"
+                            | "functools.lru_cache"
+                    )
                 }
                 _ => false,
             };

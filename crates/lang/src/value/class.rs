@@ -20,6 +20,8 @@ pub struct Class {
     pub bases: Vec<Value>,
     /// The class's own attributes: methods, class variables.
     pub attrs: Mutex<Attrs>,
+    /// The method resolution order after this class (C3), computed on first use.
+    linear: OnceLock<Vec<Value>>,
 }
 
 /// An instance of a user class: its class and its own attributes.
@@ -99,36 +101,36 @@ impl Class {
             module: intern(module),
             bases,
             attrs: Mutex::new(attrs),
+            linear: OnceLock::new(),
         })
     }
 
-    /// The classes searched for an attribute, this one first, then its bases depth first
-    /// (each once): Python's method resolution order for single inheritance.
+    /// The classes searched for an attribute, this one first: Python's method resolution
+    /// order (the C3 linearization of the bases).
     pub fn mro(self: &Arc<Class>) -> Vec<Value> {
         let mut out = vec![Value::Class(self.clone())];
-        for b in &self.bases {
-            let more = match b {
-                Value::Class(c) => c.mro(),
-                other => vec![other.clone()],
-            };
-            for m in more {
-                let seen = out.iter().any(|o| match (o, &m) {
-                    (Value::Class(x), Value::Class(y)) => Arc::ptr_eq(x, y),
-                    (a, b) => same(a, b),
-                });
-                if !seen {
-                    out.push(m);
-                }
-            }
-        }
+        out.extend(self.after().iter().cloned());
         out
+    }
+
+    /// The method resolution order after this class.
+    fn after(&self) -> &[Value] {
+        self.linear.get_or_init(|| {
+            c3(&self.bases).unwrap_or_else(|| {
+                // An inconsistent order is refused when the class is made; this is only
+                // for builtin types made directly.
+                self.bases.clone()
+            })
+        })
     }
 
     /// An attribute found in this class or a base class.
     pub fn lookup(self: &Arc<Class>, name: &str) -> Option<Value> {
-        self.mro().iter().find_map(|c| match c {
-            Value::Class(c) => attr_get(&c.attrs, name),
-            _ => None,
+        attr_get(&self.attrs, name).or_else(|| {
+            self.after().iter().find_map(|c| match c {
+                Value::Class(c) => attr_get(&c.attrs, name),
+                _ => None,
+            })
         })
     }
 
@@ -229,7 +231,7 @@ pub fn type_repr(name: &str) -> Option<String> {
     Some(match name {
         "int" | "float" | "str" | "bool" | "list" | "tuple" | "dict" | "object" | "type"
         | "property" | "staticmethod" | "classmethod" | "super" | "range" | "enumerate" | "zip"
-        | "map" | "filter" | "reversed" | "set" | "frozenset" | "bytes" | "bytearray" => {
+        | "map" | "filter" | "reversed" | "set" | "frozenset" | "bytes" | "bytearray" | "slice" => {
             format!("<class '{name}'>")
         }
         "tf.SparseTensor" => {
@@ -240,6 +242,41 @@ pub fn type_repr(name: &str) -> Option<String> {
         "np.object_" => "<class 'numpy.object_'>".into(),
         _ => return None,
     })
+}
+
+/// The C3 linearization of a class with these bases, without the class itself (`None`
+/// when there is no consistent order, as `class C(A, B)` where B derives from A).
+pub fn c3(bases: &[Value]) -> Option<Vec<Value>> {
+    let is = |a: &Value, b: &Value| match (a, b) {
+        (Value::Class(x), Value::Class(y)) => Arc::ptr_eq(x, y),
+        (a, b) => same(a, b),
+    };
+    let mut seqs: Vec<Vec<Value>> = bases
+        .iter()
+        .map(|b| match b {
+            Value::Class(c) => c.mro(),
+            other => vec![other.clone()],
+        })
+        .collect();
+    seqs.push(bases.to_vec());
+    let mut out = Vec::new();
+    loop {
+        seqs.retain(|s| !s.is_empty());
+        if seqs.is_empty() {
+            return Some(out);
+        }
+        let next = seqs
+            .iter()
+            .map(|s| &s[0])
+            .find(|c| !seqs.iter().any(|s| s[1..].iter().any(|x| is(x, c))))?
+            .clone();
+        for s in &mut seqs {
+            if is(&s[0], &next) {
+                s.remove(0);
+            }
+        }
+        out.push(next);
+    }
 }
 
 /// Whether two class values are the same object.

@@ -76,6 +76,7 @@ fn nested_cost(v: &Value, depth: usize) -> Result<(u128, u128), Exception> {
             )
         }
         Value::Str(s) => (1, s.len() as u128),
+        Value::Range(r) => ((r.len() as u128).saturating_add(1), 0),
         _ => (1, 0),
     })
 }
@@ -109,6 +110,11 @@ fn to_nested_unchecked(v: &Value, depth: usize) -> Result<Nested, Exception> {
                 .collect::<Result<_, _>>()?,
         ),
         Value::Array(a) => array_to_nested(a),
+        Value::Range(r) => Nested::List(
+            (0..r.len())
+                .map(|k| Nested::Leaf(Leaf::Int(r.at(k))))
+                .collect(),
+        ),
         Value::NdArray(n) => match &**n {
             crate::value::NdArray::Dense(t) => tensor_to_nested(t),
             crate::value::NdArray::Object(items, _) => Nested::List(
@@ -343,6 +349,7 @@ pub fn to_ints(v: &Value) -> Result<Vec<i64>, Exception> {
         // A list display of numbers converts as a tensor (a nested one is a rank error).
         Value::List(l) if l.literal().is_none() => l.items().iter().map(to_int).collect(),
         Value::Tuple(items) => items.iter().map(to_int).collect(),
+        Value::Range(r) => Ok((0..r.len()).map(|k| r.at(k)).collect()),
         Value::Int(_) | Value::Bool(_) => Ok(vec![to_int(v)?]),
         _ => {
             let a = to_array(v, Some(DType::Int64))?;

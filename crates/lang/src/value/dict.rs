@@ -35,6 +35,8 @@ pub enum Key {
     Frozen(super::FrozenKey),
     /// A bytes value (NumPy's `bytes_` included).
     Bytes(Vec<u8>),
+    /// A range, by its length, first item and step (see `PyRange::identity`).
+    Range(i128, Option<i64>, Option<i64>),
 }
 
 impl Key {
@@ -73,10 +75,25 @@ impl Key {
             // Instances and classes of the user's hash by identity (a `__hash__` of their
             // own is not called).
             Value::Class(c) => Key::Named("class", format!("{:p}", Arc::as_ptr(c))),
+            // A class that defines `__eq__` without `__hash__` (or sets `__hash__ = None`)
+            // makes its instances unhashable, as CPython does.
+            Value::Instance(i)
+                if i.class.module == "__main__"
+                    && match i.class.lookup("__hash__") {
+                        Some(h) => matches!(h, Value::None),
+                        None => i.class.lookup("__eq__").is_some(),
+                    } =>
+            {
+                return Err(type_error!("unhashable type: '{}'", i.class.name));
+            }
             Value::Instance(i) => Key::Named("object", format!("{:p}", Arc::as_ptr(i))),
             Value::BigInt(n) => Key::Big((**n).clone()),
             Value::Set(s) if s.is_frozen() => Key::Frozen(super::FrozenKey::new(s.clone())),
             Value::Bytes(b) => Key::Bytes(b.data.clone()),
+            Value::Range(r) => {
+                let (n, start, step) = r.identity();
+                Key::Range(n, start, step)
+            }
             Value::Array(_) => {
                 return Err(type_error!(
                     "Tensor is unhashable. Instead, use tensor.ref() as the key."

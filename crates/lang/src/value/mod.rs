@@ -17,7 +17,9 @@ mod fast_literal;
 pub mod iter;
 mod list;
 pub mod pyhash;
+pub mod range;
 mod set;
+pub mod slice;
 mod snapshot;
 
 pub use bytes::{tensor_nested_to_value, PyByteArray, PyBytes};
@@ -92,6 +94,10 @@ pub enum Value {
     Bytes(Arc<PyBytes>),
     /// A Python bytearray, shared and mutable.
     ByteArray(Arc<PyByteArray>),
+    /// A Python range: lazy, its items computed from start, stop and step.
+    Range(Arc<range::PyRange>),
+    /// A Python slice object (`slice(1, 3, None)`).
+    Slice(Arc<slice::PySlice>),
 }
 
 /// A NumPy array: numbers, bools or bytes in a dense block, or a 1-D object array of
@@ -213,6 +219,8 @@ impl Value {
             Value::Bytes(b) if b.numpy => "bytes_",
             Value::Bytes(_) => "bytes",
             Value::ByteArray(_) => "bytearray",
+            Value::Range(_) => "range",
+            Value::Slice(_) => "slice",
         }
     }
 
@@ -308,6 +316,7 @@ impl Value {
             Value::Set(v) => !v.is_empty(),
             Value::Bytes(b) => !b.data.is_empty(),
             Value::ByteArray(b) => !b.is_empty(),
+            Value::Range(r) => !r.is_empty(),
             Value::NdArray(n) => {
                 let size: usize = n.shape().iter().product();
                 match &**n {

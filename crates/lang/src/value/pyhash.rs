@@ -166,6 +166,11 @@ impl Key {
             Key::Big(n) => hash_big(n),
             Key::Frozen(f) => f.hash,
             Key::Bytes(b) => hash_bytes(b),
+            Key::Range(n, start, step) => {
+                let int = |v: Option<i64>| v.map_or(Key::None.py_hash(), hash_int);
+                let n = i64::try_from(*n).map_or_else(|_| hash_big(&BigInt::from(*n)), hash_int);
+                hash_tuple([n, int(*start), int(*step)].into_iter())
+            }
         }
     }
 }

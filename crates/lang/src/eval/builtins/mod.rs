@@ -199,6 +199,10 @@ pub fn registry() -> &'static Registry {
             python::BYTES,
             python::BYTES_METHODS,
             python::BYTEARRAY_METHODS,
+            python::RANGES,
+            python::SLICES,
+            python::PROTOCOLS,
+            python::LRU,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,
@@ -376,6 +380,13 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
     if let Some(v) = python::stdmisc::constant(&path).or_else(|| python::json::constant(&path)) {
         return Some(v);
     }
+    // A standard module's names are its own: `random.xyz` is not `tf.random.xyz`.
+    if python::STDLIB_MODULES.contains(&module) {
+        return registry()
+            .get(&path)
+            .filter(|b| b.kind == Kind::Function)
+            .map(Value::Builtin);
+    }
     if let Some(b) = registry().resolve(&path) {
         return Some(Value::Builtin(b));
     }
@@ -408,6 +419,8 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         Value::Bytes(_) => "bytes",
         Value::ByteArray(_) => "bytearray",
         Value::NdArray(_) => "np.ndarray",
+        Value::Range(_) => "range",
+        Value::Slice(_) => "slice",
         Value::Spec(s) if s.ragged => "tf.RaggedTensorSpec",
         Value::Spec(_) => "tf.TensorSpec",
         v if numpy_random::is_generator(v) => "np.random.Generator",

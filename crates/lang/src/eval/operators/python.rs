@@ -28,6 +28,7 @@ pub fn identical(a: &Value, b: &Value) -> bool {
         (Value::Iter(x), Value::Iter(y)) => Arc::ptr_eq(x, y),
         (Value::Bytes(x), Value::Bytes(y)) => Arc::ptr_eq(x, y),
         (Value::ByteArray(x), Value::ByteArray(y)) => Arc::ptr_eq(x, y),
+        (Value::Range(x), Value::Range(y)) => Arc::ptr_eq(x, y),
         _ => false,
     }
 }
@@ -53,6 +54,14 @@ pub(super) fn contains(container: &Value, item: &Value) -> Result<bool, Exceptio
         },
         Value::Bytes(b) => super::bytes::contains(&b.data, item),
         Value::ByteArray(b) => super::bytes::contains(&b.bytes(), item),
+        Value::Range(r) => Ok(match item {
+            Value::Int(i) => r.contains_int(*i as i128),
+            Value::Bool(b) => r.contains_int(*b as i128),
+            Value::BigInt(_) => false,
+            _ => crate::eval::subscript::iterate(container)?
+                .iter()
+                .any(|x| python_eq(x, item)),
+        }),
         other => Err(type_error!(
             "argument of type '{}' is not iterable",
             other.type_name()
@@ -98,6 +107,12 @@ pub fn python_eq(a: &Value, b: &Value) -> bool {
             )
         }
         (Value::Shape(x), Value::Shape(y)) => x == y,
+        (Value::Range(x), Value::Range(y)) => x.same_items(y),
+        (Value::Slice(x), Value::Slice(y)) => x
+            .parts()
+            .iter()
+            .zip(y.parts())
+            .all(|(p, q)| python_eq(p, q)),
         // TensorShape.__eq__ reads a list or tuple of sizes as a shape.
         (Value::Shape(x), v @ (Value::List(_) | Value::Tuple(_)))
         | (v @ (Value::List(_) | Value::Tuple(_)), Value::Shape(x)) => {

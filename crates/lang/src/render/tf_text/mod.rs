@@ -178,9 +178,18 @@ pub fn py_str(s: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
             c if c == quote => {
                 out.push('\\');
                 out.push(c);
+            }
+            // What CPython's str.isprintable refuses: control characters, and the
+            // separators but the ASCII space.
+            c if c.is_control() || matches!(c, '\u{a0}' | '\u{ad}') => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if matches!(c, '\u{1680}' | '\u{2000}'..='\u{200f}' | '\u{2028}'..='\u{202f}' | '\u{205f}'..='\u{2064}' | '\u{3000}' | '\u{feff}') => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
             }
             c => out.push(c),
         }
@@ -524,6 +533,11 @@ fn repr_leaf(v: &Value) -> String {
                 r
             };
             format!("bytearray({r})")
+        }
+        Value::Range(r) => r.repr(),
+        Value::Slice(s) => {
+            let [a, b, c] = s.parts().map(repr_of);
+            format!("slice({a}, {b}, {c})")
         }
     }
 }

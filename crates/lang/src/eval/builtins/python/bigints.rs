@@ -11,7 +11,7 @@ use crate::eval::args::Args;
 use crate::eval::operators::bigint::{norm, to_big};
 use crate::eval::Interp;
 use crate::render::tf_text::py_str;
-use crate::value::{Key, Value};
+use crate::value::Value;
 use ragtag_engine::{value_error, Exception, ExceptionClass};
 
 /// `hash` and the int methods that read ints of any size.
@@ -27,9 +27,8 @@ pub static BIGINTS: &[Builtin] = &[
 /// CPython 3.11's `sys.int_info.default_max_str_digits`.
 const MAX_STR_DIGITS: usize = 4300;
 
-fn hash(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let key = Key::of(a.value("obj")).map_err(|e| a.err_at("obj", e))?;
-    Ok(Value::Int(key.py_hash()))
+fn hash(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    it.hash_value(a.value("obj"), a.span("obj")).map(Value::Int)
 }
 
 fn bit_length(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

@@ -237,10 +237,24 @@ pub(super) fn enumerate(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 pub(super) fn reversed(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let v = a.value("sequence");
+    if let Value::Range(r) = v {
+        // Counting down from the last item, as CPython's reversed range does.
+        let n = r.len();
+        if let (true, Some(step)) = (n > 0, r.step.checked_neg()) {
+            let stop = i128::from(r.start) - i128::from(r.step);
+            let stop = stop.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
+            let next = r.at(n - 1);
+            return Ok(iter_value(
+                "range_iterator",
+                IterState::Range { next, stop, step },
+            ));
+        }
+    }
     let kind = match v {
         Value::List(_) => "list_reverseiterator",
         Value::Dict(_) => "dict_reversekeyiterator",
         Value::Tuple(_) | Value::Str(_) | Value::Array(_) | Value::NdArray(_) => "reversed",
+        Value::Range(_) => "range_iterator",
         other => {
             return Err(Error::new(
                 ExceptionClass::TypeError,

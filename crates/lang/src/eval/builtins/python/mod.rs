@@ -18,11 +18,15 @@ mod iterables;
 pub mod iterators;
 mod itertools;
 pub mod json;
+mod lru;
 mod number_methods;
 mod numbers;
 pub mod objects;
+mod protocols;
 mod random;
+mod ranges;
 mod sets;
+pub mod slices;
 pub mod stdmisc;
 mod text;
 
@@ -42,7 +46,7 @@ use crate::eval::subscript::iterate;
 use crate::eval::Interp;
 use crate::render::tf_text::{repr_of, str_of};
 use crate::value::Value;
-use ragtag_engine::{budget, ExceptionClass};
+use ragtag_engine::ExceptionClass;
 
 pub use bigints::BIGINTS;
 pub use bytearray_methods::BYTEARRAY_METHODS;
@@ -52,6 +56,7 @@ pub use containers::CONTAINERS;
 pub use files::FILES;
 pub use functools::FUNCTOOLS;
 pub use itertools::ITERTOOLS;
+pub use lru::LRU;
 
 /// The standard modules `import` finds besides ragtag's roots (their builtins are named
 /// under them: `itertools.count`).
@@ -67,8 +72,11 @@ pub const STDLIB_MODULES: &[&str] = &[
 pub use json::JSON;
 pub use number_methods::NUMBER_METHODS;
 pub use objects::OBJECTS;
+pub use protocols::PROTOCOLS;
 pub use random::RANDOM;
+pub use ranges::RANGES;
 pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
+pub use slices::SLICES;
 pub use stdmisc::STDMISC;
 
 /// Python builtins.
@@ -92,8 +100,11 @@ pub static BUILTINS: &[Builtin] = &[
         .doc("The absolute value, elementwise for tensors (`tf.math.abs`).")
         .examples(&["abs(tf.ragged.constant([[-1, 2], [-3]]))"]),
     Builtin::function("range", "(start, stop=None, step=None)", range)
-        .doc("A Python list of ints from `start` (or 0) up to `stop`, stepping by `step`.")
-        .examples(&["range(3)"]),
+        .doc(
+            "Python's range: the ints from `start` (or 0) up to `stop`, stepping by `step`, \
+             computed lazily (`len`, indexing, slicing and `in` cost nothing).",
+        )
+        .examples(&["range(3)", "range(0, 10, 2)[1:3]", "10**12 - 1 in range(10**12)"]),
     Builtin::function("list", "(iterable=None)", list)
         .doc("A Python list of the items (rows of a tensor become tensors).")
         .examples(&["list(range(3))"]),
@@ -307,6 +318,7 @@ fn len(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Value::Str(s) => s.chars().count(),
         Value::Bytes(b) => b.data.len(),
         Value::ByteArray(b) => b.len(),
+        Value::Range(r) => return r.py_len().map(Value::Int).map_err(|e| a.err_at("obj", e)),
         Value::List(x) => x.len(),
         Value::Tuple(x) => x.len(),
         Value::Dict(x) => x.len(),
@@ -371,18 +383,9 @@ fn range(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .at(a.span("step")),
         );
     }
-    // Count in i128 so that ranges near the ends of i64 cannot overflow.
-    let (start, stop, step) = (start as i128, stop as i128, step as i128);
-    let span = if step > 0 { stop - start } else { start - stop };
-    let count = if span <= 0 {
-        0
-    } else {
-        (span + step.abs() - 1) / step.abs()
-    };
-    let mut out: Vec<Value> =
-        budget::vec("range()", count as usize).map_err(|e| Error::from(e).at(a.call))?;
-    out.extend((0..count).map(|k| Value::Int((start + k * step) as i64)));
-    Ok(Value::list(out))
+    Ok(Value::Range(std::sync::Arc::new(
+        crate::value::range::PyRange::new(start, stop, step),
+    )))
 }
 
 fn items_of(a: &Args, name: &str) -> Result<Vec<Value>> {
@@ -427,6 +430,9 @@ fn format_builtin(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
             .at(a.span("format_spec")))
         }
     };
+    if let Some(text) = it.format_instance(a.value("value"), &spec, a.span("value"))? {
+        return Ok(Value::str(text));
+    }
     let text = format::format_value(a.value("value"), &spec).map_err(|e| a.err_at("value", e))?;
     Ok(Value::str(text))
 }

@@ -138,6 +138,8 @@ pub fn type_of(v: &Value) -> Value {
         },
         Value::Bytes(_) => builtin("bytes"),
         Value::ByteArray(_) => builtin("bytearray"),
+        Value::Range(_) => builtin("range"),
+        Value::Slice(_) => builtin("slice"),
         Value::Closure(_) => builtin_type("function", "builtins"),
         Value::Bound(_) => builtin_type("method", "builtins"),
         Value::Builtin(b) if crate::eval::classes::type_repr(b.name).is_some() => builtin("type"),

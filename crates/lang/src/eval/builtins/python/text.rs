@@ -24,9 +24,18 @@ pub(super) fn format(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .map(|(k, v, _)| (k.clone(), v.clone()))
         .collect();
     let call = a.call;
+    for v in args.iter().chain(kwargs.iter().map(|(_, v)| v)) {
+        it.prepare_shown(v, call)?;
+    }
     let mut attr = |v: &Value, name: &str| {
-        it.get_attr(v.clone(), name, call, call)
-            .map_err(|e| ragtag_engine::Exception::new(e.class, e.message))
+        let result = match name.strip_prefix(':') {
+            // A field's `__format__` (see `AttrLookup`).
+            Some(spec) => it
+                .format_instance(v, spec, call)
+                .map(|s| s.map_or(Value::None, Value::str)),
+            None => it.get_attr(v.clone(), name, call, call),
+        };
+        result.map_err(|e| ragtag_engine::Exception::new(e.class, e.message))
     };
     let text = super::format::str_format(&fmt, &args, &kwargs, &mut attr)
         .map_err(|e| Error::from(e).at(call))?;

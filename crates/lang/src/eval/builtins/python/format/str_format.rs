@@ -6,7 +6,9 @@ use crate::render::tf_text::repr_of;
 use crate::value::Value;
 use ragtag_engine::{type_error, value_error, Exception, ExceptionClass};
 
-/// Looks up `.name` on a value for a `{0.name}` field.
+/// Looks up `.name` on a value for a `{0.name}` field. A name beginning with `:` (never an
+/// attribute's) asks instead for an instance formatted by its class's `__format__` with
+/// the rest as the spec: a str, or `None` when its class has no `__format__`.
 pub type AttrLookup<'a> = dyn FnMut(&Value, &str) -> Result<Value, Exception> + 'a;
 
 /// Python's `fmt.format(*args, **kwargs)`.
@@ -143,7 +145,13 @@ fn replace_field(
     } else {
         spec.to_string()
     };
-    format_value(&convert(&value, conversion), &spec)
+    let value = convert(&value, conversion);
+    if let Value::Instance(_) = value {
+        if let Value::Str(s) = attr(&value, &format!(":{spec}"))? {
+            return Ok(s.to_string());
+        }
+    }
+    format_value(&value, &spec)
 }
 
 /// The value a field name names: `0`, `name`, `` (the next), then `.attr` and `[key]`.

@@ -1,0 +1,218 @@
+//! The protocols of user classes beyond operators: the method resolution order (C3),
+//! `__setattr__`/`__delattr__` hooks, `__format__`, `__hash__`, and `==`/`in` over
+//! containers that hold instances (whose `__eq__` decides).
+
+use std::sync::Arc;
+
+use super::{operators, Interp};
+use crate::diagnostic::{Error, Result};
+use crate::value::class::Class;
+use crate::value::{Key, Value};
+use ragtag_engine::ExceptionClass;
+use ragtag_syntax::ast::{BinOp, Span};
+
+/// `C.__mro__`: the method resolution order, ending with `object` as CPython's does.
+pub(super) fn full_mro(c: &Arc<Class>) -> Vec<Value> {
+    let mut out = c.mro();
+    let object = super::builtins::python::objects::object_type();
+    if !out.iter().any(|v| operators::identical(v, &object)) {
+        out.push(object);
+    }
+    out
+}
+
+/// `C.mro`, bound to the class.
+pub(super) fn mro_method(c: &Arc<Class>) -> Value {
+    match super::builtins::registry().get("type.mro") {
+        Some(b) => Value::Method(Arc::new(Value::Class(c.clone())), b),
+        None => Value::None,
+    }
+}
+
+/// CPython's TypeError for bases named twice or in no consistent order.
+pub(super) fn check_bases(bases: &[Value], span: Span) -> Result<()> {
+    let name = |v: &Value| match v {
+        Value::Class(c) => c.name.to_string(),
+        Value::ErrorClass(k) => k.name().to_string(),
+        other => other.type_name().to_string(),
+    };
+    let fail = |m: String| Err(Error::new(ExceptionClass::TypeError, m).at(span));
+    for (i, b) in bases.iter().enumerate() {
+        if bases[..i].iter().any(|a| operators::identical(a, b)) {
+            return fail(format!("duplicate base class {}", name(b)));
+        }
+    }
+    if crate::value::class::c3(bases).is_none() {
+        let names: Vec<String> = bases.iter().map(name).collect();
+        return fail(format!(
+            "Cannot create a consistent method resolution\norder (MRO) for bases {}",
+            names.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+/// The method `name` a user class defines for its instance `o`, if it does.
+pub(super) fn hook(o: &Value, name: &str) -> Option<Value> {
+    match o {
+        Value::Instance(i) if i.class.module == "__main__" => i.class.lookup(name),
+        _ => None,
+    }
+}
+
+/// Whether `v` holds an instance of a user class (itself, or inside lists, tuples and
+/// dicts), so that `==` and `in` must ask its `__eq__`.
+pub(super) fn holds_instance(v: &Value) -> bool {
+    holds(v, &mut std::collections::HashSet::new())
+}
+
+/// `holds_instance`, each container looked into once (a list may hold itself).
+fn holds(v: &Value, seen: &mut std::collections::HashSet<usize>) -> bool {
+    if ragtag_engine::guard::too_deep() {
+        return false;
+    }
+    match v {
+        Value::Instance(_) => true,
+        Value::List(l) if l.cached_literal().is_none() => {
+            seen.insert(Arc::as_ptr(l) as usize) && l.items().iter().any(|x| holds(x, seen))
+        }
+        Value::Tuple(t) => seen.insert(Arc::as_ptr(t) as usize) && t.iter().any(|x| holds(x, seen)),
+        Value::Dict(d) => {
+            seen.insert(Arc::as_ptr(d) as usize) && d.items().iter().any(|(_, x)| holds(x, seen))
+        }
+        _ => false,
+    }
+}
+
+impl<'s> Interp<'s> {
+    /// `a == b` where either may hold instances: their `__eq__` decides, item by item.
+    pub(super) fn eq_values(&mut self, a: &Value, b: &Value, span: Span) -> Result<bool> {
+        if operators::identical(a, b) {
+            return Ok(true);
+        }
+        if ragtag_engine::guard::too_deep() {
+            return Ok(false);
+        }
+        match (a, b) {
+            (Value::Instance(_), _) | (_, Value::Instance(_)) => {
+                let r = self.instance_binary(BinOp::Eq, a, b, span)?;
+                self.truth(&r, span)
+            }
+            (Value::List(_), Value::List(_)) | (Value::Tuple(_), Value::Tuple(_)) => {
+                let (xs, ys) = (
+                    crate::value::subscript_items(a),
+                    crate::value::subscript_items(b),
+                );
+                if xs.len() != ys.len() {
+                    return Ok(false);
+                }
+                for (x, y) in xs.iter().zip(&ys) {
+                    if !self.eq_values(x, y, span)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            (Value::Dict(x), Value::Dict(y)) => {
+                if x.len() != y.len() {
+                    return Ok(false);
+                }
+                for (k, v) in x.items() {
+                    match y.get(&k) {
+                        Ok(Some(w)) if self.eq_values(&v, &w, span)? => {}
+                        _ => return Ok(false),
+                    }
+                }
+                Ok(true)
+            }
+            _ => Ok(operators::python_eq(a, b)),
+        }
+    }
+
+    /// `==`, `!=`, `in` and `not in` between builtin values that hold instances.
+    pub(super) fn container_binary(
+        &mut self,
+        op: BinOp,
+        a: &Value,
+        b: &Value,
+        span: Span,
+    ) -> Result<Value> {
+        Ok(Value::Bool(match op {
+            BinOp::Eq => self.eq_values(a, b, span)?,
+            BinOp::Ne => !self.eq_values(a, b, span)?,
+            BinOp::In => self.contains_items(b, a, span)?,
+            _ => !self.contains_items(b, a, span)?,
+        }))
+    }
+
+    /// `item in container` for a builtin container: a list's or tuple's items compared
+    /// with `==` (an instance's `__eq__` included).
+    pub(super) fn contains_items(
+        &mut self,
+        container: &Value,
+        item: &Value,
+        span: Span,
+    ) -> Result<bool> {
+        if matches!(container, Value::List(_) | Value::Tuple(_)) {
+            for x in crate::value::subscript_items(container) {
+                if self.eq_values(&x, item, span)? {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        }
+        operators::binary(BinOp::In, item, container)
+            .and_then(|r| r.truthy())
+            .map_err(|e| Error::from(e).at(span))
+    }
+
+    /// `format(v, spec)` of an instance whose class defines `__format__` (`None`: any
+    /// other value, formatted as usual).
+    pub(super) fn format_instance(
+        &mut self,
+        v: &Value,
+        spec: &str,
+        span: Span,
+    ) -> Result<Option<String>> {
+        let Some(f) = hook(v, "__format__") else {
+            return Ok(None);
+        };
+        let r = self.call_method(
+            v,
+            &f,
+            vec![super::classes::arg(Value::str(spec), span)],
+            span,
+        )?;
+        match r {
+            Value::Str(s) => Ok(Some(s.to_string())),
+            other => Err(Error::new(
+                ExceptionClass::TypeError,
+                format!("__format__ must return a str, not {}", other.type_name()),
+            )
+            .at(span)),
+        }
+    }
+
+    /// `hash(v)`: an instance's `__hash__` (reduced as CPython reduces it), else the
+    /// value's own hash; a TypeError for what is unhashable.
+    pub fn hash_value(&mut self, v: &Value, span: Span) -> Result<i64> {
+        if let Some(f) = hook(v, "__hash__") {
+            if !matches!(f, Value::None) {
+                let r = self.call_method(v, &f, Vec::new(), span)?;
+                return match r {
+                    Value::Int(_) | Value::Bool(_) | Value::BigInt(_) => Key::of(&r)
+                        .map(|k| k.py_hash())
+                        .map_err(|e| Error::from(e).at(span)),
+                    _ => Err(Error::new(
+                        ExceptionClass::TypeError,
+                        "__hash__ method should return an integer",
+                    )
+                    .at(span)),
+                };
+            }
+        }
+        Key::of(v)
+            .map(|k| k.py_hash())
+            .map_err(|e| Error::from(e).at(span))
+    }
+}
