@@ -16,6 +16,7 @@ pub mod continuation;
 pub mod help;
 pub mod magic;
 pub mod tutorial;
+pub mod whos;
 
 pub use help::is_help;
 
