@@ -123,7 +123,7 @@ pub fn reflow(text: &str, width: usize) -> String {
     let mut runs_on = false;
     let flush = |words: &mut Vec<&str>, marker: &mut String, out: &mut Vec<String>| {
         if !words.is_empty() {
-            let hang = " ".repeat(marker.width());
+            let hang: String = std::iter::repeat_n(' ', marker.width()).collect();
             fill(words, marker, &hang, width, out);
             words.clear();
         }
@@ -131,7 +131,9 @@ pub fn reflow(text: &str, width: usize) -> String {
     };
     for line in text.split('\n') {
         let item_rest = (!marker.is_empty() && !words.is_empty())
-            .then(|| line.strip_prefix(&" ".repeat(marker.width())))
+            .then(|| {
+                line.strip_prefix(&std::iter::repeat_n(' ', marker.width()).collect::<String>())
+            })
             .flatten()
             .filter(|r| is_prose(r) && list_marker(r).is_none());
         let wide = line.width() >= RUNS_ON;

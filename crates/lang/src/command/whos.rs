@@ -82,7 +82,7 @@ pub fn whos(session: &Session) -> Outcome {
         + 3;
     let mut s = format!(
         "{var_label:<vw$}{type_label:<tw$} {data_label}\n{}\n",
-        "-".repeat(vw + tw + data_label.len() + 1)
+        std::iter::repeat_n('-', vw + tw + data_label.len() + 1).collect::<String>()
     );
     for (name, v) in vars {
         s.push_str(&format!("{name:<vw$}{:<tw$} {}\n", type_name(v), info(v)));
