@@ -2,7 +2,9 @@
 //! input on `... ` lines by Python's continuation rules (`command::continuation`), persistent history,
 //! Ctrl-C that interrupts a running evaluation, and meta-commands shared with the kernel.
 //! Tables, help and error reports fit the terminal's width, read again before each input
-//! so a resized window takes effect (`--width` or an exported `COLUMNS` pins it).
+//! so a resized window takes effect (`--width` or an exported `COLUMNS` pins it). Prose
+//! (lessons, `:help`, help pages) is re-wrapped as paragraphs to that width, and help taller
+//! than the window opens a pager (`$PAGER`, else a built-in one: space, arrows, `q`).
 //!
 //! `:tutorial N` opens a lesson: each explanation is printed and the input after it waits
 //! on the prompt, run with Enter (or edited first); Ctrl-C there leaves the lesson.
