@@ -572,9 +572,21 @@ fn long_help_opens_the_pager() {
     else {
         return;
     };
+    // The banner in the file says the REPL is reading (a loaded machine takes a while).
+    let ready = Instant::now() + Duration::from_secs(30);
+    while !std::fs::read_to_string(&file).is_ok_and(|t| t.contains(":help for help"))
+        && Instant::now() < ready
+    {
+        std::thread::sleep(Duration::from_millis(100));
+    }
     tmux.type_text(":help tf.ragged");
     tmux.send(&["Enter"]);
-    std::thread::sleep(Duration::from_millis(1500));
+    let done = Instant::now() + Duration::from_secs(30);
+    while !std::fs::read_to_string(&file).is_ok_and(|t| t.contains("segment_ids_to_row_splits"))
+        && Instant::now() < done
+    {
+        std::thread::sleep(Duration::from_millis(100));
+    }
     tmux.send(&["C-d"]);
     let deadline = Instant::now() + Duration::from_secs(10);
     while tmux.alive() && Instant::now() < deadline {
