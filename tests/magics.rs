@@ -75,3 +75,28 @@ fn draw_to_a_file_says_what_it_wrote() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn whos_is_ipythons_table_and_reset_f_forgets_every_name() {
+    let (out, err, ok) = ragtag(&[
+        "-c",
+        "%whos\nx = 20\nname = 'a long string of text that goes on past fifty characters'\n\
+         rows = [1, 2, 3]\nt = tf.constant([1, 2])\na = np.zeros((2, 3))\n%whos\n%reset -f\n%whos",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        out,
+        "Interactive namespace is empty.\n\
+         Variable   Type           Data/Info\n\
+         -----------------------------------\n\
+         a          ndarray        2x3: 6 elems, type `float64`, 48 bytes\n\
+         name       str            a long string of text tha<...> on past fifty characters\n\
+         rows       list           n=3\n\
+         t          EagerTensor    tf.Tensor([1 2], shape=(2,), dtype=int32)\n\
+         x          int            20\n\
+         Interactive namespace is empty.\n",
+        "{out}"
+    );
+    let (_, err, ok) = ragtag(&["-c", "x = 1\n%reset\nprint(x)"]);
+    assert!(!ok && err.contains("%reset -f"), "{err}");
+}

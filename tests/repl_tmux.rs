@@ -70,6 +70,11 @@ impl Tmux {
         .into_owned()
     }
 
+    /// Only what the window shows now, no scrollback.
+    fn visible(&self) -> String {
+        String::from_utf8_lossy(&self.cmd(&["capture-pane", "-p", "-t", "rt"]).stdout).into_owned()
+    }
+
     fn alive(&self) -> bool {
         self.cmd(&["has-session", "-t", "rt"]).status.success()
     }
@@ -283,7 +288,13 @@ fn repl_in_a_terminal() {
     tmux.send(&["C-c"]);
     tmux.wait_for("KeyboardInterrupt", 20, |s| s.contains("KeyboardInterrupt"));
     prompts += 1;
-    tmux.wait_prompt(prompts);
+    let s = tmux.wait_prompt(prompts);
+    // The report starts a line of its own, not after the echoed `^C`.
+    assert!(
+        !s.lines()
+            .any(|l| l.contains("^C") && l.contains("KeyboardInterrupt")),
+        "{s}"
+    );
     tmux.type_text("print(y, rt)");
     tmux.send(&["Enter"]);
     prompts += 1;
@@ -371,5 +382,222 @@ fn repl_in_a_terminal() {
         data.join("ragtag").join("history.txt").exists(),
         "history was saved"
     );
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// tmux running `ragtag` in a `cols`×`rows` window (no `COLUMNS`, history in a scratch
+/// directory), at its first prompt; None (after saying why) without tmux.
+fn start(cols: u32, rows: u32, tag: &str) -> Option<(Tmux, PathBuf)> {
+    let started = start_with(cols, rows, tag, "")?;
+    started.0.wait_prompt(1);
+    Some(started)
+}
+
+/// [`start`] with `redirect` after the command (`> FILE`), not waiting for the prompt.
+fn start_with(cols: u32, rows: u32, tag: &str, redirect: &str) -> Option<(Tmux, PathBuf)> {
+    if Command::new("tmux")
+        .arg("-V")
+        .output()
+        .map(|o| !o.status.success())
+        .unwrap_or(true)
+    {
+        println!("skipped: tmux is not installed (apt-get install -y tmux)");
+        return None;
+    }
+    let bin = env!("CARGO_BIN_EXE_ragtag");
+    let data = std::env::temp_dir().join(format!("ragtag-tmux-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&data).unwrap();
+    let tmux = Tmux {
+        socket: format!("ragtag-test-{tag}-{}", std::process::id()),
+    };
+    let command = format!(
+        "env -u COLUMNS -u PAGER XDG_DATA_HOME={} {bin} {redirect}",
+        data.display()
+    );
+    let (x, y) = (cols.to_string(), rows.to_string());
+    let out = tmux.cmd(&[
+        "new-session",
+        "-d",
+        "-s",
+        "rt",
+        "-x",
+        &x,
+        "-y",
+        &y,
+        &command,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some((tmux, data))
+}
+
+/// The paragraph of `screen` that starts with the line starting with `first`.
+fn paragraph<'a>(screen: &'a str, first: &str) -> Vec<&'a str> {
+    screen
+        .lines()
+        .skip_while(|l| !l.starts_with(first))
+        .take_while(|l| !l.trim().is_empty() && !l.starts_with(">>>"))
+        .collect()
+}
+
+#[test]
+#[cfg_attr(
+    not(ragtag_tmux_tests),
+    ignore = "drives the REPL in tmux: RAGTAG_TMUX_TESTS=1 cargo test --test integration repl_tmux::"
+)]
+fn prose_reflows_and_help_fits_the_screen() {
+    for (cols, rows) in [(80u32, 24u32), (120, 40)] {
+        let Some((tmux, data)) = start(cols, rows, &format!("{cols}x{rows}")) else {
+            return;
+        };
+        let width = cols as usize;
+        // Lesson 1's first paragraph is one paragraph, filled to the window's width.
+        tmux.type_text(":tutorial 1");
+        tmux.send(&["Enter"]);
+        let s = tmux.wait_for("lesson 1's first input offered", 10, |s| {
+            last_line(s).starts_with(">>> digits = tf.ragged.constant(")
+        });
+        let para = paragraph(&s, "A ragged tensor is");
+        assert!(para.len() >= 2, "{s}");
+        for line in &para {
+            assert!(
+                !line.starts_with(' '),
+                "a hanging indent at {cols}: {line:?}\n{s}"
+            );
+            assert!(
+                line.trim_end().chars().count() <= width,
+                "{line:?} at {cols}"
+            );
+        }
+        // Filled: each line but the last would not have room for the next line's first word.
+        for pair in para.windows(2) {
+            let next = pair[1].split_whitespace().next().unwrap_or("");
+            assert!(
+                pair[0].trim_end().chars().count() + 1 + next.chars().count() > width,
+                "{:?} had room for {next:?} at {cols}:\n{s}",
+                pair[0]
+            );
+        }
+        let words: Vec<&str> = para.iter().flat_map(|l| l.split_whitespace()).collect();
+        assert_eq!(words.last(), Some(&"there."), "{s}");
+        tmux.send(&["C-c"]);
+        tmux.wait_for("the lesson left", 10, |s| {
+            s.contains("left the lesson") && last_line(s) == ">>>"
+        });
+        // `:help` fits one screen: the input and the whole page are in the window at once.
+        tmux.type_text(":help");
+        tmux.send(&["Enter"]);
+        tmux.wait_for(":help's page", 10, |s| {
+            s.contains(":help ?WORD") && last_line(s) == ">>>"
+        });
+        let v = tmux.visible();
+        assert!(v.contains(">>> :help\n"), "{v}");
+        assert!(
+            v.contains("Commands") && v.contains(":tutorial") && v.contains(":quit"),
+            "{v}"
+        );
+        assert!(
+            v.contains("help(x)") && v.contains(":help tf.strings"),
+            "{v}"
+        );
+        for line in tmux.joined_screen().lines() {
+            assert!(
+                line.trim_end().chars().count() <= width,
+                "{line:?} at {cols}"
+            );
+        }
+        tmux.send(&["C-d"]);
+        let _ = std::fs::remove_dir_all(&data);
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(ragtag_tmux_tests),
+    ignore = "drives the REPL in tmux: RAGTAG_TMUX_TESTS=1 cargo test --test integration repl_tmux::"
+)]
+fn long_help_opens_the_pager() {
+    let Some((tmux, data)) = start(80, 24, "pager") else {
+        return;
+    };
+    // `:help tf.ragged` is taller than the window: the pager shows its first screen and a
+    // status line; space scrolls, `q` returns to the prompt with the screen as it was.
+    tmux.type_text(":help tf.ragged");
+    tmux.send(&["Enter"]);
+    let first = tmux.wait_for("the pager's first screen", 10, |_| {
+        tmux.visible().contains("q leaves")
+    });
+    let v = tmux.visible();
+    assert!(
+        v.contains("tf.ragged: ") && v.contains(" lines 1-23 of "),
+        "{v}\n{first}"
+    );
+    tmux.send(&["Space"]);
+    tmux.wait_for("the next screen", 10, |_| tmux.visible().contains("(END)"));
+    tmux.send(&["Home"]);
+    tmux.wait_for("the start again", 10, |_| {
+        tmux.visible().contains(" lines 1-23 ")
+    });
+    tmux.send(&["Down"]);
+    tmux.wait_for("a line on", 10, |_| tmux.visible().contains(" lines 2-24 "));
+    tmux.send(&["q"]);
+    let s = tmux.wait_for("the prompt again", 10, |_| {
+        let v = tmux.visible();
+        !v.contains("q leaves") && last_line(&v) == ">>>"
+    });
+    assert!(s.contains(">>> :help tf.ragged"), "{s}");
+    // `help(x)` pages too when taller than the window; here a 12-line one.
+    let out = tmux.cmd(&["resize-window", "-t", "rt", "-x", "80", "-y", "12"]);
+    assert!(out.status.success());
+    tmux.type_text("help(tf.ragged.constant)");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("help in the pager", 10, |_| {
+        let v = tmux.visible();
+        v.contains("q leaves") && v.contains("tf.ragged.constant(pylist")
+    });
+    tmux.send(&["q"]);
+    tmux.wait_for("the prompt after help", 10, |_| {
+        let v = tmux.visible();
+        !v.contains("q leaves") && last_line(&v) == ">>>"
+    });
+    tmux.send(&["C-d"]);
+    drop(tmux);
+    let _ = std::fs::remove_dir_all(&data);
+    // Stdout not a terminal (the REPL's output to a file): the text prints whole, no pager.
+    let file = std::env::temp_dir().join(format!("ragtag-tmux-out-{}.txt", std::process::id()));
+    let Some((tmux, data)) = start_with(80, 24, "redirect", &format!("> {}", file.display()))
+    else {
+        return;
+    };
+    // The banner in the file says the REPL is reading (a loaded machine takes a while).
+    let ready = Instant::now() + Duration::from_secs(30);
+    while !std::fs::read_to_string(&file).is_ok_and(|t| t.contains(":help for help"))
+        && Instant::now() < ready
+    {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    tmux.type_text(":help tf.ragged");
+    tmux.send(&["Enter"]);
+    let done = Instant::now() + Duration::from_secs(30);
+    while !std::fs::read_to_string(&file).is_ok_and(|t| t.contains("segment_ids_to_row_splits"))
+        && Instant::now() < done
+    {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    tmux.send(&["C-d"]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while tmux.alive() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let text = std::fs::read_to_string(&file).unwrap_or_default();
+    assert!(
+        text.contains("tf.ragged: ") && text.contains("segment_ids_to_row_splits"),
+        "{text}"
+    );
+    assert!(!text.contains("q leaves"), "{text}");
+    let _ = std::fs::remove_file(&file);
     let _ = std::fs::remove_dir_all(&data);
 }

@@ -272,6 +272,52 @@ fn two_values_are_drawn_side_by_side_with_their_tables_as_text() {
     assert!(p.text[0].contains("RaggedTensor") && p.text[0].contains("Tensor"));
 }
 
+/// The numbers of a picture's viewBox: its drawn width and height are the last two.
+fn view_box(svg: &str) -> Vec<i64> {
+    svg.split("viewBox=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap_or_default()
+        .split(' ')
+        .map(|n| n.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn pictures_too_wide_side_by_side_stack_at_full_size() {
+    // Two long headers: side by side they would pass a notebook's 800 px and be scaled
+    // down, labels with them; stacked, each keeps its size.
+    let (a, b) = (
+        "tf.ragged.constant([[1, 2], [], [3]])",
+        "tf.ragged.constant([[4], [5, 6, 7]])",
+    );
+    let both = picture(&format!("draw({a}, {b})"));
+    check_picture("stacked", &both);
+    let (one, two) = (
+        picture(&format!("draw({a})")),
+        picture(&format!("draw({b})")),
+    );
+    let (vb, v1, v2) = (view_box(&both), view_box(&one), view_box(&two));
+    assert!(
+        both.contains(&format!(r#" width="{}" "#, vb[2])),
+        "shown at its own size: {}",
+        &both[..200]
+    );
+    assert_eq!(vb[2], v1[2].max(v2[2]), "as wide as the wider picture");
+    assert!(
+        vb[3] > v1[3] + v2[3] - 16,
+        "one below the other: {vb:?} {v1:?} {v2:?}"
+    );
+    // Two small pictures still sit side by side.
+    let (x, y) = ("tf.constant([1, 2])", "tf.constant([3])");
+    let small = view_box(&picture(&format!("draw({x}, {y})")));
+    let (sx, sy) = (
+        view_box(&picture(&format!("draw({x})"))),
+        view_box(&picture(&format!("draw({y})"))),
+    );
+    assert_eq!(small[3], sx[3].max(sy[3]), "side by side: {small:?}");
+}
+
 #[test]
 fn draw_writes_a_file_when_given_a_path() {
     let dir = std::env::temp_dir().join(format!("ragtag-svg-{}", std::process::id()));

@@ -121,13 +121,18 @@ pub fn inspect(session: &Session, code: &str, cursor: usize) -> InspectReply {
     }
 }
 
-/// Whether a value is shown as a table (tensors of every kind, or tuples holding them);
+/// Whether a value is shown as a table (tensors of every kind, or tuples, lists and dicts
+/// holding them);
 /// numbers, strings, shapes and dtypes say everything in their text form.
 fn has_table(v: &Value) -> bool {
     match v {
         Value::Array(_) | Value::Sparse(_) | Value::Lod(_) => true,
-        Value::List(_) => v.is_literal_display(),
+        Value::List(_) => {
+            v.is_literal_display() || ragtag::value::subscript_items(v).iter().any(has_table)
+        }
         Value::Tuple(items) => items.iter().any(has_table),
+        // A dict of tensors (what reading several Parquet columns gives): a table per key.
+        Value::Dict(d) => d.values().iter().any(has_table),
         _ => false,
     }
 }
@@ -452,5 +457,18 @@ mod tests {
             .unwrap();
         assert_eq!(m["text/plain"], "3");
         assert!(m.get("text/html").is_none());
+        // A dict of tensors and a list of tensors: an HTML table per entry, not box text.
+        for code in [
+            "{'a': tf.constant([1, 2]), 'b': tf.ragged.constant([[1], []])}",
+            "x = tf.constant([1])\n[x, x]",
+        ] {
+            s.execute(code, &mut sink).unwrap();
+            let Some(ragtag::session::Output::Value(v)) = sink.outputs.pop() else {
+                panic!("{code}")
+            };
+            let m = serde_json::to_value(media(&v, Format::Table, &Options::default())).unwrap();
+            let html = m["text/html"].as_str().unwrap_or_default();
+            assert!(html.matches("<table").count() >= 2, "{code}: {m}");
+        }
     }
 }

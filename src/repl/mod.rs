@@ -2,7 +2,9 @@
 //! input on `... ` lines by Python's continuation rules (`command::continuation`), persistent history,
 //! Ctrl-C that interrupts a running evaluation, and meta-commands shared with the kernel.
 //! Tables, help and error reports fit the terminal's width, read again before each input
-//! so a resized window takes effect (`--width` or an exported `COLUMNS` pins it).
+//! so a resized window takes effect (`--width` or an exported `COLUMNS` pins it). Prose
+//! (lessons, `:help`, help pages) is re-wrapped as paragraphs to that width, and help taller
+//! than the window opens a pager (`$PAGER`, else a built-in one: space, arrows, `q`).
 //!
 //! `:tutorial N` opens a lesson: each explanation is printed and the input after it waits
 //! on the prompt, run with Enter (or edited first); Ctrl-C there leaves the lesson.
@@ -14,6 +16,7 @@
 
 mod helper;
 mod highlight;
+mod pager;
 mod wrap;
 
 use std::cell::RefCell;
@@ -87,9 +90,11 @@ impl Sink for TermSink {
     fn restyle(&mut self, format: Format, options: &ragtag::render::Options) {
         (self.format, self.options) = (format, *options);
     }
-    /// The terminal has no pager: a help page prints, wrapped between words.
+    /// A help page, its prose re-wrapped to the terminal's width, a screen at a time when
+    /// taller than the window.
     fn page(&mut self, text: &str) {
-        self.print(&wrap::wrap(text, self.options.width));
+        let _ = std::io::stdout().flush();
+        pager::show(&wrap::reflow(text, self.options.width));
     }
     fn print_stderr(&mut self, text: &str) {
         let _ = std::io::stdout().flush();
@@ -171,7 +176,7 @@ pub fn run(options: ragtag::render::Options, fixed_width: Option<usize>) -> Exit
         if pending.is_empty() {
             if let Some(step) = lesson.pop_front() {
                 let w = session.borrow().options.width;
-                print!("{}", wrap::wrap(&step.explanation, w));
+                print!("{}", wrap::reflow(&step.explanation, w));
                 if step.input.is_empty() {
                     println!("(the end of the lesson; :tutorial lists the others)");
                     continue;
@@ -271,6 +276,11 @@ fn handle_line(
         // Code, with any meta-command, magic or shell lines run where they stand.
         match command::cell::run_cell(&mut session, line, None, &mut sink) {
             Ok(Outcome::Quit) => return false,
+            // `:help`'s text is prose and listings; other commands print tables as they are.
+            Ok(Outcome::Text(t)) if command::is_help(line) => {
+                pager::show(&wrap::reflow(&t, options.width));
+                Ok(())
+            }
             Ok(Outcome::Text(t)) => {
                 print!("{}", wrap::wrap(&t, options.width));
                 Ok(())
@@ -280,6 +290,11 @@ fn handle_line(
     };
     let _ = std::io::stdout().flush();
     if let Err(e) = result {
+        // The terminal echoed `^C` where the output stood: the report starts on a line of
+        // its own, as IPython's does.
+        if e.class == ragtag::engine::exceptions::ExceptionClass::KeyboardInterrupt {
+            println!();
+        }
         let style = if color { Style::Fancy } else { Style::Plain };
         eprint!("{}", session.render_error(&e, style, session.options.width));
     }

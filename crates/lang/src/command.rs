@@ -3,7 +3,7 @@
 
 use crate::diagnostic::Error;
 use crate::eval::builtins::help::value_help;
-use crate::eval::builtins::python::{help_index, help_text, lookup_help};
+use crate::eval::builtins::python::{help_text, lookup_help};
 use crate::eval::Sink;
 use crate::render::{describe, explain, html, table, Format};
 use crate::session::Session;
@@ -13,8 +13,12 @@ use ragtag_engine::exceptions::ExceptionClass;
 
 pub mod cell;
 pub mod continuation;
+pub mod help;
 pub mod magic;
 pub mod tutorial;
+pub mod whos;
+
+pub use help::is_help;
 
 /// What a meta-command asks the front end to do.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,47 +33,47 @@ pub enum Outcome {
 pub const COMMANDS: &[(&str, &str)] = &[
     (
         ":help",
-        ":help [name|errors]   the builtins, one builtin's signature, meaning and examples, or the error classes",
+        ":help [TOPIC] this page; a module (tf.strings, np), a builtin, ?WORD, errors",
     ),
     (
         ":vars",
-        ":vars          your names with their kind, dtype and shape",
+        ":vars         your names with their kind, dtype and shape",
     ),
     (
         ":format",
-        ":format table|tf|json|html|svg   how values are shown",
+        ":format F     how values are shown: table, tf, json, html or svg",
     ),
     (
         ":set",
-        ":set rows=N cols=N width=N unicode=on|off color=on|off memory=SIZE   table limits and style; the memory budget (e.g. memory=2GiB)",
+        ":set K=V …    rows=N cols=N width=N unicode=on|off color=on|off memory=SIZE",
     ),
     (
         ":explain",
-        ":explain EXPR  how a value is stored (flat values, row partitions, offsets …)",
+        ":explain EXPR how a value is stored (flat values, row partitions, offsets …)",
     ),
     (
         ":draw",
-        ":draw EXPR     a picture of how a value is stored (draw(EXPR); a notebook shows it)",
+        ":draw EXPR    a picture of how a value is stored (draw(EXPR))",
     ),
     (
         ":tutorial",
-        ":tutorial [N]  the lessons; open lesson N, its inputs offered on the prompt one by one",
+        ":tutorial [N] the lessons; lesson N offers its inputs on the prompt",
     ),
-    (":reset", ":reset         forget every name"),
-    (":ast", ":ast EXPR      the parsed form of an expression"),
+    (":reset", ":reset        forget every name"),
+    (":ast", ":ast EXPR     the parsed form of an expression"),
     (
         ":time",
-        ":time CODE     run code and report how long it took",
+        ":time CODE    run code and report how long it took (%time, %timeit too)",
     ),
     (
         ":load",
-        ":load FILE     run a script in this session (what ran before an error stays)",
+        ":load FILE    run a script in this session (what ran before an error stays)",
     ),
     (
         ":save",
-        ":save FILE     write this session's inputs that succeeded as a script",
+        ":save FILE    write this session's inputs that succeeded as a script",
     ),
-    (":quit", ":quit          leave (Ctrl-D also works)"),
+    (":quit", ":quit         leave (Ctrl-D also works)"),
 ];
 
 /// True when `line` is a meta-command.
@@ -142,27 +146,7 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
     let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let rest = rest.trim();
     Ok(match cmd {
-        ":help" | ":h" => Outcome::Text(if rest.is_empty() {
-            let mut s = String::from("Commands:\n");
-            for (_, line) in COMMANDS {
-                s.push_str(&format!("  {line}\n"));
-            }
-            s.push('\n');
-            s.push_str(&help_index());
-            s
-        } else if rest == "errors" {
-            crate::eval::catalogue::text()
-        } else {
-            match lookup_help(rest) {
-                Some(b) => help_text(b),
-                None => {
-                    return Err(Error::new(
-                        ExceptionClass::NameError,
-                        format!("no builtin named '{rest}'"),
-                    ))
-                }
-            }
-        }),
+        ":help" | ":h" => Outcome::Text(help::run(rest)?),
         ":vars" => {
             let vars = session.vars();
             if vars.is_empty() {

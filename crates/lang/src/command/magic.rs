@@ -13,7 +13,7 @@ use crate::value::Value;
 use ragtag_engine::exceptions::ExceptionClass;
 
 /// The magics this module knows, for the hint on an unknown one.
-const MAGICS: &[&str] = &["%time", "%timeit", "%who", "%pwd", "%cd"];
+const MAGICS: &[&str] = &["%time", "%timeit", "%who", "%pwd", "%cd", "%whos", "%reset"];
 
 /// IPython's `%timeit` default: seven runs.
 const RUNS: usize = 7;
@@ -45,6 +45,8 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
                 s
             }))
         }
+        "%whos" => Ok(super::whos::whos(session)),
+        "%reset" => super::whos::reset(session, rest),
         "%pwd" => {
             let dir = std::env::current_dir().map_err(|e| os_error("%pwd", &e))?;
             sink.display(&Value::str(dir.display().to_string()));

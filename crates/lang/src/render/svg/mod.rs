@@ -40,7 +40,8 @@ pub fn to_svg(v: &Value) -> String {
     draw(&[v])
 }
 
-/// The SVG picture of several values side by side (`draw(a, b)`), each under its title.
+/// The SVG picture of several values side by side (`draw(a, b)`), each under its title;
+/// a row that would be wider than a notebook goes on below.
 pub fn draw(values: &[&Value]) -> String {
     draw_with(values, false)
 }
@@ -49,12 +50,18 @@ pub fn draw(values: &[&Value]) -> String {
 /// five encodings of each row partition aligned under what they describe.
 pub fn draw_with(values: &[&Value], encodings: bool) -> String {
     let mut c = Canvas::new();
-    let mut x = 0;
+    // Pictures go side by side while the row fits a notebook's width, and start a new row
+    // below when the next would not: a wide row would be scaled down, its labels with it.
+    let (mut x, mut y, mut row_h) = (0, 0, 0);
     let mut label = String::new();
     for (k, v) in values.iter().enumerate() {
         let p = panel(v, encodings, 0);
-        c.place(&p, x, 0);
+        if x > 0 && x + p.w + 8 > canvas::MAX_WIDTH {
+            (x, y, row_h) = (0, y + row_h + GAP, 0);
+        }
+        c.place(&p, x, y);
         x += p.w + GAP;
+        row_h = row_h.max(p.h);
         if k > 0 {
             label.push_str(" beside ");
         }
