@@ -181,7 +181,7 @@ mod tests {
             PyRange::new(0, 10, 1)
                 .slice(Some(2), None, Some(3))
                 .unwrap(),
-            PyRange::new(2, 11, 3)
+            PyRange::new(2, 10, 3)
         );
         assert_eq!(
             PyRange::new(0, 10, 1).slice(None, None, Some(-1)).unwrap(),
