@@ -307,22 +307,32 @@ impl Ragged {
         }
         let total = crate::budget::check_shape("to_tensor", &target, self.dtype().item_bytes())?;
         let mut out = Buffer::try_filled("to_tensor", default, total)?;
-        if self.ragged_rank() == 1 && self.flat_values.rank() == 1 {
-            // The common 2-D case: copy each row's run of values into its padded row.
+        if self.ragged_rank() == 1 {
+            // The common case of one ragged dimension (the values' inner dimensions, whose
+            // shape the target keeps, ride along as blocks of `block` elements): copy each
+            // row's run of values into its padded row.
             let width = target[1];
+            let block = self.flat_values.row_size();
             let splits = self.outer().row_splits();
             let rows = self.nrows().min(target[0]);
             /// Each row's run of values (cut to `width`) at the start of its padded row.
-            fn copy_rows<T: Element>(o: &mut [T], v: &[T], splits: &[i64], width: usize) {
+            fn copy_rows<T: Element>(
+                o: &mut [T],
+                v: &[T],
+                splits: &[i64],
+                width: usize,
+                block: usize,
+            ) {
                 for (r, w) in splits.windows(2).enumerate() {
                     let (a, b) = (w[0] as usize, w[1] as usize);
                     let n = (b - a).min(width);
-                    o[r * width..r * width + n].copy_from_slice(&v[a..a + n]);
+                    let at = r * width * block;
+                    o[at..at + n * block].copy_from_slice(&v[a * block..(a + n) * block]);
                 }
             }
             let splits = &splits[..=rows];
             crate::dispatch!(elements pair (&mut out, self.flat_values.data()), (o, v) => {
-                copy_rows(o, v, splits, width)
+                copy_rows(o, v, splits, width, block)
             }, _ => return self.to_tensor_general(out, target, default));
             return Tensor::new(target, out);
         }
