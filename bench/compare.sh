@@ -63,8 +63,21 @@ if [ -x "$formats_py" ] && "$formats_py" -c 'import pyarrow' 2>/dev/null; then
     cargo build --release --quiet
     { echo "folder = '$files'"; cat bench/files.rag; } | target/release/ragtag run - > "$out/ragtag-files.json"
     echo
-    python3 bench/compare_files.py "$out/anchors-files.json" "$out/ragtag-files.json"
+    python3 bench/compare_more.py "Files: $((n * 10)) int64 values; a list<string> column of $n rows" \
+        "$out/anchors-files.json" "$out/ragtag-files.json"
     rm -rf "$files"
 else
     echo "files: no pyarrow at $formats_py (FORMATS_PYTHON); the file benchmark is skipped" >&2
 fi
+
+# The everyday TensorFlow operations that do real work (sort, unique, top_k, pad, split,
+# segment sums, matmul, einsum, searchsorted …): one line of TensorFlow code each, run by
+# TensorFlow and NumPy in the anchors' interpreter and by ragtag's release binary
+# (bench/anchors_surface.py writes both programs).
+echo "surface: running bench/anchors_surface.py $n" >&2
+cargo build --release --quiet
+"$py" bench/anchors_surface.py "$n" > "$out/anchors-surface.json" 2>> "$out/anchors.log"
+python3 bench/anchors_surface.py --ragtag "$n" | target/release/ragtag run - > "$out/ragtag-surface.json"
+echo
+python3 bench/compare_more.py "Operations: $n ragged rows, a [1000, 10000] int64 tensor, [500, 500] float32 matrices" \
+    "$out/anchors-surface.json" "$out/ragtag-surface.json"
