@@ -92,13 +92,13 @@ def main(argv):
     import tensorflow as tf
     scope = {"np": np, "tf": tf, "N": n, "time": time}
     exec(SETUP, scope)
-    best = {}
-    exec(BEST, best)
+    exec(BEST, scope)
+    best = scope["best"]
     seconds = {}
     for key, tf_code, np_code in OPS:
-        seconds[key] = {"tensorflow": best["best"](eval("lambda: " + tf_code, scope))}
+        seconds[key] = {"tensorflow": best(eval("lambda: " + tf_code, scope))}
         if np_code is not None:
-            seconds[key]["numpy"] = best["best"](eval("lambda: " + np_code, scope))
+            seconds[key]["numpy"] = best(eval("lambda: " + np_code, scope))
     json.dump({"N": n, "seconds": seconds}, sys.stdout)
     print()
 
