@@ -1,7 +1,8 @@
 //! Einstein summation (`tf.einsum`, `np.einsum`): an equation such as `ij,jk->ik` names
 //! each operand's axes with letters; letters missing from the output are summed over.
 //! `...` stands for broadcast axes. One loop over every assignment of the letters: fine for
-//! the sizes einsum is used on interactively, and it gives every equation the same code.
+//! the sizes einsum is used on interactively, and it gives every equation the same code;
+//! a large product of two float operands goes to the matmul kernel (einsum_matmul.rs).
 
 use crate::{budget, interrupt, invalid_arg, size, value_error, Buffer, DType, Result, Tensor};
 
@@ -335,6 +336,12 @@ pub fn einsum(equation: &str, operands: &[&Tensor], rules: Rules) -> Result<Tens
     let out_shape: Vec<usize> = p.output.iter().map(|&l| size[l]).collect();
     let dtype = operands.first().map_or(DType::Float32, |t| t.dtype());
     budget::check_shape("einsum", &out_shape, dtype.item_bytes())?;
+    if let [a, b] = operands {
+        let (la, lb) = (&p.inputs[0], &p.inputs[1]);
+        if let Some(t) = super::einsum_matmul::try_matmul(la, lb, &p.output, &size, a, b)? {
+            return Ok(t);
+        }
+    }
     let buf = if dtype == DType::Bool {
         let data: Vec<Vec<bool>> = operands
             .iter()

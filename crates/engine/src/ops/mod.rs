@@ -7,6 +7,7 @@ pub mod cast;
 pub mod concat;
 pub mod cross;
 pub mod einsum;
+mod einsum_matmul;
 pub mod embedding;
 pub mod fingerprint;
 pub mod gather;
