@@ -26,9 +26,9 @@ Needs pyarrow, awkward and NumPy (tests/formats/requirements.txt; target/formats
 import json
 import os
 import sys
-import time
 
 import numpy as np
+from timing import best
 import pyarrow as pa
 import pyarrow.ipc
 import pyarrow.parquet as pq
@@ -37,16 +37,6 @@ try:
     import awkward as ak
 except ImportError:
     ak = None
-
-
-def best(fn, reps=5):
-    fn()
-    t = 1e9
-    for _ in range(reps):
-        s = time.perf_counter()
-        fn()
-        t = min(t, time.perf_counter() - s)
-    return t
 
 
 def main():

@@ -24,20 +24,10 @@ anchors measure. Output: {"N": …, "seconds": {op: {"tensorflow": s, "awkward":
 import json
 import os
 import sys
-import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-import numpy as np  # noqa: E402
-
-
-def best(fn, reps=5):
-    fn()
-    t = 1e9
-    for _ in range(reps):
-        s = time.perf_counter()
-        fn()
-        t = min(t, time.perf_counter() - s)
-    return t
+import numpy as np
+from timing import best  # noqa: E402
 
 
 def tensorflow(lengths, vals, seconds):
