@@ -2,8 +2,7 @@
 //! `to_hash_bucket` (the legacy Hash64), `to_hash_bucket_strong` (keyed SipHash),
 //! `unsorted_segment_join` and `unicode_script` (ICU's script codes).
 
-use std::sync::Arc;
-
+use super::tf_io::strings;
 use super::tf_print::{ragged_to_string, summarize_tensor};
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
@@ -38,22 +37,6 @@ pub static BUILTINS: &[Builtin] = &[
 
 fn done(a: &Args, name: &str, r: ragtag_engine::Result<Array>) -> Result<Value> {
     r.map(Value::from_array).map_err(|e| a.err_at(name, e))
-}
-
-/// Argument `name` as a string tensor (TypeError for numbers, as TensorFlow converts).
-fn strings(a: &Args, name: &str) -> Result<Arc<Array>> {
-    let arr = a.array(name, Some(DType::String))?;
-    if arr.dtype() != DType::String {
-        return Err(Error::new(
-            ExceptionClass::TypeError,
-            format!(
-                "Cannot convert {} to EagerTensor of dtype string",
-                crate::render::tf_text::repr_of(a.value(name))
-            ),
-        )
-        .at(a.span(name)));
-    }
-    Ok(arr)
 }
 
 fn scalar_string(s: &[u8]) -> Value {

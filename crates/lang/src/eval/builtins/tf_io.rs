@@ -44,7 +44,7 @@ pub static BUILTINS: &[Builtin] = &[
 ];
 
 /// Argument `name` as a string tensor (TypeError for numbers, as TensorFlow converts).
-fn strings(a: &Args, name: &str) -> Result<Arc<Array>> {
+pub(super) fn strings(a: &Args, name: &str) -> Result<Arc<Array>> {
     let arr = a.array(name, Some(DType::String))?;
     if arr.dtype() != DType::String {
         return Err(Error::new(
