@@ -325,3 +325,25 @@ fn an_input_that_may_vary_runs_but_is_not_compared() {
     assert_eq!(std::fs::read_to_string(&t).unwrap(), text);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `# ragtag: width=N` renders a transcript's tables at N columns (as the README's examples,
+/// written for 80-column readers); a block blessed at one width fails at another.
+#[test]
+fn a_width_directive_sets_the_rendering_width() {
+    let dir = scratch("width");
+    let file = dir.join("w.rtt");
+    let wide = "x = tf.ragged.constant([[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]])";
+    std::fs::write(&file, format!("# ragtag: width=40\n>>> {wide}\n>>> x\n")).unwrap();
+    let (ok, _, err) = ragtag_test(&["--bless", s(&file)], &[]);
+    assert!(ok, "{err}");
+    let blessed = std::fs::read_to_string(&file).unwrap();
+    let widest = blessed.lines().skip(2).map(|l| l.chars().count()).max();
+    assert!(widest.is_some_and(|w| w <= 40), "{blessed}");
+    let (ok, out, _) = ragtag_test(&[s(&file)], &[]);
+    assert!(ok && out.ends_with("1 passed, 0 failed\n"), "{out}");
+    // The same expected output at the default width of 100 no longer matches.
+    std::fs::write(&file, blessed.replace("# ragtag: width=40\n", "")).unwrap();
+    let (ok, out, _) = ragtag_test(&[s(&file)], &[]);
+    assert!(!ok && out.contains("1 failed"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,76 +1,31 @@
-//! The README's `>>>` transcripts are real output: each is replayed in a session (Unicode
-//! tables, no colour, 80 columns) and must print exactly what the README shows.
+//! The README's examples are real output. Its ```` ```ragtag ```` blocks are a transcript
+//! (`# ragtag: width=80` in the first: rendered for 80-column readers) that `ragtag test
+//! README.md` replays as a team's transcripts are; its `$ ` blocks are shell commands whose
+//! output must be what the README shows.
 
-use ragtag::command::{self, Outcome};
-use ragtag::render::{table, Options};
-use ragtag::session::{Collect, Output};
-use ragtag::Session;
-
-/// The README's code blocks that start with a `>>> ` prompt.
-fn transcripts(readme: &str) -> Vec<Vec<&str>> {
-    let mut out = Vec::new();
-    let mut block: Option<Vec<&str>> = None;
-    for line in readme.lines() {
-        match (&mut block, line.starts_with("```")) {
-            (None, true) => block = Some(Vec::new()),
-            (Some(b), true) => {
-                if b.first().is_some_and(|l| l.starts_with(">>> ")) {
-                    out.push(std::mem::take(b));
-                }
-                block = None;
-            }
-            (Some(b), false) => b.push(line),
-            (None, false) => {}
-        }
-    }
-    out
-}
-
+/// The README's ragtag blocks pass `ragtag test README.md`, and there are enough of them.
 #[test]
 fn readme_transcripts_match_real_output() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let blocks = transcripts(&readme);
-    assert!(blocks.len() >= 3, "README has {} transcripts", blocks.len());
-    let mut session = Session::new();
-    session.options = Options::plain(80);
-    for block in blocks {
-        let mut expected = String::new();
-        let mut actual = String::new();
-        let mut lines = block.iter().peekable();
-        while let Some(line) = lines.next() {
-            let Some(input) = line.strip_prefix(">>> ") else {
-                expected.push_str(line);
-                expected.push('\n');
-                continue;
-            };
-            let mut src = input.to_string();
-            while let Some(cont) = lines.peek().and_then(|l| l.strip_prefix("... ")) {
-                src.push('\n');
-                src.push_str(cont);
-                lines.next();
-            }
-            let mut sink = Collect::default();
-            if command::is_command(&src) {
-                match command::run(&mut session, &src, &mut sink).unwrap() {
-                    Outcome::Text(t) => actual.push_str(&t),
-                    Outcome::Quit => {}
-                }
-            } else {
-                session.execute(&src, &mut sink).unwrap();
-            }
-            for o in sink.outputs {
-                match o {
-                    Output::Value(v) => {
-                        actual.push_str(&table::render(&v, &session.options));
-                        actual.push('\n');
-                    }
-                    Output::Print(t) => actual.push_str(&t),
-                }
-            }
-        }
-        assert_eq!(actual, expected, "README transcript:\n{}", block.join("\n"));
-    }
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let blocks = readme
+        .lines()
+        .filter(|l| l.trim_end() == "```ragtag")
+        .count();
+    assert!(blocks >= 3, "README has {blocks} ragtag blocks");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ragtag"))
+        .args(["test", "README.md"])
+        .current_dir(root)
+        .env_remove("CI")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.ends_with("1 passed, 0 failed\n"),
+        "ragtag test README.md:\n{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// The README's shell examples (code blocks whose first line starts with `$ `) print what

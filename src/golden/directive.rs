@@ -20,6 +20,9 @@ pub struct Settings {
     pub as_written: Option<bool>,
     /// Placeholders of the file's own, `[NAME]=REGEX`, besides `[TIME]` and `[PATH]`.
     pub placeholders: Vec<(String, String)>,
+    /// `width=N`: tables, headers and diagnostics wrap at N columns instead of the runner's
+    /// 100 (a README written for 80-column readers says `width=80`).
+    pub width: Option<usize>,
 }
 
 impl Settings {
@@ -32,6 +35,7 @@ impl Settings {
             atol: over.atol.or(self.atol),
             as_written: over.as_written.or(self.as_written),
             placeholders,
+            width: over.width.or(self.width),
         }
     }
 }
@@ -91,8 +95,11 @@ pub fn read_comment(line: &str) -> Result<Option<Settings>, String> {
 }
 
 /// What an unknown directive's error lists.
-const KNOWN: &str = "the known ones are rtol=NUMBER, atol=NUMBER, precision=written|exact \
-                     and placeholders [NAME]=REGEX";
+const KNOWN: &str = "the known ones are rtol=NUMBER, atol=NUMBER, precision=written|exact, \
+                     width=COLUMNS and placeholders [NAME]=REGEX";
+
+/// The narrowest and widest `width=` a transcript may ask for.
+const WIDTHS: std::ops::RangeInclusive<usize> = 20..=1000;
 
 /// A placeholder's name: `[NAME]` in capitals, digits and underscores.
 fn is_placeholder_name(key: &str) -> bool {
@@ -137,6 +144,16 @@ fn read_settings(text: &str) -> Result<Settings, String> {
             "atol" => s.atol = Some(number()?),
             "precision" if value == "written" => s.as_written = Some(true),
             "precision" if value == "exact" => s.as_written = Some(false),
+            "width" => match value.parse::<usize>() {
+                Ok(w) if WIDTHS.contains(&w) => s.width = Some(w),
+                _ => {
+                    return Err(format!(
+                        "`width={value}`: a width is a whole number of columns from {} to {}",
+                        WIDTHS.start(),
+                        WIDTHS.end()
+                    ))
+                }
+            },
             "precision" => {
                 return Err(format!(
                     "`precision={value}`: write precision=written (floats match at the \
@@ -229,9 +246,16 @@ mod tests {
                 atol: Some(0.0),
                 as_written: None,
                 placeholders: Vec::new(),
+                width: None,
             }))
         );
+        assert_eq!(
+            read_comment("# ragtag: width=80").unwrap().unwrap().width,
+            Some(80)
+        );
         for bad in [
+            "# ragtag: width=8",
+            "# ragtag: width=eighty",
             "#ragtag: rtol=1",
             "# ragtg: rtol=1",
             "# Ragtag: rtol=1",

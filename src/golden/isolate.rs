@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::run::{golden_session, on_big_stack, run_entry, Actual, Fault};
+use super::run::{golden_session, on_big_stack, run_entry, set_width, Actual, Fault};
 use super::{parse, Transcript};
 
 /// How long an input may run when `--timeout` is not given: far beyond any transcript's
@@ -251,6 +251,7 @@ pub fn run_child(
                     watch.begin();
                     send(out, &Message::Start { input })?;
                     hooks.apply(&entry.source);
+                    set_width(&mut session, entry.settings.width);
                     let mut actual = run_entry(&mut session, &entry.source);
                     if let (true, Some(limit)) = (watch.end(), timeout) {
                         actual.fault.get_or_insert(Fault::TimedOut {

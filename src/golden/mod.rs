@@ -59,8 +59,8 @@
 //! rounds to it at the decimals it is written with (`2.83` for 2.8284271). Runs of spaces
 //! and of table rules count as one, so a number printed wider still matches its column.
 //!
-//! What an input's output is: each displayed value as a table (width [`run::WIDTH`],
-//! Unicode, no colour), what `print` wrote, the text of a meta-command, and finally the
+//! What an input's output is: each displayed value as a table (width [`run::WIDTH`], or
+//! the N of a `# ragtag: width=N` directive; Unicode, no colour), what `print` wrote, the text of a meta-command, and finally the
 //! error report of a failing input rendered by miette in its plain (no-colour) Unicode style
 //! at the same width. Cells are named `<cell N>` as in the REPL. `:time`'s duration is
 //! matched by `took [TIME]`.

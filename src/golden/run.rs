@@ -140,6 +140,12 @@ pub fn golden_session() -> Session {
     session
 }
 
+/// Makes the session render at the width a `# ragtag: width=N` directive asked for, or at
+/// [`WIDTH`].
+pub fn set_width(session: &mut Session, width: Option<usize>) {
+    session.options.width = width.unwrap_or(WIDTH);
+}
+
 /// Runs one input (a cell or a `:` meta-command) and returns everything it showed, in order.
 pub fn run_input(session: &mut Session, source: &str) -> String {
     run_input_noting(session, source, &mut None)
@@ -187,7 +193,7 @@ fn run_input_noting(session: &mut Session, source: &str, noted: &mut Option<Note
             if e.class.name() == "InternalError" {
                 noted.internal = Some(e.message.clone());
             }
-            push_block(&session.render_error(&e, Style::Plain, WIDTH))
+            push_block(&session.render_error(&e, Style::Plain, session.options.width))
         }
     }
     text
@@ -262,7 +268,10 @@ pub fn replay(transcript: &Transcript) -> Vec<Actual> {
         transcript
             .entries
             .iter()
-            .map(|entry| run_entry(&mut session, &entry.source))
+            .map(|entry| {
+                set_width(&mut session, entry.settings.width);
+                run_entry(&mut session, &entry.source)
+            })
             .collect()
     })
 }
