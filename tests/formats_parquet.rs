@@ -463,3 +463,73 @@ fn corrupt_and_truncated_files_are_errors_never_panics() {
     never_panics(&fixtures().0.join("chunks.arrow"), "ragtag.read_arrow");
     never_panics(&fixtures().0.join("chunks.arrows"), "ragtag.read_arrow");
 }
+
+/// Files whose metadata or page headers lie (tests/formats/hostile_parquet.py makes them
+/// from a file ragtag wrote): a claimed count the data does not hold reads what is there or
+/// fails cleanly; a claim that would make the parquet crate reserve gigabytes (a page's
+/// uncompressed size, a page's value count, a dictionary's entries) fails the memory budget
+/// before anything is decoded; a column chunk outside the file is a ValueError naming it.
+#[test]
+fn lying_metadata_is_refused_before_it_is_trusted() {
+    let dir = python_common::scratch("hostile-parquet");
+    let valid = dir.join("valid.parquet");
+    let mut session = Session::new();
+    session
+        .execute(
+            &format!(
+                "ak.to_parquet({{'x': tf.ragged.constant([[1, 2, 3], [], [4, 5]] * 2000), \
+                 's': tf.constant(['a', 'bb', 'a'] * 2000)}}, '{}')",
+                valid.display()
+            ),
+            &mut Collect::default(),
+        )
+        .unwrap();
+    let out = dir.join("hostile");
+    let made = python_common::run(
+        "formats/hostile_parquet.py",
+        &[valid.to_str().unwrap(), out.to_str().unwrap()],
+    );
+    let expect = [
+        ("rows_1e9", None),
+        ("rows_2e62", None),
+        ("column_values_huge", None),
+        ("uncompressed_tiny", None),
+        (
+            "page_size_2g",
+            Some(("ResourceExhaustedError", "would allocate 2.0 GiB")),
+        ),
+        (
+            "page_values_2g",
+            Some(("ResourceExhaustedError", "would allocate 4.0 GiB")),
+        ),
+        (
+            "dictionary_2g",
+            Some(("ResourceExhaustedError", "would allocate 18.0 GiB")),
+        ),
+        ("negative_offset", Some(("ValueError", "starts at byte -5"))),
+        (
+            "offset_past_end",
+            Some(("ValueError", "runs past the end of the file")),
+        ),
+    ];
+    assert_eq!(made.lines().count(), expect.len(), "{made}");
+    for (name, error) in expect {
+        let file = out.join(format!("{name}.parquet"));
+        let mut session = Session::new();
+        session.memory_limit = Some(1 << 30);
+        let program = format!("y = ak.from_parquet('{}')\ny['s'].shape", file.display());
+        let mut sink = Collect::default();
+        match (session.execute(&program, &mut sink), error) {
+            (Ok(()), None) => {
+                let shown = format!("{:?}", sink.outputs);
+                assert!(shown.contains("6000"), "{name}: {shown}");
+            }
+            (Err(e), Some((class, words))) => {
+                assert_eq!(e.class.name(), class, "{name}: {}", e.message);
+                assert!(e.message.contains(words), "{name}: {}", e.message);
+                assert!(e.message.contains(name), "{name}: {}", e.message);
+            }
+            (got, _) => panic!("{name}: {:?}", got.map_err(|e| e.message)),
+        }
+    }
+}

@@ -14,3 +14,5 @@ pub mod json;
 pub mod numpy;
 #[cfg(feature = "arrow")]
 pub mod parquet;
+#[cfg(feature = "arrow")]
+mod parquet_pages;

@@ -93,7 +93,9 @@ fn projection(meta: &ArrowReaderMetadata, selected: &[Selected]) -> ProjectionMa
 }
 
 /// Fails before decoding when the selected columns of the selected row groups take more
-/// uncompressed bytes (from the file's metadata) than the memory budget allows.
+/// bytes than the memory budget allows: the uncompressed sizes the file's metadata gives, or
+/// what their page headers claim when that is more ([`super::parquet_pages`]). A page header
+/// no honest file holds is a ValueError naming the column.
 fn check_budget(
     path: &Path,
     meta: &ArrowReaderMetadata,
@@ -103,11 +105,29 @@ fn check_budget(
 ) -> Result<()> {
     let md = meta.metadata();
     let mut bytes: u128 = 0;
+    let mut file = fs::open(path)?;
     for &g in groups {
         let rg = md.row_group(g);
         for (leaf, col) in rg.columns().iter().enumerate() {
             if mask.leaf_included(leaf) {
-                bytes += u128::try_from(col.uncompressed_size()).unwrap_or(0);
+                ragtag_engine::interrupt::check()?;
+                // What the page headers claim, read before the crate trusts them.
+                let start = col
+                    .dictionary_page_offset()
+                    .unwrap_or_else(|| col.data_page_offset());
+                let claims = super::parquet_pages::scan(&mut file, start, col.compressed_size())
+                    .map_err(|why| {
+                        invalid_file(
+                            path,
+                            KIND,
+                            format!(
+                                "column '{}' of row group {g}: {why}",
+                                col.column_path().string()
+                            ),
+                        )
+                    })?;
+                let declared = u128::try_from(col.uncompressed_size()).unwrap_or(0);
+                bytes += declared.max(claims.bytes());
             }
         }
     }
