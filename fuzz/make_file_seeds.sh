@@ -7,6 +7,7 @@
 #   bash fuzz/make_file_seeds.sh [path/to/ragtag]     # default: target/release/ragtag
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$(pwd)
 bin=$(realpath "${1:-target/release/ragtag}")
 out=$(realpath fuzz)/seeds-files
 work=$(mktemp -d)
@@ -32,6 +33,10 @@ ragtag.write_json(st, 'strings.json')
 ragtag.write_jsonl(ft, 'floats.jsonl')
 ragtag.write_jsonl(st, 'strings.jsonl')
 " >/dev/null
+# Parquet files whose metadata and page headers lie (tests/formats/hostile_parquet.py).
+python3 "$root/tests/formats/hostile_parquet.py" strings.parquet hostile >/dev/null
+for f in hostile/*.parquet; do mv "$f" "lie_$(basename "$f")"; done
+rmdir hostile
 pick() { case "$1" in npy) echo 0;; npz) echo 1;; parquet) echo 2;; arrow) echo 3;; json) echo 4;; jsonl) echo 5;; esac; }
 for f in *; do
     ext=${f##*.}
