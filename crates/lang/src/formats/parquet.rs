@@ -117,6 +117,9 @@ fn check_budget(
                     .unwrap_or_else(|| col.data_page_offset());
                 let claims = super::parquet_pages::scan(&mut file, start, col.compressed_size())
                     .map_err(|why| {
+                        if ragtag_engine::interrupt::requested() {
+                            return ragtag_engine::interrupt::interrupted().into();
+                        }
                         invalid_file(
                             path,
                             KIND,

@@ -70,6 +70,9 @@ pub fn scan<F: Read + Seek>(file: &mut F, start: i64, len: i64) -> Result<Claims
     let mut pos = start;
     let mut buf = Vec::new();
     while pos < end {
+        if ragtag_engine::interrupt::requested() {
+            return Err("interrupted".to_string());
+        }
         let header = read_header(file, pos, end, &mut buf)?;
         let (Ok(uncompressed), Ok(compressed)) = (
             u64::try_from(header.uncompressed),

@@ -2,12 +2,18 @@
 //! read into tensors and written from them; which one a file is comes from its first
 //! bytes.
 
-use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom};
+use std::io::BufWriter;
 use std::path::Path;
 
+use std::sync::Arc;
+
 use arrow_array::RecordBatch;
-use arrow_ipc::reader::{FileReader, StreamReader};
+use arrow_buffer::Buffer;
+use arrow_ipc::convert::try_fb_to_schema;
+use arrow_ipc::reader::{read_footer_length, FileDecoder, StreamDecoder};
 use arrow_ipc::writer::{FileWriter, StreamWriter};
+use arrow_ipc::Block;
+use arrow_schema::{ArrowError, SchemaRef};
 
 use super::{invalid_file, reader_failed, ReadOptions};
 use crate::diagnostic::{Error, Result};
@@ -20,29 +26,26 @@ const FILE_MAGIC: &[u8] = b"ARROW1";
 const KIND: &str = "Arrow IPC";
 
 /// Reads the columns `opts` asks for from the Arrow IPC file or stream at `path`.
+///
+/// The file is read whole into one buffer (interruptibly, through the budget) and its
+/// record batches decoded from slices of it, without a copy: arrow-ipc's own readers would
+/// zero a buffer for each record batch before reading into it, a pass over every byte that
+/// cannot be interrupted.
 pub fn read(path: &Path, opts: &ReadOptions) -> Result<Vec<(String, Array)>> {
-    let mut file = fs::open(path)?;
     let len = fs::size(path)?;
     // Arrow arrays take about as many bytes as the file's record batches, and the tensors
     // as many again: the file must fit the budget before anything is decoded.
     budget::check_bytes(&format!("reading '{}'", path.display()), u128::from(len))
         .map_err(|e| Error::from(e).with_hint(big_file_hint()))?;
-    let mut magic = [0u8; 6];
-    let is_file = file.read_exact(&mut magic).is_ok() && magic == FILE_MAGIC;
-    file.seek(SeekFrom::Start(0))
-        .map_err(|e| fs::io_error(&e, path))?;
+    let bytes = fs::read(path)?;
+    let is_file = bytes.starts_with(FILE_MAGIC);
+    let buffer = Buffer::from_vec(bytes);
     let decoded = ragtag_engine::guard::catch(|| -> Result<_> {
         let bad = |e| invalid_file(path, KIND, e);
         if is_file {
-            let reader =
-                FileReader::try_new(BufReader::new(fs::Interruptible(file)), None).map_err(bad)?;
-            let schema = reader.schema();
-            Ok((schema, batches(reader).map_err(bad)??))
+            decode_file(&buffer).map_err(bad)?
         } else {
-            let reader = StreamReader::try_new(BufReader::new(fs::Interruptible(file)), None)
-                .map_err(bad)?;
-            let schema = reader.schema();
-            Ok((schema, batches(reader).map_err(bad)??))
+            decode_stream(buffer.clone()).map_err(bad)?
         }
     });
     // A read stopped by an interrupt ends in an error of its own: the interrupt wins.
@@ -52,18 +55,79 @@ pub fn read(path: &Path, opts: &ReadOptions) -> Result<Vec<(String, Array)>> {
     super::tensors(&batches, &selected, opts.fill.as_ref())
 }
 
-/// The record batches of a reader, looking at the interrupt flag between two.
-fn batches(
-    reader: impl Iterator<Item = std::result::Result<RecordBatch, arrow_schema::ArrowError>>,
-) -> std::result::Result<Result<Vec<RecordBatch>>, arrow_schema::ArrowError> {
-    let mut out = Vec::new();
-    for batch in reader {
+/// What a decode gives: the schema and the record batches, or the interrupt.
+type Decoded = std::result::Result<Result<(SchemaRef, Vec<RecordBatch>)>, ArrowError>;
+
+/// The slice of `buffer` a footer's block names, checked to lie inside it.
+fn block_bytes(buffer: &Buffer, block: &Block) -> std::result::Result<Buffer, ArrowError> {
+    let offset = usize::try_from(block.offset()).ok();
+    let len = usize::try_from(block.metaDataLength())
+        .ok()
+        .zip(usize::try_from(block.bodyLength()).ok())
+        .and_then(|(m, b)| m.checked_add(b));
+    match (offset, len) {
+        (Some(o), Some(l)) if o.checked_add(l).is_some_and(|e| e <= buffer.len()) => {
+            Ok(buffer.slice_with_length(o, l))
+        }
+        _ => Err(ArrowError::IpcError(format!(
+            "a block at byte {} of {} + {} bytes lies outside the file ({} bytes)",
+            block.offset(),
+            block.metaDataLength(),
+            block.bodyLength(),
+            buffer.len()
+        ))),
+    }
+}
+
+/// Decodes an Arrow IPC file (`ARROW1 … footer ARROW1`) held in `buffer`.
+fn decode_file(buffer: &Buffer) -> Decoded {
+    let short = || ArrowError::IpcError("the file ends before its footer".to_string());
+    let trailer_start = buffer.len().checked_sub(10).ok_or_else(short)?;
+    let footer_len = read_footer_length(buffer[trailer_start..].try_into().map_err(|_| short())?)?;
+    let footer_start = trailer_start.checked_sub(footer_len).ok_or_else(short)?;
+    let footer = arrow_ipc::root_as_footer(&buffer[footer_start..trailer_start])
+        .map_err(|e| ArrowError::IpcError(format!("its footer is unreadable: {e}")))?;
+    let schema = footer
+        .schema()
+        .ok_or_else(|| ArrowError::IpcError("its footer has no schema".to_string()))?;
+    let schema: SchemaRef = Arc::new(try_fb_to_schema(schema)?);
+    let mut decoder = FileDecoder::new(Arc::clone(&schema), footer.version());
+    for block in footer.dictionaries().iter().flatten() {
         if let Err(e) = ragtag_engine::interrupt::check() {
             return Ok(Err(e.into()));
         }
-        out.push(batch?);
+        decoder.read_dictionary(block, &block_bytes(buffer, block)?)?;
     }
-    Ok(Ok(out))
+    let mut out = Vec::new();
+    for block in footer.recordBatches().iter().flatten() {
+        if let Err(e) = ragtag_engine::interrupt::check() {
+            return Ok(Err(e.into()));
+        }
+        if let Some(batch) = decoder.read_record_batch(block, &block_bytes(buffer, block)?)? {
+            out.push(batch);
+        }
+    }
+    Ok(Ok((schema, out)))
+}
+
+/// Decodes an Arrow IPC stream (a schema message, then dictionaries and record batches)
+/// held in `buffer`.
+fn decode_stream(mut buffer: Buffer) -> Decoded {
+    let mut decoder = StreamDecoder::new();
+    let mut out = Vec::new();
+    while !buffer.is_empty() {
+        if let Err(e) = ragtag_engine::interrupt::check() {
+            return Ok(Err(e.into()));
+        }
+        if let Some(batch) = decoder.decode(&mut buffer)? {
+            out.push(batch);
+        }
+    }
+    decoder.finish()?;
+    let schema = decoder
+        .schema()
+        .ok_or_else(|| ArrowError::IpcError("the stream holds no schema".to_string()))?;
+    Ok(Ok((schema, out)))
 }
 
 fn big_file_hint() -> String {
