@@ -54,6 +54,10 @@ pub fn redraw(prompt: &str, input: &str, cols: usize, paint: &dyn Fn(&str) -> St
 mod tests {
     use super::*;
 
+    fn text(c: char, n: usize) -> String {
+        std::iter::repeat_n(c, n).collect()
+    }
+
     #[test]
     fn a_pasted_block_gets_continuation_prompts() {
         let block = "for i in range(3):\n    print(i)\n";
@@ -63,8 +67,8 @@ mod tests {
         );
         assert_eq!(rows_drawn(">>> ", block, 80), 3);
         // A line wider than the terminal takes two rows; the prompt counts on the first.
-        assert_eq!(rows_drawn(">>> ", &"x".repeat(77), 80), 2);
-        assert_eq!(rows_drawn(">>> ", &format!("a\n{}", "y".repeat(80)), 80), 2);
-        assert_eq!(rows_drawn(">>> ", &format!("a\n{}", "y".repeat(81)), 80), 3);
+        assert_eq!(rows_drawn(">>> ", &text('x', 77), 80), 2);
+        assert_eq!(rows_drawn(">>> ", &format!("a\n{}", text('y', 80)), 80), 2);
+        assert_eq!(rows_drawn(">>> ", &format!("a\n{}", text('y', 81)), 80), 3);
     }
 }

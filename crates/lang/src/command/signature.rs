@@ -69,7 +69,7 @@ fn wrap_signature(head: &str, args: &[&str], tail: &str, width: usize, out: &mut
         let piece_width = arg.width() + if last { tail.width() } else { 0 };
         if !fresh && line.width() + 1 + piece_width > width {
             out.push(std::mem::take(&mut line));
-            line = " ".repeat(hang);
+            line = std::iter::repeat_n(' ', hang).collect();
             fresh = true;
         }
         if !fresh {
@@ -130,7 +130,7 @@ mod tests {
             wrap_help(text, 30),
             "short\n  one two three four five six\n  seven eight nine ten eleven\n  twelve\n"
         );
-        for line in wrap_help(&"word ".repeat(50), 80).lines() {
+        for line in wrap_help(&["word"; 50].join(" "), 80).lines() {
             assert!(line.len() <= 80, "{line}");
         }
     }
