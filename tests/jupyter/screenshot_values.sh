@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Values that are not tensors and the cell magics in a real JupyterLab (screenshot.py --plain;
 # every cell must run without error): a dict of tensors, a set, an instance with its
-# __repr__, %%timeit and help(tf.ragged.constant), shot to target/jupyterlab-values.png and
+# __repr__, %%timeit, help(tf.ragged.constant) and draw(a, b), shot to target/jupyterlab-values.png and
 # target/jupyterlab-values-dark.png.
 #
 #   RAGTAG_BIN=target/release/ragtag tests/jupyter/screenshot_values.sh
