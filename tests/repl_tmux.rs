@@ -637,6 +637,10 @@ fn a_pasted_block_shows_continuation_prompts() {
     tmux.wait_for("a continuation line", 10, |s| last_line(s) == "...");
     tmux.type_text("40 + 2");
     tmux.send(&["Enter"]);
+    // The next `... ` line before the empty line that ends the cell.
+    tmux.wait_for("a second continuation line", 10, |s| {
+        s.contains("... 40 + 2\n...") && last_line(s) == "..."
+    });
     tmux.send(&["Enter"]);
     let s = tmux.wait_prompt(3);
     assert!(s.contains("Wall time: ") && s.contains("\n42\n"), "{s}");
