@@ -570,3 +570,77 @@ async fn magics_and_commands_run_on_their_own_lines_in_a_cell() {
         .starts_with("CPU times: user "));
     k.shutdown().await;
 }
+
+/// The text of a cell's stdout stream messages, joined.
+fn stdout_of(out: &[Value]) -> String {
+    out.iter()
+        .filter(|m| m["header"]["msg_type"] == "stream" && m["content"]["name"] == "stdout")
+        .map(|m| m["content"]["text"].as_str().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn cell_magics_history_and_load_as_ipython_runs_them() {
+    let mut k = Kernel::start("notebook").await;
+    // %%time times the cell and shows its last value as the result.
+    let (reply, out) = k.execute("%%time\nx = 40\nx + 2").await;
+    assert_eq!(reply["content"]["status"], "ok", "{reply}");
+    assert!(stdout_of(&out).starts_with("CPU times: user "), "{out:?}");
+    let result = out
+        .iter()
+        .find(|m| m["header"]["msg_type"] == "execute_result")
+        .unwrap();
+    assert_eq!(result["content"]["data"]["text/plain"], "42");
+    // %%timeit: setup on its line, the timed code below.
+    let (reply, out) = k.execute("%%timeit -n 3 -r 2 y = [1]\ny + [2]").await;
+    assert_eq!(reply["content"]["status"], "ok", "{reply}");
+    assert!(
+        stdout_of(&out).ends_with(" per loop (mean ± std. dev. of 2 runs, 3 loops each)\n"),
+        "{out:?}"
+    );
+    // %history: this session's cells, numbered as their prompts.
+    let (_, out) = k.execute("%history -n -l 1").await;
+    assert_eq!(
+        stdout_of(&out),
+        "   2:\n%%timeit -n 3 -r 2 y = [1]\ny + [2]\n"
+    );
+    // %load replaces the cell with the file's code (set_next_input), and runs nothing.
+    let dir = std::env::temp_dir().join(format!("ragtag-kernel-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("code.rtg");
+    std::fs::write(&file, "z = 7\nprint(z)\n").unwrap();
+    let (reply, out) = k.execute(&format!("%load {}", file.display())).await;
+    assert_eq!(reply["content"]["status"], "ok", "{reply}");
+    assert_eq!(
+        reply["content"]["payload"],
+        json!([{
+            "source": "set_next_input",
+            "text": format!("# %load {}\nz = 7\nprint(z)\n", file.display()),
+            "replace": true
+        }])
+    );
+    assert_eq!(stdout_of(&out), "");
+    let (reply, _) = k.execute("z").await;
+    assert_eq!(reply["content"]["ename"], "NameError", "{reply}");
+    let _ = std::fs::remove_dir_all(&dir);
+    k.shutdown().await;
+}
+
+#[tokio::test]
+async fn help_in_a_cell_is_wrapped_at_argument_boundaries() {
+    let mut k = Kernel::start("notebook").await;
+    let (_, out) = k.execute("help(tf.ragged.constant)").await;
+    let text = stdout_of(&out);
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "{line:?} in\n{text}");
+    }
+    // Arguments stay whole, continuations under the first argument.
+    assert!(text.contains("row_splits_dtype=tf.int64)"), "{text}");
+    assert!(
+        text.lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("                   ")),
+        "{text}"
+    );
+    k.shutdown().await;
+}

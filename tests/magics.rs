@@ -100,3 +100,73 @@ fn whos_is_ipythons_table_and_reset_f_forgets_every_name() {
     let (_, err, ok) = ragtag(&["-c", "x = 1\n%reset\nprint(x)"]);
     assert!(!ok && err.contains("%reset -f"), "{err}");
 }
+
+#[test]
+fn load_echoes_a_file_and_runs_it_in_a_script() {
+    let dir = std::env::temp_dir().join(format!("ragtag-load-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("lib.rtg"), "def double(x):\n    return x * 2\n").unwrap();
+    std::fs::write(dir.join("main.rtg"), "%load lib.rtg\nprint(double(21))\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ragtag"))
+        .args(["run", "main.rtg"])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stdout,
+        "# %load lib.rtg\ndef double(x):\n    return x * 2\n42\n"
+    );
+    let (_, err, ok) = ragtag(&["-c", "%load /no/such/file.rtg"]);
+    assert!(!ok && err.contains("FileNotFoundError"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cell_magics_time_a_whole_script() {
+    let (out, err, ok) = ragtag(&["-c", "%%time\nx = 40\nprint(x + 2)"]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "42", "{out}");
+    assert!(lines[1].starts_with("CPU times: user "), "{out}");
+    assert!(lines[2].starts_with("Wall time: "), "{out}");
+    let (out, err, ok) = ragtag(&["-c", "%%timeit -n 2 -r 3 t = tf.range(5)\nt * 2"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.ends_with(" per loop (mean ± std. dev. of 3 runs, 2 loops each)\n"),
+        "{out}"
+    );
+    let (out, err, ok) = ragtag(&["-c", "x = 1\n%history -n"]);
+    assert!(ok, "{err}");
+    assert_eq!(out, "   1:\nx = 1\n%history -n\n");
+}
+
+#[test]
+fn unseeded_random_numbers_differ_between_processes_unless_reproducible() {
+    let draw = |reproducible: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ragtag"));
+        cmd.args([
+            "-c",
+            "print(tf.random.normal([3]))\nprint(np.random.rand(2))",
+        ]);
+        if reproducible {
+            cmd.env("RAGTAG_REPRODUCIBLE", "1");
+        } else {
+            cmd.env_remove("RAGTAG_REPRODUCIBLE");
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert_ne!(draw(false), draw(false));
+    assert_eq!(draw(true), draw(true));
+    // A seed gives TensorFlow's sequence whatever the process.
+    let (a, _, _) = ragtag(&["-c", "tf.random.set_seed(1)\nprint(tf.random.normal([2]))"]);
+    let (b, _, _) = ragtag(&["-c", "tf.random.set_seed(1)\nprint(tf.random.normal([2]))"]);
+    assert_eq!(a, b);
+}

@@ -45,6 +45,7 @@ mod python_cases;
 mod render_explain;
 mod render_html;
 mod render_json;
+mod render_kinds;
 mod render_readme;
 mod render_table;
 mod render_tf;

@@ -82,14 +82,37 @@ fn colour_marks_roles_with_ansi_codes() {
     let v = render_common::value_of("tf.ragged.constant([[1, 2], []])");
     let text = table::render(&v, &opts);
     assert!(text.contains("\x1b["), "{text}");
-    // Without colour, implicit defaults are bracketed; with colour they are dimmed instead.
+    // Implicit defaults are bracketed with colour or without (and dimmed in colour), so
+    // text copied out of a colour terminal still tells them from stored zeros.
     let sparse = catalogue()
         .into_iter()
         .find(|(n, _)| *n == "sparse_ints")
         .unwrap()
         .1;
-    assert!(table::render(&sparse, &Options::plain(80)).contains("(0)"));
-    assert!(!table::render(&sparse, &opts).contains("(0)"));
+    let plain = table::render(&sparse, &Options::plain(80));
+    let coloured = table::render(&sparse, &opts);
+    assert!(coloured.contains("\x1b["), "{coloured}");
+    assert_eq!(strip_ansi(&coloured), plain);
+    assert!(plain.contains("(0) implicit"), "{plain}");
+}
+
+/// `text` without its ANSI escape sequences: what a terminal's copy gives.
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            // CSI: ESC [ parameters, then a final byte in @..~.
+            for d in chars.by_ref() {
+                if ('@'..='~').contains(&d) && d != '[' {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[test]

@@ -601,3 +601,48 @@ fn long_help_opens_the_pager() {
     let _ = std::fs::remove_file(&file);
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+#[cfg_attr(
+    not(ragtag_tmux_tests),
+    ignore = "drives the REPL in tmux: RAGTAG_TMUX_TESTS=1 cargo test --test integration repl_tmux::"
+)]
+fn a_pasted_block_shows_continuation_prompts() {
+    let Some((tmux, data)) = start(80, 24, "paste") else {
+        return;
+    };
+    // A bracketed paste (tmux's paste-buffer -p), as a terminal sends a pasted block.
+    let file = data.join("block.txt");
+    std::fs::write(&file, "for i in range(3):\n    x = i * 2\n    print(x)\n").unwrap();
+    let out = tmux.cmd(&["load-buffer", "-b", "block", file.to_str().unwrap()]);
+    assert!(out.status.success());
+    let out = tmux.cmd(&["paste-buffer", "-p", "-b", "block", "-t", "rt"]);
+    assert!(out.status.success());
+    tmux.wait_for("the pasted block", 10, |s| s.contains("print(x)"));
+    tmux.send(&["Enter"]);
+    let s = tmux.wait_prompt(2);
+    let lines: Vec<&str> = s.lines().map(str::trim_end).collect();
+    let first = lines
+        .iter()
+        .position(|l| *l == ">>> for i in range(3):")
+        .unwrap_or_else(|| panic!("{s}"));
+    assert_eq!(
+        &lines[first + 1..first + 6],
+        ["...     x = i * 2", "...     print(x)", "...", "0", "2"],
+        "{s}"
+    );
+    // A cell magic takes the lines after it, up to an empty one.
+    tmux.type_text("%%time");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("a continuation line", 10, |s| last_line(s) == "...");
+    tmux.type_text("40 + 2");
+    tmux.send(&["Enter"]);
+    // The next `... ` line before the empty line that ends the cell.
+    tmux.wait_for("a second continuation line", 10, |s| {
+        s.contains("... 40 + 2\n...") && last_line(s) == "..."
+    });
+    tmux.send(&["Enter"]);
+    let s = tmux.wait_prompt(3);
+    assert!(s.contains("Wall time: ") && s.contains("\n42\n"), "{s}");
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -160,6 +160,10 @@ pub fn media(v: &Value, format: Format, opts: &Options) -> Media {
     Media::new(content)
 }
 
+/// The width help text printed into a notebook is wrapped to: a notebook's output area
+/// breaks longer lines wherever they reach its edge, mid-word.
+const HELP_WIDTH: usize = 80;
+
 /// Sends what a cell produces to IOPub as it happens. A displayed value is held back until the
 /// next output or the end of the cell: the last one becomes the cell's `execute_result`, the
 /// others `display_data`, so the order on IOPub is exactly the order of the cell.
@@ -173,6 +177,8 @@ struct KernelSink<'a> {
     silent: bool,
     /// Help pages (`x?`, `x??`) for the pager, sent in the execute_reply's payload.
     pages: Vec<String>,
+    /// The cell's new contents (`%load FILE`), sent as a `set_next_input` payload.
+    next_input: Option<String>,
 }
 
 impl KernelSink<'_> {
@@ -231,7 +237,12 @@ impl Sink for KernelSink<'_> {
     /// `help(x)` prints its page, as IPython's does, so a notebook keeps it (one run
     /// headless by nbclient too); `x?` has the pager.
     fn page(&mut self, text: &str) {
-        self.print(text);
+        self.print(&command::signature::wrap_help(text, HELP_WIDTH));
+    }
+    /// `%load FILE` replaces the cell, as IPython's `set_next_input(replace=True)` does.
+    fn next_input(&mut self, text: &str) -> bool {
+        self.next_input = Some(text.to_string());
+        true
     }
     /// `display(x)` is display_data at once, never the cell's execute_result.
     fn display_now(&mut self, value: &Value) {
@@ -318,6 +329,7 @@ pub fn execute(
         pending: None,
         silent,
         pages: Vec::new(),
+        next_input: None,
     };
     let mut run = |session: &mut Session| {
         catch_unwind(AssertUnwindSafe(|| {
@@ -370,7 +382,7 @@ pub fn execute(
         }
     };
     // Jupyter's pager shows one page.
-    let payload = if sink.pages.is_empty() || silent {
+    let mut payload = if sink.pages.is_empty() || silent {
         Vec::new()
     } else {
         vec![Payload::Page {
@@ -378,6 +390,12 @@ pub fn execute(
             start: 0,
         }]
     };
+    if let Some(text) = sink.next_input.take().filter(|_| !silent) {
+        payload.push(Payload::SetNextInput {
+            text,
+            replace: true,
+        });
+    }
     match error {
         None => ExecuteReply {
             status: ReplyStatus::Ok,

@@ -17,6 +17,7 @@
 mod helper;
 mod highlight;
 mod pager;
+mod paste;
 mod wrap;
 
 use std::cell::RefCell;
@@ -34,6 +35,7 @@ use ragtag::value::Value;
 use ragtag::Session;
 use rustyline::config::{CompletionType, Config};
 use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
 use rustyline::hint::HistoryHinter;
 
 use helper::InputHelper;
@@ -198,12 +200,29 @@ pub fn run(options: ragtag::render::Options, fixed_width: Option<usize>) -> Exit
                 if pending.is_empty() && line.trim().is_empty() {
                     continue;
                 }
+                // A pasted block: the editor drew its later lines without prompts.
+                if line.contains('\n') {
+                    if let Some((cols, _)) = editor.dimensions() {
+                        let paint = |l: &str| -> String {
+                            match editor.helper() {
+                                Some(h) if color => h.highlight(l, 0).into_owned(),
+                                _ => l.to_string(),
+                            }
+                        };
+                        paste::redraw(prompt, &line, cols, &paint);
+                    }
+                }
                 if !pending.is_empty() {
                     pending.push('\n');
                 }
                 pending.push_str(&line);
-                if !command::cell::is_line_command(&pending)
-                    && command::continuation::continues(&pending)
+                // A cell magic (`%%time`) takes the lines after it up to an empty one, as
+                // IPython's terminal does.
+                let cell_magic = pending.starts_with("%%");
+                if (cell_magic && !line.trim().is_empty() && !line.ends_with('\n'))
+                    || (!cell_magic
+                        && !command::cell::is_line_command(&pending)
+                        && command::continuation::continues(&pending))
                 {
                     continue;
                 }

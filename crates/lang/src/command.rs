@@ -12,9 +12,11 @@ use ragtag_engine::budget;
 use ragtag_engine::exceptions::ExceptionClass;
 
 pub mod cell;
+pub mod cell_magic;
 pub mod continuation;
 pub mod help;
 pub mod magic;
+pub mod signature;
 pub mod tutorial;
 pub mod whos;
 

@@ -13,6 +13,7 @@ use crate::value::env::Names;
 use crate::value::Value;
 use ragtag_engine::guard;
 
+mod inputs;
 mod parts;
 
 /// One session of ragtag: the names the user defined, the inputs run so far (numbered as
@@ -57,6 +58,8 @@ pub struct Session {
     /// While a cell runs in parts (code between meta-command lines), each part and each
     /// command counts as the one cell begun by [`Session::begin_cell`].
     held: bool,
+    /// Every cell as typed, with its number, for `%history`.
+    inputs: Vec<(usize, String)>,
 }
 
 impl Drop for Session {
@@ -94,6 +97,7 @@ impl Session {
             cancel: Arc::new(AtomicBool::new(false)),
             shown: Vec::new(),
             held: false,
+            inputs: Vec::new(),
             random: Arc::new(std::sync::Mutex::new(
                 // RAGTAG_REPRODUCIBLE=1 starts every session from the transcripts' fixed seed,
                 // for checks of a whole notebook or a newcomer's run.
@@ -244,8 +248,10 @@ impl Session {
     /// so history leaves them out and the next numbered cell does not share their name.
     pub fn silently<R>(&mut self, f: impl FnOnce(&mut Session) -> R) -> R {
         let (counter, first) = (self.counter, self.sources.len());
+        let typed = self.inputs.len();
         let result = f(self);
         self.counter = counter;
+        self.inputs.truncate(typed);
         for (name, _) in self.sources.iter_mut().skip(first) {
             if name.starts_with("<cell ") {
                 *name = "<silent>".to_string();

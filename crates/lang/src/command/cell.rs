@@ -66,7 +66,7 @@ fn inside_brackets(code: &str) -> bool {
 }
 
 /// Whether `src` is code alone (no command lines), which runs as one input as before.
-fn code_only(src: &str) -> bool {
+pub(super) fn code_only(src: &str) -> bool {
     !src.lines().any(|l| l.starts_with([':', '%', '!']))
         && !src.trim_start().starts_with([':', '%', '!'])
 }
@@ -82,6 +82,14 @@ pub fn run_cell(
     name: Option<&str>,
     sink: &mut dyn Sink,
 ) -> Result<Outcome, Error> {
+    session.record_input(src);
+    if let Some((line, body)) = super::cell_magic::split_cell_magic(src) {
+        let number = session.begin_cell();
+        session.record_command(line);
+        let result = super::cell_magic::run_cell_magic(session, line, body, number, sink);
+        session.end_cell();
+        return result;
+    }
     if code_only(src) {
         match name {
             Some(name) => session.execute_named(src, name, sink)?,
@@ -95,7 +103,7 @@ pub fn run_cell(
     result
 }
 
-fn run_parts(
+pub(super) fn run_parts(
     session: &mut Session,
     src: &str,
     name: Option<&str>,

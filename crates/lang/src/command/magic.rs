@@ -13,7 +13,9 @@ use crate::value::Value;
 use ragtag_engine::exceptions::ExceptionClass;
 
 /// The magics this module knows, for the hint on an unknown one.
-const MAGICS: &[&str] = &["%time", "%timeit", "%who", "%pwd", "%cd", "%whos", "%reset"];
+const MAGICS: &[&str] = &[
+    "%time", "%timeit", "%who", "%pwd", "%cd", "%whos", "%reset", "%history", "%load",
+];
 
 /// IPython's `%timeit` default: seven runs.
 const RUNS: usize = 7;
@@ -22,7 +24,7 @@ const RUNS: usize = 7;
 /// instant, rare enough to cost nothing.
 const POLL: Duration = Duration::from_millis(20);
 
-fn usage(msg: impl Into<String>) -> Error {
+pub(super) fn usage(msg: impl Into<String>) -> Error {
     Error::new(ExceptionClass::ValueError, msg)
 }
 
@@ -47,6 +49,11 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
         }
         "%whos" => Ok(super::whos::whos(session)),
         "%reset" => super::whos::reset(session, rest),
+        "%history" | "%hist" => super::cell_magic::history(session, rest),
+        "%load" => super::cell_magic::load(session, rest, sink),
+        cell if cell.starts_with("%%") => Err(usage(format!(
+            "{cell} is a cell magic: it must be the first line of a cell"
+        ))),
         "%pwd" => {
             let dir = std::env::current_dir().map_err(|e| os_error("%pwd", &e))?;
             sink.display(&Value::str(dir.display().to_string()));
@@ -80,7 +87,7 @@ pub fn run(session: &mut Session, line: &str, sink: &mut dyn Sink) -> Result<Out
     }
 }
 
-fn os_error(what: &str, e: &std::io::Error) -> Error {
+pub(super) fn os_error(what: &str, e: &std::io::Error) -> Error {
     Error::new(ExceptionClass::OSError, format!("{what}: {e}"))
 }
 
@@ -190,6 +197,9 @@ impl Sink for Held<'_> {
     fn restyle(&mut self, format: crate::render::Format, options: &crate::render::Options) {
         self.inner.restyle(format, options);
     }
+    fn next_input(&mut self, text: &str) -> bool {
+        self.inner.next_input(text)
+    }
 }
 
 /// `%time CODE`: runs the code once, prints IPython's CPU and wall times, then shows the
@@ -198,13 +208,22 @@ fn time(session: &mut Session, code: &str, sink: &mut dyn Sink) -> Result<Outcom
     if code.is_empty() {
         return Err(usage("usage: %time CODE (or :time CODE)"));
     }
+    timed(sink, |held| session.execute(code, held))
+}
+
+/// Runs `run`, then prints IPython's CPU and wall times and shows what it displayed (held
+/// back, so the report comes first as in IPython). `%time` and `%%time`.
+pub(super) fn timed(
+    sink: &mut dyn Sink,
+    run: impl FnOnce(&mut dyn Sink) -> Result<(), Error>,
+) -> Result<Outcome, Error> {
     let mut held = Held {
         inner: sink,
         values: Vec::new(),
     };
     let (user0, sys0) = cpu_times();
     let start = Instant::now();
-    session.execute(code, &mut held)?;
+    run(&mut held)?;
     let wall = start.elapsed().as_secs_f64();
     let (user1, sys1) = cpu_times();
     let (user, sys) = ((user1 - user0).max(0.0), (sys1 - sys0).max(0.0));
@@ -224,14 +243,28 @@ fn time(session: &mut Session, code: &str, sink: &mut dyn Sink) -> Result<Outcom
 
 /// `%timeit [-n N] [-r R] CODE`: IPython's mean ± standard deviation per loop.
 fn timeit(session: &mut Session, rest: &str, sink: &mut dyn Sink) -> Result<Outcome, Error> {
+    let (number, repeat, code) = timeit_options(rest, "%timeit")?;
+    if code.is_empty() {
+        return Err(usage("usage: %timeit [-n LOOPS] [-r RUNS] CODE"));
+    }
+    let (loops, runs) = session.time_loops(code, number, repeat, sink)?;
+    Ok(Outcome::Text(timeit_report(loops, &runs, repeat)))
+}
+
+/// `-n LOOPS` and `-r RUNS` at the start of `rest` (IPython's defaults: an automatic loop
+/// count and seven runs), and what follows them.
+pub(super) fn timeit_options<'a>(
+    rest: &'a str,
+    magic: &str,
+) -> Result<(Option<usize>, usize, &'a str), Error> {
     let (mut number, mut repeat) = (None, RUNS);
-    let mut code = rest;
+    let mut code = rest.trim();
     while let Some((flag @ ("-n" | "-r"), after)) = code.split_once(char::is_whitespace) {
         let after = after.trim_start();
         let (n, after) = after.split_once(char::is_whitespace).unwrap_or((after, ""));
         let n: usize =
             n.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                usage(format!("%timeit {flag} takes a positive count, not '{n}'"))
+                usage(format!("{magic} {flag} takes a positive count, not '{n}'"))
             })?;
         if flag == "-n" {
             number = Some(n);
@@ -240,21 +273,24 @@ fn timeit(session: &mut Session, rest: &str, sink: &mut dyn Sink) -> Result<Outc
         }
         code = after.trim_start();
     }
-    if code.is_empty() {
-        return Err(usage("usage: %timeit [-n LOOPS] [-r RUNS] CODE"));
-    }
-    let (loops, runs) = session.time_loops(code, number, repeat, sink)?;
+    Ok((number, repeat, code))
+}
+
+/// IPython's `%timeit` line: `1.2 ms ± 3.4 µs per loop (mean ± std. dev. of 7 runs, 100
+/// loops each)`.
+pub(super) fn timeit_report(loops: usize, runs: &[f64], repeat: usize) -> String {
     let per: Vec<f64> = runs.iter().map(|t| t / loops as f64).collect();
-    let mean = per.iter().sum::<f64>() / per.len() as f64;
-    let std = (per.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / per.len() as f64).sqrt();
-    Ok(Outcome::Text(format!(
+    let mean = per.iter().sum::<f64>() / per.len().max(1) as f64;
+    let std =
+        (per.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / per.len().max(1) as f64).sqrt();
+    format!(
         "{} ± {} per loop (mean ± std. dev. of {repeat} run{}, {} loop{} each)\n",
         format_time(mean),
         format_time(std),
         if repeat == 1 { "" } else { "s" },
         thousands(loops),
         if loops == 1 { "" } else { "s" },
-    )))
+    )
 }
 
 /// `1000000` as Python's `{:,}` writes it: `1,000,000`.

@@ -93,6 +93,12 @@ pub trait Sink: Send {
     /// (`:format json`, `:set width=60`): a sink that renders values itself takes these
     /// for the rest of the cell.
     fn restyle(&mut self, _format: crate::render::Format, _options: &crate::render::Options) {}
+    /// `%load FILE`: a front end with editable cells (the kernel) takes `text` as the
+    /// cell's new contents, as IPython's `set_next_input` does, and returns true; any
+    /// other returns false and the file runs.
+    fn next_input(&mut self, _text: &str) -> bool {
+        false
+    }
 }
 
 /// How a statement finished.

@@ -22,8 +22,9 @@ pub fn render(v: &Value, opts: &Options) -> String {
     to_text(&super::view::view(v, opts), opts)
 }
 
-/// The text a cell shows in a terminal: markers for absent and elided cells, and — without
-/// colour to dim them — implicit defaults in parentheses, so they never pass for stored values.
+/// The text a cell shows in a terminal: markers for absent and elided cells, and implicit
+/// defaults in parentheses (dimmed too in colour), so they never pass for stored values,
+/// not even in text copied out of a colour terminal.
 pub fn shown_text<'a>(c: &'a Cell, opts: &Options) -> Cow<'a, str> {
     match c.role {
         Role::Absent => Cow::Borrowed(if opts.unicode {
@@ -36,7 +37,8 @@ pub fn shown_text<'a>(c: &'a Cell, opts: &Options) -> Cow<'a, str> {
         } else {
             ELLIPSIS_ASCII
         }),
-        Role::Implicit if !opts.color => Cow::Owned(format!("({})", c.text)),
+        // In colour too: dimmed alone, an implicit 0 and a stored 0 copy as the same text.
+        Role::Implicit => Cow::Owned(format!("({})", c.text)),
         _ => Cow::Borrowed(&c.text),
     }
 }
@@ -84,7 +86,7 @@ pub fn legend(d: &Display, opts: &Options) -> Vec<String> {
     }
     // The same form as the absent line: the mark as cells show it, then what it means. The
     // mark is the tensor's own default (`('')` for strings, `(0)` for numbers; dimmed
-    // without parentheses in colour).
+    // too in colour).
     if let Some(cell) = d.first_with_role(Role::Implicit) {
         let mark = shown_text(cell, opts);
         out.push(style(

@@ -65,12 +65,16 @@ pub fn view(v: &Value, opts: &Options) -> Display {
             let Some(_entered) = crate::value::Entered::enter(v) else {
                 return Display::text(repr_of(v));
             };
+            // Framed as the dict it is, each key as Python writes it over its value's
+            // table; the tables keep the full width (an indent would take columns away).
             let items = dict.items();
             let mut d = Display::new();
+            d.push(Block::Text("{".into()));
             for (k, x) in items.iter() {
-                d.push(Block::Title(format!("[{}]", repr_of(k))));
+                d.push(Block::Title(format!("{}:", repr_of(k))));
                 d.extend(view(x, opts));
             }
+            d.push(Block::Text("}".into()));
             d
         }
         Value::Str(s) if s.len() > LONG_STR_BYTES => long_str(s),
