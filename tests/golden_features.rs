@@ -345,5 +345,13 @@ fn a_width_directive_sets_the_rendering_width() {
     std::fs::write(&file, blessed.replace("# ragtag: width=40\n", "")).unwrap();
     let (ok, out, _) = ragtag_test(&[s(&file)], &[]);
     assert!(!ok && out.contains("1 failed"), "{out}");
+    // The width is the whole file's: after the first input it is an error with its line.
+    std::fs::write(&file, ">>> 1\n1\n# ragtag: width=40\n>>> 2\n2\n").unwrap();
+    let (ok, out, err) = ragtag_test(&[s(&file)], &[]);
+    let report = format!("{out}{err}");
+    assert!(
+        !ok && report.contains("line 3") && report.contains("applies to a whole transcript"),
+        "{report}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -240,6 +240,7 @@ pub fn run_child(
     let hooks = Hooks::from_env();
     on_big_stack(|| {
         let mut session = golden_session();
+        set_width(&mut session, t.settings.width);
         let watch = Watch::new(session.cancel_flag());
         std::thread::scope(|scope| {
             if let Some(limit) = timeout {
@@ -251,7 +252,6 @@ pub fn run_child(
                     watch.begin();
                     send(out, &Message::Start { input })?;
                     hooks.apply(&entry.source);
-                    set_width(&mut session, entry.settings.width);
                     let mut actual = run_entry(&mut session, &entry.source);
                     if let (true, Some(limit)) = (watch.end(), timeout) {
                         actual.fault.get_or_insert(Fault::TimedOut {

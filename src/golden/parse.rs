@@ -185,6 +185,13 @@ pub fn parse(text: &str) -> Result<Transcript, ParseError> {
             if let Some(settings) = directive::read_comment(line).map_err(|m| error(i, m))? {
                 if entries.is_empty() {
                     file_settings = file_settings.merged(settings);
+                } else if settings.width.is_some() {
+                    return Err(error(
+                        i,
+                        "`width=` applies to a whole transcript: put it before the first \
+                         input (`:set width=N` changes the width from one input on)"
+                            .to_string(),
+                    ));
                 } else {
                     block_settings = Some(block_settings.unwrap_or_default().merged(settings));
                 }

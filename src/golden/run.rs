@@ -140,8 +140,8 @@ pub fn golden_session() -> Session {
     session
 }
 
-/// Makes the session render at the width a `# ragtag: width=N` directive asked for, or at
-/// [`WIDTH`].
+/// Makes the session render at the width a file's `# ragtag: width=N` directive asked for
+/// (a `:set width=` input changes it from there on), or at [`WIDTH`].
 pub fn set_width(session: &mut Session, width: Option<usize>) {
     session.options.width = width.unwrap_or(WIDTH);
 }
@@ -265,13 +265,11 @@ pub fn run_entry(session: &mut Session, source: &str) -> Actual {
 pub fn replay(transcript: &Transcript) -> Vec<Actual> {
     on_big_stack(|| {
         let mut session = golden_session();
+        set_width(&mut session, transcript.settings.width);
         transcript
             .entries
             .iter()
-            .map(|entry| {
-                set_width(&mut session, entry.settings.width);
-                run_entry(&mut session, &entry.source)
-            })
+            .map(|entry| run_entry(&mut session, &entry.source))
             .collect()
     })
 }
