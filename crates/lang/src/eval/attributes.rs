@@ -74,7 +74,14 @@ impl<'s> Interp<'s> {
             }
         }
         let class = builtins::class_of(&o);
-        if let Some(b) = class.and_then(|c| registry().member(c, name)) {
+        let member = class.and_then(|c| registry().member(c, name));
+        // Counter, defaultdict and OrderedDict have every dict method.
+        let member = member.or_else(|| {
+            matches!(o, Value::Dict(_))
+                .then(|| registry().member("dict", name))
+                .flatten()
+        });
+        if let Some(b) = member {
             return match b.kind {
                 Kind::Property => {
                     let args = Args::bind(

@@ -9,6 +9,7 @@ mod attributes;
 pub mod builtins;
 mod bytes_items;
 mod calls;
+pub mod collection_items;
 pub mod catalogue;
 pub mod classes;
 mod combinatorics;

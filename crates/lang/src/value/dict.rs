@@ -12,6 +12,34 @@ use super::Value;
 /// A Python dict.
 pub struct PyDict {
     map: Mutex<IndexMap<Key, (Value, Value)>>,
+    kind: DictKind,
+}
+
+/// Which dict a `PyDict` is: a plain one, or one of `collections`' dict subclasses (each
+/// still a dict to `isinstance`, `json.dumps`, `dict(…)` and `**`).
+#[derive(Debug, Clone, Default)]
+pub enum DictKind {
+    /// A plain dict.
+    #[default]
+    Plain,
+    /// `collections.Counter`: a missing key counts 0.
+    Counter,
+    /// `collections.defaultdict` with its `default_factory` (None: KeyError as a dict).
+    Default(Value),
+    /// `collections.OrderedDict`: `==` between two of them compares the order too.
+    Ordered,
+}
+
+impl DictKind {
+    /// The class name (`Counter`), `dict` for a plain dict.
+    pub fn name(&self) -> &'static str {
+        match self {
+            DictKind::Plain => "dict",
+            DictKind::Counter => "Counter",
+            DictKind::Default(_) => "defaultdict",
+            DictKind::Ordered => "OrderedDict",
+        }
+    }
 }
 
 /// A hashable value as a dict key, equal where Python's `==` says equal.
@@ -114,7 +142,21 @@ impl PyDict {
         }
         Ok(Arc::new(PyDict {
             map: Mutex::new(map),
+            kind: DictKind::Plain,
         }))
+    }
+
+    /// An empty dict of this kind (`Counter()`, `defaultdict(list)`).
+    pub fn of_kind(kind: DictKind) -> Arc<PyDict> {
+        Arc::new(PyDict {
+            map: Mutex::new(IndexMap::new()),
+            kind,
+        })
+    }
+
+    /// Which dict this is.
+    pub fn kind(&self) -> &DictKind {
+        &self.kind
     }
 
     /// A dict whose keys are strings (which always hash).
@@ -126,6 +168,7 @@ impl PyDict {
         }
         Arc::new(PyDict {
             map: Mutex::new(map),
+            kind: DictKind::Plain,
         })
     }
 
@@ -189,11 +232,29 @@ impl PyDict {
         self.map.lock().values().map(|(_, v)| v.clone()).collect()
     }
 
-    /// A new dict with the same pairs.
+    /// A new dict with the same pairs (and the same kind: a Counter's copy is a Counter).
     pub fn copy(&self) -> Arc<PyDict> {
         Arc::new(PyDict {
             map: Mutex::new(self.map.lock().clone()),
+            kind: self.kind.clone(),
         })
+    }
+
+    /// Moves `k` to the end (or, with `last` false, to the front); false when absent.
+    pub fn move_to_end(&self, k: &Value, last: bool) -> Result<bool, Exception> {
+        let key = Key::of(k)?;
+        let mut map = self.map.lock();
+        let Some(i) = map.get_index_of(&key) else {
+            return Ok(false);
+        };
+        let to = if last { map.len() - 1 } else { 0 };
+        map.move_index(i, to);
+        Ok(true)
+    }
+
+    /// Removes and returns the first pair.
+    pub fn pop_first(&self) -> Option<(Value, Value)> {
+        self.map.lock().shift_remove_index(0).map(|(_, kv)| kv)
     }
 }
 

@@ -8,6 +8,7 @@ mod bytearray_methods;
 mod bytes;
 mod bytes_methods;
 mod codecs;
+mod collections;
 pub mod containers;
 mod files;
 pub mod format;
@@ -25,6 +26,7 @@ pub mod objects;
 mod protocols;
 mod random;
 mod ranges;
+mod deque;
 mod sets;
 pub mod slices;
 pub mod stdmisc;
@@ -52,6 +54,8 @@ pub use bigints::BIGINTS;
 pub use bytearray_methods::BYTEARRAY_METHODS;
 pub use bytes::BYTES;
 pub use bytes_methods::BYTES_METHODS;
+pub use collections::COLLECTIONS;
+pub use deque::DEQUE;
 pub use containers::CONTAINERS;
 pub use files::FILES;
 pub use functools::FUNCTOOLS;
@@ -68,6 +72,7 @@ pub const STDLIB_MODULES: &[&str] = &[
     "string",
     "time",
     "json",
+    "collections",
 ];
 pub use json::JSON;
 pub use number_methods::NUMBER_METHODS;
@@ -322,6 +327,7 @@ fn len(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Value::List(x) => x.len(),
         Value::Tuple(x) => x.len(),
         Value::Dict(x) => x.len(),
+        Value::Deque(x) => x.len(),
         Value::Set(x) => x.len(),
         Value::Shape(s) => s.len(),
         Value::Lod(l) => l.data().shape().first().copied().unwrap_or(0),
@@ -412,6 +418,9 @@ fn tuple(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn str_(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    if a.given("object").is_none() {
+        return Ok(Value::str(""));
+    }
     it.prepare_shown(a.value("object"), a.span("object"))?;
     Ok(Value::str(str_of(a.value("object"))))
 }
@@ -477,7 +486,9 @@ fn isinstance(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             return k.catches(e.class);
         }
         let n = name_of(c);
-        // bool is a subclass of int.
-        n == obj || (n == "int" && obj == "bool")
+        // bool is a subclass of int; Counter, defaultdict and OrderedDict of dict.
+        n == obj
+            || (n == "int" && obj == "bool")
+            || (n == "dict" && matches!(a.value("obj"), Value::Dict(_)))
     })))
 }
