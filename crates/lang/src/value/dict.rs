@@ -103,6 +103,14 @@ impl Key {
             // Instances and classes of the user's hash by identity (a `__hash__` of their
             // own is not called).
             Value::Class(c) => Key::Named("class", format!("{:p}", Arc::as_ptr(c))),
+            // A named tuple is the key of the tuple of its items, as CPython hashes it.
+            Value::Instance(i) if super::named::fields(i).is_some() => Key::Tuple(
+                super::named::items(i)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(Key::of)
+                    .collect::<Result<_, _>>()?,
+            ),
             // A class that defines `__eq__` without `__hash__` (or sets `__hash__ = None`)
             // makes its instances unhashable, as CPython does.
             Value::Instance(i)

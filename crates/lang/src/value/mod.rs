@@ -16,6 +16,7 @@ pub mod deque;
 pub mod env;
 mod fast_literal;
 pub mod iter;
+pub mod named;
 mod list;
 pub mod pyhash;
 pub mod range;

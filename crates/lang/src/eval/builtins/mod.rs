@@ -205,6 +205,7 @@ pub fn registry() -> &'static Registry {
             python::LRU,
             python::COLLECTIONS,
             python::DEQUE,
+            python::NAMEDTUPLE,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,
