@@ -69,8 +69,14 @@ impl<'s> Interp<'s> {
             }
         }
         if let Value::Exception(x) = &o {
-            if matches!(name, "message" | "args") {
+            if name == "args" {
+                return Ok(builtins::python::exception_args::args_of(x));
+            }
+            if name == "message" {
                 return Ok(Value::str(&x.message));
+            }
+            if let Some(v) = builtins::python::exception_args::json_error_attr(x, name) {
+                return Ok(v);
             }
         }
         let class = builtins::class_of(&o);

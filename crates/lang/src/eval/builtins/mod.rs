@@ -206,6 +206,7 @@ pub fn registry() -> &'static Registry {
             python::COLLECTIONS,
             python::DEQUE,
             python::NAMEDTUPLE,
+            python::JSON_FILES,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,

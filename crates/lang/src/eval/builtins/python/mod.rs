@@ -8,6 +8,7 @@ mod bytearray_methods;
 mod bytes;
 mod bytes_methods;
 mod codecs;
+pub mod exception_args;
 mod collections;
 pub mod containers;
 mod files;
@@ -19,6 +20,7 @@ mod iterables;
 pub mod iterators;
 mod itertools;
 pub mod json;
+mod json_files;
 mod lru;
 mod namedtuple;
 mod number_methods;
@@ -77,6 +79,7 @@ pub const STDLIB_MODULES: &[&str] = &[
     "collections",
 ];
 pub use json::JSON;
+pub use json_files::JSON_FILES;
 pub use number_methods::NUMBER_METHODS;
 pub use objects::OBJECTS;
 pub use protocols::PROTOCOLS;
