@@ -14,7 +14,12 @@ use ragtag_syntax::ast::Span;
 impl<'s> Interp<'s> {
     /// `d[k]` for a Counter or defaultdict whose key is missing; None when the usual
     /// look-up answers (the key is there, or the dict has no default).
-    pub(super) fn dict_missing(&mut self, obj: &Value, sub: &Sub, span: Span) -> Result<Option<Value>> {
+    pub(super) fn dict_missing(
+        &mut self,
+        obj: &Value,
+        sub: &Sub,
+        span: Span,
+    ) -> Result<Option<Value>> {
         let (Value::Dict(d), Sub::Key(k, at)) = (obj, sub) else {
             return Ok(None);
         };

@@ -43,7 +43,8 @@ pub(super) fn binary(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value, Ex
             items.extend(y.items());
             Some(Ok(Value::Deque(Arc::new(PyDeque::new(items, x.maxlen)))))
         }
-        (BinOp::Mul, Value::Deque(x), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::Deque(x)) => {
+        (BinOp::Mul, Value::Deque(x), Value::Int(n))
+        | (BinOp::Mul, Value::Int(n), Value::Deque(x)) => {
             let items = x.items();
             let n = usize::try_from(*n).unwrap_or(0);
             Some(

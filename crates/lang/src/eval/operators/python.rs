@@ -91,9 +91,7 @@ pub fn python_eq(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && items_eq(&x.items(), &y.items())
         }
         (Value::Tuple(x), Value::Tuple(y)) => Arc::ptr_eq(x, y) || items_eq(x, y),
-        (Value::Deque(x), Value::Deque(y)) => {
-            Arc::ptr_eq(x, y) || items_eq(&x.items(), &y.items())
-        }
+        (Value::Deque(x), Value::Deque(y)) => Arc::ptr_eq(x, y) || items_eq(&x.items(), &y.items()),
         (Value::Dict(x), Value::Dict(y)) => {
             if Arc::ptr_eq(x, y) {
                 return true;

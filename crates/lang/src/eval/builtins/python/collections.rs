@@ -27,39 +27,65 @@ pub static COLLECTIONS: &[Builtin] = &[
              key counts 0; `+ - & |` combine counts, keeping the positive ones.",
         )
         .examples(&["import collections\ncollections.Counter('abracadabra').most_common(2)"]),
-    Builtin::method("collections.Counter.most_common", "(self, n=None)", most_common)
-        .doc("The `(item, count)` pairs, most common first (ties in insertion order), the first `n`.")
-        .examples(&["from collections import Counter\nCounter('aabbbc').most_common(1)"]),
+    Builtin::method(
+        "collections.Counter.most_common",
+        "(self, n=None)",
+        most_common,
+    )
+    .doc("The `(item, count)` pairs, most common first (ties in insertion order), the first `n`.")
+    .examples(&["from collections import Counter\nCounter('aabbbc').most_common(1)"]),
     Builtin::method("collections.Counter.elements", "(self)", elements)
         .doc("An iterator repeating each item as many times as its count (counts below 1: none).")
         .examples(&["from collections import Counter\nsorted(Counter(a=2, b=1).elements())"]),
     Builtin::method("collections.Counter.total", "(self)", total)
         .doc("The sum of the counts.")
         .examples(&["from collections import Counter\nCounter('hello').total()"]),
-    Builtin::method("collections.Counter.update", "(self, *args, **kwargs)", update)
-        .doc("Adds counts: of the items of an iterable, or the counts of a mapping.")
-        .examples(&["from collections import Counter\nc = Counter('ab')\nc.update('aa')\nc"]),
-    Builtin::method("collections.Counter.subtract", "(self, *args, **kwargs)", subtract)
-        .doc("Subtracts counts (which may go to zero or below).")
-        .examples(&["from collections import Counter\nc = Counter(a=1)\nc.subtract('aab')\nc"]),
-    Builtin::function("collections.defaultdict", "(default_factory=None, *args, **kwargs)", defaultdict)
-        .doc(
-            "A dict whose missing key `d[k]` is first set to `default_factory()` \
+    Builtin::method(
+        "collections.Counter.update",
+        "(self, *args, **kwargs)",
+        update,
+    )
+    .doc("Adds counts: of the items of an iterable, or the counts of a mapping.")
+    .examples(&["from collections import Counter\nc = Counter('ab')\nc.update('aa')\nc"]),
+    Builtin::method(
+        "collections.Counter.subtract",
+        "(self, *args, **kwargs)",
+        subtract,
+    )
+    .doc("Subtracts counts (which may go to zero or below).")
+    .examples(&["from collections import Counter\nc = Counter(a=1)\nc.subtract('aab')\nc"]),
+    Builtin::function(
+        "collections.defaultdict",
+        "(default_factory=None, *args, **kwargs)",
+        defaultdict,
+    )
+    .doc(
+        "A dict whose missing key `d[k]` is first set to `default_factory()` \
              (`defaultdict(list)`: a new list).",
-        )
-        .examples(&["from collections import defaultdict\nd = defaultdict(list)\nd['a'].append(1)\nd"]),
+    )
+    .examples(&["from collections import defaultdict\nd = defaultdict(list)\nd['a'].append(1)\nd"]),
     Builtin::property("collections.defaultdict.default_factory", default_factory)
         .doc("What a missing key's value is made by (None: a missing key is a KeyError).")
         .examples(&["from collections import defaultdict\ndefaultdict(int).default_factory"]),
     Builtin::function("collections.OrderedDict", "(*args, **kwargs)", ordered)
         .doc("A dict that remembers insertion order in `==` and can move keys to either end.")
         .examples(&["from collections import OrderedDict\nOrderedDict(a=1, b=2)"]),
-    Builtin::method("collections.OrderedDict.move_to_end", "(self, key, last=True)", move_to_end)
-        .doc("Moves `key` to the end (or, with `last=False`, to the front); KeyError when absent.")
-        .examples(&["from collections import OrderedDict\nd = OrderedDict(a=1, b=2)\nd.move_to_end('a')\nd"]),
-    Builtin::method("collections.OrderedDict.popitem", "(self, last=True)", popitem)
-        .doc("Removes and returns the last pair (or, with `last=False`, the first).")
-        .examples(&["from collections import OrderedDict\nOrderedDict(a=1, b=2).popitem(last=False)"]),
+    Builtin::method(
+        "collections.OrderedDict.move_to_end",
+        "(self, key, last=True)",
+        move_to_end,
+    )
+    .doc("Moves `key` to the end (or, with `last=False`, to the front); KeyError when absent.")
+    .examples(&[
+        "from collections import OrderedDict\nd = OrderedDict(a=1, b=2)\nd.move_to_end('a')\nd",
+    ]),
+    Builtin::method(
+        "collections.OrderedDict.popitem",
+        "(self, last=True)",
+        popitem,
+    )
+    .doc("Removes and returns the last pair (or, with `last=False`, the first).")
+    .examples(&["from collections import OrderedDict\nOrderedDict(a=1, b=2).popitem(last=False)"]),
 ];
 
 fn this(a: &Args) -> Result<&Arc<PyDict>> {
@@ -144,7 +170,10 @@ fn most_common(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         pairs.truncate(usize::try_from(n).unwrap_or(0));
     }
     Ok(Value::list(
-        pairs.into_iter().map(|(k, v)| Value::tuple(vec![k, v])).collect(),
+        pairs
+            .into_iter()
+            .map(|(k, v)| Value::tuple(vec![k, v]))
+            .collect(),
     ))
 }
 
@@ -157,7 +186,10 @@ fn elements(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             other => {
                 return Err(Error::new(
                     ExceptionClass::TypeError,
-                    format!("'{}' object cannot be interpreted as an integer", other.type_name()),
+                    format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        other.type_name()
+                    ),
                 )
                 .at(a.call))
             }
@@ -239,11 +271,10 @@ fn move_to_end(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let k = a.value("key");
     let last = a.flag("last", true)?;
     if !d.move_to_end(k, last).map_err(|e| a.err_at("key", e))? {
-        return Err(Error::new(
-            ExceptionClass::KeyError,
-            crate::render::tf_text::repr_of(k),
-        )
-        .at(a.span("key")));
+        return Err(
+            Error::new(ExceptionClass::KeyError, crate::render::tf_text::repr_of(k))
+                .at(a.span("key")),
+        );
     }
     Ok(Value::None)
 }

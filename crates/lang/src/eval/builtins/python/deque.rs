@@ -21,7 +21,9 @@ pub static DEQUE: &[Builtin] = &[
             "A double-ended queue: `append`/`appendleft` and `pop`/`popleft` in constant time; \
              with `maxlen`, adding past it drops items from the other end.",
         )
-        .examples(&["from collections import deque\nd = deque([1, 2, 3], maxlen=3)\nd.append(4)\nd"]),
+        .examples(&[
+            "from collections import deque\nd = deque([1, 2, 3], maxlen=3)\nd.append(4)\nd",
+        ]),
     Builtin::method("collections.deque.append", "(self, x)", append)
         .doc("Adds `x` at the right end.")
         .examples(&["from collections import deque\nd = deque()\nd.append(1)\nd"]),
@@ -37,9 +39,13 @@ pub static DEQUE: &[Builtin] = &[
     Builtin::method("collections.deque.extend", "(self, iterable)", extend)
         .doc("Appends each item at the right end.")
         .examples(&["from collections import deque\nd = deque([1])\nd.extend([2, 3])\nd"]),
-    Builtin::method("collections.deque.extendleft", "(self, iterable)", extendleft)
-        .doc("Appends each item at the left end (so they end up reversed).")
-        .examples(&["from collections import deque\nd = deque([1])\nd.extendleft([2, 3])\nd"]),
+    Builtin::method(
+        "collections.deque.extendleft",
+        "(self, iterable)",
+        extendleft,
+    )
+    .doc("Appends each item at the left end (so they end up reversed).")
+    .examples(&["from collections import deque\nd = deque([1])\nd.extendleft([2, 3])\nd"]),
     Builtin::method("collections.deque.rotate", "(self, n=1)", rotate)
         .doc("Rotates `n` steps to the right (negative `n`: to the left).")
         .examples(&["from collections import deque\nd = deque(range(5))\nd.rotate(2)\nd"]),
@@ -52,9 +58,13 @@ pub static DEQUE: &[Builtin] = &[
     Builtin::method("collections.deque.remove", "(self, value)", remove)
         .doc("Removes the first item equal to `value`; ValueError when there is none.")
         .examples(&["from collections import deque\nd = deque([1, 2, 1])\nd.remove(1)\nd"]),
-    Builtin::method("collections.deque.index", "(self, x, start=0, stop=None)", index)
-        .doc("The position of the first item equal to `x` in `start:stop`.")
-        .examples(&["from collections import deque\ndeque('abc').index('c')"]),
+    Builtin::method(
+        "collections.deque.index",
+        "(self, x, start=0, stop=None)",
+        index,
+    )
+    .doc("The position of the first item equal to `x` in `start:stop`.")
+    .examples(&["from collections import deque\ndeque('abc').index('c')"]),
     Builtin::method("collections.deque.insert", "(self, i, x)", insert)
         .doc("Inserts `x` before position `i`; IndexError when a bounded deque is full.")
         .examples(&["from collections import deque\nd = deque([1, 3])\nd.insert(1, 2)\nd"]),
@@ -89,8 +99,10 @@ fn deque(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Value::None => None,
         Value::Int(n) if *n >= 0 => Some(*n as usize),
         Value::Int(_) => {
-            return Err(Error::new(ExceptionClass::ValueError, "maxlen must be non-negative")
-                .at(a.span("maxlen")))
+            return Err(
+                Error::new(ExceptionClass::ValueError, "maxlen must be non-negative")
+                    .at(a.span("maxlen")),
+            )
         }
         other => {
             return Err(Error::new(
@@ -208,10 +220,11 @@ fn index(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn insert(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let d = this(a)?;
     if d.maxlen.is_some_and(|m| d.len() >= m) {
-        return Err(
-            Error::new(ExceptionClass::IndexError, "deque already at its maximum size")
-                .at(a.call),
-        );
+        return Err(Error::new(
+            ExceptionClass::IndexError,
+            "deque already at its maximum size",
+        )
+        .at(a.call));
     }
     let n = d.len() as i64;
     let i = a.int("i")?;

@@ -8,9 +8,10 @@ mod bytearray_methods;
 mod bytes;
 mod bytes_methods;
 mod codecs;
-pub mod exception_args;
 mod collections;
 pub mod containers;
+mod deque;
+pub mod exception_args;
 mod files;
 pub mod format;
 mod functools;
@@ -29,7 +30,6 @@ pub mod objects;
 mod protocols;
 mod random;
 mod ranges;
-mod deque;
 mod sets;
 pub mod slices;
 pub mod stdmisc;
@@ -58,13 +58,13 @@ pub use bytearray_methods::BYTEARRAY_METHODS;
 pub use bytes::BYTES;
 pub use bytes_methods::BYTES_METHODS;
 pub use collections::COLLECTIONS;
-pub use namedtuple::NAMEDTUPLE;
-pub use deque::DEQUE;
 pub use containers::CONTAINERS;
+pub use deque::DEQUE;
 pub use files::FILES;
 pub use functools::FUNCTOOLS;
 pub use itertools::ITERTOOLS;
 pub use lru::LRU;
+pub use namedtuple::NAMEDTUPLE;
 
 /// The standard modules `import` finds besides ragtag's roots (their builtins are named
 /// under them: `itertools.count`).

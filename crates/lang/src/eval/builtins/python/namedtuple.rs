@@ -31,9 +31,13 @@ pub static NAMEDTUPLE: &[Builtin] = &[
          rightmost fields, `rename=True` to replace invalid names by `_0`, `_1`, ….",
     )
     .examples(&["from collections import namedtuple\nP = namedtuple('P', 'x y')\nP(1, y=2)"]),
-    Builtin::method("collections._namedtuple.__init__", "(self, *args, **kwargs)", init)
-        .doc("Sets the fields from the arguments, by position or by name.")
-        .examples(&["from collections import namedtuple\nnamedtuple('P', 'x')(1).x"]),
+    Builtin::method(
+        "collections._namedtuple.__init__",
+        "(self, *args, **kwargs)",
+        init,
+    )
+    .doc("Sets the fields from the arguments, by position or by name.")
+    .examples(&["from collections import namedtuple\nnamedtuple('P', 'x')(1).x"]),
     Builtin::method("collections._namedtuple.__repr__", "(self)", repr)
         .doc("`P(x=1, y=2)`.")
         .examples(&["from collections import namedtuple\nrepr(namedtuple('P', 'x')(1))"]),
@@ -43,12 +47,20 @@ pub static NAMEDTUPLE: &[Builtin] = &[
     Builtin::method("collections._namedtuple.__iter__", "(self)", iter)
         .doc("The items in field order.")
         .examples(&["from collections import namedtuple\nlist(namedtuple('P', 'x y')(1, 2))"]),
-    Builtin::method("collections._namedtuple.__getitem__", "(self, key)", getitem)
-        .doc("An item by position, or a tuple of a slice.")
-        .examples(&["from collections import namedtuple\nnamedtuple('P', 'x y')(1, 2)[-1]"]),
-    Builtin::method("collections._namedtuple.__contains__", "(self, item)", contains)
-        .doc("Whether an item equals `item`.")
-        .examples(&["from collections import namedtuple\n2 in namedtuple('P', 'x y')(1, 2)"]),
+    Builtin::method(
+        "collections._namedtuple.__getitem__",
+        "(self, key)",
+        getitem,
+    )
+    .doc("An item by position, or a tuple of a slice.")
+    .examples(&["from collections import namedtuple\nnamedtuple('P', 'x y')(1, 2)[-1]"]),
+    Builtin::method(
+        "collections._namedtuple.__contains__",
+        "(self, item)",
+        contains,
+    )
+    .doc("Whether an item equals `item`.")
+    .examples(&["from collections import namedtuple\n2 in namedtuple('P', 'x y')(1, 2)"]),
     Builtin::method("collections._namedtuple.__eq__", "(self, other)", eq)
         .doc("Equal to a tuple (or named tuple) of equal items.")
         .examples(&["from collections import namedtuple\nnamedtuple('P', 'x y')(1, 2) == (1, 2)"]),
@@ -70,19 +82,23 @@ pub static NAMEDTUPLE: &[Builtin] = &[
     Builtin::method("collections._namedtuple._asdict", "(self)", asdict)
         .doc("A dict of the fields and their items.")
         .examples(&["from collections import namedtuple\nnamedtuple('P', 'x y')(1, 2)._asdict()"]),
-    Builtin::method("collections._namedtuple._replace", "(self, **kwargs)", replace)
-        .doc("A new instance with the named fields replaced.")
-        .examples(&["from collections import namedtuple\nnamedtuple('P', 'x y')(1, 2)._replace(y=5)"]),
+    Builtin::method(
+        "collections._namedtuple._replace",
+        "(self, **kwargs)",
+        replace,
+    )
+    .doc("A new instance with the named fields replaced.")
+    .examples(&["from collections import namedtuple\nnamedtuple('P', 'x y')(1, 2)._replace(y=5)"]),
     Builtin::function("collections._namedtuple._make", "(cls, iterable)", make)
         .doc("A new instance from an iterable of exactly one item per field (a classmethod).")
         .examples(&["from collections import namedtuple\nnamedtuple('P', 'x y')._make([1, 2])"]),
 ];
 
 const KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
-    "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
-    "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
-    "try", "while", "with", "yield",
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
 ];
 
 fn is_identifier(s: &str) -> bool {
@@ -111,7 +127,10 @@ fn names_of(a: &Args) -> Result<Vec<String>> {
             Value::Str(s) => Ok(s.to_string()),
             other => Err(Error::new(
                 ExceptionClass::TypeError,
-                format!("Type names and field names must be strings, not {}", other.type_name()),
+                format!(
+                    "Type names and field names must be strings, not {}",
+                    other.type_name()
+                ),
             )
             .at(a.span("field_names"))),
         })
@@ -124,7 +143,10 @@ fn namedtuple(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         other => {
             return Err(Error::new(
                 ExceptionClass::TypeError,
-                format!("Type names and field names must be strings, not {}", other.type_name()),
+                format!(
+                    "Type names and field names must be strings, not {}",
+                    other.type_name()
+                ),
             )
             .at(a.span("typename")))
         }
@@ -134,26 +156,46 @@ fn namedtuple(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     if rename {
         let mut seen = std::collections::HashSet::new();
         for (i, n) in names.iter_mut().enumerate() {
-            if !is_identifier(n) || KEYWORDS.contains(&n.as_str()) || n.starts_with('_') || !seen.insert(n.clone()) {
+            if !is_identifier(n)
+                || KEYWORDS.contains(&n.as_str())
+                || n.starts_with('_')
+                || !seen.insert(n.clone())
+            {
                 *n = format!("_{i}");
             }
         }
     }
     for n in std::iter::once(&typename).chain(names.iter()) {
         if !is_identifier(n) {
-            return Err(value_error(format!("Type names and field names must be valid identifiers: '{n}'"), a, "field_names"));
+            return Err(value_error(
+                format!("Type names and field names must be valid identifiers: '{n}'"),
+                a,
+                "field_names",
+            ));
         }
         if KEYWORDS.contains(&n.as_str()) {
-            return Err(value_error(format!("Type names and field names cannot be a keyword: '{n}'"), a, "field_names"));
+            return Err(value_error(
+                format!("Type names and field names cannot be a keyword: '{n}'"),
+                a,
+                "field_names",
+            ));
         }
     }
     let mut seen = std::collections::HashSet::new();
     for n in &names {
         if n.starts_with('_') && !rename {
-            return Err(value_error(format!("Field names cannot start with an underscore: '{n}'"), a, "field_names"));
+            return Err(value_error(
+                format!("Field names cannot start with an underscore: '{n}'"),
+                a,
+                "field_names",
+            ));
         }
         if !seen.insert(n.clone()) {
-            return Err(value_error(format!("Encountered duplicate field name: '{n}'"), a, "field_names"));
+            return Err(value_error(
+                format!("Encountered duplicate field name: '{n}'"),
+                a,
+                "field_names",
+            ));
         }
     }
     let defaults = match a.value("defaults") {
@@ -161,12 +203,18 @@ fn namedtuple(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         v => iterate(v).map_err(|e| a.err_at("defaults", e))?,
     };
     if defaults.len() > names.len() {
-        return Err(Error::new(ExceptionClass::TypeError, "Got more default values than field names").at(a.span("defaults")));
+        return Err(Error::new(
+            ExceptionClass::TypeError,
+            "Got more default values than field names",
+        )
+        .at(a.span("defaults")));
     }
     let first = names.len() - defaults.len();
     let field_defaults = PyDict::new(Vec::new()).map_err(Error::from)?;
     for (n, d) in names[first..].iter().zip(defaults) {
-        field_defaults.insert(Value::str(n), d).map_err(Error::from)?;
+        field_defaults
+            .insert(Value::str(n), d)
+            .map_err(Error::from)?;
     }
     let mut attrs: Vec<(String, Value)> = NAMEDTUPLE[1..]
         .iter()
@@ -181,11 +229,20 @@ fn namedtuple(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             Some((short.to_string(), v))
         })
         .collect();
-    attrs.push(("_fields".into(), Value::tuple(names.iter().map(Value::str).collect())));
+    attrs.push((
+        "_fields".into(),
+        Value::tuple(names.iter().map(Value::str).collect()),
+    ));
     attrs.push(("_field_defaults".into(), Value::Dict(field_defaults)));
     attrs.push(("__namedtuple__".into(), Value::Bool(true)));
-    let bases = registry().get("tuple").map(Value::Builtin).into_iter().collect();
-    Ok(Value::Class(Class::new(&typename, "__main__", bases, attrs)))
+    let bases = registry()
+        .get("tuple")
+        .map(Value::Builtin)
+        .into_iter()
+        .collect();
+    Ok(Value::Class(Class::new(
+        &typename, "__main__", bases, attrs,
+    )))
 }
 
 fn this(a: &Args) -> Result<(Arc<Instance>, Vec<String>)> {
@@ -194,7 +251,11 @@ fn this(a: &Args) -> Result<(Arc<Instance>, Vec<String>)> {
             return Ok((i.clone(), f));
         }
     }
-    Err(Error::new(ExceptionClass::TypeError, "a named tuple method needs a named tuple").at(a.call))
+    Err(Error::new(
+        ExceptionClass::TypeError,
+        "a named tuple method needs a named tuple",
+    )
+    .at(a.call))
 }
 
 fn items(a: &Args) -> Result<Vec<Value>> {
@@ -245,7 +306,9 @@ fn init(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let mut missing = Vec::new();
     for (f, slot) in fields.iter().zip(slots.iter_mut()) {
         if slot.is_none() {
-            *slot = defaults.as_ref().and_then(|d| d.get(&Value::str(f)).ok().flatten());
+            *slot = defaults
+                .as_ref()
+                .and_then(|d| d.get(&Value::str(f)).ok().flatten());
         }
         match slot {
             Some(v) => attr_set(&i.attrs, f, v.clone()),
@@ -278,7 +341,11 @@ fn repr(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         it.prepare_shown(&v, a.call)?;
         parts.push(format!("{f}={}", repr_of(&v)));
     }
-    Ok(Value::str(format!("{}({})", i.class.name, parts.join(", "))))
+    Ok(Value::str(format!(
+        "{}({})",
+        i.class.name,
+        parts.join(", ")
+    )))
 }
 
 fn len(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -286,7 +353,10 @@ fn len(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn iter(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(iter_value("tuple_iterator", IterState::Seq(items(a)?.into())))
+    Ok(iter_value(
+        "tuple_iterator",
+        IterState::Seq(items(a)?.into()),
+    ))
 }
 
 fn getitem(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -336,7 +406,8 @@ fn order(a: &Args, keep: fn(std::cmp::Ordering) -> bool) -> Result<Value> {
     let Some(o) = other_items(a) else {
         return Ok(crate::eval::dunder_not_implemented());
     };
-    let c = python_cmp(&Value::tuple(items(a)?), &Value::tuple(o)).map_err(|e| Error::from(e).at(a.call))?;
+    let c = python_cmp(&Value::tuple(items(a)?), &Value::tuple(o))
+        .map_err(|e| Error::from(e).at(a.call))?;
     Ok(Value::Bool(keep(c)))
 }
 
@@ -358,14 +429,12 @@ fn ge(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn asdict(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let (i, fields) = this(a)?;
-    Ok(Value::Dict(PyDict::from_str_keys(
-        fields
-            .into_iter()
-            .map(|f| {
-                let v = attr_get(&i.attrs, &f).unwrap_or(Value::None);
-                (f, v)
-            }),
-    )))
+    Ok(Value::Dict(PyDict::from_str_keys(fields.into_iter().map(
+        |f| {
+            let v = attr_get(&i.attrs, &f).unwrap_or(Value::None);
+            (f, v)
+        },
+    ))))
 }
 
 fn replace(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -399,7 +468,9 @@ fn replace(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn make(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let Value::Class(c) = a.value("cls") else {
-        return Err(Error::new(ExceptionClass::TypeError, "_make needs a named tuple class").at(a.call));
+        return Err(
+            Error::new(ExceptionClass::TypeError, "_make needs a named tuple class").at(a.call),
+        );
     };
     let items = iterate(a.value("iterable")).map_err(|e| a.err_at("iterable", e))?;
     let new = Instance::new(c.clone());
