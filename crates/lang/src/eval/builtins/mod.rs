@@ -418,12 +418,7 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         Value::Float(_) => "float",
         Value::Tuple(_) => "tuple",
         Value::List(_) => "list",
-        Value::Dict(d) => match d.kind() {
-            crate::value::DictKind::Plain => "dict",
-            crate::value::DictKind::Counter => "collections.Counter",
-            crate::value::DictKind::Default(_) => "collections.defaultdict",
-            crate::value::DictKind::Ordered => "collections.OrderedDict",
-        },
+        Value::Dict(d) => python::collections::class_path(d),
         Value::Deque(_) => "collections.deque",
         Value::Set(_) | Value::BigInt(_) => v.type_name(),
         Value::Bytes(_) => "bytes",

@@ -88,6 +88,16 @@ pub static COLLECTIONS: &[Builtin] = &[
     .examples(&["from collections import OrderedDict\nOrderedDict(a=1, b=2).popitem(last=False)"]),
 ];
 
+/// The class path whose members a dict of this kind has (`collections.Counter`).
+pub fn class_path(d: &PyDict) -> &'static str {
+    match d.kind() {
+        DictKind::Plain => "dict",
+        DictKind::Counter => "collections.Counter",
+        DictKind::Default(_) => "collections.defaultdict",
+        DictKind::Ordered => "collections.OrderedDict",
+    }
+}
+
 fn this(a: &Args) -> Result<&Arc<PyDict>> {
     match a.value("self") {
         Value::Dict(d) => Ok(d),

@@ -8,7 +8,7 @@ mod bytearray_methods;
 mod bytes;
 mod bytes_methods;
 mod codecs;
-mod collections;
+pub mod collections;
 pub mod containers;
 mod deque;
 pub mod exception_args;
