@@ -207,6 +207,7 @@ pub fn registry() -> &'static Registry {
             python::DEQUE,
             python::NAMEDTUPLE,
             python::JSON_FILES,
+            python::RANDOM_INSTANCES,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,
