@@ -69,12 +69,25 @@ impl<'s> Interp<'s> {
             }
         }
         if let Value::Exception(x) = &o {
-            if matches!(name, "message" | "args") {
+            if name == "args" {
+                return Ok(builtins::python::exception_args::args_of(x));
+            }
+            if name == "message" {
                 return Ok(Value::str(&x.message));
+            }
+            if let Some(v) = builtins::python::exception_args::json_error_attr(x, name) {
+                return Ok(v);
             }
         }
         let class = builtins::class_of(&o);
-        if let Some(b) = class.and_then(|c| registry().member(c, name)) {
+        let member = class.and_then(|c| registry().member(c, name));
+        // Counter, defaultdict and OrderedDict have every dict method.
+        let member = member.or_else(|| {
+            matches!(o, Value::Dict(_))
+                .then(|| registry().member("dict", name))
+                .flatten()
+        });
+        if let Some(b) = member {
             return match b.kind {
                 Kind::Property => {
                     let args = Args::bind(

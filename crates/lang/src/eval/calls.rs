@@ -46,6 +46,11 @@ impl<'s> Interp<'s> {
                     Some(v) => crate::render::tf_text::str_of(v),
                     None => String::new(),
                 };
+                builtins::python::exception_args::remember(
+                    *class,
+                    &msg,
+                    args.iter().map(|a| a.value.clone()).collect(),
+                );
                 Ok(Value::Exception(Arc::new(Exception::new(*class, msg))))
             }
             Value::DType(d) => {

@@ -173,7 +173,7 @@ impl<'s> Interp<'s> {
             attr_set(&inst.attrs, "args", Value::tuple(given.collect()));
         }
         match cls.lookup("__init__") {
-            Some(init @ Value::Closure(_)) => {
+            Some(init @ (Value::Closure(_) | Value::Builtin(_))) => {
                 let r = self.call_method(&v, &init, args, span)?;
                 if !matches!(r, Value::None) {
                     return Err(type_error(

@@ -119,6 +119,7 @@ pub(super) fn position(obj: &Value, key: &Value, at: Span, n: usize, what: &str)
 /// `obj[sub]` for a list, tuple, str, TensorShape or dict.
 pub fn get_item(obj: &Value, sub: &Sub, span: Span) -> Result<Value> {
     match (obj, sub) {
+        (Value::Deque(d), sub) => super::collection_items::deque_get(d, sub, span),
         (Value::Dict(d), Sub::Key(k, at)) => d
             .get(k)
             .map_err(|e| Error::from(e).at(*at))?
@@ -215,6 +216,7 @@ fn rebuild(obj: &Value, vals: Vec<Value>) -> Value {
 /// `obj[sub] = v`.
 pub fn set_item(obj: &Value, sub: Sub, v: Value, span: Span) -> Result<()> {
     match (obj, sub) {
+        (Value::Deque(d), sub) => super::collection_items::deque_set(d, sub, v, span),
         (Value::Dict(d), Sub::Key(k, at)) => d.insert(k, v).map_err(|e| Error::from(e).at(at)),
         (Value::Dict(_), Sub::Slice(..)) => Err(unhashable_slice(span)),
         (Value::List(l), Sub::Key(k, at)) => {
@@ -324,6 +326,7 @@ fn clamp(a: Option<i64>, n: usize) -> usize {
 /// `del obj[sub]`.
 pub fn del_item(obj: &Value, sub: Sub, span: Span) -> Result<()> {
     match (obj, sub) {
+        (Value::Deque(d), sub) => super::collection_items::deque_del(d, sub, span),
         (Value::Dict(d), Sub::Key(k, at)) => {
             match d.remove(&k).map_err(|e| Error::from(e).at(at))? {
                 Some(_) => Ok(()),

@@ -11,6 +11,7 @@ mod bytes_items;
 mod calls;
 pub mod catalogue;
 pub mod classes;
+pub mod collection_items;
 mod combinatorics;
 pub mod convert;
 mod dunder;
@@ -42,6 +43,7 @@ use ragtag_syntax::ast::*;
 use statements::outside_loop;
 
 pub use classes::wrapper as classes_wrapper;
+pub use dunder::not_implemented as dunder_not_implemented;
 
 /// Where evaluation sends what a program shows.
 pub trait Sink: Send {

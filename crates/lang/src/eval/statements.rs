@@ -214,7 +214,10 @@ impl<'s> Interp<'s> {
                 let sub = self.eval_sub(&o, index, *s)?;
                 let cur = match &o {
                     Value::List(_) | Value::Dict(_) | Value::Tuple(_) | Value::Str(_) => {
-                        super::items::get_item(&o, &sub, *s)?
+                        match self.dict_missing(&o, &sub, *s)? {
+                            Some(v) => v,
+                            None => super::items::get_item(&o, &sub, *s)?,
+                        }
                     }
                     // Reading a tensor's item is fine; storing it back fails below.
                     _ => subscript::subscript(self, &o, index, *s)?,

@@ -54,6 +54,7 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>, Exception> {
         Value::Str(s) => s.chars().map(|c| Value::str(c.to_string())).collect(),
         Value::Dict(d) => d.keys(),
         Value::Set(s) => s.items(),
+        Value::Deque(d) => d.items(),
         Value::Bytes(_) | Value::ByteArray(_) => {
             let data = v.as_bytes().unwrap_or_default();
             let mut out = ragtag_engine::budget::vec("iterating over bytes", data.len())?;
@@ -125,8 +126,12 @@ pub fn subscript(
         | Value::Shape(_)
         | Value::Dict(_)
         | Value::Bytes(_)
-        | Value::ByteArray(_) => {
+        | Value::ByteArray(_)
+        | Value::Deque(_) => {
             let sub = interp.eval_sub(obj, index, span)?;
+            if let Some(v) = interp.dict_missing(obj, &sub, span)? {
+                return Ok(v);
+            }
             super::items::get_item(obj, &sub, span)
         }
         Value::NdArray(n) => match &**n {

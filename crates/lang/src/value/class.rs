@@ -238,6 +238,10 @@ pub fn type_repr(name: &str) -> Option<String> {
             "<class 'tensorflow.python.framework.sparse_tensor.SparseTensor'>".into()
         }
         "np.ndarray" => "<class 'numpy.ndarray'>".into(),
+        "collections.Counter"
+        | "collections.defaultdict"
+        | "collections.OrderedDict"
+        | "collections.deque" => format!("<class '{name}'>"),
         "np.bytes_" => "<class 'numpy.bytes_'>".into(),
         "np.object_" => "<class 'numpy.object_'>".into(),
         _ => return None,

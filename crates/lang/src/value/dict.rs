@@ -12,6 +12,34 @@ use super::Value;
 /// A Python dict.
 pub struct PyDict {
     map: Mutex<IndexMap<Key, (Value, Value)>>,
+    kind: DictKind,
+}
+
+/// Which dict a `PyDict` is: a plain one, or one of `collections`' dict subclasses (each
+/// still a dict to `isinstance`, `json.dumps`, `dict(…)` and `**`).
+#[derive(Debug, Clone, Default)]
+pub enum DictKind {
+    /// A plain dict.
+    #[default]
+    Plain,
+    /// `collections.Counter`: a missing key counts 0.
+    Counter,
+    /// `collections.defaultdict` with its `default_factory` (None: KeyError as a dict).
+    Default(Value),
+    /// `collections.OrderedDict`: `==` between two of them compares the order too.
+    Ordered,
+}
+
+impl DictKind {
+    /// The class name (`Counter`), `dict` for a plain dict.
+    pub fn name(&self) -> &'static str {
+        match self {
+            DictKind::Plain => "dict",
+            DictKind::Counter => "Counter",
+            DictKind::Default(_) => "defaultdict",
+            DictKind::Ordered => "OrderedDict",
+        }
+    }
 }
 
 /// A hashable value as a dict key, equal where Python's `==` says equal.
@@ -75,6 +103,14 @@ impl Key {
             // Instances and classes of the user's hash by identity (a `__hash__` of their
             // own is not called).
             Value::Class(c) => Key::Named("class", format!("{:p}", Arc::as_ptr(c))),
+            // A named tuple is the key of the tuple of its items, as CPython hashes it.
+            Value::Instance(i) if super::named::fields(i).is_some() => Key::Tuple(
+                super::named::items(i)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(Key::of)
+                    .collect::<Result<_, _>>()?,
+            ),
             // A class that defines `__eq__` without `__hash__` (or sets `__hash__ = None`)
             // makes its instances unhashable, as CPython does.
             Value::Instance(i)
@@ -114,7 +150,21 @@ impl PyDict {
         }
         Ok(Arc::new(PyDict {
             map: Mutex::new(map),
+            kind: DictKind::Plain,
         }))
+    }
+
+    /// An empty dict of this kind (`Counter()`, `defaultdict(list)`).
+    pub fn of_kind(kind: DictKind) -> Arc<PyDict> {
+        Arc::new(PyDict {
+            map: Mutex::new(IndexMap::new()),
+            kind,
+        })
+    }
+
+    /// Which dict this is.
+    pub fn kind(&self) -> &DictKind {
+        &self.kind
     }
 
     /// A dict whose keys are strings (which always hash).
@@ -126,6 +176,7 @@ impl PyDict {
         }
         Arc::new(PyDict {
             map: Mutex::new(map),
+            kind: DictKind::Plain,
         })
     }
 
@@ -189,11 +240,29 @@ impl PyDict {
         self.map.lock().values().map(|(_, v)| v.clone()).collect()
     }
 
-    /// A new dict with the same pairs.
+    /// A new dict with the same pairs (and the same kind: a Counter's copy is a Counter).
     pub fn copy(&self) -> Arc<PyDict> {
         Arc::new(PyDict {
             map: Mutex::new(self.map.lock().clone()),
+            kind: self.kind.clone(),
         })
+    }
+
+    /// Moves `k` to the end (or, with `last` false, to the front); false when absent.
+    pub fn move_to_end(&self, k: &Value, last: bool) -> Result<bool, Exception> {
+        let key = Key::of(k)?;
+        let mut map = self.map.lock();
+        let Some(i) = map.get_index_of(&key) else {
+            return Ok(false);
+        };
+        let to = if last { map.len() - 1 } else { 0 };
+        map.move_index(i, to);
+        Ok(true)
+    }
+
+    /// Removes and returns the first pair.
+    pub fn pop_first(&self) -> Option<(Value, Value)> {
+        self.map.lock().shift_remove_index(0).map(|(_, kv)| kv)
     }
 }
 

@@ -11,11 +11,13 @@ use ragtag_syntax::ast::{Expr, Param, Stmt};
 mod bytes;
 pub mod class;
 pub mod convert;
+pub mod deque;
 mod dict;
 pub mod env;
 mod fast_literal;
 pub mod iter;
 mod list;
+pub mod named;
 pub mod pyhash;
 pub mod range;
 mod set;
@@ -23,7 +25,7 @@ pub mod slice;
 mod snapshot;
 
 pub use bytes::{tensor_nested_to_value, PyByteArray, PyBytes};
-pub use dict::{Key, PyDict};
+pub use dict::{DictKind, Key, PyDict};
 pub use list::{Entered, PyList};
 pub use num_bigint::BigInt;
 pub use set::{FrozenKey, PySet};
@@ -98,6 +100,8 @@ pub enum Value {
     Range(Arc<range::PyRange>),
     /// A Python slice object (`slice(1, 3, None)`).
     Slice(Arc<slice::PySlice>),
+    /// A `collections.deque`, shared and mutable.
+    Deque(Arc<deque::PyDeque>),
 }
 
 /// A NumPy array: numbers, bools or bytes in a dense block, or a 1-D object array of
@@ -191,7 +195,7 @@ impl Value {
             Value::Str(_) => "str",
             Value::List(_) => "list",
             Value::Tuple(_) => "tuple",
-            Value::Dict(_) => "dict",
+            Value::Dict(d) => d.kind().name(),
             Value::Array(a) => match **a {
                 Array::Dense(_) => "Tensor",
                 Array::Ragged(_) => "RaggedTensor",
@@ -221,6 +225,7 @@ impl Value {
             Value::ByteArray(_) => "bytearray",
             Value::Range(_) => "range",
             Value::Slice(_) => "slice",
+            Value::Deque(_) => "deque",
         }
     }
 
@@ -317,6 +322,7 @@ impl Value {
             Value::Bytes(b) => !b.data.is_empty(),
             Value::ByteArray(b) => !b.is_empty(),
             Value::Range(r) => !r.is_empty(),
+            Value::Deque(d) => !d.is_empty(),
             Value::NdArray(n) => {
                 let size: usize = n.shape().iter().product();
                 match &**n {

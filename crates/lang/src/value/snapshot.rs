@@ -39,7 +39,8 @@ fn copy(v: &Value, memo: &mut HashMap<usize, Value>) -> Value {
             if let Some(done) = memo.get(&id) {
                 return done.clone();
             }
-            let new = PyDict::from_str_keys(std::iter::empty());
+            // A Counter's copy is a Counter (and shows as one).
+            let new = PyDict::of_kind(d.kind().clone());
             memo.insert(id, Value::Dict(new.clone()));
             for (k, x) in d.items() {
                 // Keys were hashable when they went in, and copies hash alike.
@@ -54,6 +55,10 @@ fn copy(v: &Value, memo: &mut HashMap<usize, Value>) -> Value {
         {
             Value::tuple(items.iter().map(|x| copy(x, memo)).collect())
         }
+        Value::Deque(d) => Value::Deque(Arc::new(super::deque::PyDeque::new(
+            d.items().iter().map(|x| copy(x, memo)).collect(),
+            d.maxlen,
+        ))),
         other => other.clone(),
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod bigint;
 pub mod bytes;
+mod collections;
 mod numpy;
 mod python;
 mod sets;
@@ -170,6 +171,9 @@ fn sparse_scalar(k: K, s: &Sparse, other: &Value, swapped: bool) -> Result<Value
 }
 /// `op a`.
 pub fn unary(op: UnaryOp, a: &Value) -> Result<Value, Exception> {
+    if let Some(r) = collections::unary(op, a) {
+        return r;
+    }
     match (op, a) {
         (UnaryOp::Pos, Value::Int(_) | Value::Float(_)) => Ok(a.clone()),
         (UnaryOp::Neg, Value::Int(i)) => Ok(i

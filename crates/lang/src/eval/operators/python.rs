@@ -45,6 +45,10 @@ pub(super) fn contains(container: &Value, item: &Value) -> Result<bool, Exceptio
         }
         Value::Dict(d) => d.contains(item),
         Value::Set(s) => s.contains(item),
+        Value::Deque(d) => Ok(d
+            .items()
+            .iter()
+            .any(|x| identical(x, item) || python_eq(x, item))),
         Value::Str(s) => match item {
             Value::Str(t) => Ok(s.contains(&**t)),
             _ => Err(type_error!(
@@ -87,9 +91,13 @@ pub fn python_eq(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && items_eq(&x.items(), &y.items())
         }
         (Value::Tuple(x), Value::Tuple(y)) => Arc::ptr_eq(x, y) || items_eq(x, y),
+        (Value::Deque(x), Value::Deque(y)) => Arc::ptr_eq(x, y) || items_eq(&x.items(), &y.items()),
         (Value::Dict(x), Value::Dict(y)) => {
             if Arc::ptr_eq(x, y) {
                 return true;
+            }
+            if let Some(eq) = super::collections::dict_eq(x, y) {
+                return eq;
             }
             if x.len() != y.len() || ragtag_engine::guard::too_deep() {
                 return false;
@@ -205,6 +213,9 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
         _ => {}
     }
     if let Some(r) = super::bytes::binary(op, a, b) {
+        return r;
+    }
+    if let Some(r) = super::collections::binary(op, a, b) {
         return r;
     }
     // Sequences and strings.

@@ -5,6 +5,8 @@ use super::numpy::{self, edgeitems, threshold};
 use crate::value::Value;
 use ragtag_engine::{Array, Buffer, Sparse, Tensor};
 
+pub mod collections;
+
 /// A value's `str()`: what `print` shows. It lives with the other text forms, so the value
 /// layer needs nothing from rendering.
 impl std::fmt::Display for Value {
@@ -411,6 +413,9 @@ fn write_repr(v: &Value, out: &mut String) {
                 out.push_str("{...}");
                 return;
             };
+            if !matches!(d.kind(), crate::value::DictKind::Plain) {
+                return collections::write_dict(d, out, write_repr);
+            }
             out.push('{');
             for (i, (k, item)) in d.items().iter().enumerate() {
                 if i > 0 {
@@ -421,6 +426,13 @@ fn write_repr(v: &Value, out: &mut String) {
                 write_repr(item, out);
             }
             out.push('}');
+        }
+        Value::Deque(d) => {
+            let Some(_entered) = crate::value::Entered::enter(v) else {
+                out.push_str("[...]");
+                return;
+            };
+            collections::write_deque(d, out, write_repr)
         }
         Value::Set(s) => {
             let frozen = s.is_frozen();
@@ -521,7 +533,9 @@ fn repr_leaf(v: &Value) -> String {
                 )
             }
         }
-        Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_) => repr_of(v),
+        Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_) | Value::Deque(_) => {
+            repr_of(v)
+        }
         Value::Bytes(b) if b.numpy => format!("np.bytes_({})", py_bytes(&b.data)),
         Value::Bytes(b) => py_bytes(&b.data),
         // CPython's bytearray repr escapes a single quote even inside double quotes.

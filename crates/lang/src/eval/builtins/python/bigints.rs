@@ -48,6 +48,10 @@ fn bit_length(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 /// `int(x, base)`: a str read in `base` (0 reads the prefix), a float truncated exactly,
 /// an int as itself.
 pub(super) fn int(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    // `int()` is 0 (what `defaultdict(int)` makes for a missing key).
+    if a.given("x").is_none() && a.given("base").is_none() {
+        return Ok(Value::Int(0));
+    }
     let v = a.value("x");
     let base = match a.get("base") {
         None => None,

@@ -8,7 +8,10 @@ mod bytearray_methods;
 mod bytes;
 mod bytes_methods;
 mod codecs;
+pub mod collections;
 pub mod containers;
+mod deque;
+pub mod exception_args;
 mod files;
 pub mod format;
 mod functools;
@@ -18,12 +21,15 @@ mod iterables;
 pub mod iterators;
 mod itertools;
 pub mod json;
+mod json_files;
 mod lru;
+mod namedtuple;
 mod number_methods;
 mod numbers;
 pub mod objects;
 mod protocols;
 mod random;
+mod random_instances;
 mod ranges;
 mod sets;
 pub mod slices;
@@ -52,11 +58,14 @@ pub use bigints::BIGINTS;
 pub use bytearray_methods::BYTEARRAY_METHODS;
 pub use bytes::BYTES;
 pub use bytes_methods::BYTES_METHODS;
+pub use collections::COLLECTIONS;
 pub use containers::CONTAINERS;
+pub use deque::DEQUE;
 pub use files::FILES;
 pub use functools::FUNCTOOLS;
 pub use itertools::ITERTOOLS;
 pub use lru::LRU;
+pub use namedtuple::NAMEDTUPLE;
 
 /// The standard modules `import` finds besides ragtag's roots (their builtins are named
 /// under them: `itertools.count`).
@@ -68,12 +77,15 @@ pub const STDLIB_MODULES: &[&str] = &[
     "string",
     "time",
     "json",
+    "collections",
 ];
 pub use json::JSON;
+pub use json_files::JSON_FILES;
 pub use number_methods::NUMBER_METHODS;
 pub use objects::OBJECTS;
 pub use protocols::PROTOCOLS;
 pub use random::RANDOM;
+pub use random_instances::RANDOM_INSTANCES;
 pub use ranges::RANGES;
 pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
 pub use slices::SLICES;
@@ -322,6 +334,7 @@ fn len(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Value::List(x) => x.len(),
         Value::Tuple(x) => x.len(),
         Value::Dict(x) => x.len(),
+        Value::Deque(x) => x.len(),
         Value::Set(x) => x.len(),
         Value::Shape(s) => s.len(),
         Value::Lod(l) => l.data().shape().first().copied().unwrap_or(0),
@@ -412,6 +425,9 @@ fn tuple(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn str_(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    if a.given("object").is_none() {
+        return Ok(Value::str(""));
+    }
     it.prepare_shown(a.value("object"), a.span("object"))?;
     Ok(Value::str(str_of(a.value("object"))))
 }
@@ -477,7 +493,9 @@ fn isinstance(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             return k.catches(e.class);
         }
         let n = name_of(c);
-        // bool is a subclass of int.
-        n == obj || (n == "int" && obj == "bool")
+        // bool is a subclass of int; Counter, defaultdict and OrderedDict of dict.
+        n == obj
+            || (n == "int" && obj == "bool")
+            || (n == "dict" && matches!(a.value("obj"), Value::Dict(_)))
     })))
 }

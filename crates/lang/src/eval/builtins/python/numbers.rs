@@ -9,6 +9,9 @@ use crate::value::Value;
 use ragtag_engine::ExceptionClass;
 
 pub(super) fn float(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    if a.given("x").is_none() {
+        return Ok(Value::Float(0.0));
+    }
     let v = a.value("x");
     Ok(Value::Float(match v {
         Value::Str(s) => match s.trim().to_ascii_lowercase().as_str() {

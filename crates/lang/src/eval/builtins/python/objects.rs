@@ -131,7 +131,11 @@ pub fn type_of(v: &Value) -> Value {
         Value::Str(_) => builtin("str"),
         Value::List(_) => builtin("list"),
         Value::Tuple(_) => builtin("tuple"),
-        Value::Dict(_) => builtin("dict"),
+        Value::Dict(d) => match d.kind() {
+            crate::value::DictKind::Plain => builtin("dict"),
+            k => builtin(&format!("collections.{}", k.name())),
+        },
+        Value::Deque(_) => builtin("collections.deque"),
         Value::Bytes(b) if b.numpy => match registry().get("np.bytes_") {
             Some(b) => Value::Builtin(b),
             None => builtin_type("bytes_", "numpy"),

@@ -112,9 +112,24 @@ fn getrandbits(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         return Err(a.err_at("k", value_error("number of bits must be non-negative")));
     }
     if k > 63 {
-        return Err(a.err_at(
-            "k",
-            value_error("ragtag's getrandbits gives at most 63 bits"),
+        // CPython's word order: the first 32-bit draw is the lowest word, the last one
+        // keeps only its top bits.
+        let words = ((k - 1) / 32 + 1) as usize;
+        ragtag_engine::budget::check("random.getrandbits", words as u128, 4)
+            .map_err(|e| a.err_at("k", e))?;
+        let digits: Vec<u32> = with(|mt, _| {
+            let mut left = k;
+            (0..words)
+                .map(|_| {
+                    let r = mt.next_u32();
+                    let r = if left < 32 { r >> (32 - left) } else { r };
+                    left -= 32;
+                    r
+                })
+                .collect()
+        });
+        return Ok(crate::eval::operators::bigint::norm(
+            num_bigint::BigInt::from_slice(num_bigint::Sign::Plus, &digits),
         ));
     }
     if k == 0 {
