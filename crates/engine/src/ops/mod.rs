@@ -18,6 +18,7 @@ pub mod mask;
 pub mod matmul;
 pub mod one_hot;
 pub mod order;
+mod order_fast;
 pub mod range;
 pub mod reduce;
 pub mod reshape;

@@ -87,13 +87,18 @@ fn sort(a: &Args, indices: bool) -> Result<Value> {
         }
     };
     let axis = axis_of(a, &t, -1)?;
-    let (src, idx) = order::sort_positions(a.builtin().name, &t, axis, descending)
+    if !indices {
+        return order::sort_values(a.builtin().name, &t, axis, descending)
+            .map(Value::tensor)
+            .map_err(|e| a.err_at("values", e));
+    }
+    let (_, idx) = order::sort_positions(a.builtin().name, &t, axis, descending)
         .map_err(|e| a.err_at("values", e))?;
-    Ok(Value::tensor(if indices {
-        index_tensor(t.shape().to_vec(), idx, DType::Int32)
-    } else {
-        Tensor::from_parts(t.shape().to_vec(), t.data().gather(&src))
-    }))
+    Ok(Value::tensor(index_tensor(
+        t.shape().to_vec(),
+        idx,
+        DType::Int32,
+    )))
 }
 
 fn top_k(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
