@@ -19,6 +19,7 @@ pub mod matmul;
 pub mod one_hot;
 pub mod order;
 mod order_fast;
+mod pad_fast;
 pub mod range;
 pub mod reduce;
 pub mod reshape;
