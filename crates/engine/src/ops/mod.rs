@@ -25,6 +25,7 @@ pub mod reduce;
 pub mod reshape;
 pub mod scan;
 pub mod segment;
+pub mod segment_fast;
 pub mod shape;
 pub mod sobol;
 pub mod special;

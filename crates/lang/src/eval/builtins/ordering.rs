@@ -220,6 +220,11 @@ fn bincount(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             .at(a.span("axis")))
         }
     };
+    if rows.len() == 1 && !binary && a.get("weights").is_none() {
+        if let Some(counted) = bincount_ints(a, &values)? {
+            return Ok(counted);
+        }
+    }
     // Float values count as the ints they truncate to, as TensorFlow casts them.
     let Some(v) = values
         .to_i64_vec()
@@ -301,4 +306,37 @@ fn bincount(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     let data = Buffer::from_f64s(acc, out_dtype);
     Ok(Value::tensor(Tensor::from_parts(shape, data)))
+}
+
+/// `tf.math.bincount` of integer values without weights, in one pass on every core (None
+/// for other values): the answers and errors of the general path.
+fn bincount_ints(a: &Args, values: &Tensor) -> Result<Option<Value>> {
+    use ragtag_engine::ops::segment_fast;
+    if !values.dtype().is_int() {
+        return Ok(None);
+    }
+    let range = segment_fast::int_range(values.data());
+    if range.is_some_and(|(lo, _)| lo < 0) {
+        return Err(Error::new(
+            ExceptionClass::InvalidArgumentError,
+            "Input arr must be non-negative!",
+        )
+        .at(a.span("arr")));
+    }
+    let mut size = range.map_or(0, |(_, hi)| hi.saturating_add(1));
+    if let Some(m) = a.opt_int("minlength")? {
+        size = size.max(m);
+    }
+    if let Some(m) = a.opt_int("maxlength")? {
+        size = size.min(m.max(0));
+    }
+    let size = size.max(0) as usize;
+    let out_dtype = a.dtype("dtype")?.unwrap_or(DType::Int32);
+    ragtag_engine::budget::check_shape("tf.math.bincount", &[size], 8)
+        .map_err(|e| a.err_at("arr", e))?;
+    let counts = segment_fast::bincount_ints(values.data(), size)
+        .map_err(|e| a.err_at("arr", e))?
+        .unwrap_or_default();
+    let data = Buffer::from_i64s(counts, out_dtype);
+    Ok(Some(Value::tensor(Tensor::from_parts(vec![size], data))))
 }
