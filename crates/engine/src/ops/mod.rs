@@ -28,6 +28,7 @@ pub mod segment;
 pub mod segment_fast;
 pub mod shape;
 pub mod sobol;
+pub mod sparse_matmul;
 pub mod special;
 pub mod strings;
 pub mod tile;
