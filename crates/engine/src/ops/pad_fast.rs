@@ -90,6 +90,9 @@ mod tests {
         assert!(b[3 + 1]);
         let e = Tensor::new(vec![2, 0], Buffer::from(Vec::<f32>::new())).unwrap();
         let p = pad(&e, &[(1, 1), (1, 1)], PadMode::Constant, &Scalar::F32(0.5)).unwrap();
-        assert_eq!(p.data(), &Buffer::from(vec![0.5f32; 8]));
+        assert_eq!(
+            p.data(),
+            &Buffer::from(std::iter::repeat_n(0.5f32, 8).collect::<Vec<_>>())
+        );
     }
 }

@@ -224,7 +224,7 @@ mod tests {
         let counts = bincount_ints(&Buffer::from(v.clone()), 1500)
             .unwrap()
             .unwrap();
-        let mut want = vec![0i64; 1500];
+        let mut want: Vec<i64> = std::iter::repeat_n(0, 1500).collect();
         for &x in &v {
             if (0..1500).contains(&x) {
                 want[x as usize] += 1;

@@ -56,10 +56,12 @@ fn rows_into<T: Number>(
     n: usize,
     (from, to): (usize, usize),
 ) {
-    for i in from..to {
-        let r = indices[2 * i] as usize - row0;
-        let c = indices[2 * i + 1] as usize;
-        let v = values[i];
+    for (ix, &v) in indices[2 * from..2 * to]
+        .chunks_exact(2)
+        .zip(&values[from..to])
+    {
+        let r = ix[0] as usize - row0;
+        let c = ix[1] as usize;
         let dst = &mut out[r * n..(r + 1) * n];
         for (d, &x) in dst.iter_mut().zip(&b[c * n..(c + 1) * n]) {
             *d = d.plus(v.times(x));
