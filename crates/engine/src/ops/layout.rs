@@ -221,6 +221,11 @@ pub fn pad(t: &Tensor, paddings: &[(i64, i64)], mode: PadMode, value: &Scalar) -
         out_shape.push(size);
     }
     budget::check_shape("tf.pad", &out_shape, t.dtype().item_bytes())?;
+    if mode == PadMode::Constant && rank > 0 {
+        if let Some(out) = super::pad_fast::pad_constant(t, &out_shape, paddings, value)? {
+            return Ok(out);
+        }
+    }
     let st = strides(&shape);
     // Out-of-range reads land on one extra element holding the constant.
     let fill = t.size();
@@ -264,6 +269,12 @@ pub fn split(t: &Tensor, axis: usize, sizes: &[usize]) -> Result<Vec<Tensor>> {
     let mut off = 0;
     for &s in sizes {
         interrupt::check()?;
+        if axis == 0 {
+            // Pieces along the first axis share the tensor's storage.
+            out.push(t.rows(off, off + s));
+            off += s;
+            continue;
+        }
         let ranges: Vec<(usize, usize)> = (0..outer)
             .map(|o| ((o * n + off) * inner, (o * n + off + s) * inner))
             .collect();

@@ -13,14 +13,14 @@ use crate::{budget, interrupt, invalid_arg};
 
 /// `shape` split at `axis`: the number of lanes before it, its length, and the stride
 /// between a lane's elements.
-fn lanes(shape: &[usize], axis: usize) -> (usize, usize, usize) {
+pub(super) fn lanes(shape: &[usize], axis: usize) -> (usize, usize, usize) {
     let outer = shape[..axis].iter().product();
     let inner = shape[axis + 1..].iter().product();
     (outer, shape[axis], inner)
 }
 
 /// A total order with NaN above every number (NaNs equal to each other).
-fn total<T: Element>(a: &T, b: &T) -> Ordering {
+pub(super) fn total<T: Element>(a: &T, b: &T) -> Ordering {
     match a.partial_cmp(b) {
         Some(o) => o,
         #[allow(clippy::eq_op)] // x != x is the generic NaN test
@@ -29,48 +29,13 @@ fn total<T: Element>(a: &T, b: &T) -> Ordering {
 }
 
 /// The error for a dtype an ordering kernel does not take.
-fn unsupported(op: &str, d: crate::DType) -> crate::Exception {
+pub(super) fn unsupported(op: &str, d: crate::DType) -> crate::Exception {
     invalid_arg!(
         "Value for attr 'T' of {d} is not in the list of allowed values for {op}: the number types"
     )
 }
 
-/// For a sort of `t` along `axis` (`descending` or not, stable): the input position each
-/// output element reads, and its index within its lane.
-pub fn sort_positions(
-    op: &str,
-    t: &Tensor,
-    axis: usize,
-    descending: bool,
-) -> Result<(Vec<usize>, Vec<i64>)> {
-    let (outer, n, inner) = lanes(t.shape(), axis);
-    let total_n = t.size();
-    let mut src: Vec<usize> = budget::filled(op, 0, total_n)?;
-    let mut idx: Vec<i64> = budget::filled(op, 0, total_n)?;
-    let d = t.dtype();
-    crate::dispatch!(numbers t.data(), v => {
-        let mut perm: Vec<usize> = budget::vec(op, n)?;
-        for o in 0..outer {
-            for i in 0..inner {
-                interrupt::check()?;
-                let base = o * n * inner + i;
-                perm.clear();
-                perm.extend(0..n);
-                if descending {
-                    perm.sort_by(|&a, &b| total(&v[base + b * inner], &v[base + a * inner]));
-                } else {
-                    perm.sort_by(|&a, &b| total(&v[base + a * inner], &v[base + b * inner]));
-                }
-                for (k, &p) in perm.iter().enumerate() {
-                    src[base + k * inner] = base + p * inner;
-                    idx[base + k * inner] = p as i64;
-                }
-            }
-        }
-        Ok(())
-    }, _ => Err(unsupported(op, d)))?;
-    Ok((src, idx))
-}
+pub use super::order_fast::{sort_positions, sort_values};
 
 /// `tf.math.top_k(t, k)` along the last axis: the `k` largest of each lane, largest first
 /// (earlier positions first among equals), and their indices.
@@ -89,20 +54,10 @@ pub fn top_k(t: &Tensor, k: i64) -> Result<(Tensor, Vec<i64>)> {
         ));
     }
     let k = k as usize;
-    let (src, idx) = sort_positions("tf.math.top_k", t, axis, true)?;
-    let lanes = t.size().checked_div(n).unwrap_or(0);
-    let mut keep_src = budget::vec("tf.math.top_k", lanes * k)?;
-    let mut keep_idx = budget::vec("tf.math.top_k", lanes * k)?;
-    for l in 0..lanes {
-        keep_src.extend_from_slice(&src[l * n..l * n + k]);
-        keep_idx.extend_from_slice(&idx[l * n..l * n + k]);
-    }
+    let (vals, idx) = super::order_fast::top_k_last(t, k)?;
     let mut shape = t.shape().to_vec();
     shape[axis] = k;
-    Ok((
-        Tensor::from_parts(shape, t.data().gather(&keep_src)),
-        keep_idx,
-    ))
+    Ok((Tensor::from_parts(shape, vals), idx))
 }
 
 /// `tf.math.argmax` / `argmin` of `t` along `axis`: the first position of the largest

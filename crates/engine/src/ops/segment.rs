@@ -117,6 +117,11 @@ pub fn segment_op(data: &Tensor, ids: &Tensor, op: SegOp) -> Result<Array> {
         ));
     }
     super::check_int_ids(&Array::Dense(ids.clone()), "segment_ids")?;
+    if op == SegOp::Sum {
+        if let Some(t) = super::segment_fast::sorted_sum(data, ids)? {
+            return Ok(Array::Dense(t));
+        }
+    }
     let v = ids
         .to_i64_vec()
         .ok_or_else(|| invalid_arg!("segment_ids must be integers"))?;
@@ -245,6 +250,11 @@ pub fn unsorted_segment_op(
         }
     }
     let nseg = sized("a reduction", num_segments as u128)?;
+    if let (SegOp::Sum, Array::Dense(t)) = (op, &data) {
+        if let Some(out) = super::segment_fast::sum_rows(t, &v, nseg)? {
+            return Ok(Array::Dense(out));
+        }
+    }
     // Negative ids drop their rows.
     let keep: Vec<usize> = (0..v.len()).filter(|&i| v[i] >= 0).collect();
     let data = if keep.len() == v.len() {

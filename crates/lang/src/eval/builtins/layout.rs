@@ -219,6 +219,14 @@ fn unstack(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             .at(a.span("num")));
         }
     }
+    if k == 0 {
+        // Rows along the first axis share the tensor's storage.
+        return (0..n as i64)
+            .map(|i| t.row(i).map(Value::tensor))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::list)
+            .map_err(|e| a.err_at("value", e));
+    }
     let sizes: Vec<usize> = (0..n).map(|_| 1).collect();
     let parts = layout::split(&t, k, &sizes).map_err(|e| a.err_at("value", e))?;
     let mut shape = t.shape().to_vec();

@@ -87,13 +87,18 @@ fn sort(a: &Args, indices: bool) -> Result<Value> {
         }
     };
     let axis = axis_of(a, &t, -1)?;
-    let (src, idx) = order::sort_positions(a.builtin().name, &t, axis, descending)
+    if !indices {
+        return order::sort_values(a.builtin().name, &t, axis, descending)
+            .map(Value::tensor)
+            .map_err(|e| a.err_at("values", e));
+    }
+    let (_, idx) = order::sort_positions(a.builtin().name, &t, axis, descending)
         .map_err(|e| a.err_at("values", e))?;
-    Ok(Value::tensor(if indices {
-        index_tensor(t.shape().to_vec(), idx, DType::Int32)
-    } else {
-        Tensor::from_parts(t.shape().to_vec(), t.data().gather(&src))
-    }))
+    Ok(Value::tensor(index_tensor(
+        t.shape().to_vec(),
+        idx,
+        DType::Int32,
+    )))
 }
 
 fn top_k(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -215,6 +220,11 @@ fn bincount(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             .at(a.span("axis")))
         }
     };
+    if rows.len() == 1 && !binary && a.get("weights").is_none() {
+        if let Some(counted) = bincount_ints(a, &values)? {
+            return Ok(counted);
+        }
+    }
     // Float values count as the ints they truncate to, as TensorFlow casts them.
     let Some(v) = values
         .to_i64_vec()
@@ -296,4 +306,37 @@ fn bincount(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     let data = Buffer::from_f64s(acc, out_dtype);
     Ok(Value::tensor(Tensor::from_parts(shape, data)))
+}
+
+/// `tf.math.bincount` of integer values without weights, in one pass on every core (None
+/// for other values): the answers and errors of the general path.
+fn bincount_ints(a: &Args, values: &Tensor) -> Result<Option<Value>> {
+    use ragtag_engine::ops::segment_fast;
+    if !values.dtype().is_int() {
+        return Ok(None);
+    }
+    let range = segment_fast::int_range(values.data());
+    if range.is_some_and(|(lo, _)| lo < 0) {
+        return Err(Error::new(
+            ExceptionClass::InvalidArgumentError,
+            "Input arr must be non-negative!",
+        )
+        .at(a.span("arr")));
+    }
+    let mut size = range.map_or(0, |(_, hi)| hi.saturating_add(1));
+    if let Some(m) = a.opt_int("minlength")? {
+        size = size.max(m);
+    }
+    if let Some(m) = a.opt_int("maxlength")? {
+        size = size.min(m.max(0));
+    }
+    let size = size.max(0) as usize;
+    let out_dtype = a.dtype("dtype")?.unwrap_or(DType::Int32);
+    ragtag_engine::budget::check_shape("tf.math.bincount", &[size], 8)
+        .map_err(|e| a.err_at("arr", e))?;
+    let counts = segment_fast::bincount_ints(values.data(), size)
+        .map_err(|e| a.err_at("arr", e))?
+        .unwrap_or_default();
+    let data = Buffer::from_i64s(counts, out_dtype);
+    Ok(Some(Value::tensor(Tensor::from_parts(vec![size], data))))
 }

@@ -492,6 +492,18 @@ fn sparse_dense_matmul(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             },
         }
     };
+    if let Value::Sparse(s) = a.value("sp_a") {
+        if !a.flag("adjoint_a", false)? && !a.flag("adjoint_b", false)? {
+            let b = convert::to_array(a.value("b"), None).map_err(err_at(a, "b"))?;
+            if let Array::Dense(b) = &*b {
+                let fast = ragtag_engine::ops::sparse_matmul::sparse_dense_matmul(s, b)
+                    .map_err(|e| Error::from(e).at(a.call))?;
+                if let Some(out) = fast {
+                    return Ok(Value::tensor(out));
+                }
+            }
+        }
+    }
     let (x, y) = (dense_of("sp_a")?, dense_of("b")?);
     if x.dtype() != y.dtype() {
         return Err(Error::new(
