@@ -282,3 +282,52 @@ fn json_files_cut_short_or_garbled_are_errors_never_panics() {
         }
     }
 }
+
+/// `fill_null=` reads every null as the value given, in JSON and JSON Lines files, by the
+/// same typing rules as the rest of the file (a str fill in a file of numbers is the usual
+/// mixed-types ValueError); without it the null is an error that names `fill_null=`.
+#[test]
+fn fill_null_replaces_nulls() {
+    let dir = python_common::scratch("json-fill-null");
+    let jsonl = dir.join("gaps.jsonl");
+    let json = dir.join("gaps.json");
+    std::fs::write(&jsonl, "[1, null, 3]\n[null]\n").unwrap();
+    std::fs::write(&json, "[[0.5, null], []]").unwrap();
+    let mut s = Session::new();
+    let (l, j) = (jsonl.display(), json.display());
+    let got = run(
+        &mut s,
+        &format!("ragtag.read_jsonl('{l}', fill_null=0).to_list()"),
+    );
+    assert_eq!(
+        format!("{got:?}"),
+        format!("{:?}", run(&mut s, "[[1, 0, 3], [0]]"))
+    );
+    let got = run(&mut s, &format!("ragtag.read_json('{j}', fill_null=-1.5)"));
+    assert_eq!(
+        array(&got),
+        array(&run(&mut s, "tf.ragged.constant([[0.5, -1.5], []])"))
+    );
+    for (program, class, words) in [
+        (
+            format!("ragtag.read_jsonl('{l}')"),
+            "ValueError",
+            "fill_null=",
+        ),
+        (
+            format!("ragtag.read_jsonl('{l}', fill_null='x')"),
+            "ValueError",
+            "mixed types",
+        ),
+        (
+            format!("ragtag.read_json('{j}', fill_null=[0])"),
+            "TypeError",
+            "fill_null must be",
+        ),
+    ] {
+        let e = s.execute(&program, &mut Collect::default()).unwrap_err();
+        assert_eq!(e.class.name(), class, "{program}: {}", e.message);
+        let text = format!("{} {}", e.message, e.hint.clone().unwrap_or_default());
+        assert!(text.contains(words), "{program}: {text}");
+    }
+}

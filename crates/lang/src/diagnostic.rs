@@ -49,6 +49,15 @@ impl Error {
             raised_as: None,
         }
     }
+
+    /// Python's TypeError for a value used where an int is needed (an index, a count, a
+    /// byte): `'float' object cannot be interpreted as an integer`.
+    pub fn not_an_integer(type_name: &str) -> Self {
+        Error::new(
+            ExceptionClass::TypeError,
+            format!("'{type_name}' object cannot be interpreted as an integer"),
+        )
+    }
     /// Sets the span if none is set yet (the innermost span wins).
     pub fn at(mut self, span: Span) -> Self {
         if self.span.is_none() {

@@ -203,6 +203,24 @@ impl Args {
     pub fn kwargs(&self) -> &[(String, Value, Span)] {
         &self.kwargs
     }
+    /// The `*args` and `**kwargs` a builtin received, as arguments to pass on to a call.
+    pub fn forwarded(&self) -> Vec<CallArg> {
+        let mut args: Vec<CallArg> = self
+            .rest
+            .iter()
+            .map(|(v, s)| CallArg {
+                name: None,
+                value: v.clone(),
+                span: *s,
+            })
+            .collect();
+        args.extend(self.kwargs.iter().map(|(k, v, s)| CallArg {
+            name: Some(k.clone()),
+            value: v.clone(),
+            span: *s,
+        }));
+        args
+    }
     /// Attaches the span of argument `name` to an error.
     pub fn err_at(&self, name: &str, e: impl Into<Error>) -> Error {
         e.into().at(self.span(name))

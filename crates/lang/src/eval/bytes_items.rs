@@ -43,16 +43,7 @@ pub fn set_item(obj: &Value, arr: &PyByteArray, sub: Sub, v: Value, span: Span) 
                 Value::Int(_) | Value::Bool(_) | Value::BigInt(_) => {
                     byte_of(&v).map_err(|e| Error::from(e).at(span))?
                 }
-                other => {
-                    return Err(Error::new(
-                        ExceptionClass::TypeError,
-                        format!(
-                            "'{}' object cannot be interpreted as an integer",
-                            other.type_name()
-                        ),
-                    )
-                    .at(span))
-                }
+                other => return Err(Error::not_an_integer(other.type_name()).at(span)),
             };
             arr.with_mut(|d| d[p] = byte);
             Ok(())

@@ -228,14 +228,7 @@ impl<'s> Interp<'s> {
             Some(Value::Int(_)) => {
                 Err(Error::new(ExceptionClass::ValueError, "__len__() should return >= 0").at(span))
             }
-            Some(other) => Err(Error::new(
-                ExceptionClass::TypeError,
-                format!(
-                    "'{}' object cannot be interpreted as an integer",
-                    other.type_name()
-                ),
-            )
-            .at(span)),
+            Some(other) => Err(Error::not_an_integer(other.type_name()).at(span)),
             None => Err(Error::new(
                 ExceptionClass::TypeError,
                 format!("object of type '{}' has no len()", v.type_name()),

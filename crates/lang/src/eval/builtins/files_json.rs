@@ -9,15 +9,19 @@ use crate::eval::args::Args;
 use crate::eval::Interp;
 use crate::formats::json;
 use crate::value::Value;
+use ragtag_engine::literal::Leaf;
 use ragtag_engine::ExceptionClass;
 
 /// The JSON readers and writers.
 pub static BUILTINS: &[Builtin] = &[
-    Builtin::function("ragtag.read_json", "(path, dtype=None)", read_json)
-        .doc("The one JSON value a file holds (nested lists of numbers, strings or bools) as a tensor, typed exactly as tf.ragged.constant types the same list: ints int32 (int64 when large), floats float32 unless `dtype` says otherwise, mixed types and uneven nesting depth are ValueErrors, and so are nulls (counted, with where the first is).")
-        .examples(&["ragtag.write_json(tf.ragged.constant([[1, 2], [3]]), 'small.json'); ragtag.read_json('small.json')"]),
-    Builtin::function("ragtag.read_jsonl", "(path, field=None, dtype=None)", read_jsonl)
-        .doc("A JSON Lines file as a tensor whose rows are its lines: one JSON value per line, or with `field=` one record (object) per line and the value of that key. Blank lines are skipped and the file is read line by line. Typing follows tf.ragged.constant (as ragtag.read_json); errors name the file, the line and the key.")
+    Builtin::function("ragtag.read_json", "(path, dtype=None, fill_null=None)", read_json)
+        .doc("The one JSON value a file holds (nested lists of numbers, strings or bools) as a tensor, typed exactly as tf.ragged.constant types the same list: ints int32 (int64 when large), floats float32 unless `dtype` says otherwise, mixed types and uneven nesting depth are ValueErrors, and so are nulls (counted, with where the first is) unless `fill_null` gives the value that replaces them.")
+        .examples(&[
+            "ragtag.write_json(tf.ragged.constant([[1, 2], [3]]), 'small.json'); ragtag.read_json('small.json')",
+            "open('gaps.json', 'w').write('[[1, null], [3]]'); ragtag.read_json('gaps.json', fill_null=0)",
+        ]),
+    Builtin::function("ragtag.read_jsonl", "(path, field=None, dtype=None, fill_null=None)", read_jsonl)
+        .doc("A JSON Lines file as a tensor whose rows are its lines: one JSON value per line, or with `field=` one record (object) per line and the value of that key. Blank lines are skipped and the file is read line by line. Typing follows tf.ragged.constant (as ragtag.read_json); errors name the file, the line and the key. A null is an error that counts them, unless `fill_null` gives the value that replaces it.")
         .examples(&[
             "ragtag.write_jsonl(tf.ragged.constant([['a', 'b'], [], ['c']]), 'tokens.jsonl', field='tokens'); ragtag.read_jsonl('tokens.jsonl', field='tokens')",
             "ragtag.write_jsonl(tf.constant([[0.5, 1.0], [2.5, 3.0]]), 'rows.jsonl'); ragtag.read_jsonl('rows.jsonl')",
@@ -44,7 +48,7 @@ fn path_arg(a: &Args, name: &str) -> Result<PathBuf> {
 fn read_json(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let path = path_arg(a, "path")?;
     let dtype = a.dtype("dtype")?;
-    json::read_json(&path, dtype)
+    json::read_json_filled(&path, dtype, fill_arg(a)?)
         .map(Value::from_array)
         .map_err(|e| e.at(a.call))
 }
@@ -53,9 +57,30 @@ fn read_jsonl(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let path = path_arg(a, "path")?;
     let field = a.opt_str("field")?;
     let dtype = a.dtype("dtype")?;
-    json::read_jsonl(&path, field.as_deref(), dtype)
+    json::read_jsonl_filled(&path, field.as_deref(), dtype, fill_arg(a)?)
         .map(Value::from_array)
         .map_err(|e| e.at(a.call))
+}
+
+/// `fill_null=`: a Python bool, int, float or str, read as a JSON value would be.
+fn fill_arg(a: &Args) -> Result<Option<Leaf>> {
+    Ok(match a.get("fill_null") {
+        None | Some(Value::None) => None,
+        Some(Value::Bool(b)) => Some(Leaf::Bool(*b)),
+        Some(Value::Int(v)) => Some(Leaf::Int(*v)),
+        Some(Value::Float(v)) => Some(Leaf::Float(*v)),
+        Some(Value::Str(s)) => Some(Leaf::Str(s.as_bytes().to_vec())),
+        Some(v) => {
+            return Err(Error::new(
+                ExceptionClass::TypeError,
+                format!(
+                    "fill_null must be a number, a bool or a str, not {}",
+                    v.type_name()
+                ),
+            )
+            .at(a.span("fill_null")))
+        }
+    })
 }
 
 fn write_json(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

@@ -13,7 +13,7 @@ use std::path::Path;
 use crate::diagnostic::{Error, Result};
 use crate::value::convert::regular_ragged;
 use ragtag_engine::exceptions::ExceptionClass;
-use ragtag_engine::literal::{self, Nested};
+use ragtag_engine::literal::{self, Leaf, Nested};
 use ragtag_engine::{budget, Array, DType};
 
 use super::fs;
@@ -45,6 +45,11 @@ fn syntax_error(place: &Place, e: &serde_json::Error) -> Error {
 /// `ragtag.read_json(path)`: the one JSON value a file holds, as a tensor. The text is
 /// read whole (it must fit the budget); the literal built from it is tallied as it grows.
 pub fn read_json(path: &Path, dtype: Option<DType>) -> Result<Array> {
+    read_json_filled(path, dtype, None)
+}
+
+/// [`read_json`], with every null read as `fill` when one is given (`fill_null=`).
+pub fn read_json_filled(path: &Path, dtype: Option<DType>, fill: Option<Leaf>) -> Result<Array> {
     let file = path.display().to_string();
     let len = fs::size(path)?;
     let what = format!("reading '{file}'");
@@ -55,6 +60,7 @@ pub fn read_json(path: &Path, dtype: Option<DType>) -> Result<Array> {
         ..Place::default()
     };
     let state = RefCell::new(State::new(&what, place));
+    state.borrow_mut().fill = fill;
     let n = finish(&state, parse_one(&bytes, Node(&state)))?;
     drop(bytes);
     state.into_inner().nulls.check(&file)?;
@@ -65,6 +71,16 @@ pub fn read_json(path: &Path, dtype: Option<DType>) -> Result<Array> {
 /// line), blank lines skipped, as a tensor whose rows are the lines. The file is read line
 /// by line; only the converted rows are kept, tallied against the budget as they grow.
 pub fn read_jsonl(path: &Path, field: Option<&str>, dtype: Option<DType>) -> Result<Array> {
+    read_jsonl_filled(path, field, dtype, None)
+}
+
+/// [`read_jsonl`], with every null read as `fill` when one is given (`fill_null=`).
+pub fn read_jsonl_filled(
+    path: &Path,
+    field: Option<&str>,
+    dtype: Option<DType>,
+    fill: Option<Leaf>,
+) -> Result<Array> {
     let file = path.display().to_string();
     let handle = fs::open(path)?;
     let len = handle.metadata().map_err(|e| fs::io_error(&e, path))?.len();
@@ -76,6 +92,7 @@ pub fn read_jsonl(path: &Path, field: Option<&str>, dtype: Option<DType>) -> Res
         ..Place::default()
     };
     let state = RefCell::new(State::new(&what, place));
+    state.borrow_mut().fill = fill;
     let mut rows = Vec::new();
     let mut lines = Vec::new();
     let mut reader = BufReader::new(handle);

@@ -58,7 +58,7 @@ impl Nulls {
                 self.first.as_deref().unwrap_or("the file")
             ),
         )
-        .with_hint("a tensor has no missing values: drop the nulls or replace them with a value (for example with jq: jq -c 'walk(if . == null then 0 else . end)') before reading"))
+        .with_hint("a tensor has no missing values: give the value that replaces them with fill_null= (fill_null=0, fill_null=''), or drop them before reading"))
     }
 }
 

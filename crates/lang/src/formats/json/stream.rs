@@ -26,6 +26,8 @@ pub struct State<'a> {
     indices: Vec<usize>,
     /// Nulls met so far.
     pub nulls: Nulls,
+    /// What a null reads as (`fill_null=`); None counts it as an error.
+    pub fill: Option<Leaf>,
     tally: Tally<'a>,
     /// Values and string bytes since the last check.
     pending: u128,
@@ -41,6 +43,7 @@ impl<'a> State<'a> {
             place,
             indices: Vec::new(),
             nulls: Nulls::default(),
+            fill: None,
             tally: Tally::new(what),
             pending: 0,
             values: 0,
@@ -160,6 +163,14 @@ impl<'de> Visitor<'de> for Node<'_, '_> {
     }
 
     fn visit_unit<E: de::Error>(self) -> std::result::Result<Nested, E> {
+        let fill = self.0.borrow().fill.clone();
+        if let Some(leaf) = fill {
+            let n = match &leaf {
+                Leaf::Str(b) => b.len(),
+                _ => 0,
+            };
+            return self.leaf(leaf, n);
+        }
         {
             let mut s = self.0.borrow_mut();
             s.nulls.count += 1;

@@ -193,16 +193,7 @@ fn elements(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         let n = match n {
             Value::Int(n) => n,
             Value::Bool(b) => i64::from(b),
-            other => {
-                return Err(Error::new(
-                    ExceptionClass::TypeError,
-                    format!(
-                        "'{}' object cannot be interpreted as an integer",
-                        other.type_name()
-                    ),
-                )
-                .at(a.call))
-            }
+            other => return Err(Error::not_an_integer(other.type_name()).at(a.call)),
         };
         ragtag_engine::budget::check(
             "Counter.elements",

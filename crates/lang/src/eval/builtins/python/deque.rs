@@ -104,16 +104,7 @@ fn deque(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                     .at(a.span("maxlen")),
             )
         }
-        other => {
-            return Err(Error::new(
-                ExceptionClass::TypeError,
-                format!(
-                    "'{}' object cannot be interpreted as an integer",
-                    other.type_name()
-                ),
-            )
-            .at(a.span("maxlen")))
-        }
+        other => return Err(Error::not_an_integer(other.type_name()).at(a.span("maxlen"))),
     };
     let items = match a.value("iterable") {
         Value::None => Vec::new(),

@@ -14,14 +14,7 @@ fn int_arg(a: &Args, name: &str) -> Result<i64> {
     match a.value(name) {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(i64::from(*b)),
-        other => Err(Error::new(
-            ExceptionClass::TypeError,
-            format!(
-                "'{}' object cannot be interpreted as an integer",
-                other.type_name()
-            ),
-        )
-        .at(a.span(name))),
+        other => Err(Error::not_an_integer(other.type_name()).at(a.span(name))),
     }
 }
 
@@ -153,16 +146,7 @@ pub(super) fn round(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         None => None,
         Some(Value::Int(n)) => Some(*n),
         Some(Value::Bool(b)) => Some(i64::from(*b)),
-        Some(other) => {
-            return Err(Error::new(
-                ExceptionClass::TypeError,
-                format!(
-                    "'{}' object cannot be interpreted as an integer",
-                    other.type_name()
-                ),
-            )
-            .at(a.span("ndigits")))
-        }
+        Some(other) => return Err(Error::not_an_integer(other.type_name()).at(a.span("ndigits"))),
     };
     match x {
         // An int past 64 bits rounds to itself (a negative ndigits is not supported on it).

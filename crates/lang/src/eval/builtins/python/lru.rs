@@ -5,7 +5,7 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::diagnostic::{Error, Result};
-use crate::eval::args::{Args, CallArg};
+use crate::eval::args::Args;
 use crate::eval::builtins::{registry, Builtin};
 use crate::eval::Interp;
 use crate::value::class::{attr_get, attr_set, Class, Instance};
@@ -189,20 +189,7 @@ fn call(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         return Ok(v);
     }
     attr_set(&i.attrs, "_misses", Value::Int(count(&i, "_misses") + 1));
-    let mut args: Vec<CallArg> = a
-        .rest()
-        .iter()
-        .map(|(v, s)| CallArg {
-            name: None,
-            value: v.clone(),
-            span: *s,
-        })
-        .collect();
-    args.extend(a.kwargs().iter().map(|(k, v, s)| CallArg {
-        name: Some(k.clone()),
-        value: v.clone(),
-        span: *s,
-    }));
+    let args = a.forwarded();
     let result = it.call(&func, args, a.call)?;
     let maxsize = attr_get(&i.attrs, "maxsize").unwrap_or(Value::None);
     match maxsize {

@@ -132,19 +132,6 @@ fn call(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     let id = Arc::as_ptr(i) as usize;
     let f = module_fn(a.builtin().short_name())?;
-    let mut args: Vec<CallArg> = a
-        .rest()
-        .iter()
-        .map(|(v, s)| CallArg {
-            name: None,
-            value: v.clone(),
-            span: *s,
-        })
-        .collect();
-    args.extend(a.kwargs().iter().map(|(k, v, s)| CallArg {
-        name: Some(k.clone()),
-        value: v.clone(),
-        span: *s,
-    }));
+    let args = a.forwarded();
     swapped(id, || it.call(&f, args, a.call))
 }

@@ -72,18 +72,7 @@ fn sleep(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Value::Int(i) => *i as f64,
         Value::Float(f) => *f,
         Value::Bool(b) => *b as i64 as f64,
-        other => {
-            return Err(a.err_at(
-                "secs",
-                Error::new(
-                    ExceptionClass::TypeError,
-                    format!(
-                        "'{}' object cannot be interpreted as an integer",
-                        other.type_name()
-                    ),
-                ),
-            ))
-        }
+        other => return Err(a.err_at("secs", Error::not_an_integer(other.type_name()))),
     };
     if secs.is_nan() || secs < 0.0 {
         return Err(a.err_at(
