@@ -323,7 +323,8 @@ fn sequence_mask(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )
         .at(a.span("lengths")));
     };
-    let maxlen = match a.opt_int("maxlen")? {
+    let given = a.opt_int("maxlen")?;
+    let maxlen = match given {
         Some(m) => m,
         // The longest length (at least 0), a count of places: ceil of a float length.
         None => lens.iter().copied().fold(0.0f64, f64::max).ceil() as i64,
@@ -343,9 +344,21 @@ fn sequence_mask(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .map_err(|e| a.err_at("maxlen", e))?;
     let mut out: Vec<bool> = ragtag_engine::budget::vec("tf.sequence_mask", lens.len() * m)
         .map_err(|e| a.err_at("maxlen", e))?;
-    for &l in &lens {
-        ragtag_engine::interrupt::check().map_err(|e| Error::from(e).at(a.call))?;
-        out.extend((0..m).map(|j| (j as f64) < l));
+    for (row, &l) in lens.iter().enumerate() {
+        if row % 4096 == 0 {
+            ragtag_engine::interrupt::check().map_err(|e| Error::from(e).at(a.call))?;
+        }
+        // With an int maxlen, TensorFlow casts the lengths to its dtype first (a float
+        // length truncated); without one, places and lengths compare as the lengths' type.
+        let l = if given.is_some() { l.trunc() } else { l };
+        // Place j is inside when j < l: the first ceil(l) places (none for NaN or l <= 0).
+        let inside = if l > 0.0 {
+            (l.ceil() as usize).min(m)
+        } else {
+            0
+        };
+        out.resize(out.len() + inside, true);
+        out.resize(out.len() + (m - inside), false);
     }
     let mask = Tensor::from_parts(shape, Buffer::from(out));
     let mask = if dtype == DType::Bool {

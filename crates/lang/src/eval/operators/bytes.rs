@@ -83,9 +83,11 @@ fn run(op: BinOp, a: &Value, b: &Value) -> Result<Value, Exception> {
                 _ => o.is_ge(),
             }))
         }
-        (BinOp::Mod, Some(_), _) => Err(type_error!(
-            "ragtag does not format bytes with %: decode to str first"
-        )),
+        (BinOp::Mod, Some(fmt), _) => crate::eval::builtins::python::format::percent_format_bytes(
+            &fmt,
+            b,
+            matches!(a, Value::ByteArray(_)),
+        ),
         _ => Err(unsupported()),
     }
 }

@@ -240,6 +240,7 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
         (BinOp::Mod, Value::Str(x), _) => {
             return crate::eval::builtins::percent_format(x, b);
         }
+
         (BinOp::Add, _, _) if is_list(a) || is_list(b) => {
             if !(is_list(a) && is_list(b)) {
                 let other = if is_list(a) { b } else { a };

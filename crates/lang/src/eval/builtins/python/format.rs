@@ -9,7 +9,7 @@ mod percent;
 mod str_format;
 
 use crate::value::Value;
-pub use percent::percent_format;
+pub use percent::{percent_format, percent_format_bytes};
 use ragtag_engine::{budget, type_error, value_error, Array, DType, Exception, ExceptionClass};
 pub use str_format::{str_format, AttrLookup};
 

@@ -8,6 +8,27 @@ use ragtag_engine::{budget, type_error, value_error, Exception, ExceptionClass};
 
 /// Python's `fmt % arg`.
 pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, Exception> {
+    let chars: Vec<char> = fmt.chars().collect();
+    formatted(&chars, arg, false).map(Value::str)
+}
+
+/// Python's `fmt % arg` for bytes (`bytearray` when `array`): the format's bytes read as
+/// Latin-1 characters, `%s`/`%b` taking bytes-like values, `%r`/`%a` their ASCII repr, `%c`
+/// an int below 256 or one byte; every byte of the result comes from a character below 256.
+pub fn percent_format_bytes(fmt: &[u8], arg: &Value, array: bool) -> Result<Value, Exception> {
+    let chars: Vec<char> = fmt.iter().map(|&b| char::from(b)).collect();
+    let text = formatted(&chars, arg, true)?;
+    let out: Vec<u8> = text.chars().map(|c| c as u32 as u8).collect();
+    Ok(if array {
+        Value::bytearray(out)
+    } else {
+        Value::bytes(out)
+    })
+}
+
+/// The text of `chars % arg`; `bytes` follows the rules of bytes formatting.
+fn formatted(chars: &[char], arg: &Value, bytes: bool) -> Result<String, Exception> {
+    let latin1 = |b: &[u8]| -> String { b.iter().map(|&b| char::from(b)).collect() };
     let (args, mapping): (Vec<Value>, Option<&Value>) = match arg {
         Value::Tuple(items) => (items.to_vec(), None),
         Value::Dict(_) => (vec![arg.clone()], Some(arg)),
@@ -23,7 +44,6 @@ pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, Exception> {
         next += 1;
         Ok(v)
     };
-    let chars: Vec<char> = fmt.chars().collect();
     let mut out = String::new();
     let mut used_mapping = false;
     let mut i = 0;
@@ -55,7 +75,11 @@ pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, Exception> {
                 return Err(type_error!("format requires a mapping"));
             };
             used_mapping = true;
-            let k = Value::str(&key);
+            let k = if bytes {
+                Value::bytes(key.chars().map(|c| c as u32 as u8).collect::<Vec<u8>>())
+            } else {
+                Value::str(&key)
+            };
             key_value = Some(
                 entries
                     .get(&k)?
@@ -130,6 +154,45 @@ pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, Exception> {
             spec.fill = Some('0');
         }
         let text = match ty {
+            's' | 'b' if bytes => {
+                let Some(b) = v.as_bytes() else {
+                    return Err(type_error!(
+                        "%b requires a bytes-like object, or an object that implements \
+                         __bytes__, not '{}'",
+                        v.type_name()
+                    ));
+                };
+                let s = latin1(&b);
+                let s: String = match spec.precision {
+                    Some(p) => s.chars().take(p).collect(),
+                    None => s,
+                };
+                pad(&s, ' ', spec.align.unwrap_or('>'), spec.width)?
+            }
+            'r' | 'a' if bytes => {
+                let s = ascii_of(&v);
+                let s: String = match spec.precision {
+                    Some(p) => s.chars().take(p).collect(),
+                    None => s,
+                };
+                pad(&s, ' ', spec.align.unwrap_or('>'), spec.width)?
+            }
+            'c' if bytes => {
+                let c = match &v {
+                    Value::Int(n) => u8::try_from(*n).map(char::from).map_err(|_| {
+                        Exception::new(ExceptionClass::OverflowError, "%c arg not in range(256)")
+                    })?,
+                    other => match other.as_bytes() {
+                        Some(b) if b.len() == 1 => char::from(b[0]),
+                        _ => {
+                            return Err(type_error!(
+                                "%c requires an integer in range(256) or a single byte"
+                            ))
+                        }
+                    },
+                };
+                pad(&c.to_string(), ' ', spec.align.unwrap_or('>'), spec.width)?
+            }
             's' | 'r' | 'a' => {
                 let s = match ty {
                     's' => str_of(&v),
@@ -252,8 +315,9 @@ pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, Exception> {
     }
     if next < args.len() && !(mapping.is_some() || used_mapping) {
         return Err(type_error!(
-            "not all arguments converted during string formatting"
+            "not all arguments converted during {} formatting",
+            if bytes { "bytes" } else { "string" }
         ));
     }
-    Ok(Value::str(out))
+    Ok(out)
 }
