@@ -357,8 +357,8 @@ fn sequence_mask(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         } else {
             0
         };
-        out.resize(out.len() + inside, true);
-        out.resize(out.len() + (m - inside), false);
+        out.extend(std::iter::repeat_n(true, inside));
+        out.extend(std::iter::repeat_n(false, m - inside));
     }
     let mask = Tensor::from_parts(shape, Buffer::from(out));
     let mask = if dtype == DType::Bool {

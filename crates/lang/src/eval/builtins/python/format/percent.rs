@@ -110,7 +110,7 @@ fn formatted(chars: &[char], arg: &Value, bytes: bool) -> Result<String, Excepti
             spec.width = w.unsigned_abs() as usize;
             i += 1;
         } else {
-            spec.width = digits_at(&chars, &mut i)?.unwrap_or(0);
+            spec.width = digits_at(chars, &mut i)?.unwrap_or(0);
         }
         if chars.get(i) == Some(&'.') {
             i += 1;
@@ -120,7 +120,7 @@ fn formatted(chars: &[char], arg: &Value, bytes: bool) -> Result<String, Excepti
                 spec.precision = Some(p.max(0) as usize);
                 i += 1;
             } else {
-                spec.precision = Some(digits_at(&chars, &mut i)?.unwrap_or(0));
+                spec.precision = Some(digits_at(chars, &mut i)?.unwrap_or(0));
             }
         }
         // Length modifiers (`%ld`) are accepted and ignored, as in Python.
