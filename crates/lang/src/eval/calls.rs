@@ -63,6 +63,24 @@ impl<'s> Interp<'s> {
                     .map(Value::from_array)
                     .map_err(|e| Error::from(e).at(span))
             }
+            // NumPy's scalar type makes a NumPy scalar (or, from a list, an array).
+            Value::NpType(t) if t.scalar => {
+                let a = args.into_iter().next().ok_or_else(|| {
+                    Error::new(
+                        ExceptionClass::TypeError,
+                        format!("np.{}() needs a value here", t.name()),
+                    )
+                    .at(span)
+                })?;
+                let x = convert::to_array(&a.value, Some(t.dtype))
+                    .map_err(|e| Error::from(e).at(a.span))?;
+                match builtins::cast_array(&x, t.dtype).map_err(|e| Error::from(e).at(span))? {
+                    ragtag_engine::Array::Dense(d) => {
+                        Ok(Value::NdArray(Arc::new(crate::value::NdArray::Dense(d))))
+                    }
+                    ragged => Ok(Value::from_array(ragged)),
+                }
+            }
             other => Err(Error::new(
                 ExceptionClass::TypeError,
                 format!("'{}' object is not callable", other.type_name()),

@@ -144,6 +144,7 @@ fn value_json(v: &Value) -> J {
         }),
         Value::Shape(dims) => json!({"kind": "shape", "value": shape_json(dims)}),
         Value::DType(d) => json!({"kind": "dtype", "value": d.name()}),
+        Value::NpType(t) => json!({"kind": "dtype", "value": t.name()}),
         Value::Exception(e) => {
             json!({"kind": "exception", "error": e.class.name(), "message": e.message})
         }

@@ -371,6 +371,7 @@ pub fn to_ints(v: &Value) -> Result<Vec<i64>, Exception> {
 pub fn to_dtype(v: &Value) -> Result<DType, Exception> {
     match v {
         Value::DType(d) => Ok(*d),
+        Value::NpType(t) => Ok(t.dtype),
         Value::Str(s) => DType::parse(s).ok_or_else(|| type_error!("unknown dtype '{s}'")),
         Value::Builtin(b) => {
             DType::parse(b.short_name()).ok_or_else(|| type_error!("{} is not a dtype", b.name))

@@ -96,6 +96,8 @@ impl Key {
             Value::Str(s) => Key::Str(s.clone()),
             Value::Tuple(items) => Key::Tuple(items.iter().map(Key::of).collect::<Result<_, _>>()?),
             Value::DType(d) => Key::Named("dtype", d.name().to_string()),
+            Value::NpType(t) if t.scalar => Key::Named("numpy type", t.dtype.name().to_string()),
+            Value::NpType(t) => Key::Named("numpy dtype", t.dtype.name().to_string()),
             Value::ErrorClass(c) => Key::Named("class", c.name().to_string()),
             Value::Module(m) => Key::Named("module", m.to_string()),
             Value::Builtin(b) => Key::Named("builtin", format!("{:p}", *b)),

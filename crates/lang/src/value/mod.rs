@@ -18,6 +18,7 @@ mod fast_literal;
 pub mod iter;
 mod list;
 pub mod named;
+pub mod np_type;
 pub mod pyhash;
 pub mod range;
 mod set;
@@ -102,6 +103,8 @@ pub enum Value {
     Slice(Arc<slice::PySlice>),
     /// A `collections.deque`, shared and mutable.
     Deque(Arc<deque::PyDeque>),
+    /// NumPy's scalar type (`np.float32`) or dtype object (`np.dtype('float32')`).
+    NpType(np_type::NpType),
 }
 
 /// A NumPy array: numbers, bools or bytes in a dense block, or a 1-D object array of
@@ -226,6 +229,8 @@ impl Value {
             Value::Range(_) => "range",
             Value::Slice(_) => "slice",
             Value::Deque(_) => "deque",
+            Value::NpType(t) if t.scalar => "type",
+            Value::NpType(_) => "numpy.dtype",
         }
     }
 

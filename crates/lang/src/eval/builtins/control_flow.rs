@@ -52,6 +52,7 @@ pub(super) fn is_callable(v: &Value) -> bool {
             | Value::Closure(_)
             | Value::ErrorClass(_)
             | Value::DType(_)
+            | Value::NpType(crate::value::np_type::NpType { scalar: true, .. })
     )
 }
 

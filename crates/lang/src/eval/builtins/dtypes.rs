@@ -109,6 +109,7 @@ fn max(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn as_dtype(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     match a.value("type_value") {
         Value::DType(d) => Ok(Value::DType(*d)),
+        Value::NpType(t) => Ok(Value::DType(t.dtype)),
         Value::Str(s) => DType::parse(s).map(Value::DType).ok_or_else(|| {
             Error::new(
                 ExceptionClass::TypeError,

@@ -1,6 +1,8 @@
 //! The builtin table: one entry per function, method and property, with its signature, doc
 //! and examples — the single source for evaluation, completion, `help()` and inspection.
 
+pub use constants::{attribute_names, root_names};
+use constants::{named_constant, namespace};
 use signature::parse_sig;
 pub use signature::ParamSpec;
 use std::collections::{BTreeSet, HashMap};
@@ -14,6 +16,7 @@ use crate::value::Value;
 mod array;
 mod bitwise;
 mod common;
+mod constants;
 mod contractions;
 mod control_flow;
 mod convert;
@@ -43,6 +46,7 @@ mod notebook;
 pub(crate) mod numpy;
 mod numpy_args;
 mod numpy_count;
+mod numpy_dtype;
 mod numpy_generator;
 mod numpy_join;
 mod numpy_make;
@@ -273,6 +277,7 @@ pub fn registry() -> &'static Registry {
             numpy_make::BUILTINS,
             numpy_join::BUILTINS,
             numpy_count::BUILTINS,
+            numpy_dtype::BUILTINS,
             notebook::BUILTINS,
             files_numpy::BUILTINS,
             files_json::BUILTINS,
@@ -414,6 +419,8 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         Value::Lod(_) => "fluid.LoDTensor",
         Value::Shape(_) => "tf.TensorShape",
         Value::DType(_) => "tf.DType",
+        Value::NpType(t) if t.scalar => "np.scalar_type",
+        Value::NpType(_) => "np.dtype",
         Value::Str(_) => "str",
         Value::Int(_) | Value::Bool(_) => "int",
         Value::Float(_) => "float",
@@ -452,147 +459,4 @@ pub fn cast_array(
 /// Python's `'%s' % x` for the few uses in guide code.
 pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, ragtag_engine::Exception> {
     python::format::percent_format(fmt, arg)
-}
-
-// ---------------------------------------------------------------------------------------
-// The names each namespace holds besides its builtins. Evaluation reads them through
-// `constant` and `module_attr`; the completer and the highlighter read them through the
-// functions below, so what completes is what evaluates.
-
-/// The constants each module holds, spelled as TensorFlow, NumPy and Python's `math` spell
-/// them; [`constant_value`] gives their values. Either library's dtype spelling also works
-/// under the other (`tf.str_`, `np.string`, see [`named_constant`]) as a lenient alias the
-/// completer does not offer.
-const NAMED_CONSTANTS: &[(&str, &[&str])] = &[
-    (
-        "tf",
-        &[
-            "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-            "float16", "bfloat16", "float32", "float64", "string", "half", "double", "newaxis",
-        ],
-    ),
-    (
-        "tf.dtypes",
-        &[
-            "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-            "float16", "bfloat16", "float32", "float64", "string", "half", "double",
-        ],
-    ),
-    (
-        "np",
-        &[
-            "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-            "float16", "float32", "float64", "half", "double", "str_", "newaxis", "pi", "e", "inf",
-            "nan",
-        ],
-    ),
-    ("math", &["pi", "e", "inf", "nan"]),
-    ("sys", &["stdout", "stderr"]),
-];
-
-/// The value of the constant `name` in whichever module holds it: a dtype (`str_` is
-/// `string`), `newaxis` (Python's `None`) or a float.
-fn constant_value(name: &str) -> Option<Value> {
-    Some(match name {
-        "newaxis" => Value::None,
-        "pi" => Value::Float(std::f64::consts::PI),
-        "e" => Value::Float(std::f64::consts::E),
-        "inf" => Value::Float(f64::INFINITY),
-        "nan" => Value::Float(f64::NAN),
-        "stdout" | "stderr" => notebook::stream(name),
-        _ => return ragtag_engine::DType::parse(name.trim_end_matches('_')).map(Value::DType),
-    })
-}
-
-/// Namespaces that hold no builtin under their own path, and the module each one is:
-/// `paddle.fluid` is `fluid`; `tf.errors` holds TensorFlow's exception classes and
-/// `np.exceptions` NumPy's `AxisError`.
-const NAMESPACES: &[(&str, &str)] = &[
-    ("paddle.fluid", "fluid"),
-    ("tf.errors", "tf.errors"),
-    ("np.exceptions", "np.exceptions"),
-];
-
-/// The constant at `path`: a row of [`NAMED_CONSTANTS`], a dtype under either library's
-/// spelling, or an exception class under `tf.errors`.
-fn named_constant(path: &str) -> Option<Value> {
-    let (module, name) = path.rsplit_once('.')?;
-    if constants_of(module).any(|n| n == name) {
-        return constant_value(name);
-    }
-    let dtype_module = matches!(module, "tf" | "tf.dtypes" | "np" | "numpy");
-    let dtype_name = ragtag_engine::DType::ALL.iter().any(|d| d.name() == name)
-        || matches!(name, "str_" | "bool_" | "half" | "double");
-    if dtype_module && dtype_name {
-        return constant_value(name);
-    }
-    if matches!(module, "np.exceptions" | "numpy.exceptions") && name == "AxisError" {
-        return Some(Value::ErrorClass(
-            ragtag_engine::exceptions::ExceptionClass::AxisError,
-        ));
-    }
-    if module == "tf.errors" {
-        return ragtag_engine::exceptions::ExceptionClass::from_name(name)
-            .filter(|c| c.is_tf())
-            .map(Value::ErrorClass);
-    }
-    None
-}
-
-/// The rows of [`NAMED_CONSTANTS`] for `module`.
-fn constants_of(module: &str) -> impl Iterator<Item = &'static str> + '_ {
-    NAMED_CONSTANTS
-        .iter()
-        .filter(move |(m, _)| *m == module)
-        .flat_map(|(_, names)| names.iter().copied())
-}
-
-/// The module a namespace path without builtins names (`paddle.fluid` → `fluid`).
-fn namespace(path: &str) -> Option<&'static str> {
-    NAMESPACES
-        .iter()
-        .find(|(p, _)| *p == path)
-        .map(|&(_, module)| module)
-}
-
-/// The module roots a session starts with, by their own names (`tf`, `np`, `fluid`,
-/// `paddle`, `math`): the first part of every namespace that holds builtins or constants,
-/// kept when [`super::root_module`] resolves it to itself (so `tensorflow` is not listed).
-pub fn root_names() -> BTreeSet<&'static str> {
-    let reg = registry();
-    let paths = reg
-        .modules
-        .iter()
-        .map(|m| m.as_str())
-        .chain(NAMED_CONSTANTS.iter().map(|(m, _)| *m))
-        .chain(NAMESPACES.iter().map(|(p, _)| *p));
-    paths
-        .filter_map(|p| {
-            let first = p.split('.').next().unwrap_or(p);
-            super::root_module(first).filter(|r| *r == first)
-        })
-        .collect()
-}
-
-/// The names directly under `module` that are not builtins: its constants, the exception
-/// classes under `tf.errors`, and namespaces without builtins of their own (`paddle.fluid`).
-pub fn attribute_names(module: &str) -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = constants_of(module).collect();
-    out.extend(NAMESPACES.iter().filter_map(|(p, _)| {
-        p.strip_prefix(module)
-            .and_then(|r| r.strip_prefix('.'))
-            .filter(|r| !r.contains('.'))
-    }));
-    if module == "np.exceptions" {
-        out.push("AxisError");
-    }
-    if module == "tf.errors" {
-        out.extend(
-            ragtag_engine::exceptions::ExceptionClass::ALL
-                .iter()
-                .filter(|c| c.is_tf())
-                .map(|c| c.name()),
-        );
-    }
-    out
 }

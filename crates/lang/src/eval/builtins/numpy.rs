@@ -9,6 +9,7 @@ use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
 use crate::eval::convert;
 use crate::eval::Interp;
+use crate::value::np_type::NpType;
 use crate::value::{NdArray, Value};
 use ragtag_engine::literal::{self, Flavor};
 use ragtag_engine::{Array, DType, ExceptionClass, Scalar, Tensor};
@@ -358,8 +359,8 @@ fn nd_shape(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn nd_dtype(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(match self_nd(a)? {
-        NdArray::Dense(t) => Value::DType(t.dtype()),
-        NdArray::Object(..) => Value::Opaque(Arc::from("dtype('O')")),
+        NdArray::Dense(t) => Value::NpType(NpType::dtype(t.dtype())),
+        NdArray::Object(..) => Value::NpType(NpType::dtype(ragtag_engine::DType::String)),
     })
 }
 

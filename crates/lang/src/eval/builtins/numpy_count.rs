@@ -219,14 +219,15 @@ fn np_dtype(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }),
         other => convert::to_dtype(other).ok(),
     };
-    d.map(Value::DType).ok_or_else(|| {
-        Error::new(
-            ExceptionClass::TypeError,
-            match v {
-                Value::Str(s) => format!("data type '{s}' not understood"),
-                other => format!("data type {} not understood", other.type_name()),
-            },
-        )
-        .at(a.span("dtype"))
-    })
+    d.map(|d| Value::NpType(crate::value::np_type::NpType::dtype(d)))
+        .ok_or_else(|| {
+            Error::new(
+                ExceptionClass::TypeError,
+                match v {
+                    Value::Str(s) => format!("data type '{s}' not understood"),
+                    other => format!("data type {} not understood", other.type_name()),
+                },
+            )
+            .at(a.span("dtype"))
+        })
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::value::Value;
-use ragtag_engine::{budget, Exception, ExceptionClass};
+use ragtag_engine::{budget, DType, Exception, ExceptionClass};
 use ragtag_engine::{type_error, value_error};
 use ragtag_syntax::ast::BinOp;
 
@@ -21,6 +21,7 @@ pub fn identical(a: &Value, b: &Value) -> bool {
         (Value::Closure(x), Value::Closure(y)) => Arc::ptr_eq(x, y),
         (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
         (Value::DType(x), Value::DType(y)) => x == y,
+        (Value::NpType(x), Value::NpType(y)) => x == y,
         (Value::ErrorClass(x), Value::ErrorClass(y)) => x == y,
         (Value::Module(x), Value::Module(y)) => x == y,
         (Value::Class(x), Value::Class(y)) => Arc::ptr_eq(x, y),
@@ -107,6 +108,17 @@ pub fn python_eq(a: &Value, b: &Value) -> bool {
             )
         }
         (Value::DType(x), Value::DType(y)) => x == y,
+        // TensorFlow's dtypes and NumPy's types of the same element are equal; a dtype
+        // equals its name (`tf.float32 == 'float32'`, `a.dtype == 'int64'`), NumPy's scalar
+        // type does not.
+        (Value::DType(x), Value::NpType(y)) | (Value::NpType(y), Value::DType(x)) => *x == y.dtype,
+        (Value::NpType(x), Value::NpType(y)) => x.dtype == y.dtype,
+        (Value::DType(x), Value::Str(s)) | (Value::Str(s), Value::DType(x)) => {
+            DType::parse(s) == Some(*x)
+        }
+        (Value::NpType(x), Value::Str(s)) | (Value::Str(s), Value::NpType(x)) if !x.scalar => {
+            DType::parse(s) == Some(x.dtype)
+        }
         (Value::Set(x), Value::Set(y)) => super::sets::set_eq(x, y),
         (Value::BigInt(_), _) | (_, Value::BigInt(_)) => {
             matches!(

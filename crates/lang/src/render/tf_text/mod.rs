@@ -354,6 +354,7 @@ pub fn str_of(v: &Value) -> String {
         Value::Sparse(s) => sparse_str(s),
         Value::NdArray(n) => super::numpy::nd_str(n),
         Value::Bytes(b) => py_bytes(&b.data),
+        Value::NpType(t) => t.str(),
         _ => repr_of(v),
     }
 }
@@ -480,6 +481,7 @@ fn repr_leaf(v: &Value) -> String {
         ),
         Value::Shape(dims) => format!("TensorShape([{}])", shape_dims(dims)),
         Value::DType(d) => format!("tf.{}", d.name()),
+        Value::NpType(t) => t.repr(),
         Value::Builtin(b) => match crate::value::class::type_repr(b.name) {
             Some(r) => r,
             None => format!("<built-in function {}>", b.name),

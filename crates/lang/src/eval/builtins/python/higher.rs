@@ -22,6 +22,7 @@ pub(super) fn callable(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 | Value::Closure(_)
                 | Value::ErrorClass(_)
                 | Value::DType(_)
+                | Value::NpType(crate::value::np_type::NpType { scalar: true, .. })
                 | Value::Class(_)
                 | Value::Bound(_)
         ) || matches!(a.value("obj"), Value::Instance(i) if i.class.lookup("__call__").is_some()),

@@ -163,6 +163,8 @@ pub fn type_of(v: &Value) -> Value {
         },
         Value::Shape(_) => builtin_type("TensorShape", "tensorflow.python.framework.tensor_shape"),
         Value::DType(_) => builtin_type("DType", "tensorflow.python.framework.dtypes"),
+        Value::NpType(t) if t.scalar => builtin("type"),
+        Value::NpType(t) => builtin_type(&dtype_class_name(t.name()), "numpy.dtypes"),
         other => builtin_type(other.type_name(), "builtins"),
     }
 }
@@ -339,4 +341,13 @@ fn object(_: &mut Interp<'_>, _: &Args) -> Result<Value> {
     let i = crate::value::class::Instance::new(c);
     i.set_shown("<object object>".into(), "<object object>".into());
     Ok(Value::Instance(i))
+}
+
+/// NumPy's class of a dtype object: `Int64DType`, `Float16DType`, `BoolDType`,
+/// `ObjectDType`, `UInt8DType`.
+fn dtype_class_name(name: &str) -> String {
+    let name = name.replacen("uint", "UInt", 1);
+    let mut chars = name.chars();
+    let first = chars.next().map(|c| c.to_ascii_uppercase());
+    first.into_iter().chain(chars).collect::<String>() + "DType"
 }
