@@ -7,7 +7,7 @@
 use std::io::{Read, Write};
 use std::path::Path;
 
-use crate::diagnostic::{Error, Result};
+use crate::diagnostic::Result;
 use crate::formats::fs;
 use ragtag_engine::{budget, f16, Buffer};
 
@@ -112,8 +112,7 @@ fn drain<T: Copy, const N: usize>(
         for (slot, &x) in slots.iter_mut().zip(part) {
             *slot = to(x);
         }
-        out.write_all(bytes)
-            .map_err(|e| Error::from(fs::io_error(&e, path)))?;
+        out.write_all(bytes).map_err(|e| fs::io_error(&e, path))?;
     }
     Ok(())
 }
