@@ -5,9 +5,10 @@
 //! Every writer (`np.save`, `np.savez`, `write_json`, `to_parquet`, `draw(x, path)`, `:save`)
 //! goes through [`begin`]: the new bytes go to a temporary file in the target's folder —
 //! unnamed where the system allows (Linux's `O_TMPFILE`), so a process killed mid-write
-//! leaves nothing behind — which is synced and renamed over the target only once complete.
-//! A write that fails (a value refused half-way, the disk full, the budget exceeded) leaves
-//! the old file as it was. FIFOs, devices and directories are refused before anything is
+//! leaves nothing behind — which is renamed over the target only once complete (and synced
+//! first where a power loss could otherwise leave an empty file in the old one's place: see
+//! [`durable`](super::durable)). A write that fails (a value refused half-way, the disk full,
+//! the budget exceeded) or a process killed mid-write leaves the old file as it was. FIFOs, devices and directories are refused before anything is
 //! opened, for reads too, so no read or write can block forever in `open()`.
 
 use std::fs::File;
@@ -15,6 +16,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::durable;
 use crate::diagnostic::{Error, Result};
 use ragtag_engine::budget;
 use ragtag_engine::exceptions::ExceptionClass;
@@ -184,8 +186,10 @@ pub struct Replacement {
     file: File,
     /// The temporary file's name; None while it is unnamed.
     named: Option<PathBuf>,
-    /// The old file's permissions, given to the new one.
+    /// The old file's permissions, given to the new one; None when there is no old file.
     mode: Option<std::fs::Permissions>,
+    /// Whether to sync before the rename and to reserve blocks ([`durable::plan`]).
+    plan: durable::Plan,
     done: bool,
 }
 
@@ -241,6 +245,7 @@ pub fn begin(path: &Path) -> Result<(File, Replacement)> {
             path: path.to_path_buf(),
             file,
             named,
+            plan: durable::plan(mode.is_some(), durable::filesystem(&dir)),
             mode,
             done: false,
         },
@@ -278,12 +283,17 @@ fn temporary_name(target: &Path) -> PathBuf {
 }
 
 impl Replacement {
-    /// Syncs the new contents and renames them over the target. Call it after the writer
-    /// has flushed (and closed) its file.
+    /// Renames the new contents over the target, syncing them first when they replace a
+    /// file on a filesystem that could otherwise lose it on a power loss
+    /// ([`durable::must_sync`](super::durable::must_sync)). Call it after the writer has
+    /// flushed (and closed) its file.
     pub fn commit(mut self) -> Result<()> {
         let path = self.path.clone();
         let io = |e: io::Error| io_error(&e, &path);
-        self.file.sync_all().map_err(io)?;
+        let replaces = self.mode.is_some();
+        if self.plan.sync {
+            self.file.sync_data().map_err(io)?;
+        }
         let tmp = match &self.named {
             Some(tmp) => tmp.clone(),
             None => {
@@ -296,13 +306,56 @@ impl Replacement {
         if let Some(mode) = &self.mode {
             let _ = std::fs::set_permissions(&tmp, mode.clone());
         }
+        // A handle on the old file, so that the rename does not free it: the last handle
+        // frees it, off the caller's path (on ext4 that waits for the old file's own
+        // writes to reach the disk — tens of milliseconds after a large write).
+        let old = replaces.then(|| hold(&self.target)).flatten();
         std::fs::rename(&tmp, &self.target).map_err(io)?;
         self.done = true;
-        // Best effort: make the rename itself durable.
-        if let Some(dir) = self.target.parent().filter(|d| !d.as_os_str().is_empty()) {
-            let _ = File::open(dir).and_then(|d| d.sync_all());
+        if let Some(old) = old {
+            release_later(old);
         }
         Ok(())
+    }
+}
+
+impl Replacement {
+    /// Reserves `len` bytes for the new file when the plan allows it (best effort: a
+    /// filesystem without `fallocate` allocates as it writes).
+    pub fn preallocate(&self, len: u64) {
+        if self.plan.preallocate && len > 0 {
+            let _ =
+                rustix::fs::fallocate(&self.file, rustix::fs::FallocateFlags::KEEP_SIZE, 0, len);
+        }
+    }
+}
+
+/// A handle that keeps the file at `path` from being freed (an `O_PATH` descriptor: it
+/// opens nothing for reading, so not even a FIFO can block it), or None.
+fn hold(path: &Path) -> Option<std::os::fd::OwnedFd> {
+    use rustix::fs::{Mode, OFlags};
+    rustix::fs::open(path, OFlags::PATH | OFlags::CLOEXEC, Mode::empty()).ok()
+}
+
+/// Closes `old` on a thread of its own, so that freeing a replaced file's blocks does not
+/// hold up the write that replaced it (one thread for the process, started on first use;
+/// where it cannot start, `old` is closed here).
+fn release_later(old: std::os::fd::OwnedFd) {
+    use std::sync::mpsc::{channel, Sender};
+    use std::sync::OnceLock;
+    static RELEASER: OnceLock<Option<Sender<std::os::fd::OwnedFd>>> = OnceLock::new();
+    let sender = RELEASER.get_or_init(|| {
+        let (send, receive) = channel::<std::os::fd::OwnedFd>();
+        std::thread::Builder::new()
+            .name("ragtag-release".into())
+            .spawn(move || receive.into_iter().for_each(drop))
+            .ok()
+            .map(|_| send)
+    });
+    if let Some(sender) = sender {
+        // A send fails only when the thread is gone; then the handle comes back and is
+        // dropped here.
+        let _ = sender.send(old);
     }
 }
 

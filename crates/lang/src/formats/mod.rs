@@ -9,6 +9,7 @@
 
 #[cfg(feature = "arrow")]
 pub mod arrow;
+pub mod durable;
 pub mod fs;
 pub mod json;
 pub mod numpy;

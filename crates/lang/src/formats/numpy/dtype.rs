@@ -243,11 +243,6 @@ pub fn from_fortran(buf: Buffer, shape: &[usize], name: &str) -> Result<Buffer> 
 /// text, else `|S` bytes; each is padded with NULs to the longest.
 pub fn encode(t: &Tensor, what: &str) -> Result<(String, Vec<u8>)> {
     let n = t.size();
-    let number = |code: char| {
-        let item = t.dtype().item_bytes();
-        let order = if item == 1 { '|' } else { '<' };
-        (format!("{order}{code}{item}"), item)
-    };
     let (descr, item) = match t.data() {
         Buffer::Bool(_) => ("|b1".to_string(), 1),
         Buffer::BF16(_) => {
@@ -275,9 +270,7 @@ pub fn encode(t: &Tensor, what: &str) -> Result<(String, Vec<u8>)> {
                 }
             }
         }
-        d if d.dtype().is_signed_int() => number('i'),
-        d if d.dtype().is_unsigned() => number('u'),
-        _ => number('f'),
+        d => (number_descr(d), d.dtype().item_bytes()),
     };
     budget::check(what, n as u128, item)?;
     let mut out = budget::vec(what, n.saturating_mul(item))?;
@@ -308,6 +301,20 @@ pub fn encode(t: &Tensor, what: &str) -> Result<(String, Vec<u8>)> {
         }
     }
     Ok((descr, out))
+}
+
+/// NumPy's little-endian type string for a buffer of numbers (`<i8`, `|u1`, `<f4`).
+pub fn number_descr(d: &Buffer) -> String {
+    let item = d.dtype().item_bytes();
+    let order = if item == 1 { '|' } else { '<' };
+    let code = if d.dtype().is_signed_int() {
+        'i'
+    } else if d.dtype().is_unsigned() {
+        'u'
+    } else {
+        'f'
+    };
+    format!("{order}{code}{item}")
 }
 
 /// The engine dtype a NumPy type reads as.
