@@ -33,6 +33,7 @@ pub mod suggest;
 mod unpack;
 mod user_iter;
 mod with_stmt;
+mod keys;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

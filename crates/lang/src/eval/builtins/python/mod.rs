@@ -8,6 +8,7 @@ mod bytearray_methods;
 mod bytes;
 mod bytes_methods;
 mod codecs;
+mod copy;
 pub mod collections;
 pub mod containers;
 mod deque;
@@ -78,6 +79,7 @@ pub const STDLIB_MODULES: &[&str] = &[
     "time",
     "json",
     "collections",
+    "copy",
 ];
 pub use json::JSON;
 pub use json_files::JSON_FILES;
@@ -90,6 +92,7 @@ pub use ranges::RANGES;
 pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
 pub use slices::SLICES;
 pub use stdmisc::STDMISC;
+pub use copy::COPY;
 
 /// Python builtins.
 pub static BUILTINS: &[Builtin] = &[
