@@ -231,3 +231,46 @@ impl<'s> Interp<'s> {
         Ok(())
     }
 }
+
+/// A dict, set or dict view being iterated by `for`, with its length at the start: it
+/// changing size is CPython's RuntimeError.
+pub(super) struct Sized {
+    value: Value,
+    len: usize,
+}
+
+impl Sized {
+    /// The watch for `v`, when it is a dict, a set or a dict view.
+    pub(super) fn of(v: &Value) -> Option<Sized> {
+        let len = Self::len(v)?;
+        Some(Sized {
+            value: v.clone(),
+            len,
+        })
+    }
+
+    fn len(v: &Value) -> Option<usize> {
+        match v {
+            Value::Dict(d) => Some(d.len()),
+            Value::Set(s) => Some(s.len()),
+            Value::View(x) => Some(x.len()),
+            _ => None,
+        }
+    }
+
+    /// The RuntimeError when the size changed.
+    pub(super) fn check(&self, span: Span) -> Result<()> {
+        if Self::len(&self.value) == Some(self.len) {
+            return Ok(());
+        }
+        let what = match self.value {
+            Value::Set(_) => "Set",
+            _ => "dictionary",
+        };
+        Err(Error::new(
+            ExceptionClass::RuntimeError,
+            format!("{what} changed size during iteration"),
+        )
+        .at(span))
+    }
+}

@@ -23,6 +23,7 @@ pub mod range;
 mod set;
 pub mod slice;
 mod snapshot;
+pub mod view;
 
 pub use bytes::{tensor_nested_to_value, PyByteArray, PyBytes};
 pub use dict::{DictKind, Key, PyDict};
@@ -102,6 +103,8 @@ pub enum Value {
     Slice(Arc<slice::PySlice>),
     /// A `collections.deque`, shared and mutable.
     Deque(Arc<deque::PyDeque>),
+    /// A dict view: `d.keys()`, `d.values()` or `d.items()`.
+    View(Arc<view::DictView>),
 }
 
 /// A NumPy array: numbers, bools or bytes in a dense block, or a 1-D object array of
@@ -226,6 +229,7 @@ impl Value {
             Value::Range(_) => "range",
             Value::Slice(_) => "slice",
             Value::Deque(_) => "deque",
+            Value::View(v) => v.name(),
         }
     }
 
@@ -323,6 +327,7 @@ impl Value {
             Value::ByteArray(b) => !b.is_empty(),
             Value::Range(r) => !r.is_empty(),
             Value::Deque(d) => !d.is_empty(),
+            Value::View(v) => !v.is_empty(),
             Value::NdArray(n) => {
                 let size: usize = n.shape().iter().product();
                 match &**n {

@@ -29,6 +29,7 @@ pub fn identical(a: &Value, b: &Value) -> bool {
         (Value::Bytes(x), Value::Bytes(y)) => Arc::ptr_eq(x, y),
         (Value::ByteArray(x), Value::ByteArray(y)) => Arc::ptr_eq(x, y),
         (Value::Range(x), Value::Range(y)) => Arc::ptr_eq(x, y),
+        (Value::View(x), Value::View(y)) => Arc::ptr_eq(x, y),
         _ => false,
     }
 }
@@ -45,6 +46,7 @@ pub(super) fn contains(container: &Value, item: &Value) -> Result<bool, Exceptio
         }
         Value::Dict(d) => d.contains(item),
         Value::Set(s) => s.contains(item),
+        Value::View(v) => super::views::contains(v, item),
         Value::Deque(d) => Ok(d
             .items()
             .iter()
@@ -106,6 +108,7 @@ pub fn python_eq(a: &Value, b: &Value) -> bool {
                 |(k, v)| matches!(y.get(k), Ok(Some(w)) if identical(v, &w) || python_eq(v, &w)),
             )
         }
+        (Value::View(_), _) | (_, Value::View(_)) => super::views::eq(a, b),
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::Set(x), Value::Set(y)) => super::sets::set_eq(x, y),
         (Value::BigInt(_), _) | (_, Value::BigInt(_)) => {

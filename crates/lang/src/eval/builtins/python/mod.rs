@@ -23,6 +23,7 @@ pub mod iterators;
 mod itertools;
 pub mod json;
 mod json_files;
+mod json_error;
 mod lru;
 mod namedtuple;
 mod number_methods;
@@ -338,6 +339,7 @@ fn len(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Value::Tuple(x) => x.len(),
         Value::Dict(x) => x.len(),
         Value::Deque(x) => x.len(),
+        Value::View(x) => x.len(),
         Value::Set(x) => x.len(),
         Value::Shape(s) => s.len(),
         Value::Lod(l) => l.data().shape().first().copied().unwrap_or(0),
