@@ -219,7 +219,14 @@ impl<'s> Interp<'s> {
         args: &[super::args::CallArg],
         span: Span,
     ) -> Result<()> {
-        let keyed = ["dict.", "set.", "frozenset.", "Counter.", "defaultdict.", "OrderedDict."];
+        let keyed = [
+            "dict.",
+            "set.",
+            "frozenset.",
+            "Counter.",
+            "defaultdict.",
+            "OrderedDict.",
+        ];
         if !keyed.iter().any(|p| name.starts_with(p)) {
             return Ok(());
         }

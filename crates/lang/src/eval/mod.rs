@@ -20,6 +20,7 @@ pub mod generator;
 pub mod items;
 mod iteration;
 pub mod iterators;
+mod keys;
 mod lazy;
 mod matching;
 mod names;
@@ -33,7 +34,6 @@ pub mod suggest;
 mod unpack;
 mod user_iter;
 mod with_stmt;
-mod keys;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -72,7 +72,9 @@ fn rebuild(v: &Value, items: Vec<Value>, _span: Span) -> Result<Value> {
 fn deepcopy(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let memo = match a.given("memo") {
         Some(Value::Dict(d)) => d.clone(),
-        Some(Value::None) | None => PyDict::new(Vec::new()).map_err(|e| Error::from(e).at(a.call))?,
+        Some(Value::None) | None => {
+            PyDict::new(Vec::new()).map_err(|e| Error::from(e).at(a.call))?
+        }
         Some(other) => {
             return Err(Error::new(
                 ExceptionClass::TypeError,

@@ -33,7 +33,11 @@ pub fn raise(it: &mut Interp<'_>, err: Error, doc: &Value) -> Error {
         return err;
     };
     let inst = Instance::new(class());
-    attr_set(&inst.attrs, "args", Value::tuple(vec![Value::str(&err.message)]));
+    attr_set(
+        &inst.attrs,
+        "args",
+        Value::tuple(vec![Value::str(&err.message)]),
+    );
     attr_set(&inst.attrs, "msg", Value::str(parts.0));
     attr_set(&inst.attrs, "doc", doc.clone());
     attr_set(&inst.attrs, "pos", Value::Int(parts.3));
@@ -57,5 +61,10 @@ fn parse(err: &Error) -> Option<(&str, i64, i64, i64)> {
     let (line, rest) = rest.split_once(" column ")?;
     let (col, rest) = rest.split_once(" (char ")?;
     let pos = rest.strip_suffix(')')?;
-    Some((msg, line.parse().ok()?, col.parse().ok()?, pos.parse().ok()?))
+    Some((
+        msg,
+        line.parse().ok()?,
+        col.parse().ok()?,
+        pos.parse().ok()?,
+    ))
 }

@@ -8,9 +8,9 @@ mod bytearray_methods;
 mod bytes;
 mod bytes_methods;
 mod codecs;
-mod copy;
 pub mod collections;
 pub mod containers;
+mod copy;
 mod deque;
 pub mod exception_args;
 mod files;
@@ -22,8 +22,8 @@ mod iterables;
 pub mod iterators;
 mod itertools;
 pub mod json;
-mod json_files;
 mod json_error;
+mod json_files;
 mod lru;
 mod namedtuple;
 mod number_methods;
@@ -82,6 +82,7 @@ pub const STDLIB_MODULES: &[&str] = &[
     "collections",
     "copy",
 ];
+pub use copy::COPY;
 pub use json::JSON;
 pub use json_files::JSON_FILES;
 pub use number_methods::NUMBER_METHODS;
@@ -93,7 +94,6 @@ pub use ranges::RANGES;
 pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
 pub use slices::SLICES;
 pub use stdmisc::STDMISC;
-pub use copy::COPY;
 
 /// Python builtins.
 pub static BUILTINS: &[Builtin] = &[

@@ -1,12 +1,12 @@
 //! Methods of Python strings (`str.format` with its `{:spec}` replacements, `join`,
 //! `split`, case and whitespace) and of dicts (`keys`, `values`, `items`).
 
-use crate::value::view::{DictView, ViewKind};
 use super::items_of;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
 use crate::eval::Interp;
 use crate::render::tf_text::str_of;
+use crate::value::view::{DictView, ViewKind};
 use crate::value::Value;
 
 fn self_str(a: &Args) -> String {
