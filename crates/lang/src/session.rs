@@ -586,7 +586,9 @@ fn json_stream(src: &str, prints: bool) -> Vec<serde_json::Value> {
         })
         .collect();
     if let Err(e) = result {
-        out.push(crate::render::json::error_json(e.class_name(), &e.message));
+        // The class's own name, as `type(e).__name__` gives it (a traceback names its module).
+        let class = e.class_name().rsplit('.').next().unwrap_or_default();
+        out.push(crate::render::json::error_json(class, &e.message));
     }
     out
 }

@@ -97,6 +97,9 @@ impl<'s> Interp<'s> {
         span: Span,
     ) -> Result<Value> {
         let args = self.drain_iterators(b, args)?;
+        if args.iter().any(|a| matches!(a.value, Value::Instance(_))) {
+            self.prime_builtin_args(b.name, &args, span)?;
+        }
         let args = Args::bind(b, args, span)?;
         (b.func)(self, &args).map_err(|e| e.at(span))
     }

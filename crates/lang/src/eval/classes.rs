@@ -118,6 +118,12 @@ impl<'s> Interp<'s> {
         }
         let mut attrs: Vec<(String, Value)> = env.vars().drain().collect();
         attrs.sort_by(|a, b| a.0.cmp(&b.0));
+        // A class that defines `__eq__` and not `__hash__` gets `__hash__ = None`, as
+        // CPython's `type` does: its instances are unhashable.
+        let has = |n: &str| attrs.iter().any(|(k, _)| k == n);
+        if has("__eq__") && !has("__hash__") {
+            attrs.push(("__hash__".into(), Value::None));
+        }
         let cls = Class::new(name, "__main__", base_values, attrs);
         // The methods' `super()` finds the class here.
         env.vars()
@@ -190,6 +196,7 @@ impl<'s> Interp<'s> {
             }
             _ => {}
         }
+        self.prime_quietly(&v, span);
         Ok(v)
     }
 
@@ -393,6 +400,7 @@ impl<'s> Interp<'s> {
                     }
                 }
                 attr_set(&i.attrs, name, v);
+                self.reprime(o, span);
                 Ok(true)
             }
             Value::Class(c) if c.module == "__main__" => {

@@ -150,6 +150,9 @@ impl<'s> Interp<'s> {
             ExprKind::Set(items) => {
                 let constants = items.len() > 2 && items.iter().all(int_or_str_literal);
                 let items = self.display_items(items)?;
+                for x in &items {
+                    self.prime_key(x, e.span)?;
+                }
                 let made = if constants {
                     PySet::from_constants(items)
                 } else {
@@ -161,6 +164,7 @@ impl<'s> Interp<'s> {
                 let s = PySet::empty(false);
                 self.comprehension(generators, &mut |it: &mut Interp<'s>| {
                     let v = it.eval(elt)?;
+                    it.prime_key(&v, elt.span)?;
                     s.add(v).map_err(|err| Error::from(err).at(elt.span))
                 })?;
                 Value::Set(s)

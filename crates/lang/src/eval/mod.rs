@@ -20,6 +20,7 @@ pub mod generator;
 pub mod items;
 mod iteration;
 pub mod iterators;
+mod keys;
 mod lazy;
 mod matching;
 mod names;

@@ -161,9 +161,7 @@ impl<'s> Interp<'s> {
             }
             return Ok(false);
         }
-        operators::binary(BinOp::In, item, container)
-            .and_then(|r| r.truthy())
-            .map_err(|e| Error::from(e).at(span))
+        self.contains_primed(container, item, span)
     }
 
     /// `format(v, spec)` of an instance whose class defines `__format__` (`None`: any
@@ -196,20 +194,8 @@ impl<'s> Interp<'s> {
     /// `hash(v)`: an instance's `__hash__` (reduced as CPython reduces it), else the
     /// value's own hash; a TypeError for what is unhashable.
     pub fn hash_value(&mut self, v: &Value, span: Span) -> Result<i64> {
-        if let Some(f) = hook(v, "__hash__") {
-            if !matches!(f, Value::None) {
-                let r = self.call_method(v, &f, Vec::new(), span)?;
-                return match r {
-                    Value::Int(_) | Value::Bool(_) | Value::BigInt(_) => Key::of(&r)
-                        .map(|k| k.py_hash())
-                        .map_err(|e| Error::from(e).at(span)),
-                    _ => Err(Error::new(
-                        ExceptionClass::TypeError,
-                        "__hash__ method should return an integer",
-                    )
-                    .at(span)),
-                };
-            }
+        if let Some(h) = self.prime_key(v, span)? {
+            return Ok(h);
         }
         Key::of(v)
             .map(|k| k.py_hash())

@@ -161,6 +161,7 @@ impl<'s> Interp<'s> {
                     return self.for_iter(target, &it, body, iter.span);
                 }
                 let items = self.iterate_value(&it, iter.span)?;
+                let sized = super::keys::Sized::of(&it);
                 for item in items {
                     self.check_cancel()?;
                     self.assign(target, item)?;
@@ -168,6 +169,9 @@ impl<'s> Interp<'s> {
                         Flow::Break => break,
                         Flow::Return(v) => return Ok(Flow::Return(v)),
                         Flow::Normal | Flow::Continue => {}
+                    }
+                    if let Some(s) = &sized {
+                        s.check(iter.span)?;
                     }
                 }
             }

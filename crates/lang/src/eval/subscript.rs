@@ -55,6 +55,7 @@ pub fn iterate(v: &Value) -> Result<Vec<Value>, Exception> {
         Value::Dict(d) => d.keys(),
         Value::Set(s) => s.items(),
         Value::Deque(d) => d.items(),
+        Value::View(v) => v.items(),
         Value::Bytes(_) | Value::ByteArray(_) => {
             let data = v.as_bytes().unwrap_or_default();
             let mut out = ragtag_engine::budget::vec("iterating over bytes", data.len())?;

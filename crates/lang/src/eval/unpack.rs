@@ -51,6 +51,9 @@ impl<'s> Interp<'s> {
             let span = a.value.span;
             let v = match v {
                 Value::Iter(_) if a.star => Value::list(self.collect(&v, span)?),
+                Value::Instance(_) if a.star && super::user_iter::iterable(&v) => {
+                    Value::list(self.iterate_value(&v, span)?)
+                }
                 v => v,
             };
             if a.star {
@@ -124,6 +127,9 @@ impl<'s> Interp<'s> {
                     let v = self.eval(inner)?;
                     let v = match v {
                         Value::Iter(_) => Value::list(self.collect(&v, inner.span)?),
+                        Value::Instance(_) if super::user_iter::iterable(&v) => {
+                            Value::list(self.iterate_value(&v, inner.span)?)
+                        }
                         v => v,
                     };
                     let values = subscript::iterate(&v).map_err(|_| {
@@ -164,6 +170,7 @@ impl<'s> Interp<'s> {
                 continue;
             };
             let key = self.eval(k)?;
+            self.prime_key(&key, k.span)?;
             let value = self.eval(v)?;
             out.insert(key, value)
                 .map_err(|e| Error::from(e).at(k.span))?;

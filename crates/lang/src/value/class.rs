@@ -33,6 +33,10 @@ pub struct Instance {
     /// Its `repr` and `str` as last computed by the evaluator (which can run the class's
     /// `__repr__` and `__str__`), for the renderers, which cannot.
     pub shown: Mutex<Option<(String, String)>>,
+    /// What its class's `__hash__` last returned (reduced) and the number of the class of
+    /// instances equal to it by `__eq__` (see `eval::keys`), set by the evaluator; `None`
+    /// until then.
+    pub hash: Mutex<Option<(i64, u64)>>,
 }
 
 /// A function bound to a receiver: `obj.method`, or `Class.classmethod`.
@@ -168,7 +172,19 @@ impl Instance {
             class,
             attrs: Mutex::new(Vec::new()),
             shown: Mutex::new(None),
+            hash: Mutex::new(None),
         })
+    }
+
+    /// The hash its `__hash__` last gave and its equality number, if the evaluator has
+    /// asked.
+    pub fn user_hash(&self) -> Option<(i64, u64)> {
+        *self.hash.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Records the hash its `__hash__` gave.
+    pub fn set_user_hash(&self, h: i64, id: u64) {
+        *self.hash.lock().unwrap_or_else(|e| e.into_inner()) = Some((h, id));
     }
 
     /// The `repr` and `str` last computed, if any.

@@ -65,6 +65,9 @@ pub enum Key {
     Bytes(Vec<u8>),
     /// A range, by its length, first item and step (see `PyRange::identity`).
     Range(i128, Option<i64>, Option<i64>),
+    /// An instance whose class defines `__hash__`: the hash it gave and a number shared by
+    /// the instances equal to it (the evaluator calls `__eq__` to give it).
+    Hashed(i64, u64),
 }
 
 impl Key {
@@ -124,7 +127,10 @@ impl Key {
             {
                 return Err(type_error!("unhashable type: '{}'", i.class.name));
             }
-            Value::Instance(i) => Key::Named("object", format!("{:p}", Arc::as_ptr(i))),
+            Value::Instance(i) => match i.user_hash() {
+                Some((h, id)) => Key::Hashed(h, id),
+                None => Key::Named("object", format!("{:p}", Arc::as_ptr(i))),
+            },
             Value::BigInt(n) => Key::Big((**n).clone()),
             Value::Set(s) if s.is_frozen() => Key::Frozen(super::FrozenKey::new(s.clone())),
             Value::Bytes(b) => Key::Bytes(b.data.clone()),

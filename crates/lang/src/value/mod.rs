@@ -24,6 +24,7 @@ pub mod range;
 mod set;
 pub mod slice;
 mod snapshot;
+pub mod view;
 
 pub use bytes::{tensor_nested_to_value, PyByteArray, PyBytes};
 pub use dict::{DictKind, Key, PyDict};
@@ -105,6 +106,8 @@ pub enum Value {
     Deque(Arc<deque::PyDeque>),
     /// NumPy's scalar type (`np.float32`) or dtype object (`np.dtype('float32')`).
     NpType(np_type::NpType),
+    /// A dict view: `d.keys()`, `d.values()` or `d.items()`.
+    View(Arc<view::DictView>),
 }
 
 /// A NumPy array: numbers, bools or bytes in a dense block, or a 1-D object array of
@@ -231,6 +234,7 @@ impl Value {
             Value::Deque(_) => "deque",
             Value::NpType(t) if t.scalar => "type",
             Value::NpType(_) => "numpy.dtype",
+            Value::View(v) => v.name(),
         }
     }
 
@@ -328,6 +332,7 @@ impl Value {
             Value::ByteArray(b) => !b.is_empty(),
             Value::Range(r) => !r.is_empty(),
             Value::Deque(d) => !d.is_empty(),
+            Value::View(v) => !v.is_empty(),
             Value::NdArray(n) => {
                 let size: usize = n.shape().iter().product();
                 match &**n {

@@ -171,6 +171,7 @@ impl Key {
                 let n = i64::try_from(*n).map_or_else(|_| hash_big(&BigInt::from(*n)), hash_int);
                 hash_tuple([n, int(*start), int(*step)].into_iter())
             }
+            Key::Hashed(h, _) => *h,
         }
     }
 }

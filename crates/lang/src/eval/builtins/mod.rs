@@ -207,6 +207,7 @@ pub fn registry() -> &'static Registry {
             python::SLICES,
             python::PROTOCOLS,
             python::LRU,
+            python::COPY,
             python::COLLECTIONS,
             python::DEQUE,
             python::NAMEDTUPLE,

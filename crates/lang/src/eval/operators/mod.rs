@@ -8,6 +8,7 @@ mod collections;
 mod numpy;
 mod python;
 mod sets;
+mod views;
 
 use std::sync::Arc;
 
@@ -72,6 +73,9 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Exception> {
         BinOp::In => return contains(b, a).map(Value::Bool),
         BinOp::NotIn => return contains(b, a).map(|c| Value::Bool(!c)),
         _ => {}
+    }
+    if let Some(r) = views::binary(op, a, b) {
+        return r;
     }
     if op == BinOp::MatMul {
         return matmul_operator(a, b);

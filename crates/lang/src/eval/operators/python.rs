@@ -30,6 +30,7 @@ pub fn identical(a: &Value, b: &Value) -> bool {
         (Value::Bytes(x), Value::Bytes(y)) => Arc::ptr_eq(x, y),
         (Value::ByteArray(x), Value::ByteArray(y)) => Arc::ptr_eq(x, y),
         (Value::Range(x), Value::Range(y)) => Arc::ptr_eq(x, y),
+        (Value::View(x), Value::View(y)) => Arc::ptr_eq(x, y),
         _ => false,
     }
 }
@@ -46,6 +47,7 @@ pub(super) fn contains(container: &Value, item: &Value) -> Result<bool, Exceptio
         }
         Value::Dict(d) => d.contains(item),
         Value::Set(s) => s.contains(item),
+        Value::View(v) => super::views::contains(v, item),
         Value::Deque(d) => Ok(d
             .items()
             .iter()
@@ -107,6 +109,7 @@ pub fn python_eq(a: &Value, b: &Value) -> bool {
                 |(k, v)| matches!(y.get(k), Ok(Some(w)) if identical(v, &w) || python_eq(v, &w)),
             )
         }
+        (Value::View(_), _) | (_, Value::View(_)) => super::views::eq(a, b),
         (Value::DType(x), Value::DType(y)) => x == y,
         // TensorFlow's dtypes and NumPy's types of the same element are equal; a dtype
         // equals its name (`tf.float32 == 'float32'`, `a.dtype == 'int64'`), NumPy's scalar

@@ -428,6 +428,12 @@ fn write_repr(v: &Value, out: &mut String) {
             }
             out.push('}');
         }
+        Value::View(x) => {
+            out.push_str(x.name());
+            out.push('(');
+            write_repr(&Value::list(x.items()), out);
+            out.push(')');
+        }
         Value::Deque(d) => {
             let Some(_entered) = crate::value::Entered::enter(v) else {
                 out.push_str("[...]");
@@ -535,9 +541,12 @@ fn repr_leaf(v: &Value) -> String {
                 )
             }
         }
-        Value::List(_) | Value::Tuple(_) | Value::Dict(_) | Value::Set(_) | Value::Deque(_) => {
-            repr_of(v)
-        }
+        Value::List(_)
+        | Value::Tuple(_)
+        | Value::Dict(_)
+        | Value::Set(_)
+        | Value::Deque(_)
+        | Value::View(_) => repr_of(v),
         Value::Bytes(b) if b.numpy => format!("np.bytes_({})", py_bytes(&b.data)),
         Value::Bytes(b) => py_bytes(&b.data),
         // CPython's bytearray repr escapes a single quote even inside double quotes.

@@ -5,7 +5,6 @@
 use super::super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
-use crate::eval::operators::python_eq;
 use crate::eval::subscript::iterate;
 use crate::eval::Interp;
 use crate::render::tf_text::repr_of;
@@ -149,16 +148,14 @@ fn pop(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 /// The position of the first item equal to `v` (Python's `is` or `==`).
-fn find(items: &[Value], v: &Value) -> Option<usize> {
-    items
-        .iter()
-        .position(|x| crate::eval::operators::identical(x, v) || python_eq(x, v))
+fn find(it: &mut Interp<'_>, items: &[Value], v: &Value, a: &Args) -> Result<Option<usize>> {
+    it.position_eq(items, v, a.call)
 }
 
-fn remove(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+fn remove(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let l = this_list(a)?;
     let v = a.value("value");
-    match find(&l.items(), v) {
+    match find(it, &l.items(), v, a)? {
         Some(p) => {
             l.with_mut(|items| {
                 if p < items.len() {
@@ -174,16 +171,17 @@ fn remove(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
 }
 
-fn index(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+fn index(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let items = this_list(a)?.items();
     let n = items.len() as i64;
     let bound = |i: i64| (if i < 0 { (n + i).max(0) } else { i.min(n) }) as usize;
     let start = bound(a.opt_int("start")?.unwrap_or(0));
     let stop = bound(a.opt_int("stop")?.unwrap_or(n));
     let v = a.value("value");
-    let hit = items
-        .get(start..stop.max(start))
-        .and_then(|part| find(part, v));
+    let hit = match items.get(start..stop.max(start)) {
+        Some(part) => find(it, part, v, a)?,
+        None => None,
+    };
     match hit {
         Some(p) => Ok(Value::Int((start + p) as i64)),
         None => Err(Error::new(
@@ -194,13 +192,9 @@ fn index(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
 }
 
-fn count(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+fn count(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let v = a.value("value");
-    let n = this_list(a)?
-        .items()
-        .iter()
-        .filter(|x| crate::eval::operators::identical(x, v) || python_eq(x, v))
-        .count();
+    let n = it.count_eq(&this_list(a)?.items(), v, a.call)?;
     Ok(Value::Int(n as i64))
 }
 

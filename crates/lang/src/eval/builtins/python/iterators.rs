@@ -253,6 +253,11 @@ pub(super) fn reversed(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let kind = match v {
         Value::List(_) => "list_reverseiterator",
         Value::Dict(_) => "dict_reversekeyiterator",
+        Value::View(x) => match x.kind {
+            crate::value::view::ViewKind::Keys => "dict_reversekeyiterator",
+            crate::value::view::ViewKind::Values => "dict_reversevalueiterator",
+            crate::value::view::ViewKind::Items => "dict_reverseitemiterator",
+        },
         Value::Tuple(_) | Value::Str(_) | Value::Array(_) | Value::NdArray(_) => "reversed",
         Value::Range(_) => "range_iterator",
         other => {

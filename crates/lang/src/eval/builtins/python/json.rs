@@ -32,9 +32,9 @@ pub static JSON: &[Builtin] = &[
         .examples(&["import json\njson.loads('{\"a\": [1, 2.5, null, true]}')"]),
 ];
 
-/// `json.JSONDecodeError` (a ValueError here).
+/// `json.JSONDecodeError`.
 pub fn constant(path: &str) -> Option<Value> {
-    (path == "json.JSONDecodeError").then_some(Value::ErrorClass(ExceptionClass::ValueError))
+    (path == "json.JSONDecodeError").then(|| Value::Class(super::json_error::class()))
 }
 
 struct Options {
@@ -538,7 +538,11 @@ impl Decoder<'_> {
     }
 }
 
-fn loads(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+fn loads(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    decode(a).map_err(|e| super::json_error::raise(it, e, a.value("s")))
+}
+
+fn decode(a: &Args) -> Result<Value> {
     let Value::Str(text) = a.value("s") else {
         return Err(a.err_at(
             "s",

@@ -10,6 +10,7 @@ mod bytes_methods;
 mod codecs;
 pub mod collections;
 pub mod containers;
+mod copy;
 mod deque;
 pub mod exception_args;
 mod files;
@@ -21,6 +22,7 @@ mod iterables;
 pub mod iterators;
 mod itertools;
 pub mod json;
+mod json_error;
 mod json_files;
 mod lru;
 mod namedtuple;
@@ -78,7 +80,9 @@ pub const STDLIB_MODULES: &[&str] = &[
     "time",
     "json",
     "collections",
+    "copy",
 ];
+pub use copy::COPY;
 pub use json::JSON;
 pub use json_files::JSON_FILES;
 pub use number_methods::NUMBER_METHODS;
@@ -335,6 +339,7 @@ fn len(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Value::Tuple(x) => x.len(),
         Value::Dict(x) => x.len(),
         Value::Deque(x) => x.len(),
+        Value::View(x) => x.len(),
         Value::Set(x) => x.len(),
         Value::Shape(s) => s.len(),
         Value::Lod(l) => l.data().shape().first().copied().unwrap_or(0),

@@ -6,6 +6,7 @@ use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
 use crate::eval::Interp;
 use crate::render::tf_text::str_of;
+use crate::value::view::{DictView, ViewKind};
 use crate::value::Value;
 
 fn self_str(a: &Args) -> String {
@@ -70,30 +71,23 @@ pub(super) fn strip(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::str(self_str(a).trim()))
 }
 
-fn dict_of(a: &Args) -> Vec<(Value, Value)> {
-    match a.value("self") {
-        Value::Dict(d) => d.items(),
-        _ => Vec::new(),
-    }
-}
-
 pub(super) fn dict_keys(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::list(
-        dict_of(a).into_iter().map(|(k, _)| k).collect(),
-    ))
+    Ok(view_of(a, ViewKind::Keys))
 }
 
 pub(super) fn dict_values(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::list(
-        dict_of(a).into_iter().map(|(_, v)| v).collect(),
-    ))
+    Ok(view_of(a, ViewKind::Values))
 }
 
 pub(super) fn dict_items(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::list(
-        dict_of(a)
-            .into_iter()
-            .map(|(k, v)| Value::tuple(vec![k, v]))
-            .collect(),
-    ))
+    Ok(view_of(a, ViewKind::Items))
+}
+
+/// A live view of the receiver dict.
+fn view_of(a: &Args, kind: ViewKind) -> Value {
+    let dict = match a.value("self") {
+        Value::Dict(d) => d.clone(),
+        _ => crate::value::PyDict::of_kind(Default::default()),
+    };
+    Value::View(std::sync::Arc::new(DictView { dict, kind }))
 }
