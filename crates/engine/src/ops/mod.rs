@@ -24,6 +24,7 @@ pub mod range;
 pub mod reduce;
 pub mod reshape;
 pub mod scan;
+mod search_fast;
 pub mod segment;
 pub mod segment_fast;
 pub mod shape;
