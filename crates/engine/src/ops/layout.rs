@@ -262,9 +262,6 @@ pub fn pad(t: &Tensor, paddings: &[(i64, i64)], mode: PadMode, value: &Scalar) -
 /// axis's length): `tf.split`'s pieces.
 pub fn split(t: &Tensor, axis: usize, sizes: &[usize]) -> Result<Vec<Tensor>> {
     let shape = t.shape();
-    let outer: usize = shape[..axis].iter().product();
-    let inner: usize = shape[axis + 1..].iter().product();
-    let n = shape[axis];
     let mut out = budget::vec("tf.split", sizes.len())?;
     let mut off = 0;
     for &s in sizes {
@@ -275,14 +272,18 @@ pub fn split(t: &Tensor, axis: usize, sizes: &[usize]) -> Result<Vec<Tensor>> {
             off += s;
             continue;
         }
-        let ranges: Vec<(usize, usize)> = (0..outer)
-            .map(|o| ((o * n + off) * inner, (o * n + off + s) * inner))
-            .collect();
+        // Pieces along a later axis are strided views of the tensor's elements, copied
+        // into row-major order when first read.
         let mut piece_shape = shape.to_vec();
         piece_shape[axis] = s;
-        out.push(Tensor::from_parts(
+        let (base, start, strides) = t.layout();
+        let first = start as isize + off as isize * strides[axis];
+        // A piece with elements starts inside the base (an empty one reads nothing).
+        out.push(Tensor::strided(
             piece_shape,
-            t.data().gather_ranges(&ranges),
+            base,
+            first.max(0) as usize,
+            strides,
         ));
         off += s;
     }
