@@ -332,6 +332,32 @@ mod tests {
     }
 
     #[test]
+    fn split_along_a_later_axis_gives_views_of_the_pieces() {
+        // Large enough to stay views; pieces of a transposed view read through it.
+        let v: Vec<i32> = (0..4000).collect();
+        let x = t(&[40, 100], &v);
+        let pieces = split(&x, 1, &[30, 0, 70]).unwrap();
+        assert!(pieces[0].is_view() && pieces[2].is_view());
+        assert_eq!(pieces[1].shape(), &[40, 0]);
+        let want = |lo: usize, hi: usize| -> Vec<i32> {
+            (0..40)
+                .flat_map(|r| (lo..hi).map(move |c| (r * 100 + c) as i32))
+                .collect()
+        };
+        assert_eq!(pieces[0], t(&[40, 30], &want(0, 30)));
+        assert_eq!(pieces[2], t(&[40, 70], &want(30, 100)));
+        let xt = transpose(&x, &[1, 0]).unwrap();
+        let halves = split(&xt, 1, &[20, 20]).unwrap();
+        assert_eq!(
+            halves[1],
+            transpose(&t(&[20, 100], &v[2000..]), &[1, 0]).unwrap()
+        );
+        // Small pieces are copied, one row is one run.
+        let small = split(&t(&[1, 4], &[1, 2, 3, 4]), 1, &[1, 3]).unwrap();
+        assert_eq!(small[1], t(&[1, 3], &[2, 3, 4]));
+    }
+
+    #[test]
     fn transpose_roll_and_pad_move_elements() {
         let x = t(&[2, 3], &[1, 2, 3, 4, 5, 6]);
         assert_eq!(

@@ -27,6 +27,7 @@ pub mod scan;
 mod search_fast;
 pub mod segment;
 pub mod segment_fast;
+pub mod sequence_mask;
 pub mod shape;
 pub mod sobol;
 pub mod sparse_matmul;
