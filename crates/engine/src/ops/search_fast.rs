@@ -229,7 +229,7 @@ mod tests {
         let mut next = 0;
         for round in 0..2 {
             for k in 0..5000u64 {
-                let key = k.wrapping_mul(1 << 40) ^ u64::MAX * (k & 1);
+                let key = k.wrapping_mul(1 << 40) ^ (u64::MAX * (k & 1));
                 match t.get_or_insert(key, next).unwrap() {
                     Some(s) => assert_eq!((round, s), (1, k as usize)),
                     None => {
