@@ -262,9 +262,6 @@ pub fn pad(t: &Tensor, paddings: &[(i64, i64)], mode: PadMode, value: &Scalar) -
 /// axis's length): `tf.split`'s pieces.
 pub fn split(t: &Tensor, axis: usize, sizes: &[usize]) -> Result<Vec<Tensor>> {
     let shape = t.shape();
-    let outer: usize = shape[..axis].iter().product();
-    let inner: usize = shape[axis + 1..].iter().product();
-    let n = shape[axis];
     let mut out = budget::vec("tf.split", sizes.len())?;
     let mut off = 0;
     for &s in sizes {
@@ -275,14 +272,18 @@ pub fn split(t: &Tensor, axis: usize, sizes: &[usize]) -> Result<Vec<Tensor>> {
             off += s;
             continue;
         }
-        let ranges: Vec<(usize, usize)> = (0..outer)
-            .map(|o| ((o * n + off) * inner, (o * n + off + s) * inner))
-            .collect();
+        // Pieces along a later axis are strided views of the tensor's elements, copied
+        // into row-major order when first read.
         let mut piece_shape = shape.to_vec();
         piece_shape[axis] = s;
-        out.push(Tensor::from_parts(
+        let (base, start, strides) = t.layout();
+        let first = start as isize + off as isize * strides[axis];
+        // A piece with elements starts inside the base (an empty one reads nothing).
+        out.push(Tensor::strided(
             piece_shape,
-            t.data().gather_ranges(&ranges),
+            base,
+            first.max(0) as usize,
+            strides,
         ));
         off += s;
     }
@@ -328,6 +329,32 @@ mod tests {
 
     fn t(shape: &[usize], v: &[i32]) -> Tensor {
         Tensor::new(shape.to_vec(), Buffer::from(v.to_vec())).unwrap()
+    }
+
+    #[test]
+    fn split_along_a_later_axis_gives_views_of_the_pieces() {
+        // Large enough to stay views; pieces of a transposed view read through it.
+        let v: Vec<i32> = (0..4000).collect();
+        let x = t(&[40, 100], &v);
+        let pieces = split(&x, 1, &[30, 0, 70]).unwrap();
+        assert!(pieces[0].is_view() && pieces[2].is_view());
+        assert_eq!(pieces[1].shape(), &[40, 0]);
+        let want = |lo: usize, hi: usize| -> Vec<i32> {
+            (0..40)
+                .flat_map(|r| (lo..hi).map(move |c| (r * 100 + c) as i32))
+                .collect()
+        };
+        assert_eq!(pieces[0], t(&[40, 30], &want(0, 30)));
+        assert_eq!(pieces[2], t(&[40, 70], &want(30, 100)));
+        let xt = transpose(&x, &[1, 0]).unwrap();
+        let halves = split(&xt, 1, &[20, 20]).unwrap();
+        assert_eq!(
+            halves[1],
+            transpose(&t(&[20, 100], &v[2000..]), &[1, 0]).unwrap()
+        );
+        // Small pieces are copied, one row is one run.
+        let small = split(&t(&[1, 4], &[1, 2, 3, 4]), 1, &[1, 3]).unwrap();
+        assert_eq!(small[1], t(&[1, 3], &[2, 3, 4]));
     }
 
     #[test]

@@ -144,7 +144,7 @@ pub fn unique(t: &Tensor) -> Result<(Buffer, Vec<i64>, Vec<i64>)> {
         b => {
             let float = b.dtype().is_float();
             crate::dispatch!(elements b, T: v => {
-                let mut seen: HashMap<u64, usize> = HashMap::new();
+                let mut seen = super::search_fast::Table::new()?;
                 for (i, &x) in v.iter().enumerate() {
                     if i % interrupt::CHUNK == 0 {
                         interrupt::check()?;
@@ -158,10 +158,7 @@ pub fn unique(t: &Tensor) -> Result<(Buffer, Vec<i64>, Vec<i64>)> {
                     } else {
                         x.to_i64() as u64
                     };
-                    let slot = if nan { None } else { seen.get(&key).copied() };
-                    if slot.is_none() && !nan {
-                        seen.insert(key, firsts.len());
-                    }
+                    let slot = if nan { None } else { seen.get_or_insert(key, firsts.len())? };
                     note(slot, i, &mut firsts);
                 }
                 Ok::<(), crate::Exception>(())
@@ -197,20 +194,13 @@ pub fn searchsorted(sorted: &Tensor, values: &Tensor, right: bool) -> Result<Vec
     let n = sorted.shape()[sr - 1];
     let m = values.shape()[vr - 1];
     let lanes = sorted.shape()[..sr - 1].iter().product::<usize>();
-    let mut out = budget::vec("tf.searchsorted", values.size())?;
+    let mut out = budget::filled("tf.searchsorted", 0i64, values.size())?;
     let d = sorted.dtype();
     crate::dispatch!(numbers pair (sorted.data(), values.data()), (s, v) => {
         for l in 0..lanes {
-            interrupt::check()?;
             let lane = &s[l * n..(l + 1) * n];
-            for x in &v[l * m..(l + 1) * m] {
-                let at = if right {
-                    lane.partition_point(|y| y <= x)
-                } else {
-                    lane.partition_point(|y| y < x)
-                };
-                out.push(at as i64);
-            }
+            let xs = &v[l * m..(l + 1) * m];
+            super::search_fast::search_lane(lane, xs, right, &mut out[l * m..(l + 1) * m])?;
         }
         Ok(())
     }, _ => Err(unsupported("SearchSorted", d)))?;

@@ -311,12 +311,12 @@ fn pad(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn sequence_mask(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    use ragtag_engine::ops::sequence_mask as kernel;
     let lengths = dense_arg(a, "lengths", None)?;
-    let Some(lens) = lengths
-        .data()
-        .to_f64_vec()
+    let longest = Some(lengths.data())
         .filter(|_| lengths.dtype().is_numeric())
-    else {
+        .and_then(kernel::longest);
+    let Some(longest) = longest else {
         return Err(Error::new(
             ExceptionClass::InvalidArgumentError,
             format!("lengths must be numbers, not {}", lengths.dtype()),
@@ -324,11 +324,8 @@ fn sequence_mask(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .at(a.span("lengths")));
     };
     let given = a.opt_int("maxlen")?;
-    let maxlen = match given {
-        Some(m) => m,
-        // The longest length (at least 0), a count of places: ceil of a float length.
-        None => lens.iter().copied().fold(0.0f64, f64::max).ceil() as i64,
-    };
+    // Without maxlen, the longest length (at least 0), a count of places: ceil of a float.
+    let maxlen = given.unwrap_or(longest as i64);
     if maxlen < 0 {
         return Err(Error::new(
             ExceptionClass::InvalidArgumentError,
@@ -342,24 +339,10 @@ fn sequence_mask(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     shape.push(m);
     ragtag_engine::budget::check_shape("tf.sequence_mask", &shape, 1)
         .map_err(|e| a.err_at("maxlen", e))?;
-    let mut out: Vec<bool> = ragtag_engine::budget::vec("tf.sequence_mask", lens.len() * m)
-        .map_err(|e| a.err_at("maxlen", e))?;
-    for (row, &l) in lens.iter().enumerate() {
-        if row % 4096 == 0 {
-            ragtag_engine::interrupt::check().map_err(|e| Error::from(e).at(a.call))?;
-        }
-        // With an int maxlen, TensorFlow casts the lengths to its dtype first (a float
-        // length truncated); without one, places and lengths compare as the lengths' type.
-        let l = if given.is_some() { l.trunc() } else { l };
-        // Place j is inside when j < l: the first ceil(l) places (none for NaN or l <= 0).
-        let inside = if l > 0.0 {
-            (l.ceil() as usize).min(m)
-        } else {
-            0
-        };
-        out.extend(std::iter::repeat_n(true, inside));
-        out.extend(std::iter::repeat_n(false, m - inside));
-    }
+    // With an int maxlen, TensorFlow casts the lengths to its dtype first (a float length
+    // truncated); without one, places and lengths compare as the lengths' type.
+    let out =
+        kernel::rows(lengths.data(), m, given.is_some()).map_err(|e| a.err_at("maxlen", e))?;
     let mask = Tensor::from_parts(shape, Buffer::from(out));
     let mask = if dtype == DType::Bool {
         mask
