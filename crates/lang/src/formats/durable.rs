@@ -15,8 +15,8 @@
 //! - **Anything else** (XFS, btrfs, NFS, ext4 with `data=writeback` or `noauto_da_alloc`,
 //!   a system other than Linux): the data is synced (`fdatasync`) before the rename.
 //!
-//! A writer that knows its size up front reserves the file's blocks first (`fallocate`, as
-//! NumPy's `np.save` does), which spares the filesystem its per-page bookkeeping of delayed
+//! A writer that knows its size up front reserves the file's blocks first (`fallocate`),
+//! which spares the filesystem its per-page bookkeeping of delayed
 //! allocation and halves the time of a large write on ext4. Except for the one case where
 //! that delayed allocation is the safety: ext4's ordering of a rename after the data covers
 //! only blocks allocated late, and a reserved block reads as zeros until its data is
