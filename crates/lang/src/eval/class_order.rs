@@ -41,13 +41,12 @@ fn collect(body: &[Stmt], first: &mut HashMap<String, usize>) {
         match &s.kind {
             StmtKind::Assign { targets, .. } => targets.iter().for_each(|t| target(t, first)),
             StmtKind::AugAssign { target: t, .. } => target(t, first),
+            // A bare `x: int` binds nothing.
             StmtKind::AnnAssign {
-                target: t, value, ..
-            } => {
-                if value.is_some() {
-                    target(t, first);
-                }
-            }
+                target: t,
+                value: Some(_),
+                ..
+            } => target(t, first),
             StmtKind::Def { name, .. } | StmtKind::Class { name, .. } => note(name, first),
             StmtKind::Decorated { def, .. } => collect(std::slice::from_ref(def), first),
             StmtKind::Import { module, alias } => {
