@@ -100,6 +100,8 @@ pub enum StmtKind {
         params: Vec<Param>,
         /// Its body.
         body: Vec<Stmt>,
+        /// The return annotation (`-> T`), if any.
+        returns: Option<Box<Expr>>,
     },
     /// `return expr?`.
     Return(Option<Expr>),
@@ -187,6 +189,18 @@ pub enum StmtKind {
         /// The clauses, in order.
         cases: Vec<crate::pattern::MatchCase>,
     },
+    /// `target: annotation` or `target: annotation = value` (PEP 526).
+    AnnAssign {
+        /// A name, attribute or subscript.
+        target: Target,
+        /// The annotation, evaluated at module and class level.
+        annotation: Expr,
+        /// The value assigned, if any.
+        value: Option<Expr>,
+        /// Whether the target is a plain name not in parentheses: only then is it recorded
+        /// in `__annotations__`.
+        simple: bool,
+    },
 }
 
 /// One `except [Class[, Class…]] [as name]:` clause.
@@ -250,6 +264,8 @@ pub struct Param {
     pub default: Option<Expr>,
     /// How arguments reach it.
     pub kind: ParamKind,
+    /// Its annotation (`a: int`), if any.
+    pub annotation: Option<Expr>,
 }
 
 /// How arguments reach a parameter, in the order Python requires them.

@@ -40,7 +40,9 @@ fn collect(body: &[Stmt], b: &mut Bindings) {
     for s in body {
         match &s.kind {
             StmtKind::Assign { targets, .. } => targets.iter().for_each(|t| target(t, b)),
-            StmtKind::AugAssign { target: t, .. } => target(t, b),
+            StmtKind::AugAssign { target: t, .. } | StmtKind::AnnAssign { target: t, .. } => {
+                target(t, b)
+            }
             StmtKind::For {
                 target: t, body, ..
             } => {

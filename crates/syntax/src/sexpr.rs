@@ -9,7 +9,8 @@
 //! (`"s"`, `1`, `2.5`, `True`, `None`, `...`).
 //!
 //! Statements: `(= t1 t2 value)`, `(+= x value)`, `(import m)` / `(import m as a)`, `(pass)`, `(return x)`,
-//! `(raise x)`, `(def f (params…) stmt…)`, `(if cond (body…) (else…))`,
+//! `(raise x)`, `(def f (params…) stmt…)` (`(def f ((: a int) (= (: b str) "x")) (-> bool) …)`
+//! with annotations), `(: x int)` / `(: x int 0)` for annotated assignments, `(if cond (body…) (else…))`,
 //! `(for target iter stmt…)`, `(try (body…) (except (classes…) name stmt…) (finally stmt…))`.
 
 use ragtag_engine::literal::{Leaf, Nested};
@@ -216,6 +217,10 @@ fn param_list(params: &[Param]) -> String {
             ParamKind::VarKeywords => format!("**{}", p.name),
             _ => p.name.clone(),
         };
+        let name = match &p.annotation {
+            Some(a) => format!("(: {name} {})", expr_to_sexpr(a)),
+            None => name,
+        };
         items.push(match &p.default {
             Some(d) => format!("(= {name} {})", expr_to_sexpr(d)),
             None => name,
@@ -282,9 +287,31 @@ fn stmt(s: &Stmt) -> String {
             "assert",
             std::iter::once(expr_to_sexpr(test)).chain(msg.iter().map(expr_to_sexpr)),
         ),
-        StmtKind::Def { name, params, body } => {
-            let head = format!("def {name} {}", param_list(params));
+        StmtKind::Def {
+            name,
+            params,
+            body,
+            returns,
+        } => {
+            let mut head = format!("def {name} {}", param_list(params));
+            if let Some(r) = returns {
+                head = format!("{head} (-> {})", expr_to_sexpr(r));
+            }
             form(&head, body.iter().map(stmt))
+        }
+        StmtKind::AnnAssign {
+            target: t,
+            annotation,
+            value,
+            simple,
+        } => {
+            let t = if *simple || !matches!(t, Target::Name(..)) {
+                target(t)
+            } else {
+                format!("(paren {})", target(t))
+            };
+            let head = format!(": {t} {}", expr_to_sexpr(annotation));
+            form(&head, value.iter().map(expr_to_sexpr))
         }
         StmtKind::If { cond, body, orelse } => {
             let mut parts = vec![expr_to_sexpr(cond), block(body)];

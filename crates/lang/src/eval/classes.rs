@@ -117,7 +117,7 @@ impl<'s> Interp<'s> {
             );
         }
         let mut attrs: Vec<(String, Value)> = env.vars().drain().collect();
-        attrs.sort_by(|a, b| a.0.cmp(&b.0));
+        super::class_order::order_attrs(body, &mut attrs);
         // A class that defines `__eq__` and not `__hash__` gets `__hash__ = None`, as
         // CPython's `type` does: its instances are unhashable.
         let has = |n: &str| attrs.iter().any(|(k, _)| k == n);
@@ -220,6 +220,10 @@ impl<'s> Interp<'s> {
                 Value::str(c.name.rsplit('.').next().unwrap_or(&c.name))
             }
             (Value::Closure(c), "__qualname__") => Value::str(&c.name),
+            (Value::Closure(c), "__annotations__") => match &c.annotations {
+                Some(d) => d.clone(),
+                None => Value::dict(Vec::new())?,
+            },
             (Value::ErrorClass(k), "__name__") => Value::str(k.name()),
             (Value::Module(m), "__name__") if m.as_ref() == "tf.RaggedTensor" => {
                 Value::str("RaggedTensor")

@@ -4,12 +4,14 @@
 //! exception classes programs raise and catch are the engine's
 //! ([`ragtag_engine::exceptions`]), the one hierarchy every layer raises.
 
+mod annotations;
 pub mod args;
 mod attributes;
 pub mod builtins;
 mod bytes_items;
 mod calls;
 pub mod catalogue;
+mod class_order;
 pub mod classes;
 pub mod collection_items;
 mod combinatorics;

@@ -40,6 +40,7 @@ impl<'s> Interp<'s> {
             env: self.frames.last().cloned(),
             bindings: Arc::new(bindings),
             source: self.source,
+            annotations: None,
         })))
     }
 

@@ -91,13 +91,19 @@ impl<'s> Interp<'s> {
             },
             // Read when the function is defined (see `Bindings`); nothing to do when run.
             StmtKind::Pass | StmtKind::Global(_) | StmtKind::Nonlocal(_) => {}
-            StmtKind::Def { name, params, body } => {
+            StmtKind::Def {
+                name,
+                params,
+                body,
+                returns,
+            } => {
                 let shown = match &self.qualname {
                     Some(q) => format!("{q}.{name}"),
                     None => name.clone(),
                 };
-                let closure =
+                let mut closure =
                     self.make_closure(&shown, params, ClosureBody::Block(body.clone()))?;
+                self.annotate_function(&mut closure, params, returns.as_deref())?;
                 self.set(name, closure);
             }
             StmtKind::Return(e) => {
@@ -204,6 +210,12 @@ impl<'s> Interp<'s> {
             StmtKind::With { items, body } => return self.exec_with(items, body),
             StmtKind::Decorated { decorators, def } => return self.exec_decorated(decorators, def),
             StmtKind::Match { subject, cases } => return self.exec_match(subject, cases),
+            StmtKind::AnnAssign {
+                target,
+                annotation,
+                value,
+                simple,
+            } => self.exec_ann_assign(target, annotation, value.as_ref(), *simple)?,
         }
         Ok(Flow::Normal)
     }

@@ -164,6 +164,9 @@ pub struct Closure {
     pub bindings: Arc<ragtag_syntax::scope::Bindings>,
     /// The source it was defined in, for diagnostics inside it.
     pub source: usize,
+    /// `__annotations__`: a dict of the parameters' and the return's annotations, when the
+    /// `def` has any.
+    pub annotations: Option<Value>,
 }
 
 /// A lambda's expression or a def's statements.

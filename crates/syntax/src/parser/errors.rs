@@ -73,9 +73,15 @@ pub(super) fn describe(rule: Rule) -> Expect {
         R::index_item => Word(1, "an index"),
         R::dict_item => Word(1, "a `key: value` pair"),
         R::name | R::from_name => Word(2, "a name"),
-        R::params | R::param | R::param_star | R::param_kwargs | R::param_slash => {
-            Word(2, "a parameter name")
-        }
+        R::params
+        | R::param
+        | R::param_star
+        | R::param_kwargs
+        | R::param_slash
+        | R::def_params
+        | R::def_param
+        | R::def_param_star
+        | R::def_param_kwargs => Word(2, "a parameter name"),
         R::target_list | R::target_paren | R::target_bracket | R::target_star => {
             Word(2, "a loop variable")
         }

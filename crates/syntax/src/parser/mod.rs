@@ -40,6 +40,8 @@ mod grammar {
 use grammar::{RagtagParser, Rule};
 
 #[cfg(test)]
+mod annotation_tests;
+#[cfg(test)]
 mod block_tests;
 #[cfg(test)]
 mod class_with_tests;

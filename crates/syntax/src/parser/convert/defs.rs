@@ -16,13 +16,24 @@ impl Converter<'_> {
         let name = it.next().expect("name").as_str().to_owned();
         let mut params = Vec::new();
         let mut body = Vec::new();
+        let mut returns = None;
         for p in it {
             match p.as_rule() {
-                Rule::params => params = self.param_list(p)?,
+                Rule::def_params => params = self.param_list(p)?,
+                Rule::return_ann => {
+                    let e = p.into_inner().nth(1).expect("a return annotation");
+                    returns = Some(Box::new(self.expr(e)?));
+                }
                 _ => body = self.suite(p)?,
             }
         }
-        Ok(stmt(StmtKind::Def { name, params, body }, span))
+        let kind = StmtKind::Def {
+            name,
+            params,
+            body,
+            returns,
+        };
+        Ok(stmt(kind, span))
     }
 
     /// Decorators with the `def` or `class` they apply to.
@@ -87,7 +98,7 @@ impl Converter<'_> {
                     }
                     continue;
                 }
-                Rule::param_star => {
+                Rule::param_star | Rule::def_param_star => {
                     if star {
                         return order("* argument may appear only once", span);
                     }
@@ -100,7 +111,7 @@ impl Converter<'_> {
                         }
                     }
                 }
-                Rule::param_kwargs => {
+                Rule::param_kwargs | Rule::def_param_kwargs => {
                     if let Some(at) = bare_star.take() {
                         return order("named arguments must follow bare *", at);
                     }
@@ -119,7 +130,14 @@ impl Converter<'_> {
                     (name, kind)
                 }
             };
-            let default = it.next().map(|p| self.expr(p)).transpose()?;
+            let mut next = it.next();
+            let mut annotation = None;
+            if let Some(p) = next.take_if(|p| p.as_rule() == Rule::param_ann) {
+                let e = p.into_inner().nth(1).expect("an annotation");
+                annotation = Some(self.expr(e)?);
+                next = it.next();
+            }
+            let default = next.map(|p| self.expr(p)).transpose()?;
             if !names.insert(name.clone()) {
                 return Err(SyntaxError::new(
                     SyntaxErrorKind::DuplicateParameter,
@@ -141,6 +159,7 @@ impl Converter<'_> {
                 name,
                 default,
                 kind,
+                annotation,
             });
         }
         if let Some(at) = bare_star {

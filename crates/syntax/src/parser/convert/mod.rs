@@ -7,6 +7,7 @@ use std::cell::Cell;
 
 use super::*;
 
+mod annotations;
 mod class_with;
 mod defs;
 mod expr;

@@ -332,6 +332,10 @@ impl Converter<'_> {
                 };
                 return aug_assign(target, &p, value);
             }
+            if p.as_rule() == Rule::ann_assign {
+                let target = parts.pop().expect("a target before the annotation");
+                return self.ann_assign(target, p);
+            }
             if p.as_rule() == Rule::yield_expr {
                 parts.push(self.yield_expr(p)?);
                 continue;
