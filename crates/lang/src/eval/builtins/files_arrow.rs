@@ -12,6 +12,7 @@ use crate::eval::Interp;
 use crate::formats::arrow::{ipc, ReadOptions};
 use crate::formats::parquet;
 use crate::value::Value;
+use ragtag_engine::literal::Leaf;
 use ragtag_engine::{Array, ExceptionClass, Scalar};
 
 /// The Parquet and Arrow IPC readers and writers.
@@ -82,25 +83,15 @@ fn columns_arg(a: &Args) -> Result<Option<Vec<String>>> {
     }
 }
 
-/// `fill_null=`: a Python scalar.
+/// `fill_null=`: read as `read_json`'s is, as the scalar a null becomes.
 fn fill_arg(a: &Args) -> Result<Option<Scalar>> {
-    Ok(match a.get("fill_null") {
-        None => None,
-        Some(Value::Bool(b)) => Some(Scalar::Bool(*b)),
-        Some(Value::Int(v)) => Some(Scalar::I64(*v)),
-        Some(Value::Float(v)) => Some(Scalar::F64(*v)),
-        Some(Value::Str(s)) => Some(Scalar::Str(s.as_bytes().to_vec())),
-        Some(v) => {
-            return Err(Error::new(
-                ExceptionClass::TypeError,
-                format!(
-                    "fill_null must be a number, a bool or a str, not {}",
-                    v.type_name()
-                ),
-            )
-            .at(a.span("fill_null")))
-        }
-    })
+    Ok(super::files_json::fill_arg(a)?.map(|leaf| match leaf {
+        Leaf::Bool(b) => Scalar::Bool(b),
+        Leaf::Int(v) => Scalar::I64(v),
+        Leaf::Float(v) => Scalar::F64(v),
+        Leaf::Str(s) => Scalar::Str(s),
+        Leaf::Typed(s) => s,
+    }))
 }
 
 fn read_options(a: &Args) -> Result<ReadOptions> {

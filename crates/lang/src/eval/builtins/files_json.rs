@@ -62,8 +62,9 @@ fn read_jsonl(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .map_err(|e| e.at(a.call))
 }
 
-/// `fill_null=`: a Python bool, int, float or str, read as a JSON value would be.
-fn fill_arg(a: &Args) -> Result<Option<Leaf>> {
+/// `fill_null=`: a Python bool, int, float or str, read as a JSON value would be (None: no
+/// fill). The Arrow and Parquet readers take the same argument.
+pub(super) fn fill_arg(a: &Args) -> Result<Option<Leaf>> {
     Ok(match a.get("fill_null") {
         None | Some(Value::None) => None,
         Some(Value::Bool(b)) => Some(Leaf::Bool(*b)),
