@@ -107,10 +107,13 @@ fn sorted_sum_of<I: Element>(data: &Tensor, ids: &[I]) -> Result<Option<Tensor>>
         return Ok(None);
     }
     let inner = data.row_size();
-    let sized = (last as u128 + 1)
-        .checked_mul(inner as u128)
-        .filter(|&m| m <= usize::MAX as u128)
-        .ok_or_else(|| crate::invalid_arg!("the segment sum's result is too large"))
+    let sized = budget::check("a reduction", last as u128 + 1, 8)
+        .and_then(|_| {
+            (last as u128 + 1)
+                .checked_mul(inner as u128)
+                .filter(|&m| m <= usize::MAX as u128)
+                .ok_or_else(|| crate::invalid_arg!("the segment sum's result is too large"))
+        })
         .and_then(|m| budget::check(WHAT, m, 8).map(|_| m as usize));
     let m = match sized {
         Ok(m) => m,
