@@ -4,6 +4,7 @@ the same code, in ragtag.
 
     python bench/anchors_surface.py [N]            # the anchors' figures, as JSON
     python bench/anchors_surface.py --ragtag [N]   # the same program for `ragtag run -`
+    python bench/anchors_surface.py --only pad_dense,matmul_500 [--ragtag] [N]   # some ops
 
 The data is the shared workload's (N rows, lengths uniform in 0..=20, int64 values uniform in
 -1000..1000, drawn from NumPy's default_rng(0), which ragtag reproduces) plus a dense
@@ -72,9 +73,9 @@ def best(f):
 """
 
 
-def ragtag_program(n):
+def ragtag_program(n, ops):
     lines = ["import json", "import time", "N = %d" % n, SETUP, BEST, "seconds = {}"]
-    for key, tf_code, _ in OPS:
+    for key, tf_code, _ in ops:
         lines.append("seconds[%r] = {'ragtag': best(lambda: %s)}" % (key, tf_code))
     lines.append("print(json.dumps({'seconds': seconds}))")
     return "\n".join(lines) + "\n"
@@ -83,9 +84,18 @@ def ragtag_program(n):
 def main(argv):
     ragtag = "--ragtag" in argv
     args = [a for a in argv if a != "--ragtag"]
+    ops = OPS
+    if "--only" in args:
+        i = args.index("--only")
+        keys = args[i + 1].split(",") if i + 1 < len(args) else []
+        unknown = [k for k in keys if k not in {op[0] for op in OPS}]
+        if unknown or not keys:
+            sys.exit("--only takes a comma-separated list of: " + ", ".join(op[0] for op in OPS))
+        ops = [op for op in OPS if op[0] in keys]
+        del args[i : i + 2]
     n = int(args[0]) if args else 1_000_000
     if ragtag:
-        sys.stdout.write(ragtag_program(n))
+        sys.stdout.write(ragtag_program(n, ops))
         return
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     import numpy as np
@@ -95,7 +105,7 @@ def main(argv):
     exec(BEST, scope)
     best = scope["best"]
     seconds = {}
-    for key, tf_code, np_code in OPS:
+    for key, tf_code, np_code in ops:
         seconds[key] = {"tensorflow": best(eval("lambda: " + tf_code, scope))}
         if np_code is not None:
             seconds[key]["numpy"] = best(eval("lambda: " + np_code, scope))

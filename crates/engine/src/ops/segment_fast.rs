@@ -87,37 +87,196 @@ pub(super) fn sorted_sum(data: &Tensor, ids: &Tensor) -> Result<Option<Tensor>> 
     if ids.rank() != 1 || data.rank() == 0 || data.shape()[0] != ids.size() {
         return Ok(None);
     }
-    fn last_if_sorted<I: Element>(ids: &[I]) -> Option<i64> {
-        let mut prev = 0i64;
-        for &x in ids {
-            let x = x.to_i64();
-            if x < prev {
-                return None;
-            }
-            prev = x;
-        }
-        Some(prev)
-    }
     match ids.data() {
-        Buffer::I64(v) => match last_if_sorted(v) {
-            Some(last) => sum_rows(data, v, nseg(v.len(), last)?),
-            None => Ok(None),
-        },
-        Buffer::I32(v) => match last_if_sorted(v) {
-            Some(last) => sum_rows(data, v, nseg(v.len(), last)?),
-            None => Ok(None),
-        },
+        Buffer::I64(v) => sorted_sum_of(data, v),
+        Buffer::I32(v) => sorted_sum_of(data, v),
         _ => Ok(None),
     }
 }
 
-/// The number of segments of sorted ids ending at `last` (none without ids).
-fn nseg(n: usize, last: i64) -> Result<usize> {
-    if n == 0 {
-        return Ok(0);
+/// [`sorted_sum`] with the ids' elements: one pass that sums each run of equal ids and
+/// checks the order as it goes, in parts cut at segment boundaries on every core for
+/// large data. The number of segments is the last id + 1 (the largest, if the pass finds
+/// the ids sorted).
+fn sorted_sum_of<I: Element>(data: &Tensor, ids: &[I]) -> Result<Option<Tensor>> {
+    let Some(last) = ids.last() else {
+        return sum_rows(data, ids, 0);
+    };
+    let last = last.to_i64();
+    if last < 0 {
+        return Ok(None);
     }
-    budget::check("a reduction", last as u128 + 1, 8)?;
-    Ok(last as usize + 1)
+    let inner = data.row_size();
+    let sized = budget::check("a reduction", last as u128 + 1, 8)
+        .and_then(|_| {
+            (last as u128 + 1)
+                .checked_mul(inner as u128)
+                .filter(|&m| m <= usize::MAX as u128)
+                .ok_or_else(|| crate::invalid_arg!("the segment sum's result is too large"))
+        })
+        .and_then(|m| budget::check(WHAT, m, 8).map(|_| m as usize));
+    let m = match sized {
+        Ok(m) => m,
+        // Too many segments for the memory: that is the answer for sorted ids only (any
+        // other problem with the ids is reported first, by the general path).
+        Err(e) if ids.windows(2).all(|w| w[0].to_i64() <= w[1].to_i64()) => return Err(e),
+        Err(_) => return Ok(None),
+    };
+    let dtype = data.dtype();
+    let mut shape = data.shape().to_vec();
+    shape[0] = last as usize + 1;
+    let buf = crate::dispatch!(ints data.data(), v => {
+        let mut acc = budget::filled(WHAT, 0i64, m)?;
+        if !run_sums(v, ids, inner, &mut acc, &|x| x.to_i64(), &i64::wrapping_add)? {
+            return Ok(None);
+        }
+        Buffer::from_i64s(acc, dtype)
+    }, _ => crate::dispatch!(floats data.data(), v => {
+        let mut acc = budget::filled(WHAT, 0f64, m)?;
+        if !run_sums(v, ids, inner, &mut acc, &|x| x.to_f64(), &|a, b| a + b)? {
+            return Ok(None);
+        }
+        Buffer::from_f64s(acc, dtype)
+    }, _ => return Ok(None)));
+    Ok(Some(Tensor::from_parts(shape, buf)))
+}
+
+/// One part of a sorted segment sum: the rows of `v` (of `inner` values) whose ids are
+/// `ids`, summed into `out`, which holds the segments from id `base` on.
+struct Part<'a, T, I, A> {
+    v: &'a [T],
+    ids: &'a [I],
+    base: i64,
+    out: &'a mut [A],
+}
+
+/// Sums the runs of equal sorted `ids` of `v` into `acc` (zeros, a row of `inner` for
+/// each segment), on every core from [`interrupt::PARALLEL_MIN`] values, cut where the id
+/// changes so that each core writes segments of its own. False, with `acc` partly
+/// written, when an id is negative, out of order or past the end of `acc`.
+fn run_sums<T: Element, I: Element, A: Copy + Default + Send>(
+    v: &[T],
+    ids: &[I],
+    inner: usize,
+    acc: &mut [A],
+    widen: &(impl Fn(T) -> A + Sync),
+    add: &(impl Fn(A, A) -> A + Sync),
+) -> Result<bool> {
+    let n = ids.len();
+    let cores = if v.len() >= interrupt::PARALLEL_MIN {
+        rayon::current_num_threads().max(1)
+    } else {
+        1
+    };
+    // The first row of each part: near an even share, moved on to where the id changes.
+    let mut cuts = vec![0usize];
+    for q in 1..cores {
+        let mut at = (q * n / cores).max(*cuts.last().unwrap_or(&0));
+        while at < n && at > 0 && ids[at].to_i64() == ids[at - 1].to_i64() {
+            at += 1;
+        }
+        if at > *cuts.last().unwrap_or(&0) && at < n {
+            cuts.push(at);
+        }
+    }
+    let mut parts = Vec::new();
+    let mut rest: &mut [A] = acc;
+    let mut base = 0i64;
+    for (j, &c0) in cuts.iter().enumerate() {
+        let c1 = cuts.get(j + 1).copied().unwrap_or(n);
+        // Segments base..next belong to this part; a cut's id must exceed the one before.
+        let next = match cuts.get(j + 1) {
+            Some(&c) => ids[c].to_i64(),
+            None => i64::MAX,
+        };
+        let first = ids[c0].to_i64();
+        if first < base || next <= first {
+            return Ok(false);
+        }
+        let rows = if next == i64::MAX {
+            rest.len()
+        } else {
+            let k = ((next - base) as u64).saturating_mul(inner as u64);
+            if k > rest.len() as u64 {
+                return Ok(false);
+            }
+            k as usize
+        };
+        let (mine, tail) = std::mem::take(&mut rest).split_at_mut(rows);
+        rest = tail;
+        parts.push(Part {
+            v: &v[c0 * inner..c1 * inner],
+            ids: &ids[c0..c1],
+            base,
+            out: mine,
+        });
+        base = next;
+    }
+    let flag = interrupt::current();
+    let run = |p: Part<'_, T, I, A>| sum_part(p, inner, widen, add, &flag);
+    let ok: Vec<Result<bool>> = if parts.len() > 1 {
+        parts.into_par_iter().map(run).collect()
+    } else {
+        parts.into_iter().map(run).collect()
+    };
+    let mut all = true;
+    for r in ok {
+        all &= r?;
+    }
+    Ok(all)
+}
+
+/// Sums one [`Part`]: a running sum of the current run of ids, stored at its segment after
+/// every row (the last store of a run is its sum), so the loop does not branch on where a
+/// run ends; an id below the one before it marks the ids unsorted (false).
+fn sum_part<T: Element, I: Element, A: Copy + Default>(
+    p: Part<'_, T, I, A>,
+    inner: usize,
+    widen: &impl Fn(T) -> A,
+    add: &impl Fn(A, A) -> A,
+    flag: &Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+) -> Result<bool> {
+    let Part { v, ids, base, out } = p;
+    let mut cur = base;
+    let mut unsorted = false;
+    if inner == 1 {
+        let mut sum = A::default();
+        for (chunk, vals) in ids.chunks(interrupt::CHUNK).zip(v.chunks(interrupt::CHUNK)) {
+            if interrupt::is_set(flag) {
+                return Err(interrupt::interrupted());
+            }
+            for (&id, &x) in chunk.iter().zip(vals) {
+                let id = id.to_i64();
+                unsorted |= id < cur;
+                if id != cur {
+                    sum = A::default();
+                }
+                sum = add(sum, widen(x));
+                cur = id;
+                match out.get_mut(id.wrapping_sub(base) as u64 as usize) {
+                    Some(slot) => *slot = sum,
+                    None => return Ok(false),
+                }
+            }
+        }
+        return Ok(!unsorted);
+    }
+    for (r, &id) in ids.iter().enumerate() {
+        if r % interrupt::CHUNK == 0 && interrupt::is_set(flag) {
+            return Err(interrupt::interrupted());
+        }
+        let id = id.to_i64();
+        unsorted |= id < cur;
+        cur = id;
+        let at = (id.wrapping_sub(base) as u64 as usize).saturating_mul(inner);
+        let Some(dst) = out.get_mut(at..at.saturating_add(inner)) else {
+            return Ok(false);
+        };
+        for (d, &x) in dst.iter_mut().zip(&v[r * inner..(r + 1) * inner]) {
+            *d = add(*d, widen(x));
+        }
+    }
+    Ok(!unsorted)
 }
 
 /// The smallest and largest of integer `values` (None for other dtypes or no values).
@@ -214,6 +373,89 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(out.shape(), &[0]);
+    }
+
+    /// Sorted ids over enough values for the parallel pass: runs of 0 to 20 rows (so some
+    /// segments are empty), `inner` values a row.
+    fn runs(n_ids: usize, inner: usize) -> (Vec<i64>, Vec<i64>) {
+        let mut ids = Vec::new();
+        let mut id = 0i64;
+        while ids.len() < n_ids {
+            let len = ((id * 7919) % 21) as usize;
+            ids.extend(std::iter::repeat_n(id, len.min(n_ids - ids.len())));
+            id += 1;
+        }
+        let v = (0..(n_ids * inner) as i64)
+            .map(|i| (i * 104_729) % 2001 - 1000)
+            .collect();
+        (ids, v)
+    }
+
+    /// The sums one row at a time, in int64.
+    fn naive(ids: &[i64], v: &[i64], inner: usize) -> Vec<i64> {
+        let nseg = ids.last().map_or(0, |&l| l as usize + 1);
+        let mut out: Vec<i64> = std::iter::repeat_n(0, nseg * inner).collect();
+        for (r, &id) in ids.iter().enumerate() {
+            for j in 0..inner {
+                out[id as usize * inner + j] += v[r * inner + j];
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn parallel_sorted_sums_match_one_row_at_a_time() {
+        for (n_ids, inner) in [(interrupt::PARALLEL_MIN * 3 + 17, 1), (70_001, 3), (1, 1)] {
+            let (ids, v) = runs(n_ids, inner);
+            let want = naive(&ids, &v, inner);
+            let shape = if inner == 1 {
+                vec![n_ids]
+            } else {
+                vec![n_ids, inner]
+            };
+            let data = Tensor::new(shape.clone(), Buffer::from(v.clone())).unwrap();
+            let out = sorted_sum(&data, &Tensor::from_i64(ids.clone()))
+                .unwrap()
+                .unwrap();
+            assert_eq!(out.shape()[0] * inner, want.len());
+            assert_eq!(out.data(), &Buffer::from(want.clone()), "{n_ids} × {inner}");
+            // int32 ids and float data give the same sums.
+            let ids32: Vec<i32> = ids.iter().map(|&x| x as i32).collect();
+            let f: Vec<f32> = v.iter().map(|&x| x as f32).collect();
+            let fdata = Tensor::new(shape, Buffer::from(f)).unwrap();
+            let ids32 = Tensor::vector(Buffer::from(ids32));
+            let out = sorted_sum(&fdata, &ids32).unwrap().unwrap();
+            let wf: Vec<f32> = want.iter().map(|&x| x as f32).collect();
+            assert_eq!(out.data(), &Buffer::from(wf));
+        }
+    }
+
+    #[test]
+    fn parallel_sums_find_unsorted_and_negative_ids_anywhere() {
+        let n = interrupt::PARALLEL_MIN * 2 + 5;
+        let (ids, v) = runs(n, 1);
+        let data = Tensor::vector(Buffer::from(v));
+        // Out of order at the middle (where the parts are cut), near the end, at the
+        // start; a negative id; an id larger than the last one.
+        for (at, value) in [
+            (n / 2, 0),
+            (n / 2 + 1, ids[n / 2] - 1),
+            (n - 2, ids[n - 1] + 1),
+            (0, 3),
+            (0, -1),
+            (n / 3, -5),
+            (n / 2, ids[n - 1] + 7),
+        ] {
+            let mut bad = ids.clone();
+            bad[at] = value;
+            let r = sorted_sum(&data, &Tensor::from_i64(bad)).unwrap();
+            assert!(r.is_none(), "ids[{at}] = {value}");
+        }
+        // One segment holding every row cannot be cut: one part sums it.
+        let same: Vec<i64> = std::iter::repeat_n(4, n).collect();
+        let out = sorted_sum(&data, &Tensor::from_i64(same)).unwrap().unwrap();
+        let total = data.data().to_f64_vec().unwrap().iter().sum::<f64>() as i64;
+        assert_eq!(out.data(), &Buffer::from(vec![0i64, 0, 0, 0, total]));
     }
 
     #[test]

@@ -12,14 +12,17 @@ use crate::error::Result;
 use crate::invalid_arg;
 use crate::{interrupt, size};
 
-/// Multiply-adds in one block of rows: large enough that a block amortises the packing
-/// matrixmultiply does per call (each block packs all of `b`: a 500 × 500 float32 product in
-/// blocks of 2^21 packed `b` 63 times, an eighth of its time; in blocks of 2^23, 16 times),
-/// small enough that the blocks of a step share the cores evenly.
+/// Multiply-adds in one block of rows, at least: large enough that a block amortises the
+/// packing matrixmultiply does per call (each block packs all of `b`: a 500 × 500 float32
+/// product in blocks of 2^21 packed `b` 63 times, an eighth of its time; in blocks of 2^23,
+/// 16 times), small enough that the blocks of a step share the cores evenly. A large matrix
+/// is cut into one block per core instead (see [`block_rows`]).
 const BLOCK_WORK: usize = 1 << 23;
 
-/// Multiply-adds between two looks at the interrupt flag (a few milliseconds on two cores).
-const STEP_WORK: usize = 1 << 26;
+/// Multiply-adds between two looks at the interrupt flag, at most (unless one block is
+/// larger): a few milliseconds on two cores, and room for a 500 × 500 float32 product
+/// (2^27 multiply-adds) to run as one step of one block per core.
+const STEP_WORK: usize = 1 << 28;
 
 /// At most this many blocks in one step, so a batch of millions of tiny matrices still
 /// looks at the flag often and keeps the step's list of blocks small.
@@ -28,6 +31,16 @@ const STEP_BLOCKS: usize = 4096;
 /// From this many multiply-adds a step runs on every core: below it a split and a join
 /// (microseconds) cost more than they save.
 const PARALLEL_WORK: usize = 1 << 18;
+
+/// Rows in a block of a product of `rows` rows of `row_work` multiply-adds each: an even
+/// share of the rows for each of `cores` cores (each block packs `b` once, so one block per
+/// core packs it least), but no fewer than [`BLOCK_WORK`] multiply-adds (a small product
+/// stays one block, on one core) and no more than a core's share of a step.
+fn block_rows(rows: usize, row_work: usize, cores: usize) -> usize {
+    let least = (BLOCK_WORK / row_work).max(1);
+    let most = (STEP_WORK / cores.max(1) / row_work).max(1);
+    rows.div_ceil(cores.max(1)).min(most).max(least)
+}
 
 /// One product of the batch: `rows` rows of `a` starting at element `a` of its storage
 /// (the matrix's first element when `a` is transposed), times the matrix at element `b` of
@@ -81,14 +94,23 @@ pub(crate) fn run<T: Number>(a: &[T], b: &[T], plan: &Plan, what: &str) -> Resul
         return Ok(out);
     }
     let row_work = plan.k.saturating_mul(plan.n).max(1);
-    let block_rows = (BLOCK_WORK / row_work).max(1);
+    let cores = rayon::current_num_threads();
     let mut rest: &mut [T] = &mut out;
     let mut step: Vec<Block<'_, T>> = Vec::new();
     let mut step_work = 0usize;
     for part in &plan.parts {
+        let block_rows = block_rows(part.rows, row_work, cores);
         let mut r0 = 0;
         while r0 < part.rows {
             let r1 = part.rows.min(r0 + block_rows);
+            let work = (r1 - r0).saturating_mul(row_work);
+            // A step ends before the block that would take it past its work.
+            if !step.is_empty()
+                && (step_work.saturating_add(work) > STEP_WORK || step.len() >= STEP_BLOCKS)
+            {
+                run_step(a, b, plan, std::mem::take(&mut step), step_work)?;
+                step_work = 0;
+            }
             let (head, tail) = std::mem::take(&mut rest).split_at_mut((r1 - r0) * plan.n);
             rest = tail;
             step.push(Block {
@@ -97,11 +119,7 @@ pub(crate) fn run<T: Number>(a: &[T], b: &[T], plan: &Plan, what: &str) -> Resul
                 r1,
                 out: head,
             });
-            step_work = step_work.saturating_add((r1 - r0).saturating_mul(row_work));
-            if step_work >= STEP_WORK || step.len() >= STEP_BLOCKS {
-                run_step(a, b, plan, std::mem::take(&mut step), step_work)?;
-                step_work = 0;
-            }
+            step_work = step_work.saturating_add(work);
             r0 = r1;
         }
     }
@@ -209,6 +227,32 @@ mod tests {
         let out = run(&a, &b, &plan(rows, k, n, 2), "test").unwrap();
         assert_eq!(out.len(), 2 * rows * n);
         assert!(out.iter().all(|&v| v == k as i32));
+    }
+
+    #[test]
+    fn large_products_split_into_a_block_per_core() {
+        // 500 × 500 · 500 × 500: a block per core, all in one step.
+        assert_eq!(block_rows(500, 500 * 500, 2), 250);
+        assert_eq!(block_rows(500, 500 * 500, 1), 500);
+        // Small products stay one block; a product too large for one step is cut so
+        // that each core's block fits its share of a step.
+        assert_eq!(block_rows(100, 100 * 100, 2), 838);
+        assert_eq!(block_rows(4000, 4000 * 4000, 2), 8);
+        assert_eq!(block_rows(3, 1 << 30, 2), 1);
+        // Odd sizes, a transposed operand: every row right.
+        let (m, k, n) = (301, 257, 263);
+        let a: Vec<f64> = (0..m * k).map(|i| (i % 7) as f64 - 3.0).collect();
+        let b: Vec<f64> = (0..k * n).map(|i| (i % 5) as f64 - 2.0).collect();
+        let mut p = plan(m, k, n, 1);
+        let out = run(&a, &b, &p, "test").unwrap();
+        let at = |i: usize, j: usize| (0..k).map(|x| a[i * k + x] * b[x * n + j]).sum::<f64>();
+        for (i, j) in [(0, 0), (150, 262), (151, 7), (300, 100)] {
+            assert_eq!(out[i * n + j], at(i, j), "[{i}][{j}]");
+        }
+        // `a` stored as its transpose [k, m].
+        let a_t: Vec<f64> = (0..k * m).map(|x| a[(x % m) * k + x / m]).collect();
+        p.ta = true;
+        assert_eq!(run(&a_t, &b, &p, "test").unwrap(), out);
     }
 
     #[test]
