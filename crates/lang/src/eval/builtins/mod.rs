@@ -219,6 +219,7 @@ pub fn registry() -> &'static Registry {
             python::DATACLASSES,
             python::DATACLASS_FUNCTIONS,
             python::DATACLASS_METHODS,
+            python::IDENTITY,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,
