@@ -181,7 +181,7 @@ fn window(a: &Args) -> Result<Option<(usize, usize)>> {
 }
 
 /// The window as a byte range of the receiver, with its first character's index.
-fn window_str<'a>(a: &'a Args) -> Result<Option<(&'a str, usize)>> {
+fn window_str(a: &Args) -> Result<Option<(&str, usize)>> {
     let s = me(a);
     Ok(window(a)?.map(|(st, en)| (&s[byte_of(s, st)..byte_of(s, en)], st)))
 }
@@ -408,13 +408,13 @@ fn rjust(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn zfill(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let s = me(a);
     let marg = margin(a)?;
-    budget::check_bytes("str.zfill", s.len() as u128 + marg as u128)
-        .map_err(|e| Error::from(e).at(a.call))?;
+    let zeros =
+        budget::repeat_str("str.zfill", "0", marg).map_err(|e| Error::from(e).at(a.call))?;
     let (sign, digits) = match s.chars().next() {
         Some(c @ ('+' | '-')) => (&s[..1], &s[c.len_utf8()..]),
         _ => ("", s),
     };
-    Ok(Value::str(format!("{sign}{}{digits}", "0".repeat(marg))))
+    Ok(Value::str(format!("{sign}{zeros}{digits}")))
 }
 
 fn expandtabs(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
