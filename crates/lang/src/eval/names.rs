@@ -150,6 +150,10 @@ impl<'s> Interp<'s> {
                 Ok(())
             }
             Target::Subscript(obj, index, span) => {
+                if let Some(name) = self.globals_item(obj, index)? {
+                    self.bind_global(&name, v);
+                    return Ok(());
+                }
                 let o = self.eval(obj)?;
                 if let Value::Instance(_) = o {
                     return self.instance_setitem(&o, index, v, *span);
@@ -264,5 +268,31 @@ impl<'s> Interp<'s> {
             }
         }
         Err(err)
+    }
+}
+
+impl Interp<'_> {
+    /// The name `globals()[name] = v` binds, when the target is a subscript of a call of
+    /// the builtin `globals` (whose dict is a copy, so the name is bound here).
+    fn globals_item(&mut self, obj: &Expr, index: &[Index]) -> Result<Option<String>> {
+        let ExprKind::Call(f, args) = &obj.kind else {
+            return Ok(None);
+        };
+        let ExprKind::Name(n) = &f.kind else {
+            return Ok(None);
+        };
+        if n != "globals" || !args.is_empty() || index.len() != 1 {
+            return Ok(None);
+        }
+        if !matches!(self.lookup(n, f.span), Ok(Value::Builtin(b)) if b.name == "globals") {
+            return Ok(None);
+        }
+        let Index::Expr(e) = &index[0] else {
+            return Ok(None);
+        };
+        match self.eval(e)? {
+            Value::Str(s) => Ok(Some(s.to_string())),
+            _ => Ok(None),
+        }
     }
 }

@@ -174,6 +174,26 @@ pub fn subscript(
                 .map_err(|e| Error::from(e).at(span))
         }
         Value::Instance(_) => interp.instance_getitem(obj, index, span),
+        // `list[int]`, `dict[str, int]`: a generic alias of a builtin type.
+        Value::Builtin(_) if index.iter().all(|i| matches!(i, Index::Expr(_))) => {
+            let mut args = Vec::new();
+            for i in index {
+                if let Index::Expr(e) = i {
+                    args.push(interp.eval(e)?);
+                }
+            }
+            let arg = match args.len() {
+                1 => args.remove(0),
+                _ => Value::tuple(args),
+            };
+            crate::eval::builtins::python::identity::generic_alias(obj, arg).ok_or_else(|| {
+                Error::new(
+                    ExceptionClass::TypeError,
+                    format!("'{}' object is not subscriptable", obj.type_name()),
+                )
+                .at(span)
+            })
+        }
         Value::Range(r) => {
             let sub = interp.eval_sub(obj, index, span)?;
             super::items::range_item(r, &sub, span)

@@ -163,6 +163,7 @@ impl<'s> Interp<'s> {
                             | "classmethod"
                             | "functools.cache"
                             | "functools.lru_cache"
+                            | "dataclasses.dataclass"
                     )
                 }
                 _ => false,

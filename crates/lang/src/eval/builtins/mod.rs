@@ -213,6 +213,13 @@ pub fn registry() -> &'static Registry {
             python::NAMEDTUPLE,
             python::JSON_FILES,
             python::RANDOM_INSTANCES,
+            python::STR_METHODS,
+            python::STR_SPLIT,
+            python::STR_CASE,
+            python::DATACLASSES,
+            python::DATACLASS_FUNCTIONS,
+            python::DATACLASS_METHODS,
+            python::IDENTITY,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,
@@ -388,7 +395,10 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
     if let Some(v) = constant(&path) {
         return Some(v);
     }
-    if let Some(v) = python::stdmisc::constant(&path).or_else(|| python::json::constant(&path)) {
+    if let Some(v) = python::stdmisc::constant(&path)
+        .or_else(|| python::json::constant(&path))
+        .or_else(|| python::dataclasses::constant(&path))
+    {
         return Some(v);
     }
     // A standard module's names are its own: `random.xyz` is not `tf.random.xyz`.

@@ -13,6 +13,11 @@ pub fn identical(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::None, Value::None) => true,
         (Value::Bool(x), Value::Bool(y)) => x == y,
+        // Ints and strs are values in ragtag: equal ones are the same object, as CPython's
+        // cached small ints, interned strs and a name bound to another's value are.
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::BigInt(x), Value::BigInt(y)) => x == y,
+        (Value::Str(x), Value::Str(y)) => Arc::ptr_eq(x, y) || x == y,
         (Value::Array(x), Value::Array(y)) => Arc::ptr_eq(x, y),
         (Value::List(x), Value::List(y)) => Arc::ptr_eq(x, y),
         (Value::Dict(x), Value::Dict(y)) => Arc::ptr_eq(x, y),

@@ -11,12 +11,16 @@ mod codecs;
 pub mod collections;
 pub mod containers;
 mod copy;
+mod dataclass_functions;
+mod dataclass_methods;
+pub mod dataclasses;
 mod deque;
 pub mod exception_args;
 mod files;
 pub mod format;
 mod functools;
 mod higher;
+pub mod identity;
 mod ints;
 mod iterables;
 pub mod iterators;
@@ -36,6 +40,10 @@ mod ranges;
 mod sets;
 pub mod slices;
 pub mod stdmisc;
+mod str_case;
+mod str_methods;
+mod str_split;
+mod str_tables;
 mod text;
 
 use self::bigints::int;
@@ -44,7 +52,7 @@ use self::ints::{bin, divmod, hex, oct, pow, round};
 use self::iterables::dict;
 use self::iterators::{all, any, enumerate, filter, map, reversed, sum, zip};
 use self::numbers::{bool_, float, math1, math_int, math_log, num_arg};
-use self::text::{dict_items, dict_keys, dict_values, format, join, lower, split, strip, upper};
+use self::text::{dict_items, dict_keys, dict_values, format, join};
 use super::help::help;
 pub use super::help::{help_index, help_text, lookup_help};
 use super::Builtin;
@@ -62,12 +70,19 @@ pub use bytes::BYTES;
 pub use bytes_methods::BYTES_METHODS;
 pub use collections::COLLECTIONS;
 pub use containers::CONTAINERS;
+pub use dataclass_functions::DATACLASS_FUNCTIONS;
+pub use dataclass_methods::DATACLASS_METHODS;
+pub use dataclasses::DATACLASSES;
 pub use deque::DEQUE;
 pub use files::FILES;
 pub use functools::FUNCTOOLS;
+pub use identity::IDENTITY;
 pub use itertools::ITERTOOLS;
 pub use lru::LRU;
 pub use namedtuple::NAMEDTUPLE;
+pub use str_case::STR_CASE;
+pub use str_methods::STR_METHODS;
+pub use str_split::STR_SPLIT;
 
 /// The standard modules `import` finds besides ragtag's roots (their builtins are named
 /// under them: `itertools.count`).
@@ -81,6 +96,7 @@ pub const STDLIB_MODULES: &[&str] = &[
     "json",
     "collections",
     "copy",
+    "dataclasses",
 ];
 pub use copy::COPY;
 pub use json::JSON;
@@ -250,18 +266,6 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::method("str.join", "(self, iterable)", join)
         .doc("The items (strings) joined with this string between them.")
         .examples(&["'+'.join(['a', 'b'])"]),
-    Builtin::method("str.split", "(self, sep=None)", split)
-        .doc("The words of the string (split on whitespace, or on `sep`).")
-        .examples(&["'a b'.split()"]),
-    Builtin::method("str.upper", "(self)", upper)
-        .doc("The string in upper case.")
-        .examples(&["'ab'.upper()"]),
-    Builtin::method("str.lower", "(self)", lower)
-        .doc("The string in lower case.")
-        .examples(&["'AB'.lower()"]),
-    Builtin::method("str.strip", "(self)", strip)
-        .doc("The string without leading and trailing whitespace.")
-        .examples(&["' a '.strip()"]),
     Builtin::method("dict.keys", "(self)", dict_keys)
         .doc("The keys, in insertion order.")
         .examples(&["{'a': 1}.keys()"]),

@@ -1,5 +1,5 @@
-//! Methods of Python strings (`str.format` with its `{:spec}` replacements, `join`,
-//! `split`, case and whitespace) and of dicts (`keys`, `values`, `items`).
+//! Methods of Python strings (`str.format` with its `{:spec}` replacements, `join`; the
+//! others are in `str_methods` and `str_case`) and of dicts (`keys`, `values`, `items`).
 
 use super::items_of;
 use crate::diagnostic::{Error, Result};
@@ -48,27 +48,6 @@ pub(super) fn join(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let items = items_of(a, "iterable")?;
     let parts: Vec<String> = items.iter().map(str_of).collect();
     Ok(Value::str(parts.join(&sep)))
-}
-
-pub(super) fn split(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let s = self_str(a);
-    let parts: Vec<Value> = match a.opt_str("sep")? {
-        None => s.split_whitespace().map(Value::str).collect(),
-        Some(sep) => s.split(sep.as_str()).map(Value::str).collect(),
-    };
-    Ok(Value::list(parts))
-}
-
-pub(super) fn upper(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::str(self_str(a).to_uppercase()))
-}
-
-pub(super) fn lower(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::str(self_str(a).to_lowercase()))
-}
-
-pub(super) fn strip(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::str(self_str(a).trim()))
 }
 
 pub(super) fn dict_keys(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
