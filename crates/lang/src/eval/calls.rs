@@ -123,7 +123,7 @@ impl<'s> Interp<'s> {
         }
         let bound = super::params::bind(c, args, span)?;
         let frame = crate::value::env::Env::new(
-            bound.into_iter().collect(),
+            bound,
             Some(c.bindings.clone()),
             c.env.clone(),
         );
