@@ -15,6 +15,8 @@ pub struct Args {
     /// The span of the whole call.
     pub call: Span,
     builtin: &'static Builtin,
+    /// The builtin's parameters, looked up once per call rather than once per argument read.
+    params: &'static [ParamSpec],
     slots: Vec<Option<(Value, Span)>>,
     rest: Vec<(Value, Span)>,
     kwargs: Vec<(String, Value, Span)>,
@@ -161,6 +163,7 @@ impl Args {
         Ok(Args {
             call,
             builtin,
+            params,
             slots,
             rest,
             kwargs,
@@ -169,8 +172,7 @@ impl Args {
 
     fn slot(&self, name: &str) -> Option<&(Value, Span)> {
         let i = self
-            .builtin
-            .params()
+            .params
             .iter()
             .position(|p| p.name == name)
             .unwrap_or_else(|| panic!("{} has no parameter {name}", self.builtin.name));
