@@ -231,8 +231,20 @@ pub fn grow<T>(what: &str, v: &mut Vec<T>, additional: usize) -> Result<()> {
     let item = std::mem::size_of::<T>();
     let total = (v.len() as u128).saturating_add(additional as u128);
     check(what, total, item)?;
-    v.try_reserve_exact(additional)
-        .map_err(|_| alloc_failed(what, total.saturating_mul(item.max(1) as u128)))
+    if v.capacity() - v.len() >= additional {
+        return Ok(());
+    }
+    // Doubling, as `Vec::push` does, while the doubled room is within the limit: a caller
+    // that grows by one item at a time (a comprehension's results) would otherwise
+    // reallocate, and copy the whole vector, on every item. Near the limit it reserves
+    // exactly, so the limit still admits `total` items.
+    let doubled = (v.capacity() as u128).saturating_mul(2).max(total);
+    let reserved = if check(what, doubled, item).is_ok() {
+        v.try_reserve(additional)
+    } else {
+        v.try_reserve_exact(additional)
+    };
+    reserved.map_err(|_| alloc_failed(what, total.saturating_mul(item.max(1) as u128)))
 }
 
 /// `n` copies of `value`, within the budget (the checked `vec![value; n]`), written a chunk

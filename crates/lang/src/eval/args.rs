@@ -15,6 +15,8 @@ pub struct Args {
     /// The span of the whole call.
     pub call: Span,
     builtin: &'static Builtin,
+    /// The builtin's parameters, looked up once per call rather than once per argument read.
+    params: &'static [ParamSpec],
     slots: Vec<Option<(Value, Span)>>,
     rest: Vec<(Value, Span)>,
     kwargs: Vec<(String, Value, Span)>,
@@ -38,14 +40,18 @@ impl Args {
         // A NumPy array converts where a TensorFlow (or Paddle, or ragtag) function expects
         // a tensor; NumPy's own functions and Python's builtins see the array itself.
         // tf.print writes a NumPy array as NumPy's repr, unlike a tensor.
-        let numpy_aware = builtin.name.starts_with("np.")
+        // Asked only when an argument is a NumPy array: the question scans the Python tables,
+        // which every call of a builtin method (`out.append(i)`) would otherwise pay for.
+        let has_array = args.iter().any(|a| matches!(a.value, Value::NdArray(_)));
+        let keep_arrays = !has_array
+            || builtin.name.starts_with("np.")
             || builtin.name == "tf.print"
             || crate::eval::builtins::python::BUILTINS
                 .iter()
                 .chain(crate::eval::builtins::python::CONTAINERS)
                 .chain(crate::eval::builtins::python::NUMBER_METHODS)
                 .any(|b| std::ptr::eq(b, builtin));
-        let args: Vec<CallArg> = if numpy_aware {
+        let args: Vec<CallArg> = if keep_arrays {
             args
         } else {
             args.into_iter()
@@ -157,6 +163,7 @@ impl Args {
         Ok(Args {
             call,
             builtin,
+            params,
             slots,
             rest,
             kwargs,
@@ -165,8 +172,7 @@ impl Args {
 
     fn slot(&self, name: &str) -> Option<&(Value, Span)> {
         let i = self
-            .builtin
-            .params()
+            .params
             .iter()
             .position(|p| p.name == name)
             .unwrap_or_else(|| panic!("{} has no parameter {name}", self.builtin.name));

@@ -122,11 +122,7 @@ impl<'s> Interp<'s> {
             ));
         }
         let bound = super::params::bind(c, args, span)?;
-        let frame = crate::value::env::Env::new(
-            bound.into_iter().collect(),
-            Some(c.bindings.clone()),
-            c.env.clone(),
-        );
+        let frame = crate::value::env::Env::new(bound, Some(c.bindings.clone()), c.env.clone());
         if c.bindings.generator {
             return Ok(self.make_generator(c, frame));
         }

@@ -5,13 +5,28 @@
 use super::args::CallArg;
 use super::unpack::make_dict;
 use crate::diagnostic::{Error, Result};
+use crate::value::env::Names;
 use crate::value::{Closure, Value};
 use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_syntax::ast::{ParamKind, Span};
 
 /// The local names a call of `c` starts with: each parameter with its value.
-pub(super) fn bind(c: &Closure, args: Vec<CallArg>, span: Span) -> Result<Vec<(String, Value)>> {
+pub(super) fn bind(c: &Closure, args: Vec<CallArg>, span: Span) -> Result<Names> {
     let params = &c.params;
+    // The call most code makes, `f(a, b)` to `def f(a, b)`: each value goes to its
+    // parameter in order, with nothing to check and no slots to fill.
+    if args.len() == params.len()
+        && args.iter().all(|a| a.name.is_none())
+        && params
+            .iter()
+            .all(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
+    {
+        let mut frame = Names::with_capacity_and_hasher(params.len(), Default::default());
+        for (p, a) in params.iter().zip(args) {
+            frame.insert(p.name.clone(), a.value);
+        }
+        return Ok(frame);
+    }
     let type_error = |msg: String| Error::new(ExceptionClass::TypeError, msg).at(span);
     let positional = params
         .iter()
@@ -106,7 +121,7 @@ pub(super) fn bind(c: &Closure, args: Vec<CallArg>, span: Span) -> Result<Vec<(S
     }
     let mut missing = Vec::new();
     let mut missing_kwonly = Vec::new();
-    let mut frame = Vec::new();
+    let mut frame = Names::with_capacity_and_hasher(params.len(), Default::default());
     for (i, p) in params.iter().enumerate() {
         let v = match p.kind {
             ParamKind::VarArgs => Some(Value::tuple(std::mem::take(&mut extra))),
@@ -114,7 +129,9 @@ pub(super) fn bind(c: &Closure, args: Vec<CallArg>, span: Span) -> Result<Vec<(S
             _ => slots[i].take().or_else(|| c.defaults[i].clone()),
         };
         match v {
-            Some(v) => frame.push((p.name.clone(), v)),
+            Some(v) => {
+                frame.insert(p.name.clone(), v);
+            }
             None if p.kind == ParamKind::KeywordOnly => missing_kwonly.push(p.name.as_str()),
             None => missing.push(p.name.as_str()),
         }

@@ -9,9 +9,14 @@ use ragtag_engine::{type_error, Exception};
 
 use super::Value;
 
+/// A dict's entries in insertion order. Hashed with foldhash's fixed-seed state rather than
+/// std's SipHash, as `value::env::Names` is: every `d[k]` and `d.get(k)` hashes its key, and
+/// the order Python shows is the insertion order whatever the hasher.
+type Map = IndexMap<Key, (Value, Value), foldhash::fast::FixedState>;
+
 /// A Python dict.
 pub struct PyDict {
-    map: Mutex<IndexMap<Key, (Value, Value)>>,
+    map: Mutex<Map>,
     kind: DictKind,
 }
 
@@ -152,7 +157,7 @@ impl PyDict {
     /// A dict of these pairs; a later pair with an equal key replaces the value and keeps the
     /// first key, as Python's `{…}` does.
     pub fn new(pairs: Vec<(Value, Value)>) -> Result<Arc<PyDict>, Exception> {
-        let mut map = IndexMap::with_capacity(pairs.len());
+        let mut map = Map::with_capacity_and_hasher(pairs.len(), Default::default());
         for (k, v) in pairs {
             insert(&mut map, Key::of(&k)?, k, v);
         }
@@ -165,7 +170,7 @@ impl PyDict {
     /// An empty dict of this kind (`Counter()`, `defaultdict(list)`).
     pub fn of_kind(kind: DictKind) -> Arc<PyDict> {
         Arc::new(PyDict {
-            map: Mutex::new(IndexMap::new()),
+            map: Mutex::new(Map::default()),
             kind,
         })
     }
@@ -177,7 +182,7 @@ impl PyDict {
 
     /// A dict whose keys are strings (which always hash).
     pub fn from_str_keys(pairs: impl IntoIterator<Item = (String, Value)>) -> Arc<PyDict> {
-        let mut map = IndexMap::new();
+        let mut map = Map::default();
         for (k, v) in pairs {
             let k = Arc::new(k);
             insert(&mut map, Key::Str(k.clone()), Value::Str(k), v);
@@ -274,7 +279,7 @@ impl PyDict {
     }
 }
 
-fn insert(map: &mut IndexMap<Key, (Value, Value)>, key: Key, k: Value, v: Value) {
+fn insert(map: &mut Map, key: Key, k: Value, v: Value) {
     match map.get_mut(&key) {
         Some(slot) => slot.1 = v,
         None => {

@@ -176,10 +176,19 @@ impl Builtin {
 pub struct Registry {
     /// All builtins in definition order.
     pub all: Vec<&'static Builtin>,
-    by_path: HashMap<&'static str, &'static Builtin>,
-    params: HashMap<&'static str, Vec<ParamSpec>>,
+    by_path: Paths<&'static Builtin>,
+    params: Paths<Vec<ParamSpec>>,
+    /// Each path split at its last dot: a class (`tf.RaggedTensor`, `list`) to its members
+    /// by name, so a method call finds its builtin without building the `class.name` string.
+    members: Paths<Paths<&'static Builtin>>,
     modules: BTreeSet<String>,
 }
+
+/// A table keyed by builtin paths, hashed with foldhash's fixed-seed state: every call of a
+/// builtin looks its parameters up here and every method call its member, so std's SipHash
+/// cost a tight loop of `out.append(i)` a tenth of its time (the seed is fixed for the same
+/// reason as `value::env::Names`'s).
+type Paths<V> = HashMap<&'static str, V, foldhash::fast::FixedState>;
 
 /// The builtin registry (built on first use).
 pub fn registry() -> &'static Registry {
@@ -298,8 +307,8 @@ pub fn registry() -> &'static Registry {
             files_arrow::BUILTINS,
         ];
         let mut all = Vec::new();
-        let mut by_path = HashMap::new();
-        let mut params = HashMap::new();
+        let mut by_path = Paths::default();
+        let mut params = Paths::default();
         let mut modules = BTreeSet::new();
         for table in tables {
             for b in table.iter() {
@@ -327,10 +336,17 @@ pub fn registry() -> &'static Registry {
                 }
             }
         }
+        let mut members: Paths<Paths<&'static Builtin>> = Paths::default();
+        for (path, b) in &by_path {
+            if let Some((class, name)) = path.rsplit_once('.') {
+                members.entry(class).or_default().insert(name, *b);
+            }
+        }
         Registry {
             all,
             by_path,
             params,
+            members,
             modules,
         }
     });
@@ -364,8 +380,13 @@ impl Registry {
     }
     /// The method or property `name` of values of class `class` (`tf.RaggedTensor`).
     pub fn member(&self, class: &str, name: &str) -> Option<&'static Builtin> {
-        self.get(&format!("{class}.{name}"))
-            .filter(|b| b.kind != Kind::Function)
+        let found = if name.contains('.') {
+            // A dotted name is not one member: look the whole path up.
+            self.get(&format!("{class}.{name}"))
+        } else {
+            self.members.get(class).and_then(|m| m.get(name)).copied()
+        };
+        found.filter(|b| b.kind != Kind::Function)
     }
     /// Every path that reaches a function, for completion and suggestions.
     pub fn function_paths(&self) -> impl Iterator<Item = &'static str> + '_ {
