@@ -226,15 +226,19 @@ fn dataclass(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
             Ok(Value::Instance(d))
         }
         Value::Class(c) => process(it, c, &params, a),
-        other => Err(Error::new(
-            ExceptionClass::TypeError,
-            format!(
-                "dataclass() should be called on a class, not {}",
-                other.type_name()
-            ),
-        )
-        .at(a.span("cls"))),
+        other => Err(not_a_class(other, a)),
     }
+}
+
+fn not_a_class(other: &Value, a: &Args) -> Error {
+    Error::new(
+        ExceptionClass::TypeError,
+        format!(
+            "dataclass() should be called on a class, not {}",
+            other.type_name()
+        ),
+    )
+    .at(a.span("cls"))
 }
 
 fn decorate(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -244,14 +248,7 @@ fn decorate(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let params = params_of(|n, _| Ok(flag(d, n)))?;
     match a.value("cls") {
         Value::Class(c) => process(it, c, &params, a),
-        other => Err(Error::new(
-            ExceptionClass::TypeError,
-            format!(
-                "dataclass() should be called on a class, not {}",
-                other.type_name()
-            ),
-        )
-        .at(a.span("cls"))),
+        other => Err(not_a_class(other, a)),
     }
 }
 
