@@ -123,6 +123,18 @@ def main():
         "__next__", "__iter__", "StopIteration", "import random", "import json", "import string",
         "import time", "import sys", "random.seed(0)", "json.dumps(", "json.loads(", "indent=",
         "sort_keys=", "separators=", "ensure_ascii=", "sys.stdout.write(",
+        # Classes, context managers, generators and the other statements.
+        "class ", "class A:\n    ", "class B(A):", "def __init__(self", "self.", "super().",
+        "__repr__", "__str__", "__eq__", "__lt__", "__hash__", "__len__", "__getitem__",
+        "__setitem__", "__contains__", "__call__", "__enter__", "__exit__", "__add__",
+        "__post_init__", "@property", "@staticmethod", "@classmethod", "@dataclass",
+        "@dataclass(frozen=True, order=True)", "field(default_factory=list)", "del ", "break",
+        "continue", "yield from ", "with open(", " as fh:", "except ValueError as e:",
+        "raise ValueError('x') from e", "assert x, 'msg'", "(y := ", "lambda x: ",
+        " for x in ", " if ", " else ", "b''", "rb'", "0x", "0o", "0b", "1_000", "2**100",
+        "list[int]", "dict[str, int]", "id(", "globals()", "locals()", "import dataclasses",
+        "from dataclasses import dataclass, field", "import itertools", "import functools",
+        "import collections", "import math", "import operator",
     ]
     tokens += builtin_names()
     with open(ROOT / "fuzz" / "ragtag.dict", "w", encoding="utf-8") as f:
