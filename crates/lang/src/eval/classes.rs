@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::args::CallArg;
+use super::builtins::python::typing_classes as typing;
 use super::builtins::Kind;
 use super::{Flow, Interp};
 use crate::diagnostic::{Error, Result};
@@ -40,6 +41,17 @@ fn attr_error(msg: String, span: Span) -> Error {
 
 fn type_error(msg: String, span: Span) -> Error {
     Error::new(ExceptionClass::TypeError, msg).at(span)
+}
+
+/// An instance's `__dict__`: its attributes but those a class's `__slots__` holds.
+fn instance_dict(i: &Instance) -> Result<Value> {
+    let declared = i.class.declared_slots();
+    let items = attr_items(&i.attrs)
+        .into_iter()
+        .filter(|(k, _)| !declared.contains(k))
+        .map(|(k, v)| (Value::str(k), v))
+        .collect();
+    Value::dict(items).map_err(Error::from)
 }
 
 /// `v` as found on a class, seen through an instance `obj` (or the class itself when `obj`
@@ -79,13 +91,19 @@ impl<'s> Interp<'s> {
         span: Span,
     ) -> Result<()> {
         let mut base_values = Vec::new();
+        // `typing.NamedTuple` and `typing.TypedDict` as a base: the class is made from the
+        // body's annotations.
+        let mut special = None;
         for a in bases {
             if a.name.is_some() || a.star || a.double_star {
                 continue;
             }
-            match self.eval(&a.value)? {
+            let v = self.eval(&a.value)?;
+            let v = typing::mro_entry(&v).unwrap_or(v);
+            match v {
                 v @ (Value::Class(_) | Value::ErrorClass(_)) => base_values.push(v),
                 Value::Builtin(b) if b.name == "object" => {}
+                v if typing::special_base(&v).is_some() => special = typing::special_base(&v),
                 other => {
                     return Err(type_error(
                         format!(
@@ -120,6 +138,11 @@ impl<'s> Interp<'s> {
         super::class_order::order_attrs(body, &mut attrs);
         // A class that defines `__eq__` and not `__hash__` gets `__hash__ = None`, as
         // CPython's `type` does: its instances are unhashable.
+        if let Some(kind) = special {
+            let cls = typing::special_class(kind, name, attrs).map_err(|e| e.at(span))?;
+            self.set(name, cls);
+            return Ok(());
+        }
         let has = |n: &str| attrs.iter().any(|(k, _)| k == n);
         if has("__eq__") && !has("__hash__") {
             attrs.push(("__hash__".into(), Value::None));
@@ -167,6 +190,12 @@ impl<'s> Interp<'s> {
                 format!("cannot create '{}' instances", cls.name),
                 span,
             ));
+        }
+        // A `TypedDict` class makes plain dicts.
+        if cls.lookup("__typeddict__").is_some() {
+            if let Some(dict) = super::builtins::registry().get("dict") {
+                return self.call(&Value::Builtin(dict), args, span);
+            }
         }
         let inst = Instance::new(cls.clone());
         let v = Value::Instance(inst.clone());
@@ -240,7 +269,7 @@ impl<'s> Interp<'s> {
         let cls = Value::Class(i.class.clone());
         match name {
             "__class__" => return Ok(cls),
-            "__dict__" => return super::builtins::python::objects::attrs_dict(&i.attrs),
+            "__dict__" if i.class.slot_names().is_none() => return instance_dict(i),
             _ => {}
         }
         let found = i.class.lookup(name);
@@ -403,6 +432,14 @@ impl<'s> Interp<'s> {
                         };
                     }
                 }
+                if let Some(slots) = i.class.slot_names() {
+                    if !slots.iter().any(|s| s == name) {
+                        return Err(attr_error(
+                            format!("'{}' object has no attribute '{name}'", i.class.name),
+                            span,
+                        ));
+                    }
+                }
                 attr_set(&i.attrs, name, v);
                 self.reprime(o, span);
                 Ok(true)
@@ -481,7 +518,7 @@ impl<'s> Interp<'s> {
     /// The attributes of an instance or a class, as `vars()` shows them.
     pub(super) fn vars_of(&self, o: &Value, span: Span) -> Result<Value> {
         match o {
-            Value::Instance(i) => super::builtins::python::objects::attrs_dict(&i.attrs),
+            Value::Instance(i) if i.class.slot_names().is_none() => instance_dict(i),
             Value::Class(c) => super::builtins::python::objects::attrs_dict(&c.attrs),
             other => Err(
                 type_error("vars() argument must have __dict__ attribute".into(), span).with_hint(

@@ -299,7 +299,7 @@ impl<'s> Interp<'s> {
     }
 
     /// The key a subscript passes to `__getitem__`: one value, or a tuple of several.
-    fn index_key(&mut self, index: &[Index], span: Span) -> Result<Value> {
+    pub(super) fn index_key(&mut self, index: &[Index], span: Span) -> Result<Value> {
         let mut keys = Vec::new();
         for i in index {
             match i {
@@ -463,9 +463,15 @@ impl<'s> Interp<'s> {
             let r = self.instance_binary(BinOp::Lt, a, b, span)?;
             return self.truth(&r, span);
         }
-        operators::binary(BinOp::Lt, a, b)
-            .and_then(|r| r.truthy())
-            .map_err(|e| Error::from(e).at(span))
+        match operators::binary(BinOp::Lt, a, b).and_then(|r| r.truthy()) {
+            Ok(t) => Ok(t),
+            // Lists or tuples of instances compare item by item with their methods.
+            Err(_) if super::protocols::orders_instances(a, b) => {
+                let r = self.sequence_order(BinOp::Lt, a, b, span)?;
+                self.truth(&r, span)
+            }
+            Err(e) => Err(Error::from(e).at(span)),
+        }
     }
 }
 

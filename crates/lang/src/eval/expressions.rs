@@ -91,8 +91,14 @@ impl<'s> Interp<'s> {
                 {
                     return self.container_binary(*op, &a, &b, e.span);
                 }
-                operators::binary(*op, &a, &b)
-                    .map_err(|err| binary_error(err, e.span, l, r, &a, &b))?
+                match operators::binary(*op, &a, &b) {
+                    Ok(v) => v,
+                    // Lists or tuples of instances order item by item with their methods.
+                    Err(_) if op.is_comparison() && super::protocols::orders_instances(&a, &b) => {
+                        self.sequence_order(*op, &a, &b, e.span)?
+                    }
+                    Err(err) => return Err(binary_error(err, e.span, l, r, &a, &b)),
+                }
             }
             ExprKind::Logic(op, l, r) => {
                 let a = self.eval(l)?;

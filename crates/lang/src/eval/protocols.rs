@@ -84,7 +84,56 @@ fn holds(v: &Value, seen: &mut std::collections::HashSet<usize>) -> bool {
     }
 }
 
+/// Whether `a` and `b` are both lists or both tuples, one of them holding an instance: an
+/// ordering of them asks the instances.
+pub(super) fn orders_instances(a: &Value, b: &Value) -> bool {
+    matches!(
+        (a, b),
+        (Value::List(_), Value::List(_)) | (Value::Tuple(_), Value::Tuple(_))
+    ) && (holds_instance(a) || holds_instance(b))
+}
+
 impl<'s> Interp<'s> {
+    /// `a < b` (any ordering) for lists or tuples holding instances, as CPython compares
+    /// sequences: the first items that differ by `==` (their `__eq__` asked) decide with the
+    /// operator (their `__lt__`, …), else the lengths.
+    pub(super) fn sequence_order(
+        &mut self,
+        op: BinOp,
+        a: &Value,
+        b: &Value,
+        span: Span,
+    ) -> Result<Value> {
+        let (xs, ys) = (
+            crate::value::subscript_items(a),
+            crate::value::subscript_items(b),
+        );
+        for (x, y) in xs.iter().zip(&ys) {
+            if !self.eq_values(x, y, span)? {
+                return self.order_any(op, x, y, span);
+            }
+        }
+        let (n, m) = (Value::Int(xs.len() as i64), Value::Int(ys.len() as i64));
+        operators::binary(op, &n, &m).map_err(|e| Error::from(e).at(span))
+    }
+
+    /// Whether an ordering of `a` and `b` asks an instance's methods.
+    pub fn may_order(&self, a: &Value, b: &Value) -> bool {
+        matches!(a, Value::Instance(_)) || matches!(b, Value::Instance(_)) || orders_instances(a, b)
+    }
+
+    /// An ordering of two values either of which may be or hold an instance.
+    pub fn order_any(&mut self, op: BinOp, a: &Value, b: &Value, span: Span) -> Result<Value> {
+        if matches!(a, Value::Instance(_)) || matches!(b, Value::Instance(_)) {
+            return self.instance_binary(op, a, b, span);
+        }
+        match operators::binary(op, a, b) {
+            Ok(v) => Ok(v),
+            Err(_) if orders_instances(a, b) => self.sequence_order(op, a, b, span),
+            Err(e) => Err(Error::from(e).at(span)),
+        }
+    }
+
     /// `a == b` where either may hold instances: their `__eq__` decides, item by item.
     pub(super) fn eq_values(&mut self, a: &Value, b: &Value, span: Span) -> Result<bool> {
         if operators::identical(a, b) {

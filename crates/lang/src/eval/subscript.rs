@@ -174,6 +174,18 @@ pub fn subscript(
                 .map_err(|e| Error::from(e).at(span))
         }
         Value::Instance(_) => interp.instance_getitem(obj, index, span),
+        // `Box[int]`: the class's `__class_getitem__` (a class method without the decorator).
+        Value::Class(c) if c.lookup("__class_getitem__").is_some() => {
+            let f = match c.lookup("__class_getitem__") {
+                Some(Value::Instance(w)) if super::classes::is_wrapper(&w, "classmethod") => {
+                    crate::value::class::attr_get(&w.attrs, "__func__").unwrap_or(Value::None)
+                }
+                Some(f) => f,
+                None => Value::None,
+            };
+            let key = interp.index_key(index, span)?;
+            interp.call_values(&f, vec![obj.clone(), key], span)
+        }
         // `list[int]`, `dict[str, int]`: a generic alias of a builtin type.
         Value::Builtin(_) if index.iter().all(|i| matches!(i, Index::Expr(_))) => {
             let mut args = Vec::new();

@@ -116,8 +116,13 @@ impl<'s> Interp<'s> {
         };
         self.prepare_shown(&v, span)?;
         let message = crate::render::tf_text::str_of(&v);
+        // A class of a module shows with the module's name, as CPython's traceback does
+        // (`dataclasses.FrozenInstanceError`).
         let name = match &v {
-            Value::Instance(i) => i.class.name,
+            Value::Instance(i) if matches!(i.class.module, "__main__" | "builtins") => i.class.name,
+            Value::Instance(i) => {
+                crate::value::class::intern(&format!("{}.{}", i.class.module, i.class.name))
+            }
             _ => base.name(),
         };
         self.raised = Some((v, base, message.clone()));

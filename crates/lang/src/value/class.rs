@@ -155,6 +155,53 @@ impl Class {
         }) || matches!(other, Value::Builtin(b) if b.name == "object")
     }
 
+    /// The names a class's own `__slots__` declares (a str, or a tuple or list of strs);
+    /// `None` when it declares none.
+    fn own_slots(&self) -> Option<Vec<String>> {
+        let names = |items: &[Value]| {
+            items
+                .iter()
+                .filter_map(|x| match x {
+                    Value::Str(s) => Some(s.to_string()),
+                    _ => None,
+                })
+                .collect()
+        };
+        Some(match attr_get(&self.attrs, "__slots__")? {
+            Value::Str(s) => vec![s.to_string()],
+            Value::Tuple(t) => names(&t),
+            Value::List(l) => names(&l.items()),
+            _ => Vec::new(),
+        })
+    }
+
+    /// The attributes instances may have when each of the user's classes in the MRO
+    /// declares `__slots__` (`None`: instances have a `__dict__` and take any name).
+    pub fn slot_names(self: &Arc<Class>) -> Option<Vec<String>> {
+        let mut out = Vec::new();
+        for k in self.mro() {
+            match k {
+                Value::Class(k) if k.module == "__main__" => out.extend(k.own_slots()?),
+                // `Generic` and `Protocol` add no `__dict__`.
+                Value::Class(k) if k.module == "typing" => {}
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
+    /// Every name some class in the MRO declares in `__slots__` (kept out of `__dict__`).
+    pub fn declared_slots(self: &Arc<Class>) -> Vec<String> {
+        self.mro()
+            .iter()
+            .filter_map(|k| match k {
+                Value::Class(k) => k.own_slots(),
+                _ => None,
+            })
+            .flatten()
+            .collect()
+    }
+
     /// `<class '__main__.A'>`.
     pub fn repr(&self) -> String {
         if self.module == "builtins" {

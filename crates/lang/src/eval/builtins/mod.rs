@@ -229,6 +229,8 @@ pub fn registry() -> &'static Registry {
             python::DATACLASS_FUNCTIONS,
             python::DATACLASS_METHODS,
             python::IDENTITY,
+            python::TYPING,
+            python::TYPING_CLASSES,
             tensor::BUILTINS,
             tensor::MATH,
             tensor::BINARY,
@@ -419,6 +421,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
     if let Some(v) = python::stdmisc::constant(&path)
         .or_else(|| python::json::constant(&path))
         .or_else(|| python::dataclasses::constant(&path))
+        .or_else(|| python::typing::constant(&path))
     {
         return Some(v);
     }

@@ -1,6 +1,7 @@
 //! The methods of bytes and bytearray, each registered for both (a bytearray's methods that
 //! make new bytes make a bytearray).
 
+use super::search::{self, Search};
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
@@ -48,16 +49,16 @@ pub static BYTES_METHODS: &[Builtin] = &[
     both!("endswith", "(self, suffix, start=None, end=None)", endswith,
         "Whether the bytes (from `start` to `end`) end with `suffix` (or one of a tuple of them).",
         "b'abc'.endswith((b'x', b'c'))"),
-    both!("find", "(self, sub, start=None, end=None)", find_,
+    both!("find", "(self, sub, start=None, end=None)", search::find::<Bytes>,
         "The first position of `sub` (bytes or an int byte), or -1.",
         "b'abcb'.find(b'b')"),
-    both!("rfind", "(self, sub, start=None, end=None)", rfind,
+    both!("rfind", "(self, sub, start=None, end=None)", search::rfind::<Bytes>,
         "The last position of `sub` (bytes or an int byte), or -1.",
         "b'abcb'.rfind(98)"),
-    both!("index", "(self, sub, start=None, end=None)", index,
+    both!("index", "(self, sub, start=None, end=None)", search::index::<Bytes>,
         "As find, with a ValueError when `sub` is not there.",
         "b'abc'.index(b'c')"),
-    both!("rindex", "(self, sub, start=None, end=None)", rindex,
+    both!("rindex", "(self, sub, start=None, end=None)", search::rindex::<Bytes>,
         "As rfind, with a ValueError when `sub` is not there.",
         "b'abcb'.rindex(b'b')"),
     both!("count", "(self, sub, start=None, end=None)", count,
@@ -383,30 +384,14 @@ fn locate(a: &Args, last: bool) -> Result<Option<usize>> {
     .map(|p| p + s))
 }
 
-fn found(p: Option<usize>) -> Value {
-    Value::Int(p.map_or(-1, |p| p as i64))
-}
+/// bytes' and bytearray's searches, by byte position.
+struct Bytes;
 
-fn find_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(found(locate(a, false)?))
-}
-fn rfind(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(found(locate(a, true)?))
-}
-
-fn not_found(a: &Args) -> Error {
-    Error::new(ExceptionClass::ValueError, "subsection not found").at(a.call)
-}
-
-fn index(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    locate(a, false)?
-        .map(|p| Value::Int(p as i64))
-        .ok_or_else(|| not_found(a))
-}
-fn rindex(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    locate(a, true)?
-        .map(|p| Value::Int(p as i64))
-        .ok_or_else(|| not_found(a))
+impl Search for Bytes {
+    const MISSING: &'static str = "subsection not found";
+    fn locate(a: &Args, last: bool) -> Result<Option<usize>> {
+        locate(a, last)
+    }
 }
 
 fn count(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

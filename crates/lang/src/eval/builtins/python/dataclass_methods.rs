@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::super::Builtin;
 use super::dataclasses::{fa, flag, frozen_error, is_missing};
 use crate::diagnostic::{Error, Result};
-use crate::eval::args::Args;
+use crate::eval::args::{Args, CallArg};
 use crate::eval::Interp;
 use crate::render::tf_text::repr_of;
 use crate::value::class::{attr_get, attr_set, Class, Instance};
@@ -54,8 +54,19 @@ pub static DATACLASS_METHODS: &[Builtin] = &[
         .examples(&["from dataclasses import dataclass, fields\n@dataclass\nclass P:\n    x: int = 1\nfields(P)[0].default"]),
 ];
 
-/// The fields of a dataclass, in definition order (the bases' first).
+/// The fields of a dataclass, in definition order (the bases' first); not its `InitVar`s.
 pub(super) fn field_list(c: &Arc<Class>) -> Vec<Arc<Instance>> {
+    let mut list = init_fields(c);
+    list.retain(|f| !is_init_var(f));
+    list
+}
+
+fn is_init_var(f: &Instance) -> bool {
+    matches!(fa(f, "_field_type"), Value::Str(s) if s.as_str() == "_FIELD_INITVAR")
+}
+
+/// The fields and the `InitVar`s: what `__init__` takes.
+pub(super) fn init_fields(c: &Arc<Class>) -> Vec<Arc<Instance>> {
     match c.lookup("__dataclass_fields__") {
         Some(Value::Dict(d)) => d
             .values()
@@ -123,7 +134,7 @@ fn listed(names: &[String]) -> String {
 fn init(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let i = this(a)?;
     let me = Value::Instance(i.clone());
-    let fields = field_list(&i.class);
+    let fields = init_fields(&i.class);
     let cname = i.class.name;
     let params: Vec<&Arc<Instance>> = fields.iter().filter(|f| flag(f, "init")).collect();
     let positional: Vec<&Arc<Instance>> = params
@@ -187,6 +198,8 @@ fn init(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
     }
     let raw = frozen(&i.class);
+    // The `InitVar`s' values, for `__post_init__`.
+    let mut post = Vec::new();
     for f in &fields {
         let n = name_of(f);
         let value = match given.iter().find(|(g, _)| *g == n) {
@@ -204,15 +217,21 @@ fn init(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 }
             }
         };
-        if raw {
+        if is_init_var(f) {
+            post.push(CallArg {
+                name: None,
+                value,
+                span: a.call,
+            });
+        } else if raw {
             // A frozen class's `__init__` stores as `object.__setattr__` does.
             attr_set(&i.attrs, &n, value);
         } else {
             it.store_attribute(&me, &n, value, a.call)?;
         }
     }
-    if let Some(post) = i.class.lookup("__post_init__") {
-        it.call_method(&me, &post, Vec::new(), a.call)?;
+    if let Some(post_init) = i.class.lookup("__post_init__") {
+        it.call_method(&me, &post_init, post, a.call)?;
     }
     Ok(Value::None)
 }
@@ -401,6 +420,10 @@ fn field_repr(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         };
         parts.push(format!("{n}={shown}"));
     }
-    parts.push("_field_type=_FIELD".into());
+    let kind = match fa(&f, "_field_type") {
+        Value::Str(s) => s.to_string(),
+        _ => "_FIELD".into(),
+    };
+    parts.push(format!("_field_type={kind}"));
     Ok(Value::str(format!("Field({})", parts.join(","))))
 }

@@ -1,12 +1,14 @@
 //! `dataclasses` as CPython 3.11 has it: `@dataclass` (with `init`, `repr`, `eq`, `order`,
-//! `unsafe_hash`, `frozen`, `match_args`, `kw_only`) reads a class's annotations into fields
-//! and gives the class the methods CPython generates (see `dataclass_methods`); `field`,
-//! `MISSING` and `FrozenInstanceError` (`fields`, `asdict`, … are in `dataclass_functions`).
+//! `unsafe_hash`, `frozen`, `match_args`, `kw_only`, `slots`) reads a class's annotations
+//! into fields (`ClassVar[…]` is not one, `InitVar[…]` goes only to `__init__` and
+//! `__post_init__`, `_: KW_ONLY` makes the rest keyword-only) and gives the class the methods
+//! CPython generates (see `dataclass_methods`); `field`, `MISSING`, `InitVar`, `KW_ONLY` and
+//! `FrozenInstanceError` (`fields`, `asdict`, … are in `dataclass_functions`).
 
 use std::sync::{Arc, OnceLock};
 
 use super::super::{registry, Builtin};
-use super::dataclass_methods::field_list;
+use super::dataclass_methods::{field_list, init_fields};
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
 use crate::eval::Interp;
@@ -39,6 +41,16 @@ pub static DATACLASSES: &[Builtin] = &[
          and whether it is in `__init__`, the repr, comparisons and the hash.",
     )
     .examples(&["from dataclasses import dataclass, field\n@dataclass\nclass Bag:\n    items: list = field(default_factory=list)\nBag()"]),
+    Builtin::method("dataclasses.InitVar.__class_getitem__", "(cls, type)", init_var)
+        .doc("`InitVar[int]`: an annotation whose name is a parameter of `__init__`, passed on to `__post_init__`, not a field.")
+        .examples(&["from dataclasses import dataclass, InitVar, fields
+@dataclass
+class C:
+    x: int
+    k: InitVar[int] = 2
+    def __post_init__(self, k):
+        self.x *= k
+C(3), len(fields(C))"]),
     Builtin::method("dataclasses._decorator.__call__", "(self, cls)", decorate)
         .doc("What `dataclass(...)` with options returns applies them to the class it decorates.")
         .examples(&["from dataclasses import dataclass\n@dataclass(frozen=True)\nclass P:\n    x: int\nhash(P(1)) == hash(P(1))"]),
@@ -81,6 +93,43 @@ pub(super) fn missing() -> Value {
     )
 }
 
+/// `dataclasses.InitVar`.
+fn init_var_class() -> Arc<Class> {
+    static CLASS: OnceLock<Arc<Class>> = OnceLock::new();
+    module_class(&CLASS, "InitVar", Vec::new(), &["__class_getitem__"])
+}
+
+/// `dataclasses.KW_ONLY`: the annotation after which fields are keyword-only.
+fn kw_only_class() -> Arc<Class> {
+    static CLASS: OnceLock<Arc<Class>> = OnceLock::new();
+    module_class(&CLASS, "KW_ONLY", Vec::new(), &[])
+}
+
+fn init_var(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let i = Instance::new(init_var_class());
+    let ty = a.value("type").clone();
+    let shown = format!("dataclasses.InitVar[{}]", super::identity::arg_repr(&ty));
+    attr_set(&i.attrs, "type", ty);
+    i.set_shown(shown.clone(), shown);
+    Ok(Value::Instance(i))
+}
+
+/// What an annotation makes: a field, an `InitVar` pseudo-field, or nothing (`ClassVar`).
+fn field_type(ty: &Value) -> Option<&'static str> {
+    let init_var = match ty {
+        Value::Instance(i) => Arc::ptr_eq(&i.class, &init_var_class()),
+        Value::Class(c) => Arc::ptr_eq(c, &init_var_class()),
+        _ => false,
+    };
+    if init_var {
+        Some("_FIELD_INITVAR")
+    } else if super::typing_classes::is_class_var(ty) {
+        None
+    } else {
+        Some("_FIELD")
+    }
+}
+
 /// Whether `v` is `MISSING`.
 pub(super) fn is_missing(v: &Value) -> bool {
     matches!((v, missing()), (Value::Instance(a), Value::Instance(b)) if Arc::ptr_eq(a, &b))
@@ -103,6 +152,8 @@ pub fn constant(path: &str) -> Option<Value> {
         "dataclasses.MISSING" => Some(missing()),
         "dataclasses.FrozenInstanceError" => Some(Value::Class(frozen_error())),
         "dataclasses.Field" => Some(Value::Class(field_class())),
+        "dataclasses.InitVar" => Some(Value::Class(init_var_class())),
+        "dataclasses.KW_ONLY" => Some(Value::Class(kw_only_class())),
         _ => None,
     }
 }
@@ -173,6 +224,7 @@ struct Params {
     frozen: bool,
     match_args: bool,
     kw_only: bool,
+    slots: bool,
 }
 
 const PARAM_NAMES: [&str; 9] = [
@@ -197,17 +249,11 @@ fn params_of(get: impl Fn(&str, bool) -> Result<bool>) -> Result<Params> {
         frozen: get("frozen", false)?,
         match_args: get("match_args", true)?,
         kw_only: get("kw_only", false)?,
+        slots: get("slots", false)?,
     })
 }
 
 fn dataclass(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    if a.flag("slots", false)? {
-        return Err(Error::new(
-            ExceptionClass::UnimplementedError,
-            "ragtag's dataclasses have no slots=True: instances keep a __dict__",
-        )
-        .at(a.span("slots")));
-    }
     let params = params_of(|n, d| a.flag(n, d))?;
     match a.value("cls") {
         Value::None => {
@@ -305,8 +351,15 @@ fn process(_: &mut Interp<'_>, c: &Arc<Class>, p: &Params, a: &Args) -> Result<V
         Some(Value::Dict(d)) => d.items(),
         _ => Vec::new(),
     };
+    // Fields after `_: KW_ONLY` are keyword-only.
+    let mut kw_only = p.kw_only;
     for (name, ty) in &annotations {
         let Value::Str(name) = name else { continue };
+        if matches!(ty, Value::Class(k) if Arc::ptr_eq(k, &kw_only_class())) {
+            kw_only = true;
+            continue;
+        }
+        let Some(kind) = field_type(ty) else { continue };
         let name = name.to_string();
         let own = attr_get(&c.attrs, &name);
         let f = match own.as_ref().and_then(is_field) {
@@ -319,7 +372,7 @@ fn process(_: &mut Interp<'_>, c: &Arc<Class>, p: &Params, a: &Args) -> Result<V
                     d => attr_set(&c.attrs, &name, d),
                 }
                 if is_missing(&fa(f, "kw_only")) {
-                    attr_set(&f.attrs, "kw_only", Value::Bool(p.kw_only));
+                    attr_set(&f.attrs, "kw_only", Value::Bool(kw_only));
                 }
                 f.clone()
             }
@@ -334,9 +387,10 @@ fn process(_: &mut Interp<'_>, c: &Arc<Class>, p: &Params, a: &Args) -> Result<V
                     "metadata",
                     Value::Dict(PyDict::new(Vec::new()).map_err(Error::from)?),
                 ),
-                ("kw_only", Value::Bool(p.kw_only)),
+                ("kw_only", Value::Bool(kw_only)),
             ]),
         };
+        attr_set(&f.attrs, "_field_type", Value::str(kind));
         attr_set(&f.attrs, "name", Value::str(&name));
         attr_set(&f.attrs, "type", ty.clone());
         let default = fa(&f, "default");
@@ -389,7 +443,11 @@ fn process(_: &mut Interp<'_>, c: &Arc<Class>, p: &Params, a: &Args) -> Result<V
         attr_set(&params.attrs, n, Value::Bool(v));
     }
     attr_set(&c.attrs, "__dataclass_params__", Value::Instance(params));
-    let list = field_list(c);
+    if p.slots {
+        let names = field_list(c).iter().map(|f| fa(f, "name")).collect();
+        attr_set(&c.attrs, "__slots__", Value::tuple(names));
+    }
+    let list = init_fields(c);
     if p.init {
         check_default_order(&list, a)?;
     }

@@ -108,8 +108,21 @@ fn extreme(it: &mut Interp<'_>, a: &Args, want: Ordering, name: &str) -> Result<
             None => (k, v),
             Some((bk, bv)) => {
                 // The first of equal items wins, as in Python.
-                let better = order(&k, &bk).map_err(|e| Error::from(e).at(a.call))?;
-                if better == want {
+                let better = match order(&k, &bk) {
+                    Ok(o) => o == want,
+                    // Instances (or lists and tuples of them) compare with their methods:
+                    // `max` asks `k > best`, `min` `k < best`, as CPython does.
+                    Err(_) if it.may_order(&k, &bk) => {
+                        let op = match want {
+                            Ordering::Greater => ragtag_syntax::ast::BinOp::Gt,
+                            _ => ragtag_syntax::ast::BinOp::Lt,
+                        };
+                        let r = it.order_any(op, &k, &bk, a.call)?;
+                        it.truth(&r, a.call)?
+                    }
+                    Err(e) => return Err(Error::from(e).at(a.call)),
+                };
+                if better {
                     (k, v)
                 } else {
                     (bk, bv)

@@ -26,14 +26,18 @@ pub static IDENTITY: &[Builtin] = &[
         .examples(&["def f(a):\n    b = a * 2\n    return locals()\nf(3)"]),
 ];
 
-/// Where the numbers of values that have no address of their own start (ints, strs): a
-/// region apart from the heap's addresses, so that they do not meet those of objects.
-const VALUE_IDS: u64 = 0x7e00_0000_0000;
+/// The numbers of ints within ±2^60 (`INT_IDS + i`, one for each): above every address a
+/// 64-bit process has (user space ends below 2^48), so that an int's number meets no
+/// object's and no other int's.
+const INT_IDS: i64 = 1 << 62;
+/// Where the numbers of the other values that have no address of their own (None, bools,
+/// strs, floats, larger ints) start: after the ints' numbers.
+const VALUE_IDS: i64 = INT_IDS + (1 << 60) + 64;
 
 fn value_id(v: &impl Hash) -> i64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     v.hash(&mut h);
-    (VALUE_IDS | (h.finish() & 0x00ff_ffff_fff0)) as i64
+    VALUE_IDS + (h.finish() % (i64::MAX - VALUE_IDS) as u64) as i64
 }
 
 fn address<T: ?Sized>(p: &Arc<T>) -> i64 {
@@ -44,8 +48,9 @@ fn id(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     // Objects ragtag shares by reference have their address; ints and strs, which `is`
     // compares by value, a number made from the value.
     let n = match a.value("obj") {
-        Value::None => VALUE_IDS as i64 - 16,
-        Value::Bool(b) => VALUE_IDS as i64 - 32 - 16 * (*b as i64),
+        Value::None => VALUE_IDS - 16,
+        Value::Bool(b) => VALUE_IDS - 32 - 16 * (*b as i64),
+        Value::Int(i) if i.unsigned_abs() < 1 << 60 => INT_IDS + i,
         Value::Int(i) => value_id(&("int", i)),
         Value::BigInt(i) => value_id(&("int", i.to_string())),
         Value::Str(s) => value_id(&("str", s.as_str())),
@@ -113,7 +118,7 @@ fn generic_origin(name: &str) -> Option<&'static str> {
 
 /// How a type shows inside `list[…]`: a class by its name (qualified outside builtins and
 /// `__main__`), anything else as its repr.
-fn arg_repr(v: &Value) -> String {
+pub(super) fn arg_repr(v: &Value) -> String {
     match v {
         Value::Builtin(b) => match generic_origin(b.name) {
             Some(n) => n.to_string(),
@@ -140,6 +145,7 @@ pub fn generic_alias(ty: &Value, index: Value) -> Option<Value> {
     let Value::Class(c) = builtin_type("GenericAlias", "types") else {
         return None;
     };
+    super::typing::prepare_generic_alias(&c);
     let i = Instance::new(c);
     let shown = format!(
         "{origin}[{}]",

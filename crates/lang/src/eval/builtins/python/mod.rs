@@ -37,6 +37,7 @@ mod protocols;
 mod random;
 mod random_instances;
 mod ranges;
+mod search;
 mod sets;
 pub mod slices;
 pub mod stdmisc;
@@ -45,6 +46,8 @@ mod str_methods;
 mod str_split;
 mod str_tables;
 mod text;
+pub mod typing;
+pub mod typing_classes;
 
 use self::bigints::int;
 use self::higher::{callable, max, min, sorted};
@@ -83,6 +86,8 @@ pub use namedtuple::NAMEDTUPLE;
 pub use str_case::STR_CASE;
 pub use str_methods::STR_METHODS;
 pub use str_split::STR_SPLIT;
+pub use typing::TYPING;
+pub use typing_classes::TYPING_CLASSES;
 
 /// The standard modules `import` finds besides ragtag's roots (their builtins are named
 /// under them: `itertools.count`).
@@ -97,6 +102,7 @@ pub const STDLIB_MODULES: &[&str] = &[
     "collections",
     "copy",
     "dataclasses",
+    "typing",
 ];
 pub use copy::COPY;
 pub use json::JSON;
@@ -478,6 +484,20 @@ fn type_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn isinstance(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let obj = a.value("obj").type_name();
     let classes = objects::classes_of(a.value("classinfo"));
+    // CPython refuses subscripted types; `typing.List` checks as `list`.
+    for c in &classes {
+        if let Value::Instance(i) = c {
+            if typing::is_alias(c) {
+                let msg = if i.class.module == "types" {
+                    "isinstance() argument 2 cannot be a parameterized generic"
+                } else {
+                    "Subscripted generics cannot be used with class and instance checks"
+                };
+                return Err(Error::new(ExceptionClass::TypeError, msg).at(a.span("classinfo")));
+            }
+        }
+    }
+    let classes: Vec<Value> = classes.into_iter().map(typing::plain_origin).collect();
     let name_of = |v: &Value| -> String {
         match v {
             Value::Builtin(b) => b.short_name().to_string(),

@@ -209,6 +209,12 @@ fn namedtuple(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )
         .at(a.span("defaults")));
     }
+    make_class(&typename, &names, defaults)
+}
+
+/// The class of a named tuple with these (checked) field names, the last of which take
+/// `defaults` (`collections.namedtuple`, and `typing.NamedTuple`'s two forms).
+pub(super) fn make_class(typename: &str, names: &[String], defaults: Vec<Value>) -> Result<Value> {
     let first = names.len() - defaults.len();
     let field_defaults = PyDict::new(Vec::new()).map_err(Error::from)?;
     for (n, d) in names[first..].iter().zip(defaults) {
@@ -240,9 +246,7 @@ fn namedtuple(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .map(Value::Builtin)
         .into_iter()
         .collect();
-    Ok(Value::Class(Class::new(
-        &typename, "__main__", bases, attrs,
-    )))
+    Ok(Value::Class(Class::new(typename, "__main__", bases, attrs)))
 }
 
 fn this(a: &Args) -> Result<(Arc<Instance>, Vec<String>)> {

@@ -3,6 +3,7 @@
 //! grow with an argument (widths, tab sizes, replacements) are checked against the memory
 //! budget before the string is built.
 
+use super::search::{self, Search};
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
@@ -28,16 +29,16 @@ pub static STR_METHODS: &[Builtin] = &[
     str_method!("endswith", "(self, suffix, start=None, end=None, /)", endswith,
         "Whether the string (from `start` to `end`) ends with `suffix` (or one of a tuple of them).",
         "'spam.py'.endswith('.py')"),
-    str_method!("find", "(self, sub, start=None, end=None, /)", find,
+    str_method!("find", "(self, sub, start=None, end=None, /)", search::find::<Text>,
         "The first position of `sub` between `start` and `end`, or -1.",
         "'banana'.find('na', 3)"),
-    str_method!("rfind", "(self, sub, start=None, end=None, /)", rfind,
+    str_method!("rfind", "(self, sub, start=None, end=None, /)", search::rfind::<Text>,
         "The last position of `sub` between `start` and `end`, or -1.",
         "'banana'.rfind('na')"),
-    str_method!("index", "(self, sub, start=None, end=None, /)", index,
+    str_method!("index", "(self, sub, start=None, end=None, /)", search::index::<Text>,
         "As find, with a ValueError when `sub` is not there.",
         "'banana'.index('n')"),
-    str_method!("rindex", "(self, sub, start=None, end=None, /)", rindex,
+    str_method!("rindex", "(self, sub, start=None, end=None, /)", search::rindex::<Text>,
         "As rfind, with a ValueError when `sub` is not there.",
         "'banana'.rindex('n')"),
     str_method!("count", "(self, sub, start=None, end=None, /)", count,
@@ -239,30 +240,14 @@ fn locate(a: &Args, last: bool) -> Result<Option<usize>> {
     Ok(at.map(|b| first + chars_before(hay, b)))
 }
 
-fn found(p: Option<usize>) -> Value {
-    Value::Int(p.map_or(-1, |p| p as i64))
-}
+/// str's searches, by character position.
+struct Text;
 
-fn find(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(found(locate(a, false)?))
-}
-fn rfind(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(found(locate(a, true)?))
-}
-
-fn not_found(a: &Args) -> Error {
-    Error::new(ExceptionClass::ValueError, "substring not found").at(a.call)
-}
-
-fn index(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    locate(a, false)?
-        .map(|p| Value::Int(p as i64))
-        .ok_or_else(|| not_found(a))
-}
-fn rindex(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    locate(a, true)?
-        .map(|p| Value::Int(p as i64))
-        .ok_or_else(|| not_found(a))
+impl Search for Text {
+    const MISSING: &'static str = "substring not found";
+    fn locate(a: &Args, last: bool) -> Result<Option<usize>> {
+        locate(a, last)
+    }
 }
 
 fn count(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

@@ -45,8 +45,36 @@ pub(super) fn format(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 pub(super) fn join(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let sep = self_str(a);
-    let items = items_of(a, "iterable")?;
-    let parts: Vec<String> = items.iter().map(str_of).collect();
+    let items = items_of(a, "iterable").map_err(|e| {
+        if e.message.ends_with("is not iterable") {
+            crate::diagnostic::Error::new(
+                ragtag_engine::ExceptionClass::TypeError,
+                "can only join an iterable",
+            )
+            .at(a.span("iterable"))
+        } else {
+            e
+        }
+    })?;
+    let mut parts = Vec::new();
+    for (n, v) in items.iter().enumerate() {
+        match v {
+            Value::Str(s) => parts.push(s.to_string()),
+            // Tensors of strings join as their text, as ragtag has always joined them.
+            Value::Array(_) | Value::NdArray(_) => parts.push(str_of(v)),
+            other => {
+                return Err(crate::diagnostic::Error::new(
+                    ragtag_engine::ExceptionClass::TypeError,
+                    format!(
+                        "sequence item {n}: expected str instance, {} found",
+                        other.type_name()
+                    ),
+                )
+                .at(a.span("iterable"))
+                .with_hint("convert the items first: sep.join(map(str, items))"))
+            }
+        }
+    }
     Ok(Value::str(parts.join(&sep)))
 }
 
