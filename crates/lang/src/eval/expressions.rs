@@ -50,6 +50,9 @@ impl<'s> Interp<'s> {
                 self.get_attr(o, name, e.span, obj.span)?
             }
             ExprKind::Call(f, args) => {
+                if let ExprKind::Attr(obj, name) = &f.kind {
+                    return self.call_attr(f, obj, name, args, e.span);
+                }
                 let func = self.eval(f)?;
                 let call_args = self.call_args(&func, args)?;
                 let result = self.call(&func, call_args, e.span)?;
@@ -259,17 +262,28 @@ impl<'s> Interp<'s> {
                 FPart::Field(f) => {
                     let v = self.eval(&f.expr)?;
                     self.prepare_shown(&v, f.expr.span)?;
-                    let mut spec = String::new();
-                    self.fstring(&f.spec, &mut spec)?;
+                    // A spec written as plain text (`{x:>7}`, the common case) is used as
+                    // written; only one with nested fields is built for each value.
+                    let built;
+                    let spec: &str = match f.spec.as_slice() {
+                        [] => "",
+                        [FPart::Text(t)] => t,
+                        parts => {
+                            let mut s = String::new();
+                            self.fstring(parts, &mut s)?;
+                            built = s;
+                            &built
+                        }
+                    };
                     // `{x=}` shows the repr unless a conversion or a spec is given.
                     let conversion = match (f.conversion, &f.debug) {
                         (None, Some(_)) if f.spec.is_empty() => Some('r'),
                         (c, _) => c,
                     };
                     let v = format::convert(&v, conversion);
-                    let text = match self.format_instance(&v, &spec, f.expr.span)? {
+                    let text = match self.format_instance(&v, spec, f.expr.span)? {
                         Some(text) => text,
-                        None => format::format_value(&v, &spec)
+                        None => format::format_value(&v, spec)
                             .map_err(|err| Error::from(err).at(f.expr.span))?,
                     };
                     let total = out.len() + text.len() + f.debug.as_ref().map_or(0, String::len);
