@@ -187,6 +187,22 @@ impl<'s> Interp<'s> {
     }
 }
 
+/// The items of a comprehension's `for` clause (see `Interp::comprehension_items`).
+enum CompItems {
+    Range(crate::value::range::PyRange, std::ops::Range<i128>),
+    Values(std::vec::IntoIter<Value>),
+}
+
+impl Iterator for CompItems {
+    type Item = Value;
+    fn next(&mut self) -> Option<Value> {
+        match self {
+            CompItems::Range(r, ks) => ks.next().map(|k| Value::Int(r.at(k))),
+            CompItems::Values(items) => items.next(),
+        }
+    }
+}
+
 /// An int or str literal (`-1` included): CPython folds a set display of three or more of
 /// them into a constant.
 fn int_or_str_literal(e: &Expr) -> bool {
@@ -212,7 +228,7 @@ impl<'s> Interp<'s> {
             return emit(self);
         };
         let it = self.eval(&first.iter)?;
-        let items = self.collect(&it, first.iter.span)?;
+        let items = self.comprehension_items(&it, first.iter.span)?;
         let env =
             crate::value::env::Env::new(Default::default(), None, self.frames.last().cloned());
         self.frames.push(env);
@@ -225,7 +241,7 @@ impl<'s> Interp<'s> {
         &mut self,
         generators: &[Comprehension],
         level: usize,
-        items: Option<Vec<Value>>,
+        items: Option<CompItems>,
         emit: &mut dyn FnMut(&mut Interp<'s>) -> Result<()>,
     ) -> Result<()> {
         let g = &generators[level];
@@ -233,7 +249,7 @@ impl<'s> Interp<'s> {
             Some(items) => items,
             None => {
                 let it = self.eval(&g.iter)?;
-                self.collect(&it, g.iter.span)?
+                self.comprehension_items(&it, g.iter.span)?
             }
         };
         'items: for item in items {
@@ -252,6 +268,16 @@ impl<'s> Interp<'s> {
             }
         }
         Ok(())
+    }
+
+    /// What a comprehension's `for` clause runs over: a range's items made one at a time
+    /// (`[i for i in range(n)]` does not first build a list of `n` ints), anything else
+    /// collected as iterating it gives.
+    fn comprehension_items(&mut self, it: &Value, span: Span) -> Result<CompItems> {
+        Ok(match it {
+            Value::Range(r) => CompItems::Range(**r, 0..r.len()),
+            _ => CompItems::Values(self.collect(it, span)?.into_iter()),
+        })
     }
 
     /// Writes an f-string's text and formatted fields to `out`.

@@ -227,7 +227,14 @@ impl<'s> Interp<'s> {
         if let Some(root) = root_module(name) {
             return Ok(Value::Module(Arc::from(root)));
         }
-        if let Some(c) = ExceptionClass::from_name(name).filter(|c| c.name() == name) {
+        // Every exception class's name is capitalised: `len` or `range` skips the scan of
+        // the classes.
+        let capitalised = name.starts_with(|c: char| c.is_ascii_uppercase());
+        if let Some(c) = capitalised
+            .then(|| ExceptionClass::from_name(name))
+            .flatten()
+            .filter(|c| c.name() == name)
+        {
             return Ok(Value::ErrorClass(c));
         }
         if let Some(v) = builtins::constant(name) {
