@@ -212,6 +212,5 @@ fn plain_method(o: &Value, name: &str) -> Option<&'static Builtin> {
             .then(|| builtins::registry().member("dict", name))
             .flatten()
     })?;
-    (member.kind == builtins::Kind::Method && !builtins::updates_receiver(member))
-        .then_some(member)
+    (member.kind == builtins::Kind::Method && !builtins::updates_receiver(member)).then_some(member)
 }
