@@ -89,6 +89,38 @@ impl<'s> Interp<'s> {
         }
     }
 
+    /// A call of an attribute, `obj.name(args)`. A builtin method of a Python container
+    /// or string (`out.append(i)`, `d.get(k, 0)`) is called with the receiver as its first
+    /// argument directly, without making the bound-method value `obj.name` would be; any
+    /// other attribute is read and called as an expression would be.
+    pub(super) fn call_attr(
+        &mut self,
+        f: &Expr,
+        obj: &Expr,
+        name: &str,
+        args: &[Arg],
+        span: Span,
+    ) -> Result<Value> {
+        ragtag_engine::guard::check_stack().map_err(|err| Error::from(err).at(f.span))?;
+        let o = self.eval(obj)?;
+        if let Some(b) = plain_method(&o, name) {
+            #[allow(clippy::disallowed_methods)] // sized by the source text
+            let mut all = Vec::with_capacity(args.len() + 1);
+            all.push(CallArg {
+                name: None,
+                value: o,
+                span,
+            });
+            self.call_args_into(&Value::Builtin(b), args, &mut all)?;
+            self.check_cancel()?;
+            return self.call_builtin(b, all, span);
+        }
+        let func = self.get_attr(o, name, f.span, obj.span)?;
+        let call_args = self.call_args(&func, args)?;
+        let result = self.call(&func, call_args, span)?;
+        Ok(self.rebind_receiver(f, &func, result))
+    }
+
     /// Binds `args` to a builtin's signature and calls it.
     fn call_builtin(
         &mut self,
@@ -160,4 +192,25 @@ impl<'s> Interp<'s> {
             .collect();
         self.call(func, args, span)
     }
+}
+
+/// The builtin method `o.name` is, when reading it has no other effect: `o` is a Python
+/// container or string (whose attributes are only their class's members) and the member is
+/// a plain method (not a property, nor one that rebinds its receiver's name).
+fn plain_method(o: &Value, name: &str) -> Option<&'static Builtin> {
+    if !matches!(
+        o,
+        Value::List(_) | Value::Dict(_) | Value::Str(_) | Value::Tuple(_) | Value::Set(_)
+    ) || name == "__class__"
+    {
+        return None;
+    }
+    let member = builtins::class_of(o).and_then(|c| builtins::registry().member(c, name));
+    // Counter, defaultdict and OrderedDict have every dict method (as `get_attr` reads them).
+    let member = member.or_else(|| {
+        matches!(o, Value::Dict(_))
+            .then(|| builtins::registry().member("dict", name))
+            .flatten()
+    })?;
+    (member.kind == builtins::Kind::Method && !builtins::updates_receiver(member)).then_some(member)
 }

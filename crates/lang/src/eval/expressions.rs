@@ -50,6 +50,9 @@ impl<'s> Interp<'s> {
                 self.get_attr(o, name, e.span, obj.span)?
             }
             ExprKind::Call(f, args) => {
+                if let ExprKind::Attr(obj, name) = &f.kind {
+                    return self.call_attr(f, obj, name, args, e.span);
+                }
                 let func = self.eval(f)?;
                 let call_args = self.call_args(&func, args)?;
                 let result = self.call(&func, call_args, e.span)?;
@@ -190,6 +193,22 @@ impl<'s> Interp<'s> {
     }
 }
 
+/// The items of a comprehension's `for` clause (see `Interp::comprehension_items`).
+enum CompItems {
+    Range(crate::value::range::PyRange, std::ops::Range<i128>),
+    Values(std::vec::IntoIter<Value>),
+}
+
+impl Iterator for CompItems {
+    type Item = Value;
+    fn next(&mut self) -> Option<Value> {
+        match self {
+            CompItems::Range(r, ks) => ks.next().map(|k| Value::Int(r.at(k))),
+            CompItems::Values(items) => items.next(),
+        }
+    }
+}
+
 /// An int or str literal (`-1` included): CPython folds a set display of three or more of
 /// them into a constant.
 fn int_or_str_literal(e: &Expr) -> bool {
@@ -215,7 +234,7 @@ impl<'s> Interp<'s> {
             return emit(self);
         };
         let it = self.eval(&first.iter)?;
-        let items = self.collect(&it, first.iter.span)?;
+        let items = self.comprehension_items(&it, first.iter.span)?;
         let env =
             crate::value::env::Env::new(Default::default(), None, self.frames.last().cloned());
         self.frames.push(env);
@@ -228,7 +247,7 @@ impl<'s> Interp<'s> {
         &mut self,
         generators: &[Comprehension],
         level: usize,
-        items: Option<Vec<Value>>,
+        items: Option<CompItems>,
         emit: &mut dyn FnMut(&mut Interp<'s>) -> Result<()>,
     ) -> Result<()> {
         let g = &generators[level];
@@ -236,7 +255,7 @@ impl<'s> Interp<'s> {
             Some(items) => items,
             None => {
                 let it = self.eval(&g.iter)?;
-                self.collect(&it, g.iter.span)?
+                self.comprehension_items(&it, g.iter.span)?
             }
         };
         'items: for item in items {
@@ -257,6 +276,16 @@ impl<'s> Interp<'s> {
         Ok(())
     }
 
+    /// What a comprehension's `for` clause runs over: a range's items made one at a time
+    /// (`[i for i in range(n)]` does not first build a list of `n` ints), anything else
+    /// collected as iterating it gives.
+    fn comprehension_items(&mut self, it: &Value, span: Span) -> Result<CompItems> {
+        Ok(match it {
+            Value::Range(r) => CompItems::Range(**r, 0..r.len()),
+            _ => CompItems::Values(self.collect(it, span)?.into_iter()),
+        })
+    }
+
     /// Writes an f-string's text and formatted fields to `out`.
     fn fstring(&mut self, parts: &[FPart], out: &mut String) -> Result<()> {
         for part in parts {
@@ -265,17 +294,28 @@ impl<'s> Interp<'s> {
                 FPart::Field(f) => {
                     let v = self.eval(&f.expr)?;
                     self.prepare_shown(&v, f.expr.span)?;
-                    let mut spec = String::new();
-                    self.fstring(&f.spec, &mut spec)?;
+                    // A spec written as plain text (`{x:>7}`, the common case) is used as
+                    // written; only one with nested fields is built for each value.
+                    let built;
+                    let spec: &str = match f.spec.as_slice() {
+                        [] => "",
+                        [FPart::Text(t)] => t,
+                        parts => {
+                            let mut s = String::new();
+                            self.fstring(parts, &mut s)?;
+                            built = s;
+                            &built
+                        }
+                    };
                     // `{x=}` shows the repr unless a conversion or a spec is given.
                     let conversion = match (f.conversion, &f.debug) {
                         (None, Some(_)) if f.spec.is_empty() => Some('r'),
                         (c, _) => c,
                     };
                     let v = format::convert(&v, conversion);
-                    let text = match self.format_instance(&v, &spec, f.expr.span)? {
+                    let text = match self.format_instance(&v, spec, f.expr.span)? {
                         Some(text) => text,
-                        None => format::format_value(&v, &spec)
+                        None => format::format_value(&v, spec)
                             .map_err(|err| Error::from(err).at(f.expr.span))?,
                     };
                     let total = out.len() + text.len() + f.debug.as_ref().map_or(0, String::len);

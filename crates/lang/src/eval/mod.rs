@@ -224,6 +224,13 @@ impl<'s> Interp<'s> {
 
     /// Binds a global name.
     fn set_global(&mut self, name: &str, v: Value) {
-        self.globals.insert(name.to_string(), v);
+        // Rebinding replaces the value in place: a top-level loop rebinds its variable on
+        // every pass, and a new key would allocate each time.
+        match self.globals.get_mut(name) {
+            Some(slot) => *slot = v,
+            None => {
+                self.globals.insert(name.to_string(), v);
+            }
+        }
     }
 }

@@ -49,7 +49,16 @@ impl<'s> Interp<'s> {
     pub(super) fn set(&mut self, name: &str, v: Value) {
         match self.frames.last() {
             Some(f) if !f.assigns_global(name) => {
-                f.target_of(name).vars().insert(name.to_string(), v);
+                let mut vars = f.target_of(name).vars();
+                // Rebinding a bound name (a loop variable, an accumulator) replaces its
+                // value in place: no key is allocated. The old value is dropped after the
+                // lock is released.
+                let old = match vars.get_mut(name) {
+                    Some(slot) => Some(std::mem::replace(slot, v)),
+                    None => vars.insert(name.to_string(), v),
+                };
+                drop(vars);
+                drop(old);
             }
             _ => self.set_global(name, v),
         }
@@ -218,7 +227,14 @@ impl<'s> Interp<'s> {
         if let Some(root) = root_module(name) {
             return Ok(Value::Module(Arc::from(root)));
         }
-        if let Some(c) = ExceptionClass::from_name(name).filter(|c| c.name() == name) {
+        // Every exception class's name is capitalised: `len` or `range` skips the scan of
+        // the classes.
+        let capitalised = name.starts_with(|c: char| c.is_ascii_uppercase());
+        if let Some(c) = capitalised
+            .then(|| ExceptionClass::from_name(name))
+            .flatten()
+            .filter(|c| c.name() == name)
+        {
             return Ok(Value::ErrorClass(c));
         }
         if let Some(v) = builtins::constant(name) {

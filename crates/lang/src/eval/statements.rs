@@ -166,6 +166,20 @@ impl<'s> Interp<'s> {
                 if let Value::Iter(_) = it {
                     return self.for_iter(target, &it, body, iter.span);
                 }
+                // A range's items are made one pass at a time, as CPython's range iterator
+                // does: `for i in range(10**12)` allocates nothing up front.
+                if let Value::Range(r) = it {
+                    for k in 0..r.len() {
+                        self.check_cancel()?;
+                        self.assign(target, Value::Int(r.at(k)))?;
+                        match self.exec_block(body)? {
+                            Flow::Break => break,
+                            Flow::Return(v) => return Ok(Flow::Return(v)),
+                            Flow::Normal | Flow::Continue => {}
+                        }
+                    }
+                    return Ok(Flow::Normal);
+                }
                 let items = self.iterate_value(&it, iter.span)?;
                 let sized = super::keys::Sized::of(&it);
                 for item in items {

@@ -36,6 +36,17 @@ impl<'s> Interp<'s> {
     /// `**mapping` into keyword ones (a keyword given twice is CPython's TypeError).
     pub(super) fn call_args(&mut self, func: &Value, args: &[Arg]) -> Result<Vec<CallArg>> {
         let mut out: Vec<CallArg> = Vec::new();
+        self.call_args_into(func, args, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Self::call_args`] appending to `out` (which may already hold a method's receiver).
+    pub(super) fn call_args_into(
+        &mut self,
+        func: &Value,
+        args: &[Arg],
+        out: &mut Vec<CallArg>,
+    ) -> Result<()> {
         let repeated = |name: &str, span: Span| {
             Error::new(
                 ExceptionClass::TypeError,
@@ -115,7 +126,7 @@ impl<'s> Interp<'s> {
                 });
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The items of a list or tuple display, `*iterable` items spread in place.

@@ -168,7 +168,13 @@ impl Builtin {
     }
     /// The parsed parameters.
     pub fn params(&'static self) -> &'static [ParamSpec] {
-        &registry().params[self.name]
+        let r = registry();
+        // By address first: every call of a builtin binds its arguments here, and hashing
+        // a pointer costs less than hashing and comparing the path.
+        match r.params_at.get(&(self as *const Builtin as usize)) {
+            Some(p) => p,
+            None => &r.params[self.name],
+        }
     }
 }
 
@@ -178,6 +184,8 @@ pub struct Registry {
     pub all: Vec<&'static Builtin>,
     by_path: Paths<&'static Builtin>,
     params: Paths<Vec<ParamSpec>>,
+    /// The same parameter lists by the address of each table's builtin.
+    params_at: HashMap<usize, Vec<ParamSpec>, foldhash::fast::FixedState>,
     /// Each path split at its last dot: a class (`tf.RaggedTensor`, `list`) to its members
     /// by name, so a method call finds its builtin without building the `class.name` string.
     members: Paths<Paths<&'static Builtin>>,
@@ -311,11 +319,13 @@ pub fn registry() -> &'static Registry {
         let mut all = Vec::new();
         let mut by_path = Paths::default();
         let mut params = Paths::default();
+        let mut params_at = HashMap::default();
         let mut modules = BTreeSet::new();
         for table in tables {
             for b in table.iter() {
                 all.push(b);
                 params.insert(b.name, parse_sig(b.sig));
+                params_at.insert(b as *const Builtin as usize, parse_sig(b.sig));
                 for path in std::iter::once(&b.name).chain(b.aliases.iter()) {
                     by_path.insert(*path, b);
                     if b.kind == Kind::Function {
@@ -348,6 +358,7 @@ pub fn registry() -> &'static Registry {
             all,
             by_path,
             params,
+            params_at,
             members,
             modules,
         }

@@ -67,6 +67,13 @@ fn typed_dtype(v: &Value) -> Option<ragtag_engine::DType> {
 
 /// `a op b`.
 pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Exception> {
+    // Two Python ints (loop counters, indices, sums) are answered before the tensor, view
+    // and sequence checks; an overflow past i64 goes on to the big-int path.
+    if let (Value::Int(x), Value::Int(y)) = (a, b) {
+        if let Some(v) = small_ints(op, *x, *y) {
+            return Ok(v);
+        }
+    }
     match op {
         BinOp::Is => return Ok(Value::Bool(identical(a, b))),
         BinOp::IsNot => return Ok(Value::Bool(!identical(a, b))),
@@ -88,6 +95,35 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Exception> {
         return numpy_binary(op, a, b);
     }
     python_binary(op, a, b)
+}
+
+/// `x op y` for two ints when the answer is an int of i64 or a bool: Python's floored `//`
+/// and `%` (the sign of the divisor); `None` for a zero divisor, an overflow or another
+/// operator, which the general path answers (with its errors).
+fn small_ints(op: BinOp, x: i64, y: i64) -> Option<Value> {
+    let floored = |x: i64, y: i64| {
+        let q = x.checked_div(y)?;
+        let r = x.checked_rem(y)?;
+        Some(if r != 0 && ((r < 0) != (y < 0)) {
+            (q - 1, r + y)
+        } else {
+            (q, r)
+        })
+    };
+    Some(match op {
+        BinOp::Add => Value::Int(x.checked_add(y)?),
+        BinOp::Sub => Value::Int(x.checked_sub(y)?),
+        BinOp::Mul => Value::Int(x.checked_mul(y)?),
+        BinOp::FloorDiv => Value::Int(floored(x, y)?.0),
+        BinOp::Mod => Value::Int(floored(x, y)?.1),
+        BinOp::Lt => Value::Bool(x < y),
+        BinOp::Le => Value::Bool(x <= y),
+        BinOp::Gt => Value::Bool(x > y),
+        BinOp::Ge => Value::Bool(x >= y),
+        BinOp::Eq => Value::Bool(x == y),
+        BinOp::Ne => Value::Bool(x != y),
+        _ => return None,
+    })
 }
 
 /// `a @ b`, as Python resolves it: a dense tensor on the left is `tf.linalg.matmul(a, b)`
