@@ -165,6 +165,38 @@ fn fill_parallel<U: Copy + Default + Send>(
     Some(out)
 }
 
+/// A vector of `n` elements written by `body(start, block)` for consecutive blocks of at
+/// most 64 elements (`block` is the output's `start..start + block.len()`), each written
+/// once: on every core from [`PARALLEL_MIN`] elements, one block at a time below it. For
+/// kernels whose output is runs (a padding's border and copied rows, a counting sort's runs
+/// of equal values) rather than a function of one input element. Stops early like [`map`]
+/// (then the vector is short; the caller must [`check`]).
+pub fn fill_blocks<U: Copy + Default + Send + Sync>(
+    n: usize,
+    body: &(dyn Fn(usize, &mut [U]) + Sync),
+) -> Vec<U> {
+    if n >= PARALLEL_MIN {
+        if requested() {
+            return Vec::new();
+        }
+        return fill_parallel(n, body).unwrap_or_default();
+    }
+    let mut out = Vec::new();
+    let _ = out.try_reserve_exact(n);
+    let mut block = [U::default(); BLOCK];
+    let mut start = 0;
+    while start < n {
+        if start % CHUNK == 0 && requested() {
+            break;
+        }
+        let len = BLOCK.min(n - start);
+        body(start, &mut block[..len]);
+        out.extend_from_slice(&block[..len]);
+        start += len;
+    }
+    out
+}
+
 /// `f` of every element of `x`, a chunk at a time, on every core from [`PARALLEL_MIN`]
 /// elements. When an interrupt is requested it stops early and returns what it has (the
 /// parallel path: nothing): the caller must [`check`] before using the result (the kernels

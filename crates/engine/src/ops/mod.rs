@@ -30,6 +30,7 @@ pub mod segment_fast;
 pub mod sequence_mask;
 pub mod shape;
 pub mod sobol;
+mod sort_count;
 pub mod sparse_matmul;
 pub mod special;
 pub mod strings;
