@@ -17,6 +17,11 @@ use ragtag::Session;
 /// The time one input may evaluate before it is interrupted.
 const TIME_LIMIT: Duration = Duration::from_millis(500);
 
+/// Values with more elements than this are not drawn as JSON: the JSON form writes every
+/// element and is not interrupted, so a value of ten million elements (well within the
+/// budget) would take seconds per input and pass for a hang. The other forms elide.
+const JSON_MAX_ELEMENTS: usize = 1 << 20;
+
 /// The memory one operation may ask for while fuzzing.
 const BUDGET_BYTES: u64 = 64 << 20;
 
@@ -69,7 +74,14 @@ pub fn run_and_draw(src: &str) {
     }
     for out in &sink.outputs {
         if let Output::Value(v) = out {
+            let elements = v
+                .as_dense()
+                .or_else(|| v.as_ragged().map(|r| r.flat_values()))
+                .map_or(0, |t| t.size());
             for format in [Format::Table, Format::Tf, Format::Json, Format::Html] {
+                if format == Format::Json && elements > JSON_MAX_ELEMENTS {
+                    continue;
+                }
                 session.format = format;
                 let _ = session.render_value(v);
             }

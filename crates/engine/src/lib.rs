@@ -15,7 +15,7 @@
 //! assert_eq!(rt.outer().row_splits(), &[0, 3, 3, 5]);
 //! ```
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod budget;

@@ -31,9 +31,9 @@ pub struct Spec {
     ty: Option<char>,
 }
 
-/// A width or precision written with more digits than any field could use (CPython's
-/// limit is `sys.maxsize`; a field this wide would not fit in memory anyway).
-const MAX_DIGITS: usize = 18;
+/// The largest width or precision CPython accepts, `sys.maxsize`: a larger one is a
+/// ValueError, a smaller one too wide for memory is the memory budget's error.
+const MAX_WIDTH: u64 = i64::MAX as u64;
 
 fn digits_at(s: &[char], i: &mut usize) -> Result<Option<usize>, Exception> {
     let start = *i;
@@ -43,11 +43,11 @@ fn digits_at(s: &[char], i: &mut usize) -> Result<Option<usize>, Exception> {
     if *i == start {
         return Ok(None);
     }
-    if *i - start > MAX_DIGITS {
-        return Err(value_error!("Too many decimal digits in format string"));
-    }
     let text: String = s[start..*i].iter().collect();
-    Ok(Some(text.parse().unwrap_or(usize::MAX)))
+    match text.parse::<u64>() {
+        Ok(n) if n <= MAX_WIDTH => Ok(Some(usize::try_from(n).unwrap_or(usize::MAX))),
+        _ => Err(value_error!("Too many decimal digits in format string")),
+    }
 }
 
 impl Spec {
