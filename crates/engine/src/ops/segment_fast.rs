@@ -334,6 +334,64 @@ pub fn bincount_ints(values: &Buffer, size: usize) -> Result<Option<Vec<i64>>> {
     Ok(out)
 }
 
+/// Values below this are counted in the same pass that finds the largest: each task's
+/// table grows to the largest value it has seen, at most 512 KiB of counts, so a pass
+/// that only finds the range (a full read of the values) is not needed first.
+pub const COUNT_ONCE_MAX: usize = 1 << 16;
+
+/// How often each value `0..=largest` occurs in integer `values`, in one pass on every
+/// core, when every value lies in `0..COUNT_ONCE_MAX`; None for other dtypes or when a
+/// value lies outside (the caller then finds the range first and counts again, or raises).
+pub fn bincount_small(values: &Buffer) -> Result<Option<Vec<i64>>> {
+    /// Counts `c` into `table` (grown as larger values come), or false at the first value
+    /// outside `0..COUNT_ONCE_MAX`.
+    fn tally<T: Element>(c: &[T], mut table: Vec<i64>) -> Option<Vec<i64>> {
+        for &x in c {
+            let u = x.to_i64() as u64;
+            if u >= COUNT_ONCE_MAX as u64 {
+                return None;
+            }
+            let u = u as usize;
+            if u >= table.len() {
+                // At most COUNT_ONCE_MAX counts: a constant bound, not the input's size.
+                #[allow(clippy::disallowed_methods)]
+                table.resize(u + 1, 0);
+            }
+            table[u] += 1;
+        }
+        Some(table)
+    }
+    fn merge(a: Vec<i64>, b: Vec<i64>) -> Vec<i64> {
+        let (mut long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+        for (x, y) in long.iter_mut().zip(short) {
+            *x += y;
+        }
+        long
+    }
+    let out = crate::dispatch!(ints values, v => {
+        let v: &[_] = v;
+        let mut total = Vec::new();
+        // A group at a time between interrupt checks, its chunks on every core.
+        for group in v.chunks(interrupt::CHUNK * 32) {
+            interrupt::check()?;
+            let part = if group.len() >= interrupt::PARALLEL_MIN {
+                group
+                    .par_chunks(interrupt::CHUNK)
+                    .try_fold(Vec::new, |t, c| tally(c, t))
+                    .try_reduce(Vec::new, |a, b| Some(merge(a, b)))
+            } else {
+                tally(group, Vec::new())
+            };
+            let Some(part) = part else {
+                return Ok(None);
+            };
+            total = merge(total, part);
+        }
+        Some(total)
+    }, _ => None);
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -482,5 +540,28 @@ mod tests {
             bincount_ints(&Buffer::from(vec![3u8]), 0).unwrap(),
             Some(vec![])
         );
+    }
+
+    /// The one-pass counts against the two-pass ones: large and small inputs, a largest
+    /// value only one chunk holds, values past the table's bound and negative values
+    /// (no answer: the caller's general path decides), other dtypes and no values.
+    #[test]
+    fn one_pass_counts_match_the_range_then_count() {
+        let n = interrupt::PARALLEL_MIN * 3 + 11;
+        let mut v: Vec<i64> = (0..n as i64).map(|i| (i * 7919) % 2001).collect();
+        v[n / 2] = 40_000;
+        for v in [v.clone(), v[..1000].to_vec(), vec![0], vec![]] {
+            let b = Buffer::from(v.clone());
+            let size = v.iter().max().map_or(0, |&m| m as usize + 1);
+            let want = bincount_ints(&b, size).unwrap();
+            assert_eq!(bincount_small(&b).unwrap(), want, "{} values", v.len());
+        }
+        let i32s = Buffer::from(vec![3i32, 1, 3]);
+        assert_eq!(bincount_small(&i32s).unwrap(), Some(vec![0, 1, 0, 2]));
+        v[7] = COUNT_ONCE_MAX as i64;
+        assert_eq!(bincount_small(&Buffer::from(v.clone())).unwrap(), None);
+        v[7] = -1;
+        assert_eq!(bincount_small(&Buffer::from(v)).unwrap(), None);
+        assert_eq!(bincount_small(&Buffer::from(vec![1.0f32])).unwrap(), None);
     }
 }

@@ -315,7 +315,12 @@ fn bincount_ints(a: &Args, values: &Tensor) -> Result<Option<Value>> {
     if !values.dtype().is_int() {
         return Ok(None);
     }
-    let range = segment_fast::int_range(values.data());
+    // Small non-negative values are counted in the pass that finds the largest.
+    let once = segment_fast::bincount_small(values.data()).map_err(|e| a.err_at("arr", e))?;
+    let range = match &once {
+        Some(counts) => Some((0, counts.len() as i64 - 1)).filter(|_| !counts.is_empty()),
+        None => segment_fast::int_range(values.data()),
+    };
     if range.is_some_and(|(lo, _)| lo < 0) {
         return Err(Error::new(
             ExceptionClass::InvalidArgumentError,
@@ -334,9 +339,18 @@ fn bincount_ints(a: &Args, values: &Tensor) -> Result<Option<Value>> {
     let out_dtype = a.dtype("dtype")?.unwrap_or(DType::Int32);
     ragtag_engine::budget::check_shape("tf.math.bincount", &[size], 8)
         .map_err(|e| a.err_at("arr", e))?;
-    let counts = segment_fast::bincount_ints(values.data(), size)
-        .map_err(|e| a.err_at("arr", e))?
-        .unwrap_or_default();
+    let counts = match once {
+        Some(mut counts) => {
+            // Cut to maxlength, or zeros up to minlength (checked against the budget above).
+            counts.truncate(size);
+            let more = size - counts.len();
+            counts.extend(std::iter::repeat_n(0, more));
+            counts
+        }
+        None => segment_fast::bincount_ints(values.data(), size)
+            .map_err(|e| a.err_at("arr", e))?
+            .unwrap_or_default(),
+    };
     let data = Buffer::from_i64s(counts, out_dtype);
     Ok(Some(Value::tensor(Tensor::from_parts(vec![size], data))))
 }
