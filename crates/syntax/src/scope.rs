@@ -20,6 +20,9 @@ pub struct Bindings {
     pub nonlocals: HashSet<String>,
     /// Whether the body holds a `yield`: calling the function makes a generator.
     pub generator: bool,
+    /// The parameters' names in order, made once here so that each call binds its frame
+    /// by sharing them rather than allocating every name again.
+    pub params: Vec<std::sync::Arc<str>>,
 }
 
 impl Bindings {
@@ -29,6 +32,7 @@ impl Bindings {
         b.locals.extend(params.iter().map(|p| p.name.clone()));
         collect(body, &mut b);
         b.generator = crate::yields::is_generator(body);
+        b.params = params.iter().map(|p| p.name.as_str().into()).collect();
         b.locals
             .retain(|n| !b.globals.contains(n) && !b.nonlocals.contains(n));
         b

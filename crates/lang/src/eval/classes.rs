@@ -134,7 +134,11 @@ impl<'s> Interp<'s> {
                 Error::new(ExceptionClass::SyntaxError, "'return' outside function").at(span),
             );
         }
-        let mut attrs: Vec<(String, Value)> = env.vars().drain().collect();
+        let mut attrs: Vec<(String, Value)> = env
+            .vars()
+            .drain()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
         super::class_order::order_attrs(body, &mut attrs);
         // A class that defines `__eq__` and not `__hash__` gets `__hash__ = None`, as
         // CPython's `type` does: its instances are unhashable.

@@ -55,7 +55,7 @@ impl<'s> Interp<'s> {
                 // lock is released.
                 let old = match vars.get_mut(name) {
                     Some(slot) => Some(std::mem::replace(slot, v)),
-                    None => vars.insert(name.to_string(), v),
+                    None => vars.insert(name.into(), v),
                 };
                 drop(vars);
                 drop(old);
@@ -250,7 +250,7 @@ impl<'s> Interp<'s> {
         let locals: Vec<String> = self
             .frames
             .last()
-            .map(|f| f.vars().keys().cloned().collect())
+            .map(|f| f.vars().keys().map(|k| k.to_string()).collect())
             .unwrap_or_default();
         candidates.extend(locals.iter().map(|k| k.as_str()));
         candidates.extend(

@@ -5,13 +5,13 @@
 use super::args::CallArg;
 use super::unpack::make_dict;
 use crate::diagnostic::{Error, Result};
-use crate::value::env::Names;
+use crate::value::env::Locals;
 use crate::value::{Closure, Value};
 use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_syntax::ast::{ParamKind, Span};
 
 /// The local names a call of `c` starts with: each parameter with its value.
-pub(super) fn bind(c: &Closure, args: Vec<CallArg>, span: Span) -> Result<Names> {
+pub(super) fn bind(c: &Closure, args: Vec<CallArg>, span: Span) -> Result<Locals> {
     let params = &c.params;
     // The call most code makes, `f(a, b)` to `def f(a, b)`: each value goes to its
     // parameter in order, with nothing to check and no slots to fill.
@@ -21,9 +21,9 @@ pub(super) fn bind(c: &Closure, args: Vec<CallArg>, span: Span) -> Result<Names>
             .iter()
             .all(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
     {
-        let mut frame = Names::with_capacity_and_hasher(params.len(), Default::default());
-        for (p, a) in params.iter().zip(args) {
-            frame.insert(p.name.clone(), a.value);
+        let mut frame = Locals::with_capacity_and_hasher(params.len(), Default::default());
+        for (name, a) in c.bindings.params.iter().zip(args) {
+            frame.insert(name.clone(), a.value);
         }
         return Ok(frame);
     }
@@ -121,8 +121,8 @@ pub(super) fn bind(c: &Closure, args: Vec<CallArg>, span: Span) -> Result<Names>
     }
     let mut missing = Vec::new();
     let mut missing_kwonly = Vec::new();
-    let mut frame = Names::with_capacity_and_hasher(params.len(), Default::default());
-    for (i, p) in params.iter().enumerate() {
+    let mut frame = Locals::with_capacity_and_hasher(params.len(), Default::default());
+    for ((i, p), name) in params.iter().enumerate().zip(&c.bindings.params) {
         let v = match p.kind {
             ParamKind::VarArgs => Some(Value::tuple(std::mem::take(&mut extra))),
             ParamKind::VarKeywords => Some(make_dict(std::mem::take(&mut extra_kw))),
@@ -130,7 +130,7 @@ pub(super) fn bind(c: &Closure, args: Vec<CallArg>, span: Span) -> Result<Names>
         };
         match v {
             Some(v) => {
-                frame.insert(p.name.clone(), v);
+                frame.insert(name.clone(), v);
             }
             None if p.kind == ParamKind::KeywordOnly => missing_kwonly.push(p.name.as_str()),
             None => missing.push(p.name.as_str()),

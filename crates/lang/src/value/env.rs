@@ -17,10 +17,15 @@ use ragtag_syntax::scope::Bindings;
 /// seed, so a session made in one cell must hash names the same way in the next.
 pub type Names = HashMap<String, Value, foldhash::fast::FixedState>;
 
+/// A function call's (or comprehension's, or class body's) variables. The names are shared
+/// strings: a call binds its parameters by sharing the names its function made once
+/// (`Bindings::params`) instead of allocating each one on every call.
+pub type Locals = HashMap<Arc<str>, Value, foldhash::fast::FixedState>;
+
 /// One scope's variables.
 #[derive(Debug)]
 pub struct Env {
-    vars: Mutex<Names>,
+    vars: Mutex<Locals>,
     /// What the function body does with names; `None` for a comprehension, whose only
     /// locals are its loop variables.
     pub(crate) bindings: Option<Arc<Bindings>>,
@@ -43,7 +48,7 @@ pub(crate) enum Found {
 impl Env {
     /// A new environment holding `vars`.
     pub(crate) fn new(
-        vars: Names,
+        vars: Locals,
         bindings: Option<Arc<Bindings>>,
         parent: Option<Arc<Env>>,
     ) -> Arc<Env> {
@@ -56,7 +61,7 @@ impl Env {
 
     /// The variables (a poisoned lock still holds usable values: nothing panics while
     /// holding it).
-    pub(crate) fn vars(&self) -> MutexGuard<'_, Names> {
+    pub(crate) fn vars(&self) -> MutexGuard<'_, Locals> {
         self.vars.lock().unwrap_or_else(|e| e.into_inner())
     }
 

@@ -172,7 +172,7 @@ impl Interp<'_> {
             Some(f) => f
                 .vars()
                 .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
+                .map(|(k, v)| (k.to_string(), v.clone()))
                 .collect(),
             None => self.global_names(),
         }
