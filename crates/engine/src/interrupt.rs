@@ -154,6 +154,9 @@ fn fill_parallel<U: Copy + Send + Sync>(
 ) -> Option<Vec<U>> {
     let flag = flag();
     let mut out: Vec<U> = Vec::new();
+    // The output has as many elements as an input that exists (the sequential paths reserve
+    // the same); rayon's collect, used here before, reserved it the same way.
+    #[allow(clippy::disallowed_methods)]
     out.reserve_exact(n);
     // Set by any chunk left unwritten because an interrupt came first.
     let skipped = AtomicBool::new(false);
