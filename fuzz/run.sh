@@ -41,12 +41,14 @@ fi
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 # libFuzzer's merge keeps the smallest set of inputs that reaches every feature the corpus
 # and the seeds reach together; it replaces the corpus. (The eval target writes files into
-# the working directory, as a user's program would: they are removed afterwards.)
+# the working directory, as a user's program would: the merge says when it left any.)
 if [ "$target" = merge ]; then
     target=${2:?usage: fuzz/run.sh merge TARGET}
+    seeds=fuzz/seeds
+    [ "$target" = files ] && seeds=fuzz/seeds-files
     merged=$(mktemp -d)
     before=$(git status --porcelain --untracked-files=all -- . ':!fuzz' | wc -l)
-    cargo fuzz run -O "${build_dir[@]}" "$target" "$merged" "fuzz/corpus/$target" fuzz/seeds -- \
+    cargo fuzz run -O "${build_dir[@]}" "$target" "$merged" "fuzz/corpus/$target" "$seeds" -- \
         -merge=1 -timeout=10 -detect_leaks=0 -malloc_limit_mb=1024 -rss_limit_mb=4096 \
         -max_len=4096 2>&1 | grep -E '^MERGE-OUTER' | tail -3
     rc=${PIPESTATUS[0]}
