@@ -293,20 +293,40 @@ pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Crash> {
 /// statements, calls, conversions of nested values) call this at each level. On any other
 /// thread (a front end drawing a displayed value) it fails when less than
 /// [`OTHER_THREAD_RESERVE_BYTES`] of that thread's own stack is left.
+///
+/// Inlined: the evaluator calls it once per expression node, and as an out-of-line call
+/// across crates its result came back through memory on every node.
+#[inline]
 pub fn check_stack() -> Result<(), crate::Exception> {
     let base = STACK_BASE.with(Cell::get);
     if base == 0 {
-        return match stacker::remaining_stack() {
-            Some(room) if room < OTHER_THREAD_RESERVE_BYTES => Err(recursion_error()),
-            _ => Ok(()),
-        };
+        return check_other_thread();
     }
     let marker = 0u8;
     let here = std::ptr::addr_of!(marker) as usize;
     let used = base.saturating_sub(here);
     if used > RETIRE_DEPTH_BYTES {
-        RETIRE.with(|r| r.set(true));
+        return deep_stack(used);
     }
+    Ok(())
+}
+
+/// [`check_stack`] on a thread that is not an evaluation thread.
+#[cold]
+#[inline(never)]
+fn check_other_thread() -> Result<(), crate::Exception> {
+    match stacker::remaining_stack() {
+        Some(room) if room < OTHER_THREAD_RESERVE_BYTES => Err(recursion_error()),
+        _ => Ok(()),
+    }
+}
+
+/// [`check_stack`] past [`RETIRE_DEPTH_BYTES`]: the thread is retired once the evaluation
+/// ends, and past [`STACK_LIMIT_BYTES`] the evaluation fails.
+#[cold]
+#[inline(never)]
+fn deep_stack(used: usize) -> Result<(), crate::Exception> {
+    RETIRE.with(|r| r.set(true));
     if used > STACK_LIMIT_BYTES {
         return Err(recursion_error());
     }

@@ -21,7 +21,7 @@ pub(super) fn bind(c: &Closure, args: Vec<CallArg>, span: Span) -> Result<Locals
             .iter()
             .all(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
     {
-        let mut frame = Locals::with_capacity_and_hasher(params.len(), Default::default());
+        let mut frame = Locals::with_capacity(params.len());
         for (name, a) in c.bindings.params.iter().zip(args) {
             frame.insert(name.clone(), a.value);
         }
@@ -121,7 +121,7 @@ pub(super) fn bind(c: &Closure, args: Vec<CallArg>, span: Span) -> Result<Locals
     }
     let mut missing = Vec::new();
     let mut missing_kwonly = Vec::new();
-    let mut frame = Locals::with_capacity_and_hasher(params.len(), Default::default());
+    let mut frame = Locals::with_capacity(params.len());
     for ((i, p), name) in params.iter().enumerate().zip(&c.bindings.params) {
         let v = match p.kind {
             ParamKind::VarArgs => Some(Value::tuple(std::mem::take(&mut extra))),

@@ -20,7 +20,7 @@ pub type Names = HashMap<String, Value, foldhash::fast::FixedState>;
 /// A function call's (or comprehension's, or class body's) variables. The names are shared
 /// strings: a call binds its parameters by sharing the names its function made once
 /// (`Bindings::params`) instead of allocating each one on every call.
-pub type Locals = HashMap<Arc<str>, Value, foldhash::fast::FixedState>;
+pub use super::locals::Locals;
 
 /// One scope's variables.
 #[derive(Debug)]

@@ -17,6 +17,7 @@ pub mod env;
 mod fast_literal;
 pub mod iter;
 mod list;
+pub mod locals;
 pub mod named;
 pub mod np_type;
 pub mod pyhash;

@@ -1,0 +1,154 @@
+//! A scope's variables as a short list of (name, value) pairs, searched in order.
+//!
+//! A function call's frame holds a few names (its parameters and the variables its body
+//! binds), read and written on every step of its loops. Comparing a name with a handful of
+//! short keys costs less than hashing it, and a new frame is one small vector rather than a
+//! hash table to build and drop on every call. Past [`INDEXED`] names (a class body with many
+//! methods, a long function) an index by name keeps lookups constant-time.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::Value;
+
+/// How many names a scope holds before it keeps an index of them.
+const INDEXED: usize = 24;
+
+/// A scope's variables, in the order they were first bound.
+#[derive(Debug, Default, Clone)]
+pub struct Locals {
+    entries: Vec<(Arc<str>, Value)>,
+    /// Each name's position in `entries`, once there are more than [`INDEXED`] of them.
+    index: Option<HashMap<Arc<str>, usize, foldhash::fast::FixedState>>,
+}
+
+impl Locals {
+    /// Room for `n` names (a function's parameter count: sized by the source text).
+    pub fn with_capacity(n: usize) -> Self {
+        #[allow(clippy::disallowed_methods)] // a parameter list's length, from the source
+        let entries = Vec::with_capacity(n);
+        Locals {
+            entries,
+            index: None,
+        }
+    }
+
+    fn position(&self, name: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(name).copied(),
+            None => self.entries.iter().position(|(k, _)| **k == *name),
+        }
+    }
+
+    /// The value bound to `name`.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.position(name).map(|i| &self.entries[i].1)
+    }
+
+    /// The value bound to `name`, to replace in place.
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Value> {
+        self.position(name).map(|i| &mut self.entries[i].1)
+    }
+
+    /// Whether `name` is bound.
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.position(name).is_some()
+    }
+
+    /// Binds `name` to `value`, returning the value it replaces.
+    pub fn insert(&mut self, name: Arc<str>, value: Value) -> Option<Value> {
+        if let Some(i) = self.position(&name) {
+            return Some(std::mem::replace(&mut self.entries[i].1, value));
+        }
+        if let Some(index) = &mut self.index {
+            index.insert(name.clone(), self.entries.len());
+        }
+        self.entries.push((name, value));
+        if self.index.is_none() && self.entries.len() > INDEXED {
+            self.reindex();
+        }
+        None
+    }
+
+    /// Unbinds `name`, returning its value.
+    pub fn remove(&mut self, name: &str) -> Option<Value> {
+        let i = self.position(name)?;
+        let (_, v) = self.entries.remove(i);
+        if self.index.is_some() {
+            self.reindex();
+        }
+        Some(v)
+    }
+
+    fn reindex(&mut self) {
+        self.index = Some(
+            self.entries
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _))| (k.clone(), i))
+                .collect(),
+        );
+    }
+
+    /// Unbinds every name.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.index = None;
+    }
+
+    /// Takes every binding out, in binding order.
+    pub fn drain(&mut self) -> impl Iterator<Item = (Arc<str>, Value)> + '_ {
+        self.index = None;
+        self.entries.drain(..)
+    }
+
+    /// The bindings in the order their names were first bound.
+    pub fn iter(&self) -> impl Iterator<Item = (&Arc<str>, &Value)> {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+
+    /// The names, in binding order.
+    pub fn keys(&self) -> impl Iterator<Item = &Arc<str>> {
+        self.entries.iter().map(|(k, _)| k)
+    }
+
+    /// The values, in binding order.
+    pub fn values(&self) -> impl Iterator<Item = &Value> {
+        self.entries.iter().map(|(_, v)| v)
+    }
+
+    /// How many names are bound.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no name is bound.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binds_replaces_and_removes_in_order_below_and_above_the_index_size() {
+        for n in [3usize, INDEXED + 5] {
+            let mut l = Locals::default();
+            for i in 0..n {
+                assert!(l.insert(format!("v{i}").into(), Value::Int(i as i64)).is_none());
+            }
+            assert!(matches!(l.insert("v1".into(), Value::Int(-1)), Some(Value::Int(1))));
+            assert!(matches!(l.get("v1"), Some(Value::Int(-1))));
+            assert!(matches!(l.remove("v0"), Some(Value::Int(0))));
+            assert!(l.get("v0").is_none() && !l.contains_key("v0"));
+            let last = format!("v{}", n - 1);
+            assert!(matches!(l.get(&last), Some(Value::Int(k)) if *k == n as i64 - 1));
+            assert_eq!(l.keys().next().map(|k| &**k), Some("v1"));
+            assert_eq!(l.len(), n - 1);
+            *l.get_mut("v2").unwrap() = Value::None;
+            assert!(matches!(l.get("v2"), Some(Value::None)));
+        }
+    }
+}
