@@ -15,7 +15,7 @@ fn raised(src: &str) -> (String, String) {
     let mut session = Session::new();
     let mut sink = Collect::default();
     match session.execute(src, &mut sink) {
-        Err(e) => (e.class.name().to_string(), e.message),
+        Err(e) => (e.class.name().to_string(), e.message.clone()),
         Ok(()) => panic!("`{src}` raised nothing"),
     }
 }

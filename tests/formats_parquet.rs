@@ -167,7 +167,7 @@ fn nulls_are_counted_and_filled_never_dropped() {
         let e = error(&format!("ak.from_parquet('{file}', columns='{column}')"));
         assert_eq!(e.class.name(), "ValueError");
         assert_eq!(e.message, message);
-        assert!(e.hint.unwrap().contains("fill_null="));
+        assert!(e.hint.clone().unwrap().contains("fill_null="));
     }
     let filled = |column: &str, fill: &str| {
         one(&format!(
@@ -337,7 +337,7 @@ fn columns_and_row_groups_are_selected() {
         fixture("struct.parquet")
     ));
     assert_eq!(e.class.name(), "TypeError");
-    assert!(e.hint.unwrap().contains("'doc.tokens'"));
+    assert!(e.hint.clone().unwrap().contains("'doc.tokens'"));
     let e = error(&format!(
         "ak.from_parquet('{}')",
         fixture("unsupported.parquet")
@@ -395,7 +395,7 @@ fn a_read_past_the_memory_budget_fails_before_decoding_and_names_row_groups() {
         "{}",
         e.message
     );
-    let hint = e.hint.unwrap();
+    let hint = e.hint.clone().unwrap();
     assert!(
         hint.contains("row_groups=[i]") && hint.contains("the file has 4"),
         "{hint}"
@@ -529,7 +529,7 @@ fn lying_metadata_is_refused_before_it_is_trusted() {
                 assert!(e.message.contains(words), "{name}: {}", e.message);
                 assert!(e.message.contains(name), "{name}: {}", e.message);
             }
-            (got, _) => panic!("{name}: {:?}", got.map_err(|e| e.message)),
+            (got, _) => panic!("{name}: {:?}", got.map_err(|e| e.message.clone())),
         }
     }
 }

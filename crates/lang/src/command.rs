@@ -109,7 +109,7 @@ pub fn help_page(
 ) -> Result<String, Error> {
     let v = session.evaluate(expr, sink)?;
     Ok(match &v {
-        Value::Builtin(b) | Value::Method(_, b) => help_text(b),
+        v @ (Value::Builtin(_) | Value::Method(_)) => help_text(v.as_builtin().expect("a builtin")),
         Value::Str(s) if !detailed => match lookup_help(s) {
             Some(b) => help_text(b),
             None => value_help(&v),

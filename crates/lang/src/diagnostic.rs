@@ -7,9 +7,16 @@ use ragtag_engine::exceptions::{Exception, ExceptionClass};
 use ragtag_syntax::ast::Span;
 use ragtag_syntax::SyntaxError;
 
-/// An error raised while running a cell, with where it happened.
+/// An error raised while running a cell, with where it happened. Boxed, so that with a
+/// [`Value`](crate::value::Value) of two words a `Result<Value>` is two words too: every
+/// expression node returns one, and at that size it comes back in registers rather than
+/// through memory. Its fields are read and set through the box ([`ErrorInfo`]).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Error {
+pub struct Error(Box<ErrorInfo>);
+
+/// What an [`Error`] holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorInfo {
     /// The exception class.
     pub class: ExceptionClass,
     /// The message.
@@ -21,8 +28,7 @@ pub struct Error {
     /// The labels drawn under the source, each on its own span (a failing operator labels
     /// both operands); with none, the span is marked `here`.
     pub labels: Vec<(Span, String)>,
-    /// Which source (cell) the span is in; `None` means the current one. (32 bits keep an
-    /// error within the size clippy allows a `Result`'s error.)
+    /// Which source (cell) the span is in; `None` means the current one.
     pub source: Option<u32>,
     /// What failed, as data, when the engine raised one of its typed errors (its code is
     /// the catalogue's).
@@ -35,10 +41,36 @@ pub struct Error {
 /// Results of evaluation.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+impl std::ops::Deref for Error {
+    type Target = ErrorInfo;
+    fn deref(&self) -> &ErrorInfo {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut ErrorInfo {
+        &mut self.0
+    }
+}
+
+impl From<ErrorInfo> for Error {
+    fn from(info: ErrorInfo) -> Self {
+        Error(Box::new(info))
+    }
+}
+
+impl Error {
+    /// The error's fields, out of their box.
+    pub fn into_info(self) -> ErrorInfo {
+        *self.0
+    }
+}
+
 impl Error {
     /// An error of `class` with `message` and no span yet.
     pub fn new(class: impl Into<ExceptionClass>, message: impl Into<String>) -> Self {
-        Error {
+        Error::from(ErrorInfo {
             class: class.into(),
             message: message.into(),
             hint: None,
@@ -47,7 +79,7 @@ impl Error {
             source: None,
             kind: None,
             raised_as: None,
-        }
+        })
     }
 
     /// Python's TypeError for a value used where an int is needed (an index, a count, a
@@ -103,7 +135,7 @@ impl Error {
 
 impl From<Exception> for Error {
     fn from(e: Exception) -> Self {
-        Error {
+        Error::from(ErrorInfo {
             class: e.class,
             message: e.message,
             hint: e.hint,
@@ -112,7 +144,7 @@ impl From<Exception> for Error {
             source: None,
             kind: e.kind,
             raised_as: None,
-        }
+        })
     }
 }
 
@@ -120,7 +152,7 @@ impl From<Exception> for Error {
 /// or `SyntaxError`).
 impl From<SyntaxError> for Error {
     fn from(e: SyntaxError) -> Self {
-        Error {
+        Error::from(ErrorInfo {
             class: ExceptionClass::from_name(e.kind.class_name())
                 .unwrap_or(ExceptionClass::SyntaxError),
             message: e.message,
@@ -130,7 +162,7 @@ impl From<SyntaxError> for Error {
             source: None,
             kind: None,
             raised_as: None,
-        }
+        })
     }
 }
 

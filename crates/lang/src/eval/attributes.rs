@@ -1,8 +1,6 @@
 //! Attributes: `value.name` on modules, classes, exceptions and tensors, and Paddle's
 //! setters that rebind their receiver.
 
-use std::sync::Arc;
-
 use super::args::{Args, CallArg};
 use super::builtins::{self, registry, Kind};
 use super::{suggest, Interp};
@@ -101,7 +99,7 @@ impl<'s> Interp<'s> {
                     )?;
                     (b.func)(self, &args).map_err(|e| e.at(span))
                 }
-                _ => Ok(Value::Method(Arc::new(o), b)),
+                _ => Ok(Value::method(o, b)),
             };
         }
         let members: Vec<&str> = class
@@ -126,10 +124,10 @@ impl<'s> Interp<'s> {
     /// Paddle's in-place setters (`t.set_lod(…)`) return the updated tensor, since values
     /// are immutable: rebind the receiver's name to it, and yield None as Paddle does.
     pub(super) fn rebind_receiver(&mut self, f: &Expr, func: &Value, result: Value) -> Value {
-        let Value::Method(_, b) = func else {
+        let Value::Method(m) = func else {
             return result;
         };
-        if !builtins::updates_receiver(b) {
+        if !builtins::updates_receiver(m.builtin) {
             return result;
         }
         if let ExprKind::Attr(obj, _) = &f.kind {

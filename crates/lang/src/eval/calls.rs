@@ -18,16 +18,16 @@ impl<'s> Interp<'s> {
         self.check_cancel()?;
         match func {
             Value::Builtin(b) => self.call_builtin(b, args, span),
-            Value::Method(recv, b) => {
+            Value::Method(m) => {
                 #[allow(clippy::disallowed_methods)] // sized by the source text
                 let mut all = Vec::with_capacity(args.len() + 1);
                 all.push(CallArg {
                     name: None,
-                    value: (**recv).clone(),
+                    value: m.receiver.clone(),
                     span,
                 });
                 all.extend(args);
-                self.call_builtin(b, all, span)
+                self.call_builtin(m.builtin, all, span)
             }
             Value::Closure(c) => self.call_closure(c, args, span),
             Value::Class(c) => self.instantiate(c, args, span),

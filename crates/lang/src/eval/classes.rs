@@ -66,7 +66,7 @@ pub(super) fn bind(v: Value, obj: Option<&Value>, cls: &Value) -> Value {
             None => v,
         },
         Value::Builtin(b) if b.kind == Kind::Method => match obj {
-            Some(o) => Value::Method(Arc::new(o.clone()), b),
+            Some(o) => Value::method(o.clone(), b),
             None => v,
         },
         Value::Instance(w) if is_wrapper(w, "staticmethod") => {

@@ -14,7 +14,7 @@ use ragtag_syntax::ast::*;
 
 /// Python's `NotImplemented`.
 pub fn not_implemented() -> Value {
-    Value::Opaque(Arc::from("NotImplemented"))
+    Value::Opaque(crate::value::ThinStr::from("NotImplemented"))
 }
 
 fn is_not_implemented(v: &Value) -> bool {

@@ -1,7 +1,5 @@
 //! Expressions: evaluating each kind of expression node.
 
-use std::sync::Arc;
-
 use super::builtins::python::format;
 use super::{operators, subscript, Interp};
 use crate::diagnostic::{Error, Result};
@@ -25,7 +23,7 @@ impl<'s> Interp<'s> {
             }
             ExprKind::Bool(b) => Value::Bool(*b),
             ExprKind::None => Value::None,
-            ExprKind::Ellipsis => Value::Opaque(Arc::from("Ellipsis")),
+            ExprKind::Ellipsis => Value::Opaque(crate::value::ThinStr::from("Ellipsis")),
             ExprKind::Name(n) => self.lookup(n, e.span)?,
             ExprKind::List(items) => {
                 if let Some(n) = subscript::literal_nested(e) {

@@ -225,7 +225,7 @@ impl<'s> Interp<'s> {
             return Ok(v.clone());
         }
         if let Some(root) = root_module(name) {
-            return Ok(Value::Module(Arc::from(root)));
+            return Ok(Value::Module(crate::value::ThinStr::from(root)));
         }
         // Every exception class's name is capitalised: `len` or `range` skips the scan of
         // the classes.

@@ -24,7 +24,7 @@ pub(super) fn full_mro(c: &Arc<Class>) -> Vec<Value> {
 /// `C.mro`, bound to the class.
 pub(super) fn mro_method(c: &Arc<Class>) -> Value {
     match super::builtins::registry().get("type.mro") {
-        Some(b) => Value::Method(Arc::new(Value::Class(c.clone())), b),
+        Some(b) => Value::method(Value::Class(c.clone()), b),
         None => Value::None,
     }
 }

@@ -1,8 +1,6 @@
 //! Statements: running blocks, control flow, `try`/`except`, `raise`, `assert` and
 //! `import`.
 
-use std::sync::Arc;
-
 use super::builtins;
 use super::{root_module, subscript, Flow, Interp};
 use crate::diagnostic::{Error, Result};
@@ -64,7 +62,7 @@ impl<'s> Interp<'s> {
                     // `import a.b` binds `a`.
                     (None, Value::Module(m)) => {
                         let root = m.split('.').next().unwrap_or("").to_string();
-                        Value::Module(Arc::from(root.as_str()))
+                        Value::Module(crate::value::ThinStr::from(root.as_str()))
                     }
                     (_, v) => v,
                 };
@@ -399,7 +397,7 @@ fn import(module: &str) -> Result<Value> {
         None if stdlib => first,
         None => return Err(not_found(0)),
     };
-    let mut v = Value::Module(Arc::from(root));
+    let mut v = Value::Module(crate::value::ThinStr::from(root));
     for (depth, part) in parts.enumerate() {
         let Value::Module(m) = &v else {
             return Err(not_found(depth + 1));

@@ -26,7 +26,8 @@ pub(crate) fn make_dict(pairs: Vec<(String, Value)>) -> Value {
 fn callee_name(func: &Value) -> String {
     match func {
         Value::Closure(c) => c.name.clone(),
-        Value::Builtin(b) | Value::Method(_, b) => b.name.to_string(),
+        Value::Builtin(b) => b.name.to_string(),
+        Value::Method(m) => m.builtin.name.to_string(),
         other => other.type_name().to_string(),
     }
 }

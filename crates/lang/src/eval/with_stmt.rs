@@ -159,7 +159,7 @@ impl<'s> Interp<'s> {
         for (d, span) in found.into_iter().rev() {
             let applies = match &d {
                 Value::Closure(_) | Value::Class(_) | Value::Bound(_) | Value::Instance(_) => true,
-                Value::Method(_, b) => b.name == "property.setter",
+                Value::Method(m) => m.builtin.name == "property.setter",
                 Value::Builtin(b) => {
                     matches!(
                         b.name,

@@ -137,9 +137,14 @@ mod tests {
         for n in [3usize, INDEXED + 5] {
             let mut l = Locals::default();
             for i in 0..n {
-                assert!(l.insert(format!("v{i}").into(), Value::Int(i as i64)).is_none());
+                assert!(l
+                    .insert(format!("v{i}").into(), Value::Int(i as i64))
+                    .is_none());
             }
-            assert!(matches!(l.insert("v1".into(), Value::Int(-1)), Some(Value::Int(1))));
+            assert!(matches!(
+                l.insert("v1".into(), Value::Int(-1)),
+                Some(Value::Int(1))
+            ));
             assert!(matches!(l.get("v1"), Some(Value::Int(-1))));
             assert!(matches!(l.remove("v0"), Some(Value::Int(0))));
             assert!(l.get("v0").is_none() && !l.contains_key("v0"));

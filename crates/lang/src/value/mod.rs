@@ -68,17 +68,17 @@ pub enum Value {
     /// A builtin function.
     Builtin(&'static Builtin),
     /// A builtin method bound to its receiver.
-    Method(Arc<Value>, &'static Builtin),
+    Method(Arc<BoundBuiltin>),
     /// A user function (`lambda` or `def`).
     Closure(Arc<Closure>),
     /// A module or namespace such as `tf.ragged`.
-    Module(Arc<str>),
+    Module(ThinStr),
     /// An exception class such as `ValueError`.
     ErrorClass(ExceptionClass),
     /// A caught exception (`except … as e`).
     Exception(Arc<Exception>),
     /// An opaque marker object (`fluid.CPUPlace()`).
-    Opaque(Arc<str>),
+    Opaque(ThinStr),
     /// A `tf.RaggedTensorSpec` or `tf.TensorSpec`.
     Spec(Arc<TypeSpec>),
     /// A NumPy array (`x.numpy()`, `np.array(…)`).
@@ -109,6 +109,58 @@ pub enum Value {
     NpType(np_type::NpType),
     /// A dict view: `d.keys()`, `d.values()` or `d.items()`.
     View(Arc<view::DictView>),
+}
+
+/// A builtin method and the receiver it is bound to (`xs.append`).
+#[derive(Debug, Clone)]
+pub struct BoundBuiltin {
+    /// The object the method was read from.
+    pub receiver: Value,
+    /// The method.
+    pub builtin: &'static Builtin,
+}
+
+/// A shared string one pointer wide (an `Arc<str>` is two), for the names a [`Value`]
+/// carries (a module's path, an opaque marker): it keeps a value two words, so that an
+/// evaluation's `Result<Value>` comes back in registers.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ThinStr(Arc<String>);
+
+impl std::ops::Deref for ThinStr {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for ThinStr {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for ThinStr {
+    fn from(s: &str) -> Self {
+        ThinStr(Arc::new(s.to_string()))
+    }
+}
+
+impl From<String> for ThinStr {
+    fn from(s: String) -> Self {
+        ThinStr(Arc::new(s))
+    }
+}
+
+impl std::fmt::Display for ThinStr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::fmt::Debug for ThinStr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self.0, f)
+    }
 }
 
 /// A NumPy array: numbers, bools or bytes in a dense block, or a 1-D object array of
@@ -195,6 +247,20 @@ pub struct TypeSpec {
 }
 
 impl Value {
+    /// `builtin` bound to `receiver` (`xs.append`).
+    pub fn method(receiver: Value, builtin: &'static Builtin) -> Value {
+        Value::Method(Arc::new(BoundBuiltin { receiver, builtin }))
+    }
+
+    /// The builtin a builtin function or bound builtin method calls.
+    pub fn as_builtin(&self) -> Option<&'static Builtin> {
+        match self {
+            Value::Builtin(b) => Some(b),
+            Value::Method(m) => Some(m.builtin),
+            _ => None,
+        }
+    }
+
     /// A short name of the value's kind, as Python's `type()` would say.
     pub fn type_name(&self) -> &'static str {
         match self {
@@ -427,5 +493,17 @@ pub fn nested_to_value(n: &Nested) -> Value {
         Nested::Leaf(Leaf::Float(f)) => Value::Float(*f),
         Nested::Leaf(Leaf::Str(s)) => Value::str(String::from_utf8_lossy(s)),
         Nested::Leaf(Leaf::Typed(s)) => scalar_to_value(s.clone()),
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    /// Every expression node returns a `Result<Value>`: at two words it comes back in
+    /// registers. A variant with a wider payload (a fat pointer, two fields) would double it.
+    #[test]
+    fn a_value_and_an_evaluation_result_are_two_words() {
+        use crate::value::Value;
+        assert_eq!(std::mem::size_of::<Value>(), 16);
+        assert_eq!(std::mem::size_of::<crate::diagnostic::Result<Value>>(), 16);
     }
 }

@@ -449,15 +449,15 @@ fn func_and_inputs(a: &Args) -> Result<(Value, Vec<Value>)> {
 /// An error raised inside the wrapped function, as the op reports it: TensorFlow's
 /// EagerPyFunc turns ValueError and TypeError into InvalidArgumentError, keeps its own op
 /// errors (and interrupts), and reports any other Python exception as UnknownError.
-fn func_error(e: Error) -> Error {
-    let class = match e.class {
+fn func_error(mut e: Error) -> Error {
+    e.class = match e.class {
         ExceptionClass::ValueError | ExceptionClass::TypeError => {
             ExceptionClass::InvalidArgumentError
         }
         c if c.is_tf() || c == ExceptionClass::KeyboardInterrupt => c,
         _ => ExceptionClass::UnknownError,
     };
-    Error { class, ..e }
+    e
 }
 
 /// The `Tout` dtypes (and whether a list was given).

@@ -12,7 +12,9 @@ use crate::value::Value;
 pub(super) fn help(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let text = match a.get("obj") {
         None => help_index(),
-        Some(Value::Builtin(b)) | Some(Value::Method(_, b)) => help_text(b),
+        Some(v @ (Value::Builtin(_) | Value::Method(_))) => {
+            help_text(v.as_builtin().expect("a builtin"))
+        }
         Some(Value::Str(s)) => match lookup_help(s) {
             Some(b) => help_text(b),
             None => {

@@ -25,7 +25,7 @@ pub static BUILTINS: &[Builtin] = &[
             "fluid.create_lod_tensor(np.array([[1, 2], [3, 4], [5, 6], [7, 8], [9, 10]]), [[2, 3]], fluid.CPUPlace())",
             "fluid.create_lod_tensor([[1, 2, 3], [3, 4]], [[3, 2]], fluid.CPUPlace())",
         ]),
-    Builtin::function("fluid.CPUPlace", "()", |_, _| Ok(Value::Opaque(Arc::from("CPUPlace"))))
+    Builtin::function("fluid.CPUPlace", "()", |_, _| Ok(Value::Opaque(crate::value::ThinStr::from("CPUPlace"))))
         .doc("The CPU device marker Paddle's tensor constructors take (ragtag computes on the CPU anyway).")
         .aliases(&["paddle.CPUPlace"])
         .examples(&["fluid.CPUPlace()"]),
@@ -231,7 +231,7 @@ fn create_lod_tensor(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn cuda_place(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let id = a.opt_int("device_id")?.unwrap_or(0);
-    Ok(Value::Opaque(Arc::from(
+    Ok(Value::Opaque(crate::value::ThinStr::from(
         format!("CUDAPlace({id})").as_str(),
     )))
 }

@@ -447,11 +447,11 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         return Some(Value::Builtin(b));
     }
     if let Some(m) = namespace(&path) {
-        return Some(Value::Module(std::sync::Arc::from(m)));
+        return Some(Value::Module(crate::value::ThinStr::from(m)));
     }
     registry()
         .is_module(&path)
-        .map(|m| Value::Module(std::sync::Arc::from(m.as_str())))
+        .map(|m| Value::Module(crate::value::ThinStr::from(m.as_str())))
 }
 
 /// The class path whose members a value has (`tf.RaggedTensor` for ragged tensors).

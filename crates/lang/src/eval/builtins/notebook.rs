@@ -4,8 +4,6 @@
 //! Jupyter kernel sends display_data, clear_output and stderr stream messages while the
 //! terminal prints.
 
-use std::sync::Arc;
-
 use super::Builtin;
 use crate::diagnostic::Result;
 use crate::eval::args::Args;
@@ -30,7 +28,7 @@ pub static BUILTINS: &[Builtin] = &[
 
 /// The text form of `sys.stdout` or `sys.stderr` (`name` is `stdout` or `stderr`).
 pub fn stream(name: &str) -> Value {
-    Value::Opaque(Arc::from(format!("<sys.{name}>")))
+    Value::Opaque(crate::value::ThinStr::from(format!("<sys.{name}>")))
 }
 
 /// Whether `file` (print's argument) is `sys.stderr`.

@@ -1,8 +1,6 @@
 //! `np.random.default_rng` and the methods of its Generators (SeedSequence → PCG64), drawing
 //! NumPy's own numbers.
 
-use std::sync::Arc;
-
 use super::numpy::nd;
 use super::numpy_random::{
     bounds, choice_setup, dims_of, err, floats_out, ints_out, pool, shuffle_list, GENERATOR,
@@ -75,7 +73,9 @@ fn default_rng(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         s.generators.push(Pcg64::from_entropy_words(&words));
         s.generators.len()
     });
-    Ok(Value::Opaque(Arc::from(format!("{GENERATOR}{id:X}"))))
+    Ok(Value::Opaque(crate::value::ThinStr::from(format!(
+        "{GENERATOR}{id:X}"
+    ))))
 }
 
 /// Runs `f` on the Generator a method was called on.

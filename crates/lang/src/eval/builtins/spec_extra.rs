@@ -132,10 +132,14 @@ fn dtype_class(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn type_spec_from_value(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let v = a.value("value");
     match v {
-        Value::None => return Ok(Value::Opaque(Arc::from("NoneTensorSpec()"))),
+        Value::None => {
+            return Ok(Value::Opaque(crate::value::ThinStr::from(
+                "NoneTensorSpec()",
+            )))
+        }
         Value::Sparse(s) => {
             let dims: Vec<String> = s.dense_shape().iter().map(|d| d.to_string()).collect();
-            return Ok(Value::Opaque(Arc::from(format!(
+            return Ok(Value::Opaque(crate::value::ThinStr::from(format!(
                 "SparseTensorSpec(TensorShape([{}]), tf.{})",
                 dims.join(", "),
                 s.values().dtype().name()

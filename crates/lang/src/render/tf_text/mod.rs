@@ -501,7 +501,7 @@ fn repr_leaf(v: &Value) -> String {
             Value::Closure(c) => format!("<bound method {} of {}>", c.name, repr_of(&b.receiver)),
             other => repr_of(other),
         },
-        Value::Method(_, b) => format!("<bound method {}>", b.name),
+        Value::Method(m) => format!("<bound method {}>", m.builtin.name),
         Value::Closure(c) => format!("<function {}>", c.name),
         Value::Module(m) => format!("<module '{m}'>"),
         Value::ErrorClass(c) if c.is_tf() => format!(

@@ -111,8 +111,8 @@ fn partial(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Value::tuple(args),
         Value::tuple(kwargs),
     ]);
-    Ok(Value::Method(
-        std::sync::Arc::new(held),
+    Ok(Value::method(
+        held,
         registered("functools.partial.__call__"),
     ))
 }
@@ -160,8 +160,8 @@ fn itemgetter(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )
         .at(a.call));
     }
-    Ok(Value::Method(
-        std::sync::Arc::new(Value::tuple(items)),
+    Ok(Value::method(
+        Value::tuple(items),
         registered("operator.itemgetter.__call__"),
     ))
 }

@@ -2,7 +2,7 @@
 //! `getattr`/`setattr`/`hasattr`/`delattr`, `vars`, `super`, `property`, `staticmethod`,
 //! `classmethod` and `object`.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
@@ -153,7 +153,7 @@ pub fn type_of(v: &Value) -> Value {
         Value::Module(m) if m.as_ref() == "tf.RaggedTensor" => builtin("type"),
         Value::Module(_) => builtin_type("module", "builtins"),
         Value::Array(a) => match **a {
-            Array::Ragged(_) => Value::Module(Arc::from("tf.RaggedTensor")),
+            Array::Ragged(_) => Value::Module(crate::value::ThinStr::from("tf.RaggedTensor")),
             Array::Dense(_) => builtin_type("EagerTensor", "tensorflow.python.framework.ops"),
         },
         Value::Sparse(_) => builtin("tf.SparseTensor"),

@@ -36,7 +36,10 @@ pub(super) fn format(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .map(|s| s.map_or(Value::None, Value::str)),
             None => it.get_attr(v.clone(), name, call, call),
         };
-        result.map_err(|e| ragtag_engine::Exception::new(e.class, e.message))
+        result.map_err(|e| {
+            let e = e.into_info();
+            ragtag_engine::Exception::new(e.class, e.message)
+        })
     };
     let text = super::format::str_format(&fmt, &args, &kwargs, &mut attr)
         .map_err(|e| Error::from(e).at(call))?;
