@@ -159,11 +159,15 @@ pub fn format_value(v: &Value, spec: &str) -> Result<String, Exception> {
     }
 }
 
-/// Writes `text` into a field of `width` characters, aligned by `align`.
-fn pad(text: &str, fill: char, align: char, width: usize) -> Result<String, Exception> {
+/// `text` in a field of `width` characters, aligned by `align` (returned as it is when it
+/// fills the field).
+fn pad(text: String, fill: char, align: char, width: usize) -> Result<String, Exception> {
+    if width == 0 {
+        return Ok(text);
+    }
     let len = text.chars().count();
     if len >= width {
-        return Ok(text.to_string());
+        return Ok(text);
     }
     let n = width - len;
     let (left, right) = match align {
@@ -176,7 +180,7 @@ fn pad(text: &str, fill: char, align: char, width: usize) -> Result<String, Exce
         text.len().saturating_add(n.saturating_mul(fill.len_utf8())),
     )?;
     out.extend(std::iter::repeat_n(fill, left));
-    out.push_str(text);
+    out.push_str(&text);
     out.extend(std::iter::repeat_n(fill, right));
     Ok(out)
 }
@@ -206,11 +210,11 @@ fn format_str(s: &str, spec: &Spec) -> Result<String, Exception> {
             "'=' alignment not allowed in string format specifier"
         ));
     }
-    let text: std::borrow::Cow<str> = match spec.precision {
-        Some(p) => s.chars().take(p).collect::<String>().into(),
-        None => s.into(),
+    let text = match spec.precision {
+        Some(p) => s.chars().take(p).collect::<String>(),
+        None => s.to_string(),
     };
-    pad(&text, spec.fill(), spec.align.unwrap_or('<'), spec.width)
+    pad(text, spec.fill(), spec.align.unwrap_or('<'), spec.width)
 }
 
 /// Digits grouped by `sep` every `every` digits from the right, padded with zeros on the
@@ -225,6 +229,9 @@ fn group(
     let d = digits.as_bytes();
     let Some(sep) = sep else {
         let zeros = min_width.saturating_sub(d.len());
+        if zeros == 0 {
+            return Ok(digits.to_string());
+        }
         return Ok(budget::repeat_str("format", "0", zeros)? + digits);
     };
     let mut rev: Vec<u8> = Vec::new();
@@ -285,17 +292,24 @@ fn layout(
         budget::check_bytes("format", min_width as u128)?;
     }
     let digits = group(int_digits, spec.grouping, every, min_width)?;
-    let body = format!("{prefix}{digits}{rest}");
+    // The sign goes before the padding for `=` and inside the field otherwise.
+    let mut body = String::new();
+    if align != '=' {
+        body.push_str(sign);
+    }
+    body.push_str(prefix);
+    body.push_str(&digits);
+    body.push_str(rest);
     if align == '=' {
         let inner = pad(
-            &body,
+            body,
             spec.fill(),
             '>',
             spec.width.saturating_sub(sign.len()),
         )?;
         return Ok(format!("{sign}{inner}"));
     }
-    pad(&format!("{sign}{body}"), spec.fill(), align, spec.width)
+    pad(body, spec.fill(), align, spec.width)
 }
 
 fn format_int(i: i64, spec: &Spec, type_name: &str) -> Result<String, Exception> {
@@ -342,7 +356,7 @@ fn format_int(i: i64, spec: &Spec, type_name: &str) -> Result<String, Exception>
                 )
             })?;
         let align = spec.align.unwrap_or('>');
-        return pad(&c.to_string(), spec.fill(), align, spec.width);
+        return pad(c.to_string(), spec.fill(), align, spec.width);
     }
     let n = i.unsigned_abs();
     let (digits, prefix, every) = match ty {

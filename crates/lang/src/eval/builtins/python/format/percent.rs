@@ -167,7 +167,7 @@ fn formatted(chars: &[char], arg: &Value, bytes: bool) -> Result<String, Excepti
                     Some(p) => s.chars().take(p).collect(),
                     None => s,
                 };
-                pad(&s, ' ', spec.align.unwrap_or('>'), spec.width)?
+                pad(s, ' ', spec.align.unwrap_or('>'), spec.width)?
             }
             'r' | 'a' if bytes => {
                 let s = ascii_of(&v);
@@ -175,7 +175,7 @@ fn formatted(chars: &[char], arg: &Value, bytes: bool) -> Result<String, Excepti
                     Some(p) => s.chars().take(p).collect(),
                     None => s,
                 };
-                pad(&s, ' ', spec.align.unwrap_or('>'), spec.width)?
+                pad(s, ' ', spec.align.unwrap_or('>'), spec.width)?
             }
             'c' if bytes => {
                 let c = match &v {
@@ -191,7 +191,7 @@ fn formatted(chars: &[char], arg: &Value, bytes: bool) -> Result<String, Excepti
                         }
                     },
                 };
-                pad(&c.to_string(), ' ', spec.align.unwrap_or('>'), spec.width)?
+                pad(c.to_string(), ' ', spec.align.unwrap_or('>'), spec.width)?
             }
             's' | 'r' | 'a' => {
                 let s = match ty {
@@ -203,7 +203,7 @@ fn formatted(chars: &[char], arg: &Value, bytes: bool) -> Result<String, Excepti
                     Some(p) => s.chars().take(p).collect(),
                     None => s,
                 };
-                pad(&s, ' ', spec.align.unwrap_or('>'), spec.width)?
+                pad(s, ' ', spec.align.unwrap_or('>'), spec.width)?
             }
             'c' => {
                 let c = match &v {
@@ -220,7 +220,7 @@ fn formatted(chars: &[char], arg: &Value, bytes: bool) -> Result<String, Excepti
                         .to_string(),
                     _ => return Err(type_error!("%c requires int or char")),
                 };
-                pad(&c, ' ', spec.align.unwrap_or('>'), spec.width)?
+                pad(c, ' ', spec.align.unwrap_or('>'), spec.width)?
             }
             'd' | 'i' | 'u' | 'o' | 'x' | 'X' => {
                 let n = match &v {
