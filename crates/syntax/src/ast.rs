@@ -77,6 +77,11 @@ pub enum StmtKind {
         /// The `as` name, if any.
         alias: Option<String>,
     },
+    /// `from a import *`: binds every public name of the module (at module level only).
+    ImportAll {
+        /// The dotted module path as written.
+        module: String,
+    },
     /// `pass`.
     Pass,
     /// `break` (leaves the innermost loop).

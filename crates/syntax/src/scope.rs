@@ -125,12 +125,17 @@ fn target(t: &Target, b: &mut Bindings) {
 
 /// CPython's compile-time checks of `global` and `nonlocal` over a whole program.
 pub fn check(program: &Program) -> Result<(), SyntaxError> {
-    check_body(&program.body, &mut Vec::new())
+    check_body(&program.body, &mut Vec::new(), false)
 }
 
 /// Checks the statements of one scope; `enclosing` holds the bindings of the functions
-/// around it, innermost last (empty at module level).
-fn check_body(body: &[Stmt], enclosing: &mut Vec<Bindings>) -> Result<(), SyntaxError> {
+/// around it, innermost last (empty at module level), and `in_class` says whether a class
+/// body holds them.
+fn check_body(
+    body: &[Stmt],
+    enclosing: &mut Vec<Bindings>,
+    in_class: bool,
+) -> Result<(), SyntaxError> {
     let error = |msg: String, s: &Stmt| {
         Err(SyntaxError::new(
             SyntaxErrorKind::ScopeDeclaration,
@@ -142,6 +147,11 @@ fn check_body(body: &[Stmt], enclosing: &mut Vec<Bindings>) -> Result<(), Syntax
         match &s.kind {
             StmtKind::Nonlocal(_) if enclosing.is_empty() => {
                 return error("nonlocal declaration not allowed at module level".into(), s)
+            }
+            // A function's locals are fixed when it is defined; a star import's names are
+            // known only when it runs.
+            StmtKind::ImportAll { .. } if in_class || !enclosing.is_empty() => {
+                return error("import * only allowed at module level".into(), s)
             }
             StmtKind::Def { params, body, .. } => {
                 let b = Bindings::of_function(params, body);
@@ -168,36 +178,37 @@ fn check_body(body: &[Stmt], enclosing: &mut Vec<Bindings>) -> Result<(), Syntax
                     }
                 }
                 enclosing.push(b);
-                let r = check_body(body, enclosing);
+                let r = check_body(body, enclosing, false);
                 enclosing.pop();
                 r?;
             }
             StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
-                check_body(body, enclosing)?
+                check_body(body, enclosing, in_class)?
             }
             StmtKind::If { body, orelse, .. } => {
-                check_body(body, enclosing)?;
-                check_body(orelse, enclosing)?;
+                check_body(body, enclosing, in_class)?;
+                check_body(orelse, enclosing, in_class)?;
             }
             StmtKind::Try {
                 body,
                 handlers,
                 finally,
             } => {
-                check_body(body, enclosing)?;
+                check_body(body, enclosing, in_class)?;
                 for h in handlers {
-                    check_body(&h.body, enclosing)?;
+                    check_body(&h.body, enclosing, in_class)?;
                 }
-                check_body(finally, enclosing)?;
+                check_body(finally, enclosing, in_class)?;
             }
             // A class body is a scope of its own; its methods are checked as functions.
-            StmtKind::Class { body, .. } | StmtKind::With { body, .. } => {
-                check_body(body, enclosing)?
+            StmtKind::Class { body, .. } => check_body(body, enclosing, true)?,
+            StmtKind::With { body, .. } => check_body(body, enclosing, in_class)?,
+            StmtKind::Decorated { def, .. } => {
+                check_body(std::slice::from_ref(def), enclosing, in_class)?
             }
-            StmtKind::Decorated { def, .. } => check_body(std::slice::from_ref(def), enclosing)?,
             StmtKind::Match { cases, .. } => {
                 for c in cases {
-                    check_body(&c.body, enclosing)?;
+                    check_body(&c.body, enclosing, in_class)?;
                 }
             }
             _ => {}

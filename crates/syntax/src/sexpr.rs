@@ -271,6 +271,7 @@ fn stmt(s: &Stmt) -> String {
             module,
             alias: None,
         } => format!("(import {module})"),
+        StmtKind::ImportAll { module } => format!("(import {module}.*)"),
         StmtKind::Pass => "(pass)".into(),
         StmtKind::Break => "(break)".into(),
         StmtKind::Continue => "(continue)".into(),

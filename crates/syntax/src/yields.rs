@@ -37,6 +37,7 @@ pub fn stmt_has_yield(s: &Stmt) -> bool {
         }
         StmtKind::Def { .. }
         | StmtKind::Import { .. }
+        | StmtKind::ImportAll { .. }
         | StmtKind::Pass
         | StmtKind::Break
         | StmtKind::Continue

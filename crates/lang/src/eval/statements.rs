@@ -68,6 +68,21 @@ impl<'s> Interp<'s> {
                 };
                 self.set(&bound, value);
             }
+            StmtKind::ImportAll { module } => {
+                let Value::Module(m) = import(module).map_err(|e| e.at(stmt.span))? else {
+                    let (package, _) = module.rsplit_once('.').unwrap_or((module, ""));
+                    return Err(Error::new(
+                        ExceptionClass::ModuleNotFoundError,
+                        format!("No module named '{module}'; '{package}' is not a package"),
+                    )
+                    .at(stmt.span));
+                };
+                for name in builtins::module_names(&m) {
+                    if let Some(v) = builtins::module_attr(&m, &name) {
+                        self.set(&name, v);
+                    }
+                }
+            }
             StmtKind::Break => return Ok(Flow::Break),
             StmtKind::Continue => return Ok(Flow::Continue),
             StmtKind::Del(items) => {

@@ -454,6 +454,25 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         .map(|m| Value::Module(crate::value::ThinStr::from(m.as_str())))
 }
 
+/// The public names directly under `module`, sorted: its functions and classes, deeper
+/// modules and constants — what `from module import *` binds and `dir(module)` lists.
+pub fn module_names(module: &str) -> Vec<String> {
+    let prefix = format!("{module}.");
+    let mut names: BTreeSet<String> = registry()
+        .function_paths()
+        .filter_map(|p| p.strip_prefix(prefix.as_str()))
+        .map(|rest| rest.split('.').next().unwrap_or(rest).to_string())
+        .collect();
+    names.extend(attribute_names(module).into_iter().map(String::from));
+    names.extend(python::constant_names(module).iter().map(|n| n.to_string()));
+    // A name the module does not give back (a path only another module's builtin
+    // resolves) is not one of its names.
+    names
+        .into_iter()
+        .filter(|n| !n.starts_with('_') && module_attr(module, n).is_some())
+        .collect()
+}
+
 /// The class path whose members a value has (`tf.RaggedTensor` for ragged tensors).
 pub fn class_of(v: &Value) -> Option<&'static str> {
     Some(match v {
@@ -505,4 +524,33 @@ pub fn cast_array(
 /// Python's `'%s' % x` for the few uses in guide code.
 pub fn percent_format(fmt: &str, arg: &Value) -> Result<Value, ragtag_engine::Exception> {
     python::format::percent_format(fmt, arg)
+}
+
+#[cfg(test)]
+mod module_names_tests {
+    use super::{module_attr, module_names, python};
+
+    /// Every name a standard module lists among its constants is one it gives back, and
+    /// every module's listed names are public and reachable.
+    #[test]
+    fn listed_names_are_the_modules_own() {
+        for module in python::STDLIB_MODULES
+            .iter()
+            .chain(&["math", "sys", "tf", "np"])
+        {
+            for name in python::constant_names(module) {
+                assert!(
+                    module_attr(module, name).is_some(),
+                    "{module}.{name} is listed but not found"
+                );
+            }
+            let names = module_names(module);
+            assert!(!names.is_empty(), "{module} lists no names");
+            assert!(names.iter().all(|n| !n.starts_with('_')));
+        }
+        let math = module_names("math");
+        assert!(["pi", "sqrt", "floor", "inf"]
+            .iter()
+            .all(|n| math.iter().any(|m| m == n)));
+    }
 }

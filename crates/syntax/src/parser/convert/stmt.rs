@@ -285,6 +285,11 @@ impl Converter<'_> {
             Rule::from_import => {
                 let mut it = children(pair);
                 let base = it.next().map(dotted_name).unwrap_or_default();
+                let mut it = it.peekable();
+                if it.peek().is_some_and(|p| p.as_rule() == Rule::import_all) {
+                    out.push(stmt(StmtKind::ImportAll { module: base }, span));
+                    return Ok(());
+                }
                 for item in it {
                     let mut names = children(item);
                     let name = names.next().map_or("", |n| n.as_str());
