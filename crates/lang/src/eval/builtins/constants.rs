@@ -36,7 +36,7 @@ const NAMED_CONSTANTS: &[(&str, &[&str])] = &[
             "nan",
         ],
     ),
-    ("math", &["pi", "e", "inf", "nan"]),
+    ("math", &["pi", "e", "tau", "inf", "nan"]),
     ("sys", &["stdout", "stderr"]),
 ];
 
@@ -47,6 +47,7 @@ fn constant_value(name: &str) -> Option<Value> {
         "newaxis" => Value::None,
         "pi" => Value::Float(std::f64::consts::PI),
         "e" => Value::Float(std::f64::consts::E),
+        "tau" => Value::Float(std::f64::consts::TAU),
         "inf" => Value::Float(f64::INFINITY),
         "nan" => Value::Float(f64::NAN),
         "stdout" | "stderr" => super::notebook::stream(name),

@@ -237,6 +237,7 @@ pub fn registry() -> &'static Registry {
             python::DATACLASS_FUNCTIONS,
             python::DATACLASS_METHODS,
             python::IDENTITY,
+            python::MATH,
             python::TYPING,
             python::TYPING_CLASSES,
             tensor::BUILTINS,

@@ -1,5 +1,6 @@
 //! Objects as objects: `id()` (one number per object, equal exactly when `is` holds),
-//! `globals()` and `locals()` (the names bound, as a dict), and subscripted builtin types
+//! `globals()` and `locals()` (the names bound, as a dict), `dir()` (the names an object
+//! or scope has), and subscripted builtin types
 //! (`list[int]`, `dict[str, int]`: CPython's `types.GenericAlias`).
 
 use std::hash::{Hash, Hasher};
@@ -10,10 +11,10 @@ use crate::diagnostic::Result;
 use crate::eval::args::Args;
 use crate::eval::Interp;
 use crate::render::tf_text::repr_of;
-use crate::value::class::{attr_set, builtin_type, Instance};
+use crate::value::class::{attr_items, attr_set, builtin_type, Instance};
 use crate::value::{PyDict, Value};
 
-/// `id`, `globals` and `locals`.
+/// `id`, `globals`, `locals` and `dir`.
 pub static IDENTITY: &[Builtin] = &[
     Builtin::function("id", "(obj, /)", id)
         .doc("A number for the object, the same for as long as it lives and different from any other live object's: `id(a) == id(b)` exactly when `a is b`.")
@@ -24,7 +25,53 @@ pub static IDENTITY: &[Builtin] = &[
     Builtin::function("locals", "()", locals)
         .doc("The names bound in the current function (the module's at top level), as a dict.")
         .examples(&["def f(a):\n    b = a * 2\n    return locals()\nf(3)"]),
+    Builtin::function("dir", "(object=None, /)", dir)
+        .doc("The names `object` has, sorted: a module's functions, classes and constants; an instance's attributes and its class's; a value's methods. With no argument, the names bound in the current scope. (CPython also lists the special methods every object inherits, such as `__eq__`; ragtag lists those a class defines.)")
+        .examples(&["import math\n[n for n in dir(math) if n.startswith('sq')]", "dir([])[:3]"]),
 ];
+
+fn dir(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let mut names: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    match a.given("object") {
+        None => names.extend(it.local_names().into_iter().map(|(k, _)| k)),
+        Some(Value::Module(m)) => names.extend(super::super::module_names(m)),
+        Some(Value::Instance(i)) => {
+            names.extend(attr_items(&i.attrs).into_iter().map(|(k, _)| k));
+            names.extend(class_names(&i.class));
+        }
+        Some(Value::Class(c)) => names.extend(class_names(c)),
+        Some(v) => {
+            if let Some(class) = super::super::class_of(v) {
+                let registry = super::super::registry();
+                let prefix = format!("{class}.");
+                names.extend(
+                    registry
+                        .all
+                        .iter()
+                        .filter(|b| b.kind != super::super::Kind::Function)
+                        .filter_map(|b| b.name.strip_prefix(prefix.as_str()))
+                        .filter(|n| !n.contains('.'))
+                        .map(String::from),
+                );
+            }
+        }
+    }
+    Ok(Value::list(names.into_iter().map(Value::str).collect()))
+}
+
+/// The attributes of `class` and of the classes it inherits from.
+fn class_names(class: &Arc<crate::value::class::Class>) -> Vec<String> {
+    class
+        .mro()
+        .iter()
+        .filter_map(|c| match c {
+            Value::Class(c) => Some(attr_items(&c.attrs)),
+            _ => None,
+        })
+        .flatten()
+        .map(|(k, _)| k)
+        .collect()
+}
 
 /// The numbers of ints within ±2^60 (`INT_IDS + i`, one for each): above every address a
 /// 64-bit process has (user space ends below 2^48), so that an int's number meets no

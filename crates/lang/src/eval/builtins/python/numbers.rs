@@ -44,6 +44,9 @@ pub(super) fn math1(a: &Args, f: fn(f64) -> f64) -> Result<Value> {
     if y.is_nan() && !x.is_nan() {
         return Err(Error::new(ExceptionClass::ValueError, "math domain error").at(a.span("x")));
     }
+    if y.is_infinite() && x.is_finite() {
+        return Err(Error::new(ExceptionClass::OverflowError, "math range error").at(a.span("x")));
+    }
     Ok(Value::Float(y))
 }
 
@@ -52,14 +55,8 @@ pub(super) fn math_int(a: &Args, f: fn(f64) -> f64) -> Result<Value> {
         return Ok(Value::Int(*i));
     }
     let y = f(num_arg(a)?);
-    if !y.is_finite() {
-        return Err(Error::new(
-            ExceptionClass::ValueError,
-            "cannot convert an infinite or nan float to an int",
-        )
-        .at(a.span("x")));
-    }
-    Ok(Value::Int(y as i64))
+    // Exact past 64 bits: `math.floor(1e20)` is 100000000000000000000.
+    super::pymath::integral(y).map_err(|e| e.at(a.span("x")))
 }
 
 pub(super) fn math_log(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
