@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::args::{Args, CallArg};
 use super::builtins::{self, Builtin};
 use super::statements::outside_loop;
-use super::{convert, Flow, Interp, MAX_DEPTH};
+use super::{convert, Flow, Interp, MAX_DEPTH, SPARE_ENVS};
 use crate::diagnostic::{Error, Result};
 use crate::value::{Closure, ClosureBody, Value};
 use ragtag_engine::exceptions::{Exception, ExceptionClass};
@@ -153,8 +153,26 @@ impl<'s> Interp<'s> {
                 "Python's default recursion limit; a recursive function needs a base case",
             ));
         }
-        let bound = super::params::bind(c, args, span)?;
-        let frame = crate::value::env::Env::new(bound, Some(c.bindings.clone()), c.env.clone());
+        use crate::value::env::Env;
+        let spare = self.spare_envs.pop();
+        let frame = match spare {
+            // A finished call's environment and frame, reused.
+            Some(mut env) => {
+                let vars = Env::take_vars(&mut env);
+                let bound = match super::params::bind(c, args, span, vars) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        self.spare_envs.push(env);
+                        return Err(e);
+                    }
+                };
+                Env::reuse(env, bound, Some(c.bindings.clone()), c.env.clone())
+            }
+            None => {
+                let bound = super::params::bind(c, args, span, Default::default())?;
+                Env::new(bound, Some(c.bindings.clone()), c.env.clone())
+            }
+        };
         if c.bindings.generator {
             return Ok(self.make_generator(c, frame));
         }
@@ -168,7 +186,15 @@ impl<'s> Interp<'s> {
             }),
         };
         if let Some(env) = self.frames.pop() {
-            crate::value::env::Env::release(env);
+            if Arc::strong_count(&env) == 1 {
+                if let Some(env) = Env::recycle(env) {
+                    if self.spare_envs.len() < SPARE_ENVS {
+                        self.spare_envs.push(env);
+                    }
+                }
+            } else {
+                Env::release(env);
+            }
         }
         // An error inside a function from another cell keeps its own source.
         result.map_err(|e| {

@@ -136,7 +136,14 @@ pub struct Interp<'s> {
     raised: Option<(Value, ragtag_engine::ExceptionClass, String)>,
     /// The receivers of the method calls in progress, innermost last (for `super()`).
     receivers: Vec<Value>,
+    /// Environments of finished calls that nothing else held, emptied, for the next calls
+    /// to reuse (at most [`SPARE_ENVS`]).
+    spare_envs: Vec<std::sync::Arc<crate::value::env::Env>>,
 }
+
+/// How many finished calls' environments an evaluation keeps for reuse: enough for the
+/// nesting of the calls in a loop's body.
+const SPARE_ENVS: usize = 16;
 
 /// The names every session starts with besides builtins: module roots and exception classes.
 pub fn root_module(name: &str) -> Option<&'static str> {
@@ -171,6 +178,7 @@ impl<'s> Interp<'s> {
             qualname: None,
             raised: None,
             receivers: Vec::new(),
+            spare_envs: Vec::new(),
         }
     }
 

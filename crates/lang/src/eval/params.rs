@@ -10,8 +10,14 @@ use crate::value::{Closure, Value};
 use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_syntax::ast::{ParamKind, Span};
 
-/// The local names a call of `c` starts with: each parameter with its value.
-pub(super) fn bind(c: &Closure, args: Vec<CallArg>, span: Span) -> Result<Locals> {
+/// The local names a call of `c` starts with: each parameter with its value, bound in
+/// `frame` (empty; a finished call's, reused for its room).
+pub(super) fn bind(
+    c: &Closure,
+    args: Vec<CallArg>,
+    span: Span,
+    mut frame: Locals,
+) -> Result<Locals> {
     let params = &c.params;
     // The call most code makes, `f(a, b)` to `def f(a, b)`: each value goes to its
     // parameter in order, with nothing to check and no slots to fill.
@@ -21,9 +27,8 @@ pub(super) fn bind(c: &Closure, args: Vec<CallArg>, span: Span) -> Result<Locals
             .iter()
             .all(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
     {
-        let mut frame = Locals::with_capacity(params.len());
         for (name, a) in c.bindings.params.iter().zip(args) {
-            frame.insert(name.clone(), a.value);
+            frame.push_new(name.clone(), a.value);
         }
         return Ok(frame);
     }
@@ -121,7 +126,6 @@ pub(super) fn bind(c: &Closure, args: Vec<CallArg>, span: Span) -> Result<Locals
     }
     let mut missing = Vec::new();
     let mut missing_kwonly = Vec::new();
-    let mut frame = Locals::with_capacity(params.len());
     for ((i, p), name) in params.iter().enumerate().zip(&c.bindings.params) {
         let v = match p.kind {
             ParamKind::VarArgs => Some(Value::tuple(std::mem::take(&mut extra))),
@@ -129,9 +133,7 @@ pub(super) fn bind(c: &Closure, args: Vec<CallArg>, span: Span) -> Result<Locals
             _ => slots[i].take().or_else(|| c.defaults[i].clone()),
         };
         match v {
-            Some(v) => {
-                frame.insert(name.clone(), v);
-            }
+            Some(v) => frame.push_new(name.clone(), v),
             None if p.kind == ParamKind::KeywordOnly => missing_kwonly.push(p.name.as_str()),
             None => missing.push(p.name.as_str()),
         }

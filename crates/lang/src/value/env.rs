@@ -128,6 +128,42 @@ impl Env {
         self
     }
 
+    /// A finished call's environment for the next call to reuse, when nothing else holds
+    /// it (no closure or generator kept it): its variables are dropped and its room kept,
+    /// so a call allocates neither a new environment nor a new frame.
+    pub(crate) fn recycle(mut env: Arc<Env>) -> Option<Arc<Env>> {
+        let e = Arc::get_mut(&mut env)?;
+        e.vars.get_mut().unwrap_or_else(|p| p.into_inner()).clear();
+        e.bindings = None;
+        e.parent = None;
+        Some(env)
+    }
+
+    /// This environment (one [`Env::recycle`] gave back) set up for a new call.
+    pub(crate) fn reuse(
+        mut env: Arc<Env>,
+        vars: Locals,
+        bindings: Option<Arc<Bindings>>,
+        parent: Option<Arc<Env>>,
+    ) -> Arc<Env> {
+        match Arc::get_mut(&mut env) {
+            Some(e) => {
+                *e.vars.get_mut().unwrap_or_else(|p| p.into_inner()) = vars;
+                e.bindings = bindings;
+                e.parent = parent;
+                env
+            }
+            None => Env::new(vars, bindings, parent),
+        }
+    }
+
+    /// The empty variables of a recycled environment, to bind a call's arguments in.
+    pub(crate) fn take_vars(env: &mut Arc<Env>) -> Locals {
+        Arc::get_mut(env)
+            .map(|e| std::mem::take(e.vars.get_mut().unwrap_or_else(|p| p.into_inner())))
+            .unwrap_or_default()
+    }
+
     /// Called as a call's environment is left: when only closures stored in its own
     /// variables still hold it (a helper `def` inside a function, never returned), the
     /// environment and those closures hold each other and nothing else can reach them, so

@@ -70,6 +70,16 @@ impl Locals {
         None
     }
 
+    /// Binds `name`, which is not bound yet (a parameter of a new frame), to `value`.
+    pub fn push_new(&mut self, name: Arc<str>, value: Value) {
+        debug_assert!(!self.contains_key(&name), "{name} is bound already");
+        if self.index.is_some() || self.entries.len() >= INDEXED {
+            self.insert(name, value);
+            return;
+        }
+        self.entries.push((name, value));
+    }
+
     /// Unbinds `name`, returning its value.
     pub fn remove(&mut self, name: &str) -> Option<Value> {
         let i = self.position(name)?;
