@@ -75,29 +75,8 @@ impl<'s> Interp<'s> {
             ExprKind::Binary(op, l, r) => {
                 let a = self.eval(l)?;
                 let b = self.eval(r)?;
-                if matches!(a, Value::Instance(_)) || matches!(b, Value::Instance(_)) {
-                    return self.instance_binary(*op, &a, &b, e.span);
-                }
-                let compares = match op {
-                    BinOp::Eq | BinOp::Ne => true,
-                    // Only a list's or tuple's items are compared with `==` (a dict's or
-                    // set's `in` hashes).
-                    BinOp::In | BinOp::NotIn => matches!(b, Value::List(_) | Value::Tuple(_)),
-                    _ => false,
-                };
-                if compares
-                    && (super::protocols::holds_instance(&b)
-                        || (matches!(op, BinOp::Eq | BinOp::Ne)
-                            && super::protocols::holds_instance(&a)))
-                {
-                    return self.container_binary(*op, &a, &b, e.span);
-                }
-                match operators::binary(*op, &a, &b) {
+                match self.binary_values(*op, &a, &b, e.span)? {
                     Ok(v) => v,
-                    // Lists or tuples of instances order item by item with their methods.
-                    Err(_) if op.is_comparison() && super::protocols::orders_instances(&a, &b) => {
-                        self.sequence_order(*op, &a, &b, e.span)?
-                    }
                     Err(err) => return Err(binary_error(err, e.span, l, r, &a, &b)),
                 }
             }
@@ -332,6 +311,46 @@ impl<'s> Interp<'s> {
 
 /// Labels both operands of a failing binary operator with their descriptions (kind,
 /// dtype and shape); the error's span is the whole expression.
+impl Interp<'_> {
+    /// `a op b` on evaluated operands, as the expression computes it: a user instance's
+    /// methods, containers of instances compared item by item, or the operator itself.
+    /// The inner error is the operator's own failure, for the caller to point at its
+    /// operands.
+    #[inline]
+    pub(crate) fn binary_values(
+        &mut self,
+        op: BinOp,
+        a: &Value,
+        b: &Value,
+        span: Span,
+    ) -> Result<std::result::Result<Value, Exception>> {
+        if matches!(a, Value::Instance(_)) || matches!(b, Value::Instance(_)) {
+            return self.instance_binary(op, a, b, span).map(Ok);
+        }
+        let compares = match op {
+            BinOp::Eq | BinOp::Ne => true,
+            // Only a list's or tuple's items are compared with `==` (a dict's or set's `in`
+            // hashes).
+            BinOp::In | BinOp::NotIn => matches!(b, Value::List(_) | Value::Tuple(_)),
+            _ => false,
+        };
+        if compares
+            && (super::protocols::holds_instance(b)
+                || (matches!(op, BinOp::Eq | BinOp::Ne) && super::protocols::holds_instance(a)))
+        {
+            return self.container_binary(op, a, b, span).map(Ok);
+        }
+        match operators::binary(op, a, b) {
+            Ok(v) => Ok(Ok(v)),
+            // Lists or tuples of instances order item by item with their methods.
+            Err(_) if op.is_comparison() && super::protocols::orders_instances(a, b) => {
+                self.sequence_order(op, a, b, span).map(Ok)
+            }
+            Err(err) => Ok(Err(err)),
+        }
+    }
+}
+
 fn binary_error(err: Exception, span: Span, l: &Expr, r: &Expr, a: &Value, b: &Value) -> Error {
     let describe = |v: &Value| crate::render::describe(v);
     Error::from(err)

@@ -238,6 +238,7 @@ pub fn registry() -> &'static Registry {
             python::DATACLASS_METHODS,
             python::IDENTITY,
             python::MATH,
+            python::OPERATOR_FNS,
             python::TYPING,
             python::TYPING_CLASSES,
             tensor::BUILTINS,

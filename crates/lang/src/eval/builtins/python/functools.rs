@@ -93,7 +93,7 @@ fn reduce(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(acc)
 }
 
-fn registered(name: &str) -> &'static Builtin {
+pub(super) fn registered(name: &str) -> &'static Builtin {
     crate::eval::builtins::registry()
         .get(name)
         .expect("the builtin is in this table")
@@ -186,14 +186,11 @@ fn itemgetter_call(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::tuple(got))
 }
 
-fn apply(a: &Args, op: BinOp) -> Result<Value> {
-    crate::eval::operators::binary(op, a.value("a"), a.value("b"))
-        .map_err(|e| Error::from(e).at(a.call))
-}
-
 macro_rules! op_fn {
     ($($fn:ident => $op:expr),* $(,)?) => {
-        $(fn $fn(_: &mut Interp<'_>, a: &Args) -> Result<Value> { apply(a, $op) })*
+        $(fn $fn(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+            super::operator_fns::binary(it, a, $op)
+        })*
     };
 }
 
@@ -203,8 +200,8 @@ op_fn!(
     ne => BinOp::Ne, lt => BinOp::Lt, le => BinOp::Le, gt => BinOp::Gt, ge => BinOp::Ge,
 );
 
-fn neg(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    crate::eval::operators::unary(UnaryOp::Neg, a.value("a")).map_err(|e| Error::from(e).at(a.call))
+fn neg(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    super::operator_fns::unary(it, a, UnaryOp::Neg)
 }
 
 fn getitem(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
