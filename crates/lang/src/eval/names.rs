@@ -243,6 +243,10 @@ impl<'s> Interp<'s> {
         if let Some(b) = registry().get(name).filter(|b| b.kind == Kind::Function) {
             return Ok(Value::Builtin(b));
         }
+        // `Ellipsis` is the value `...` writes.
+        if name == "Ellipsis" {
+            return Ok(Value::Opaque(crate::value::ThinStr::from("Ellipsis")));
+        }
         if name == "NotImplemented" {
             return Ok(super::dunder::not_implemented());
         }

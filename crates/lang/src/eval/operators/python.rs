@@ -29,6 +29,11 @@ pub fn identical(a: &Value, b: &Value) -> bool {
         (Value::NpType(x), Value::NpType(y)) => x == y,
         (Value::ErrorClass(x), Value::ErrorClass(y)) => x == y,
         (Value::Module(x), Value::Module(y)) => x == y,
+        // `...` and `NotImplemented` are singletons; other markers (a Paddle place, a
+        // generator) are objects of their own.
+        (Value::Opaque(x), Value::Opaque(y)) => {
+            matches!(&**x, "Ellipsis" | "NotImplemented") && x == y
+        }
         (Value::Class(x), Value::Class(y)) => Arc::ptr_eq(x, y),
         (Value::Instance(x), Value::Instance(y)) => Arc::ptr_eq(x, y),
         (Value::Iter(x), Value::Iter(y)) => Arc::ptr_eq(x, y),

@@ -1,5 +1,6 @@
 //! Small standard modules: `time` (clocks, and a `sleep` the session's interrupt cuts
-//! short), `string`'s constants and `sys`'s `stdout.write`, `maxsize` and `argv`.
+//! short), `string`'s constants and `capwords`, and `sys`'s `stdout.write`, `maxsize`,
+//! `argv` and recursion limit.
 
 use std::sync::LazyLock;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -23,6 +24,32 @@ pub static STDMISC: &[Builtin] = &[
     Builtin::function("time.monotonic", "()", perf_counter)
         .doc("A clock that never goes back, in seconds (only differences mean anything).")
         .examples(&["import time\nt = time.monotonic()\ntime.monotonic() >= t"]),
+    Builtin::function("time.time_ns", "()", |_, _| {
+        let t = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        Ok(Value::Int(i64::try_from(t).unwrap_or(i64::MAX)))
+    })
+    .doc("Nanoseconds since the Unix epoch, as an int.")
+    .examples(&["import time
+time.time_ns() > 10**18"]),
+    Builtin::function("time.perf_counter_ns", "()", |_, _| {
+        Ok(Value::Int(i64::try_from(START.elapsed().as_nanos()).unwrap_or(i64::MAX)))
+    })
+    .doc("time.perf_counter in nanoseconds, as an int.")
+    .examples(&["import time
+t = time.perf_counter_ns()
+time.perf_counter_ns() >= t"]),
+    Builtin::function("string.capwords", "(s, sep=None)", capwords)
+        .doc("Each word capitalized (split on `sep`, or on runs of whitespace), joined by `sep` (a space by default).")
+        .examples(&["import string
+string.capwords('hello   big world')"]),
+    Builtin::function("sys.getrecursionlimit", "()", |_, _| {
+        Ok(Value::Int(crate::eval::MAX_DEPTH as i64))
+    })
+    .doc("How deep user function calls may nest before a RecursionError (Python's default, 1000).")
+    .examples(&["import sys
+sys.getrecursionlimit()"]),
     Builtin::function("time.sleep", "(secs)", sleep)
         .doc("Waits `secs` seconds; an interrupt (Ctrl-C, the kernel's interrupt) ends the wait with KeyboardInterrupt.")
         .examples(&["import time\ntime.sleep(0.01)"]),
@@ -61,6 +88,44 @@ fn time_(_: &mut Interp<'_>, _: &Args) -> Result<Value> {
         .duration_since(UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64());
     Ok(Value::Float(t))
+}
+
+fn capwords(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let Value::Str(s) = a.value("s") else {
+        return Err(a.err_at(
+            "s",
+            Error::new(
+                ExceptionClass::AttributeError,
+                format!(
+                    "'{}' object has no attribute 'split'",
+                    a.value("s").type_name()
+                ),
+            ),
+        ));
+    };
+    let cap = super::str_case::capitalized;
+    let out: String = match a.get("sep") {
+        None => s.split_whitespace().map(cap).collect::<Vec<_>>().join(" "),
+        Some(Value::Str(sep)) if !sep.is_empty() => {
+            s.split(sep.as_str()).map(cap).collect::<Vec<_>>().join(sep)
+        }
+        Some(Value::Str(_)) => {
+            return Err(a.err_at(
+                "sep",
+                Error::new(ExceptionClass::ValueError, "empty separator"),
+            ))
+        }
+        Some(other) => {
+            return Err(a.err_at(
+                "sep",
+                Error::new(
+                    ExceptionClass::TypeError,
+                    format!("must be str or None, not {}", other.type_name()),
+                ),
+            ))
+        }
+    };
+    Ok(Value::str(out))
 }
 
 fn perf_counter(_: &mut Interp<'_>, _: &Args) -> Result<Value> {

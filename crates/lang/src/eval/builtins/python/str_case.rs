@@ -205,15 +205,20 @@ fn casefold(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn capitalize(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     check_mapped(a, "str.capitalize")?;
+    Ok(Value::str(capitalized(me(a))))
+}
+
+/// `s.capitalize()`: the first character in title case, the rest in lower case.
+pub(super) fn capitalized(s: &str) -> String {
     let mut out = String::new();
-    for (i, (c, lower)) in lower_pieces(me(a)).into_iter().enumerate() {
+    for (i, (c, lower)) in lower_pieces(s).into_iter().enumerate() {
         if i == 0 {
             to_title(c, &mut out);
         } else {
             out.push_str(&lower);
         }
     }
-    Ok(Value::str(out))
+    out
 }
 
 fn title(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
