@@ -17,7 +17,7 @@ pub fn not_implemented() -> Value {
     Value::Opaque(crate::value::ThinStr::from("NotImplemented"))
 }
 
-fn is_not_implemented(v: &Value) -> bool {
+pub(crate) fn is_not_implemented(v: &Value) -> bool {
     matches!(v, Value::Opaque(o) if o.as_ref() == "NotImplemented")
 }
 

@@ -169,6 +169,7 @@ impl<'s> Interp<'s> {
                             | "functools.cache"
                             | "functools.lru_cache"
                             | "dataclasses.dataclass"
+                            | "functools.total_ordering"
                     )
                 }
                 _ => false,

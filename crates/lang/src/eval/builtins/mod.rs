@@ -239,6 +239,7 @@ pub fn registry() -> &'static Registry {
             python::IDENTITY,
             python::MATH,
             python::OPERATOR_FNS,
+            python::TOTAL_ORDERING,
             python::TYPING,
             python::TYPING_CLASSES,
             tensor::BUILTINS,

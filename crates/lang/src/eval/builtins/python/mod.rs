@@ -48,6 +48,7 @@ mod str_methods;
 mod str_split;
 mod str_tables;
 mod text;
+mod total_ordering;
 pub mod typing;
 pub mod typing_classes;
 
@@ -90,6 +91,7 @@ pub use pymath::MATH;
 pub use str_case::STR_CASE;
 pub use str_methods::STR_METHODS;
 pub use str_split::STR_SPLIT;
+pub use total_ordering::TOTAL_ORDERING;
 pub use typing::TYPING;
 pub use typing_classes::TYPING_CLASSES;
 
