@@ -238,6 +238,7 @@ pub fn registry() -> &'static Registry {
             python::DATACLASS_METHODS,
             python::IDENTITY,
             python::MATH,
+            python::MATH_INTS,
             python::OPERATOR_FNS,
             python::TOTAL_ORDERING,
             python::TYPING,

@@ -60,7 +60,7 @@ pub static OPERATOR_FNS: &[Builtin] = &[
     op!("length_hint", "(obj, default=0, /)", "len(obj) where it has one, else default.", "operator.length_hint(iter([1, 2]), 5)", length_hint),
     Builtin::function("operator.attrgetter", "(attr, /, *attrs)", attrgetter)
         .doc("A function giving `obj.attr` (dotted names reach deeper; a tuple of them for several attributes).")
-        .examples(&["import operator\nsorted(['bb', 'a'], key=operator.attrgetter('__len__'))[0]", "import operator\noperator.attrgetter('real', 'imag')(3)"]),
+        .examples(&["import operator\nclass P:\n    def __init__(self, n):\n        self.n = n\n[p.n for p in sorted([P(2), P(1)], key=operator.attrgetter('n'))]", "import operator\noperator.attrgetter('real', 'imag')(3)"]),
     Builtin::method("operator.attrgetter.__call__", "(self, obj, /)", attrgetter_call)
         .doc("Calls an attribute getter.")
         .examples(&["import operator\noperator.attrgetter('real')(2)"]),
