@@ -23,16 +23,6 @@ pub struct Locals {
 }
 
 impl Locals {
-    /// Room for `n` names (a function's parameter count: sized by the source text).
-    pub fn with_capacity(n: usize) -> Self {
-        #[allow(clippy::disallowed_methods)] // a parameter list's length, from the source
-        let entries = Vec::with_capacity(n);
-        Locals {
-            entries,
-            index: None,
-        }
-    }
-
     fn position(&self, name: &str) -> Option<usize> {
         match &self.index {
             Some(index) => index.get(name).copied(),
