@@ -99,20 +99,22 @@ pub(super) fn registered(name: &str) -> &'static Builtin {
         .expect("the builtin is in this table")
 }
 
-fn partial(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+/// What a partial function or a method caller remembers: `head` (the function, the
+/// method's name), then the call's extra positional arguments and its keyword arguments as
+/// `(name, value)` pairs.
+pub(super) fn hold(head: Value, a: &Args) -> Value {
     let kwargs: Vec<Value> = a
         .kwargs()
         .iter()
         .map(|(k, v, _)| Value::tuple(vec![Value::str(k), v.clone()]))
         .collect();
     let args: Vec<Value> = a.rest().iter().map(|(v, _)| v.clone()).collect();
-    let held = Value::tuple(vec![
-        a.value("func").clone(),
-        Value::tuple(args),
-        Value::tuple(kwargs),
-    ]);
+    Value::tuple(vec![head, Value::tuple(args), Value::tuple(kwargs)])
+}
+
+fn partial(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::method(
-        held,
+        hold(a.value("func").clone(), a),
         registered("functools.partial.__call__"),
     ))
 }

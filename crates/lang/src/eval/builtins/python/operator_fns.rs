@@ -250,19 +250,8 @@ fn methodcaller(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                 .at(a.span("name")),
         );
     };
-    let args: Vec<Value> = a.rest().iter().map(|(v, _)| v.clone()).collect();
-    let kwargs: Vec<Value> = a
-        .kwargs()
-        .iter()
-        .map(|(k, v, _)| Value::tuple(vec![Value::str(k), v.clone()]))
-        .collect();
-    let held = Value::tuple(vec![
-        a.value("name").clone(),
-        Value::tuple(args),
-        Value::tuple(kwargs),
-    ]);
     Ok(Value::method(
-        held,
+        super::functools::hold(a.value("name").clone(), a),
         registered("operator.methodcaller.__call__"),
     ))
 }

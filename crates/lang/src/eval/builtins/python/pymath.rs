@@ -365,10 +365,6 @@ pub(super) fn integral(y: f64) -> Result<Value> {
     Ok(BigInt::from_f64(y).map_or(Value::Int(0), norm))
 }
 
-fn frexp_parts(x: f64) -> (f64, i32) {
-    libm::frexp(x)
-}
-
 fn ldexp(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let x = num(a, "x")?;
     let i = match a.value("i") {
@@ -401,7 +397,7 @@ fn frexp(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let (m, e) = if x == 0.0 || !x.is_finite() {
         (x, 0)
     } else {
-        frexp_parts(x)
+        libm::frexp(x)
     };
     Ok(Value::tuple(vec![Value::Float(m), Value::Int(e as i64)]))
 }
@@ -429,12 +425,11 @@ fn isclose(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     ))
 }
 
-fn floats(a: &Args, items: &[(Value, ragtag_syntax::ast::Span)]) -> Result<Vec<f64>> {
+fn floats(items: &[(Value, ragtag_syntax::ast::Span)]) -> Result<Vec<f64>> {
     items
         .iter()
         .map(|(v, s)| convert::to_f64(v).map_err(|e| Error::from(e).at(*s)))
-        .collect::<Result<Vec<f64>>>()
-        .map_err(|e| e.at(a.call))
+        .collect()
 }
 
 fn norm2(xs: &[f64]) -> f64 {
@@ -450,7 +445,7 @@ fn norm2(xs: &[f64]) -> f64 {
 }
 
 fn hypot(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let xs = floats(a, a.rest())?;
+    let xs = floats(a.rest())?;
     Ok(Value::Float(match xs.as_slice() {
         [x, y] => x.hypot(*y),
         _ => norm2(&xs),

@@ -34,11 +34,8 @@ pub static MATH_INTS: &[Builtin] = &[
         .examples(&["math.isqrt(10**20 + 1)"]),
 ];
 
-fn int_arg(a: &Args, v: &Value, span: ragtag_syntax::ast::Span) -> Result<BigInt> {
-    to_big(v).ok_or_else(|| {
-        let _ = a;
-        Error::not_an_integer(v.type_name()).at(span)
-    })
+fn int_arg(v: &Value, span: ragtag_syntax::ast::Span) -> Result<BigInt> {
+    to_big(v).ok_or_else(|| Error::not_an_integer(v.type_name()).at(span))
 }
 
 fn gcd_big(mut x: BigInt, mut y: BigInt) -> BigInt {
@@ -53,7 +50,7 @@ fn gcd_big(mut x: BigInt, mut y: BigInt) -> BigInt {
 fn gcd_lcm(a: &Args, lcm: bool) -> Result<Value> {
     let mut acc = if lcm { BigInt::one() } else { BigInt::zero() };
     for (v, s) in a.rest() {
-        let n = int_arg(a, v, *s)?;
+        let n = int_arg(v, *s)?;
         acc = if lcm {
             if acc.is_zero() || n.is_zero() {
                 BigInt::zero()
@@ -76,7 +73,7 @@ fn bounded(a: &Args, what: &str, bits: f64) -> Result<()> {
 }
 
 fn non_negative(a: &Args, name: &str, what: &str) -> Result<BigInt> {
-    let n = int_arg(a, a.value(name), a.span(name))?;
+    let n = int_arg(a.value(name), a.span(name))?;
     if n.is_negative() {
         return Err(Error::new(
             ExceptionClass::ValueError,
@@ -95,7 +92,7 @@ fn factorial(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )
         .at(a.span("n")));
     }
-    let n = int_arg(a, a.value("n"), a.span("n"))?;
+    let n = int_arg(a.value("n"), a.span("n"))?;
     if n.is_negative() {
         return Err(Error::new(
             ExceptionClass::ValueError,
@@ -148,7 +145,7 @@ fn comb_perm(a: &Args, comb: bool) -> Result<Value> {
 }
 
 fn isqrt(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let n = int_arg(a, a.value("n"), a.span("n"))?;
+    let n = int_arg(a.value("n"), a.span("n"))?;
     if n.is_negative() {
         return Err(Error::new(
             ExceptionClass::ValueError,
