@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use crate::ast::{ExprKind, Param, Program, Stmt, StmtKind, Target};
+use crate::ast::{ExprKind, Param, ParamKind, Program, Stmt, StmtKind, Target};
 use crate::error::{SyntaxError, SyntaxErrorKind};
 
 /// What a function body does with names.
@@ -23,6 +23,9 @@ pub struct Bindings {
     /// The parameters' names in order, made once here so that each call binds its frame
     /// by sharing them rather than allocating every name again.
     pub params: Vec<std::sync::Arc<str>>,
+    /// Whether every parameter is a plain positional one (no keyword-only parameter,
+    /// `*args` or `**kwargs`): a call with as many positional arguments binds them in order.
+    pub positional: bool,
 }
 
 impl Bindings {
@@ -33,6 +36,9 @@ impl Bindings {
         collect(body, &mut b);
         b.generator = crate::yields::is_generator(body);
         b.params = params.iter().map(|p| p.name.as_str().into()).collect();
+        b.positional = params
+            .iter()
+            .all(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal));
         b.locals
             .retain(|n| !b.globals.contains(n) && !b.nonlocals.contains(n));
         b

@@ -17,10 +17,13 @@ pub struct Args {
     builtin: &'static Builtin,
     /// The builtin's parameters, looked up once per call rather than once per argument read.
     params: &'static [ParamSpec],
-    slots: Vec<Option<(Value, Span)>>,
+    slots: Slots,
     rest: Vec<(Value, Span)>,
     kwargs: Vec<(String, Value, Span)>,
 }
+
+/// A builtin's arguments by parameter, inline for up to four.
+pub(crate) type Slots = smallvec::SmallVec<[Option<(Value, Span)>; 4]>;
 
 /// An argument as evaluated at the call site.
 #[derive(Debug, Clone)]
@@ -67,8 +70,7 @@ impl Args {
                 })
                 .collect()
         };
-        #[allow(clippy::disallowed_methods)] // one slot per parameter of a builtin
-        let mut slots: Vec<Option<(Value, Span)>> = vec![None; params.len()];
+        let mut slots: Slots = std::iter::repeat_with(|| None).take(params.len()).collect();
         let mut rest = Vec::new();
         let variadic = params.iter().position(|p| p.variadic && !p.keywords);
         let takes_kwargs = params.iter().any(|p| p.keywords);
@@ -150,6 +152,38 @@ impl Args {
                 }
             }
         }
+        Args::complete(builtin, params, slots, rest, kwargs, call)
+    }
+
+    /// Binds positional values straight to `builtin`'s leading parameters: the values
+    /// [`Args::positional_fits`] admits, none of them an iterator, an instance or a NumPy
+    /// array (which [`Args::bind`] and the call path convert first).
+    pub(crate) fn positional(
+        builtin: &'static Builtin,
+        params: &'static [ParamSpec],
+        mut slots: Slots,
+        call: Span,
+    ) -> Result<Args> {
+        while slots.len() < params.len() {
+            slots.push(None);
+        }
+        Args::complete(builtin, params, slots, Vec::new(), Vec::new(), call)
+    }
+
+    /// Whether `count` positional arguments bind to `params` one by one: no more of them
+    /// than parameters, and none reaching a `*args` or `**kwargs` parameter.
+    pub(crate) fn positional_fits(params: &[ParamSpec], count: usize) -> bool {
+        count <= params.len() && !params[..count].iter().any(|p| p.variadic)
+    }
+
+    fn complete(
+        builtin: &'static Builtin,
+        params: &'static [ParamSpec],
+        slots: Slots,
+        rest: Vec<(Value, Span)>,
+        kwargs: Vec<(String, Value, Span)>,
+        call: Span,
+    ) -> Result<Args> {
         for (i, p) in params.iter().enumerate() {
             if p.required && slots[i].is_none() {
                 return Err(Error::new(

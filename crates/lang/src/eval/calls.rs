@@ -3,11 +3,12 @@
 
 use std::sync::Arc;
 
-use super::args::{Args, CallArg};
-use super::builtins::{self, Builtin};
+use super::args::{Args, CallArg, Slots};
+use super::builtins::{self, Builtin, ParamSpec};
 use super::statements::outside_loop;
 use super::{convert, Flow, Interp, MAX_DEPTH, SPARE_ENVS};
 use crate::diagnostic::{Error, Result};
+use crate::value::env::{Env, Locals};
 use crate::value::{Closure, ClosureBody, Value};
 use ragtag_engine::exceptions::{Exception, ExceptionClass};
 use ragtag_syntax::ast::*;
@@ -104,6 +105,11 @@ impl<'s> Interp<'s> {
         ragtag_engine::guard::check_stack().map_err(|err| Error::from(err).at(f.span))?;
         let o = self.eval(obj)?;
         if let Some(b) = plain_method(&o, name) {
+            if let Some(params) = positional_params(b, args, 1) {
+                let mut slots = Slots::new();
+                slots.push(Some((o, span)));
+                return self.call_builtin_slots(b, params, slots, args, span);
+            }
             #[allow(clippy::disallowed_methods)] // sized by the source text
             let mut all = Vec::with_capacity(args.len() + 1);
             all.push(CallArg {
@@ -116,9 +122,65 @@ impl<'s> Interp<'s> {
             return self.call_builtin(b, all, span);
         }
         let func = self.get_attr(o, name, f.span, obj.span)?;
+        if let Value::Method(m) = &func {
+            let receiver = Some(m.receiver.clone());
+            if let Some(result) = self.call_builtin_positional(m.builtin, receiver, args, span) {
+                return Ok(self.rebind_receiver(f, &func, result?));
+            }
+        }
         let call_args = self.call_args(&func, args)?;
         let result = self.call(&func, call_args, span)?;
         Ok(self.rebind_receiver(f, &func, result))
+    }
+
+    /// A builtin called with plain positional arguments (`len(x)`, or `d.get(k, 0)` with
+    /// `receiver` first): each value goes to its parameter as it is evaluated, with no
+    /// argument list to build and bind. `None`, with nothing evaluated, for a call with
+    /// keyword, `*` or `**` arguments, or more than reach the builtin's plain parameters.
+    pub(super) fn call_builtin_positional(
+        &mut self,
+        b: &'static Builtin,
+        receiver: Option<Value>,
+        args: &[Arg],
+        span: Span,
+    ) -> Option<Result<Value>> {
+        let params = positional_params(b, args, usize::from(receiver.is_some()))?;
+        let mut slots = Slots::new();
+        slots.extend(receiver.map(|r| Some((r, span))));
+        Some(self.call_builtin_slots(b, params, slots, args, span))
+    }
+
+    fn call_builtin_slots(
+        &mut self,
+        b: &'static Builtin,
+        params: &'static [ParamSpec],
+        mut slots: Slots,
+        args: &[Arg],
+        span: Span,
+    ) -> Result<Value> {
+        for a in args {
+            let v = self.eval(&a.value)?;
+            slots.push(Some((v, a.value.span)));
+        }
+        self.check_cancel()?;
+        // Iterators, instances and NumPy arrays take the general path, which drains,
+        // primes or converts them as the builtin needs.
+        let special =
+            |v: &Value| matches!(v, Value::Iter(_) | Value::Instance(_) | Value::NdArray(_));
+        if slots.iter().flatten().any(|(v, _)| special(v)) {
+            let args = slots
+                .into_iter()
+                .flatten()
+                .map(|(value, span)| CallArg {
+                    name: None,
+                    value,
+                    span,
+                })
+                .collect();
+            return self.call_builtin(b, args, span);
+        }
+        let args = Args::positional(b, params, slots, span)?;
+        (b.func)(self, &args).map_err(|e| e.at(span))
     }
 
     /// Binds `args` to a builtin's signature and calls it.
@@ -143,36 +205,87 @@ impl<'s> Interp<'s> {
         args: Vec<CallArg>,
         span: Span,
     ) -> Result<Value> {
-        if self.frames.len() >= MAX_DEPTH {
-            return Err(Error::new(
-                ExceptionClass::RecursionError,
-                format!("maximum recursion depth exceeded ({MAX_DEPTH} nested calls)"),
-            )
-            .at(span)
-            .with_hint(
-                "Python's default recursion limit; a recursive function needs a base case",
-            ));
+        self.check_depth(span)?;
+        let frame = self.closure_frame(c, |_, vars| {
+            *vars = super::params::bind(c, args, span, std::mem::take(vars))?;
+            Ok(())
+        })?;
+        self.run_closure(c, frame, span)
+    }
+
+    /// The call most code makes, `f(a, b)` of `def f(a, b)`: each argument is evaluated
+    /// straight into the new frame, with no argument list to build and bind. `None` (with
+    /// nothing evaluated) when the call has keyword, `*` or `**` arguments, or another
+    /// count than the function's plain positional parameters.
+    pub(super) fn call_closure_positional(
+        &mut self,
+        c: &Arc<Closure>,
+        args: &[Arg],
+        span: Span,
+    ) -> Option<Result<Value>> {
+        if !c.bindings.positional
+            || args.len() != c.bindings.params.len()
+            || args
+                .iter()
+                .any(|a| a.star || a.double_star || a.name.is_some())
+        {
+            return None;
         }
-        use crate::value::env::Env;
-        let spare = self.spare_envs.pop();
-        let frame = match spare {
-            // A finished call's environment and frame, reused.
-            Some(mut env) => {
-                let vars = Env::take_vars(&mut env);
-                let bound = match super::params::bind(c, args, span, vars) {
-                    Ok(b) => b,
-                    Err(e) => {
-                        self.spare_envs.push(env);
-                        return Err(e);
-                    }
-                };
-                Env::reuse(env, bound, Some(c.bindings.clone()), c.env.clone())
+        Some(self.call_closure_args(c, args, span))
+    }
+
+    fn call_closure_args(&mut self, c: &Arc<Closure>, args: &[Arg], span: Span) -> Result<Value> {
+        let frame = self.closure_frame(c, |it, vars| {
+            for (name, a) in c.bindings.params.iter().zip(args) {
+                let v = it.eval(&a.value)?;
+                vars.push_new(name.clone(), v);
             }
-            None => {
-                let bound = super::params::bind(c, args, span, Default::default())?;
-                Env::new(bound, Some(c.bindings.clone()), c.env.clone())
+            it.check_cancel()?;
+            it.check_depth(span)
+        })?;
+        self.run_closure(c, frame, span)
+    }
+
+    /// The environment of a call of `c`, its parameters bound by `bind`: a finished call's
+    /// environment reused when one is spare (unless `bind` fails, when it stays spare), or
+    /// a new one.
+    fn closure_frame(
+        &mut self,
+        c: &Arc<Closure>,
+        bind: impl FnOnce(&mut Self, &mut Locals) -> Result<()>,
+    ) -> Result<Arc<Env>> {
+        if let Some(mut env) = self.spare_envs.pop() {
+            if let Some(e) = Arc::get_mut(&mut env) {
+                if let Err(err) = bind(self, e.vars_mut()) {
+                    e.vars_mut().clear();
+                    self.spare_envs.push(env);
+                    return Err(err);
+                }
+                e.enter(&c.bindings, &c.env);
+                return Ok(env);
             }
-        };
+        }
+        let mut vars = Locals::default();
+        bind(self, &mut vars)?;
+        Ok(Env::new(vars, Some(c.bindings.clone()), c.env.clone()))
+    }
+
+    /// CPython's RecursionError past [`MAX_DEPTH`] nested calls.
+    fn check_depth(&self, span: Span) -> Result<()> {
+        if self.frames.len() < MAX_DEPTH {
+            return Ok(());
+        }
+        Err(Error::new(
+            ExceptionClass::RecursionError,
+            format!("maximum recursion depth exceeded ({MAX_DEPTH} nested calls)"),
+        )
+        .at(span)
+        .with_hint("Python's default recursion limit; a recursive function needs a base case"))
+    }
+
+    /// Runs a user function's body in `frame` (its parameters bound), or makes the
+    /// generator a generator function's call returns.
+    fn run_closure(&mut self, c: &Arc<Closure>, frame: Arc<Env>, span: Span) -> Result<Value> {
         if c.bindings.generator {
             return Ok(self.make_generator(c, frame));
         }
@@ -218,6 +331,23 @@ impl<'s> Interp<'s> {
             .collect();
         self.call(func, args, span)
     }
+}
+
+/// `b`'s parameters, when `args` after `before` values (a method's receiver) are plain
+/// positional ones that bind to its parameters one by one.
+fn positional_params(
+    b: &'static Builtin,
+    args: &[Arg],
+    before: usize,
+) -> Option<&'static [ParamSpec]> {
+    if args
+        .iter()
+        .any(|a| a.star || a.double_star || a.name.is_some())
+    {
+        return None;
+    }
+    let params = b.params();
+    Args::positional_fits(params, args.len() + before).then_some(params)
 }
 
 /// The builtin method `o.name` is, when reading it has no other effect: `o` is a Python

@@ -10,8 +10,62 @@ use ragtag_syntax::ast::*;
 
 impl<'s> Interp<'s> {
     /// Evaluates an expression.
+    ///
+    /// The kinds a loop body evaluates over and over are here; the rest are in
+    /// [`Self::eval_rest`], out of line, so that this function's frame (one per nested
+    /// expression) stays small.
     pub fn eval(&mut self, e: &Expr) -> Result<Value> {
         ragtag_engine::guard::check_stack().map_err(|err| Error::from(err).at(e.span))?;
+        Ok(match &e.kind {
+            ExprKind::Int(i) => Value::Int(*i),
+            ExprKind::Float(f) => Value::Float(*f),
+            ExprKind::Bool(b) => Value::Bool(*b),
+            ExprKind::None => Value::None,
+            ExprKind::Name(n) => self.lookup(n, e.span)?,
+            ExprKind::Attr(obj, name) => {
+                let o = self.eval(obj)?;
+                self.get_attr(o, name, e.span, obj.span)?
+            }
+            ExprKind::Call(f, args) => return self.eval_call(e, f, args),
+            ExprKind::Subscript(obj, index) => {
+                let o = self.eval(obj)?;
+                subscript::subscript(self, &o, index, e.span)?
+            }
+            ExprKind::Binary(op, l, r) if !matches!(op, BinOp::In | BinOp::NotIn) => {
+                let a = self.eval(l)?;
+                let b = self.eval(r)?;
+                match self.binary_values(*op, &a, &b, e.span)? {
+                    Ok(v) => v,
+                    Err(err) => return Err(binary_error(err, e.span, l, r, &a, &b)),
+                }
+            }
+            _ => return self.eval_rest(e),
+        })
+    }
+
+    /// A call expression, `f(args)` or `obj.name(args)`.
+    #[inline(never)]
+    fn eval_call(&mut self, e: &Expr, f: &Expr, args: &[Arg]) -> Result<Value> {
+        if let ExprKind::Attr(obj, name) = &f.kind {
+            return self.call_attr(f, obj, name, args, e.span);
+        }
+        let func = self.eval(f)?;
+        let direct = match &func {
+            Value::Closure(c) => self.call_closure_positional(c, args, e.span),
+            Value::Builtin(b) => self.call_builtin_positional(b, None, args, e.span),
+            _ => None,
+        };
+        if let Some(result) = direct {
+            return result;
+        }
+        let call_args = self.call_args(&func, args)?;
+        let result = self.call(&func, call_args, e.span)?;
+        Ok(self.rebind_receiver(f, &func, result))
+    }
+
+    /// Every other kind of expression.
+    #[inline(never)]
+    fn eval_rest(&mut self, e: &Expr) -> Result<Value> {
         let v = match &e.kind {
             ExprKind::Int(i) => Value::Int(*i),
             ExprKind::Float(f) => Value::Float(*f),
@@ -47,15 +101,7 @@ impl<'s> Interp<'s> {
                 let o = self.eval(obj)?;
                 self.get_attr(o, name, e.span, obj.span)?
             }
-            ExprKind::Call(f, args) => {
-                if let ExprKind::Attr(obj, name) = &f.kind {
-                    return self.call_attr(f, obj, name, args, e.span);
-                }
-                let func = self.eval(f)?;
-                let call_args = self.call_args(&func, args)?;
-                let result = self.call(&func, call_args, e.span)?;
-                self.rebind_receiver(f, &func, result)
-            }
+            ExprKind::Call(f, args) => return self.eval_call(e, f, args),
             ExprKind::Subscript(obj, index) => {
                 let o = self.eval(obj)?;
                 subscript::subscript(self, &o, index, e.span)?

@@ -129,39 +129,33 @@ impl Env {
     }
 
     /// A finished call's environment for the next call to reuse, when nothing else holds
-    /// it (no closure or generator kept it): its variables are dropped and its room kept,
-    /// so a call allocates neither a new environment nor a new frame.
+    /// it (no closure or generator kept it): its variables and its enclosing environment
+    /// are dropped and its room kept, so a call allocates neither a new environment nor a
+    /// new frame. Its function's bindings stay: the next call is most often of the same
+    /// function, and [`Env::enter`] then keeps them as they are.
     pub(crate) fn recycle(mut env: Arc<Env>) -> Option<Arc<Env>> {
         let e = Arc::get_mut(&mut env)?;
-        e.vars.get_mut().unwrap_or_else(|p| p.into_inner()).clear();
-        e.bindings = None;
+        e.vars_mut().clear();
         e.parent = None;
         Some(env)
     }
 
-    /// This environment (one [`Env::recycle`] gave back) set up for a new call.
-    pub(crate) fn reuse(
-        mut env: Arc<Env>,
-        vars: Locals,
-        bindings: Option<Arc<Bindings>>,
-        parent: Option<Arc<Env>>,
-    ) -> Arc<Env> {
-        match Arc::get_mut(&mut env) {
-            Some(e) => {
-                *e.vars.get_mut().unwrap_or_else(|p| p.into_inner()) = vars;
-                e.bindings = bindings;
-                e.parent = parent;
-                env
-            }
-            None => Env::new(vars, bindings, parent),
-        }
+    /// The variables, for an environment no one else holds yet.
+    pub(crate) fn vars_mut(&mut self) -> &mut Locals {
+        self.vars.get_mut().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The empty variables of a recycled environment, to bind a call's arguments in.
-    pub(crate) fn take_vars(env: &mut Arc<Env>) -> Locals {
-        Arc::get_mut(env)
-            .map(|e| std::mem::take(e.vars.get_mut().unwrap_or_else(|p| p.into_inner())))
-            .unwrap_or_default()
+    /// Sets a recycled environment up for a call of the function with `bindings`, defined
+    /// in `parent`.
+    pub(crate) fn enter(&mut self, bindings: &Arc<Bindings>, parent: &Option<Arc<Env>>) {
+        if !self
+            .bindings
+            .as_ref()
+            .is_some_and(|b| Arc::ptr_eq(b, bindings))
+        {
+            self.bindings = Some(bindings.clone());
+        }
+        self.parent = parent.clone();
     }
 
     /// Called as a call's environment is left: when only closures stored in its own

@@ -22,11 +22,30 @@ pub struct Locals {
     index: Option<HashMap<Arc<str>, usize, foldhash::fast::FixedState>>,
 }
 
+/// Whether two names are equal, compared byte by byte in line for a short name (most
+/// variable names), where a call of the C library's `memcmp` for each entry costs more
+/// than the comparison.
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() <= 16 {
+        let mut differ = 0u8;
+        for (x, y) in a.iter().zip(b) {
+            differ |= x ^ y;
+        }
+        return differ == 0;
+    }
+    a == b
+}
+
 impl Locals {
     fn position(&self, name: &str) -> Option<usize> {
         match &self.index {
             Some(index) => index.get(name).copied(),
-            None => self.entries.iter().position(|(k, _)| **k == *name),
+            None => self.entries.iter().position(|(k, _)| same_name(k, name)),
         }
     }
 
