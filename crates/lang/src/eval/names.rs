@@ -122,6 +122,18 @@ impl<'s> Interp<'s> {
                 self.set(n, v);
                 Ok(())
             }
+            _ => self.assign_rest(target, v),
+        }
+    }
+
+    /// [`Self::assign`] to anything but a name, out of line.
+    #[inline(never)]
+    fn assign_rest(&mut self, target: &Target, v: Value) -> Result<()> {
+        match target {
+            Target::Name(n, _) => {
+                self.set(n, v);
+                Ok(())
+            }
             Target::Tuple(ts, span) => {
                 let v = match v {
                     Value::Iter(_) => Value::list(self.collect(&v, *span)?),
@@ -224,6 +236,14 @@ impl<'s> Interp<'s> {
         if let Some(v) = self.globals.get(name) {
             return Ok(v.clone());
         }
+        self.lookup_builtin(name, span)
+    }
+
+    /// Looks up a name bound neither locally nor globally: a module root, an exception
+    /// class, a constant or a builtin function, or else CPython's NameError with
+    /// suggestions. Out of line, so that [`Self::lookup`]'s frame stays small.
+    #[inline(never)]
+    fn lookup_builtin(&self, name: &str, span: Span) -> Result<Value> {
         if let Some(root) = root_module(name) {
             return Ok(Value::Module(crate::value::ThinStr::from(root)));
         }

@@ -29,20 +29,16 @@ impl<'s> Interp<'s> {
     }
 
     /// Runs one statement.
+    ///
+    /// The kinds a loop body runs over and over are here; the rest are in
+    /// [`Self::exec_rest`], out of line, so that this function's frame stays small.
     pub(super) fn exec(&mut self, stmt: &Stmt) -> Result<Flow> {
         ragtag_engine::guard::check_stack().map_err(|e| Error::from(e).at(stmt.span))?;
         match &stmt.kind {
             StmtKind::Expr(e) => {
                 let v = self.eval(e)?;
-                // A top-level call of `print` shows only what it printed.
-                let print_call = matches!(&e.kind, ExprKind::Call(f, _)
-                    if matches!(&f.kind, ExprKind::Name(n) if n == "print"));
-                // A None shows only for a statement of its own at top level (not a call
-                // inside a loop), as CPython shows each top-level statement's value.
-                let shows_none = self.sink.shows_none() && !print_call && self.block_depth == 0;
-                if self.frames.is_empty() && (!matches!(v, Value::None) || shows_none) {
-                    self.prepare_shown(&v, e.span)?;
-                    self.sink.display(&v);
+                if self.frames.is_empty() {
+                    self.show_statement_value(e, v)?;
                 }
             }
             StmtKind::Assign { targets, value } => {
@@ -51,6 +47,60 @@ impl<'s> Interp<'s> {
                     self.assign(t, v.clone())?;
                 }
             }
+            StmtKind::If { cond, body, orelse } => {
+                let c = self.eval(cond)?;
+                let t = self.truth(&c, cond.span)?;
+                return self.exec_block(if t { body } else { orelse });
+            }
+            StmtKind::AugAssign { target, op, value } => {
+                self.aug_assign(target, *op, value, stmt.span)?;
+            }
+            StmtKind::Return(e) => {
+                let v = match e {
+                    Some(e) => self.eval(e)?,
+                    None => Value::None,
+                };
+                return Ok(Flow::Return(v));
+            }
+            StmtKind::Break => return Ok(Flow::Break),
+            StmtKind::Continue => return Ok(Flow::Continue),
+            // Read when the function is defined (see `Bindings`); nothing to do when run.
+            StmtKind::Pass | StmtKind::Global(_) | StmtKind::Nonlocal(_) => {}
+            _ => return self.exec_rest(stmt),
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// Shows the value of an expression statement at top level, as the REPL and `run` do.
+    #[inline(never)]
+    fn show_statement_value(&mut self, e: &Expr, v: Value) -> Result<()> {
+        // A top-level call of `print` shows only what it printed.
+        let print_call = matches!(&e.kind, ExprKind::Call(f, _)
+            if matches!(&f.kind, ExprKind::Name(n) if n == "print"));
+        // A None shows only for a statement of its own at top level (not a call inside a
+        // loop), as CPython shows each top-level statement's value.
+        let shows_none = self.sink.shows_none() && !print_call && self.block_depth == 0;
+        if !matches!(v, Value::None) || shows_none {
+            self.prepare_shown(&v, e.span)?;
+            self.sink.display(&v);
+        }
+        Ok(())
+    }
+
+    /// Every other kind of statement.
+    #[inline(never)]
+    fn exec_rest(&mut self, stmt: &Stmt) -> Result<Flow> {
+        match &stmt.kind {
+            StmtKind::Expr(_)
+            | StmtKind::Assign { .. }
+            | StmtKind::If { .. }
+            | StmtKind::AugAssign { .. }
+            | StmtKind::Return(_)
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Pass
+            | StmtKind::Global(_)
+            | StmtKind::Nonlocal(_) => return self.exec(stmt),
             // `from __future__ import …` only changes how Python 2 compiled the file.
             StmtKind::Import { module, .. } if module.starts_with("__future__.") => {}
             StmtKind::Import { module, alias } => {
@@ -83,8 +133,6 @@ impl<'s> Interp<'s> {
                     }
                 }
             }
-            StmtKind::Break => return Ok(Flow::Break),
-            StmtKind::Continue => return Ok(Flow::Continue),
             StmtKind::Del(items) => {
                 for e in items {
                     self.delete(e)?;
@@ -102,8 +150,6 @@ impl<'s> Interp<'s> {
                     Flow::Normal | Flow::Continue => {}
                 }
             },
-            // Read when the function is defined (see `Bindings`); nothing to do when run.
-            StmtKind::Pass | StmtKind::Global(_) | StmtKind::Nonlocal(_) => {}
             StmtKind::Def {
                 name,
                 params,
@@ -118,13 +164,6 @@ impl<'s> Interp<'s> {
                     self.make_closure(&shown, params, ClosureBody::Block(body.clone()))?;
                 self.annotate_function(&mut closure, params, returns.as_deref())?;
                 self.set(name, closure);
-            }
-            StmtKind::Return(e) => {
-                let v = match e {
-                    Some(e) => self.eval(e)?,
-                    None => Value::None,
-                };
-                return Ok(Flow::Return(v));
             }
             StmtKind::Raise(e) => {
                 let err = match e {
@@ -162,14 +201,6 @@ impl<'s> Interp<'s> {
                         .at(test.span)
                         .with_hint("the asserted condition is false"));
                 }
-            }
-            StmtKind::If { cond, body, orelse } => {
-                let c = self.eval(cond)?;
-                let t = self.truth(&c, cond.span)?;
-                return self.exec_block(if t { body } else { orelse });
-            }
-            StmtKind::AugAssign { target, op, value } => {
-                self.aug_assign(target, *op, value, stmt.span)?;
             }
             StmtKind::For { target, iter, body } => {
                 let mut it = self.eval(iter)?;
