@@ -36,6 +36,26 @@ pub struct CallArg {
     pub span: Span,
 }
 
+/// CPython's TypeError for a required parameter no argument reached.
+fn check_required(
+    builtin: &'static Builtin,
+    params: &[ParamSpec],
+    slots: &Slots,
+    call: Span,
+) -> Result<()> {
+    for (p, slot) in params.iter().zip(slots) {
+        if p.required && slot.is_none() {
+            return Err(Error::new(
+                ExceptionClass::TypeError,
+                format!("{}() missing required argument '{}'", builtin.name, p.name),
+            )
+            .at(call)
+            .with_hint(format!("signature: {}", builtin.signature())));
+        }
+    }
+    Ok(())
+}
+
 impl Args {
     /// Binds `args` to `builtin`'s parameters as Python would.
     pub fn bind(builtin: &'static Builtin, args: Vec<CallArg>, call: Span) -> Result<Args> {
@@ -155,19 +175,58 @@ impl Args {
         Args::complete(builtin, params, slots, rest, kwargs, call)
     }
 
-    /// Binds positional values straight to `builtin`'s leading parameters: the values
+    /// Arguments for `builtin` to receive positional values one by one
+    /// ([`Args::push_positional`], then [`Args::finish_positional`]): values that
     /// [`Args::positional_fits`] admits, none of them an iterator, an instance or a NumPy
-    /// array (which [`Args::bind`] and the call path convert first).
+    /// array (which [`Args::bind`] and the call path convert first). Built where it is used,
+    /// so the inline slots are never moved.
     pub(crate) fn positional(
         builtin: &'static Builtin,
         params: &'static [ParamSpec],
-        mut slots: Slots,
         call: Span,
-    ) -> Result<Args> {
-        while slots.len() < params.len() {
-            slots.push(None);
+    ) -> Args {
+        Args {
+            call,
+            builtin,
+            params,
+            slots: Slots::new(),
+            rest: Vec::new(),
+            kwargs: Vec::new(),
         }
-        Args::complete(builtin, params, slots, Vec::new(), Vec::new(), call)
+    }
+
+    /// Binds the next positional value.
+    pub(crate) fn push_positional(&mut self, value: Value, span: Span) {
+        self.slots.push(Some((value, span)));
+    }
+
+    /// Whether a positional value is one the general binding converts first.
+    pub(crate) fn needs_conversion(&self) -> bool {
+        self.slots.iter().flatten().any(|(v, _)| {
+            matches!(v, Value::Iter(_) | Value::Instance(_) | Value::NdArray(_))
+        })
+    }
+
+    /// The positional values, as arguments for the general binding.
+    pub(crate) fn into_call_args(self) -> Vec<CallArg> {
+        self.slots
+            .into_iter()
+            .flatten()
+            .map(|(value, span)| CallArg {
+                name: None,
+                value,
+                span,
+            })
+            .collect()
+    }
+
+    /// Leaves the parameters no value reached unset, or fails as [`Args::bind`] does when
+    /// one of them is required.
+    pub(crate) fn finish_positional(&mut self) -> Result<()> {
+        while self.slots.len() < self.params.len() {
+            self.slots.push(None);
+        }
+        check_required(self.builtin, self.params, &self.slots, self.call)
     }
 
     /// Whether `count` positional arguments bind to `params` one by one: no more of them
@@ -184,16 +243,7 @@ impl Args {
         kwargs: Vec<(String, Value, Span)>,
         call: Span,
     ) -> Result<Args> {
-        for (i, p) in params.iter().enumerate() {
-            if p.required && slots[i].is_none() {
-                return Err(Error::new(
-                    ExceptionClass::TypeError,
-                    format!("{}() missing required argument '{}'", builtin.name, p.name),
-                )
-                .at(call)
-                .with_hint(format!("signature: {}", builtin.signature())));
-            }
-        }
+        check_required(builtin, params, &slots, call)?;
         Ok(Args {
             call,
             builtin,
@@ -208,7 +258,7 @@ impl Args {
         let i = self
             .params
             .iter()
-            .position(|p| p.name == name)
+            .position(|p| crate::value::locals::same_name(&p.name, name))
             .unwrap_or_else(|| panic!("{} has no parameter {name}", self.builtin.name));
         self.slots[i].as_ref()
     }

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::args::{Args, CallArg, Slots};
+use super::args::{Args, CallArg};
 use super::builtins::{self, Builtin, ParamSpec};
 use super::statements::outside_loop;
 use super::{convert, Flow, Interp, MAX_DEPTH, SPARE_ENVS};
@@ -106,9 +106,7 @@ impl<'s> Interp<'s> {
         let o = self.eval(obj)?;
         if let Some(b) = plain_method(&o, name) {
             if let Some(params) = positional_params(b, args, 1) {
-                let mut slots = Slots::new();
-                slots.push(Some((o, span)));
-                return self.call_builtin_slots(b, params, slots, args, span);
+                return self.call_builtin_slots(b, params, Some(o), args, span);
             }
             #[allow(clippy::disallowed_methods)] // sized by the source text
             let mut all = Vec::with_capacity(args.len() + 1);
@@ -145,42 +143,33 @@ impl<'s> Interp<'s> {
         span: Span,
     ) -> Option<Result<Value>> {
         let params = positional_params(b, args, usize::from(receiver.is_some()))?;
-        let mut slots = Slots::new();
-        slots.extend(receiver.map(|r| Some((r, span))));
-        Some(self.call_builtin_slots(b, params, slots, args, span))
+        Some(self.call_builtin_slots(b, params, receiver, args, span))
     }
 
     fn call_builtin_slots(
         &mut self,
         b: &'static Builtin,
         params: &'static [ParamSpec],
-        mut slots: Slots,
+        receiver: Option<Value>,
         args: &[Arg],
         span: Span,
     ) -> Result<Value> {
+        let mut bound = Args::positional(b, params, span);
+        if let Some(r) = receiver {
+            bound.push_positional(r, span);
+        }
         for a in args {
             let v = self.eval(&a.value)?;
-            slots.push(Some((v, a.value.span)));
+            bound.push_positional(v, a.value.span);
         }
         self.check_cancel()?;
         // Iterators, instances and NumPy arrays take the general path, which drains,
         // primes or converts them as the builtin needs.
-        let special =
-            |v: &Value| matches!(v, Value::Iter(_) | Value::Instance(_) | Value::NdArray(_));
-        if slots.iter().flatten().any(|(v, _)| special(v)) {
-            let args = slots
-                .into_iter()
-                .flatten()
-                .map(|(value, span)| CallArg {
-                    name: None,
-                    value,
-                    span,
-                })
-                .collect();
-            return self.call_builtin(b, args, span);
+        if bound.needs_conversion() {
+            return self.call_builtin(b, bound.into_call_args(), span);
         }
-        let args = Args::positional(b, params, slots, span)?;
-        (b.func)(self, &args).map_err(|e| e.at(span))
+        bound.finish_positional()?;
+        (b.func)(self, &bound).map_err(|e| e.at(span))
     }
 
     /// Binds `args` to a builtin's signature and calls it.

@@ -26,7 +26,7 @@ pub struct Locals {
 /// variable names), where a call of the C library's `memcmp` for each entry costs more
 /// than the comparison.
 #[inline]
-fn same_name(a: &str, b: &str) -> bool {
+pub(crate) fn same_name(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
