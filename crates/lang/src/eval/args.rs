@@ -202,9 +202,10 @@ impl Args {
 
     /// Whether a positional value is one the general binding converts first.
     pub(crate) fn needs_conversion(&self) -> bool {
-        self.slots.iter().flatten().any(|(v, _)| {
-            matches!(v, Value::Iter(_) | Value::Instance(_) | Value::NdArray(_))
-        })
+        self.slots
+            .iter()
+            .flatten()
+            .any(|(v, _)| matches!(v, Value::Iter(_) | Value::Instance(_) | Value::NdArray(_)))
     }
 
     /// The positional values, as arguments for the general binding.

@@ -227,7 +227,7 @@ impl<'s> Interp<'s> {
         let frame = self.closure_frame(c, |it, vars| {
             for (name, a) in c.bindings.params.iter().zip(args) {
                 let v = it.eval(&a.value)?;
-                vars.push_new(name.clone(), v);
+                vars.push_param(name, v);
             }
             it.check_cancel()?;
             it.check_depth(span)

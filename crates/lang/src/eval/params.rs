@@ -28,7 +28,7 @@ pub(super) fn bind(
             .all(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
     {
         for (name, a) in c.bindings.params.iter().zip(args) {
-            frame.push_new(name.clone(), a.value);
+            frame.push_param(name, a.value);
         }
         return Ok(frame);
     }
@@ -133,7 +133,7 @@ pub(super) fn bind(
             _ => slots[i].take().or_else(|| c.defaults[i].clone()),
         };
         match v {
-            Some(v) => frame.push_new(name.clone(), v),
+            Some(v) => frame.push_param(name, v),
             None if p.kind == ParamKind::KeywordOnly => missing_kwonly.push(p.name.as_str()),
             None => missing.push(p.name.as_str()),
         }

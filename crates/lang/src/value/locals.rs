@@ -14,14 +14,6 @@ use super::Value;
 /// How many names a scope holds before it keeps an index of them.
 const INDEXED: usize = 24;
 
-/// A scope's variables, in the order they were first bound.
-#[derive(Debug, Default, Clone)]
-pub struct Locals {
-    entries: Vec<(Arc<str>, Value)>,
-    /// Each name's position in `entries`, once there are more than [`INDEXED`] of them.
-    index: Option<HashMap<Arc<str>, usize, foldhash::fast::FixedState>>,
-}
-
 /// Whether two names are equal, compared byte by byte in line for a short name (most
 /// variable names), where a call of the C library's `memcmp` for each entry costs more
 /// than the comparison.
@@ -41,12 +33,30 @@ pub(crate) fn same_name(a: &str, b: &str) -> bool {
     a == b
 }
 
+/// A scope's variables, in the order they were first bound.
+///
+/// A reused frame ([`Locals::clear`]) keeps its names past `bound`, each with no value
+/// held: the next call of the same function binds its parameters to the same shared names
+/// ([`Locals::push_param`]) without taking a new reference to each.
+#[derive(Debug, Default, Clone)]
+pub struct Locals {
+    entries: Vec<(Arc<str>, Value)>,
+    /// How many of `entries` are bound; the rest are names kept from an earlier call.
+    bound: usize,
+    /// Each name's position in `entries`, once there are more than [`INDEXED`] of them.
+    index: Option<HashMap<Arc<str>, usize, foldhash::fast::FixedState>>,
+}
+
 impl Locals {
     fn position(&self, name: &str) -> Option<usize> {
         match &self.index {
             Some(index) => index.get(name).copied(),
-            None => self.entries.iter().position(|(k, _)| same_name(k, name)),
+            None => self.live().iter().position(|(k, _)| same_name(k, name)),
         }
+    }
+
+    fn live(&self) -> &[(Arc<str>, Value)] {
+        &self.entries[..self.bound]
     }
 
     /// The value bound to `name`.
@@ -69,30 +79,41 @@ impl Locals {
         if let Some(i) = self.position(&name) {
             return Some(std::mem::replace(&mut self.entries[i].1, value));
         }
+        self.push_unbound(name, value);
+        None
+    }
+
+    /// Appends a binding for a name not bound yet.
+    fn push_unbound(&mut self, name: Arc<str>, value: Value) {
+        self.entries.truncate(self.bound);
         if let Some(index) = &mut self.index {
             index.insert(name.clone(), self.entries.len());
         }
         self.entries.push((name, value));
-        if self.index.is_none() && self.entries.len() > INDEXED {
+        self.bound += 1;
+        if self.index.is_none() && self.bound > INDEXED {
             self.reindex();
         }
-        None
     }
 
     /// Binds `name`, which is not bound yet (a parameter of a new frame), to `value`.
-    pub fn push_new(&mut self, name: Arc<str>, value: Value) {
-        debug_assert!(!self.contains_key(&name), "{name} is bound already");
-        if self.index.is_some() || self.entries.len() >= INDEXED {
-            self.insert(name, value);
-            return;
+    pub fn push_param(&mut self, name: &Arc<str>, value: Value) {
+        debug_assert!(!self.contains_key(name), "{name} is bound already");
+        match self.entries.get_mut(self.bound) {
+            // The same name as the last call's parameter here: only the value is new.
+            Some(slot) if self.index.is_none() && Arc::ptr_eq(&slot.0, name) => {
+                slot.1 = value;
+                self.bound += 1;
+            }
+            _ => self.push_unbound(name.clone(), value),
         }
-        self.entries.push((name, value));
     }
 
     /// Unbinds `name`, returning its value.
     pub fn remove(&mut self, name: &str) -> Option<Value> {
         let i = self.position(name)?;
         let (_, v) = self.entries.remove(i);
+        self.bound -= 1;
         if self.index.is_some() {
             self.reindex();
         }
@@ -101,7 +122,7 @@ impl Locals {
 
     fn reindex(&mut self) {
         self.index = Some(
-            self.entries
+            self.live()
                 .iter()
                 .enumerate()
                 .map(|(i, (k, _))| (k.clone(), i))
@@ -109,41 +130,51 @@ impl Locals {
         );
     }
 
-    /// Unbinds every name.
+    /// Unbinds every name, keeping the names (not their values) for the next call of a
+    /// reused frame.
     pub fn clear(&mut self) {
-        self.entries.clear();
-        self.index = None;
+        if self.index.is_some() {
+            self.entries.clear();
+            self.index = None;
+        } else {
+            for (_, v) in &mut self.entries[..self.bound] {
+                *v = Value::None;
+            }
+        }
+        self.bound = 0;
     }
 
     /// Takes every binding out, in binding order.
     pub fn drain(&mut self) -> impl Iterator<Item = (Arc<str>, Value)> + '_ {
         self.index = None;
+        self.entries.truncate(self.bound);
+        self.bound = 0;
         self.entries.drain(..)
     }
 
     /// The bindings in the order their names were first bound.
     pub fn iter(&self) -> impl Iterator<Item = (&Arc<str>, &Value)> {
-        self.entries.iter().map(|(k, v)| (k, v))
+        self.live().iter().map(|(k, v)| (k, v))
     }
 
     /// The names, in binding order.
     pub fn keys(&self) -> impl Iterator<Item = &Arc<str>> {
-        self.entries.iter().map(|(k, _)| k)
+        self.live().iter().map(|(k, _)| k)
     }
 
     /// The values, in binding order.
     pub fn values(&self) -> impl Iterator<Item = &Value> {
-        self.entries.iter().map(|(_, v)| v)
+        self.live().iter().map(|(_, v)| v)
     }
 
     /// How many names are bound.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.bound
     }
 
     /// Whether no name is bound.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.bound == 0
     }
 }
 
@@ -174,5 +205,29 @@ mod tests {
             *l.get_mut("v2").unwrap() = Value::None;
             assert!(matches!(l.get("v2"), Some(Value::None)));
         }
+    }
+
+    #[test]
+    fn a_cleared_frame_keeps_its_names_for_the_same_parameters_and_binds_others_afresh() {
+        let (a, b): (Arc<str>, Arc<str>) = ("a".into(), "b".into());
+        let mut l = Locals::default();
+        l.push_param(&a, Value::Int(1));
+        l.push_param(&b, Value::Int(2));
+        l.insert("c".into(), Value::Int(3));
+        l.clear();
+        assert!(l.is_empty() && l.get("a").is_none() && l.get("c").is_none());
+        assert_eq!(l.keys().count(), 0);
+        l.push_param(&a, Value::Int(10));
+        assert!(Arc::ptr_eq(&l.entries[0].0, &a));
+        // Another function's parameter where `b` was: bound under its own name.
+        let x: Arc<str> = "x".into();
+        l.push_param(&x, Value::Int(20));
+        assert!(matches!(l.get("x"), Some(Value::Int(20))));
+        assert!(l.get("b").is_none() && l.get("c").is_none());
+        assert_eq!(l.len(), 2);
+        let names: Vec<&str> = l.keys().map(|k| &**k).collect();
+        assert_eq!(names, ["a", "x"]);
+        assert_eq!(l.drain().count(), 2);
+        assert!(l.is_empty());
     }
 }
