@@ -32,15 +32,21 @@ impl<'s> Interp<'s> {
                 subscript::subscript(self, &o, index, e.span)?
             }
             ExprKind::Binary(op, l, r) if !matches!(op, BinOp::In | BinOp::NotIn) => {
-                let a = self.eval(l)?;
-                let b = self.eval(r)?;
-                match self.binary_values(*op, &a, &b, e.span)? {
-                    Ok(v) => v,
-                    Err(err) => return Err(binary_error(err, e.span, l, r, &a, &b)),
-                }
+                return self.eval_binary(e, *op, l, r)
             }
             _ => return self.eval_rest(e),
         })
+    }
+
+    /// `l op r`, eagerly.
+    #[inline]
+    fn eval_binary(&mut self, e: &Expr, op: BinOp, l: &Expr, r: &Expr) -> Result<Value> {
+        let a = self.eval(l)?;
+        let b = self.eval(r)?;
+        match self.binary_values(op, &a, &b, e.span)? {
+            Ok(v) => Ok(v),
+            Err(err) => Err(binary_error(err, e.span, l, r, &a, &b)),
+        }
     }
 
     /// A call expression, `f(args)` or `obj.name(args)`.
@@ -67,18 +73,22 @@ impl<'s> Interp<'s> {
     #[inline(never)]
     fn eval_rest(&mut self, e: &Expr) -> Result<Value> {
         let v = match &e.kind {
-            ExprKind::Int(i) => Value::Int(*i),
-            ExprKind::Float(f) => Value::Float(*f),
+            // The kinds `eval` takes itself.
+            ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Bool(_)
+            | ExprKind::None
+            | ExprKind::Name(_)
+            | ExprKind::Attr(..)
+            | ExprKind::Call(..)
+            | ExprKind::Subscript(..) => return self.eval(e),
             ExprKind::Str(s) => Value::str(s),
             ExprKind::FString(parts) => {
                 let mut out = String::new();
                 self.fstring(parts, &mut out)?;
                 Value::str(out)
             }
-            ExprKind::Bool(b) => Value::Bool(*b),
-            ExprKind::None => Value::None,
             ExprKind::Ellipsis => Value::Opaque(crate::value::ThinStr::from("Ellipsis")),
-            ExprKind::Name(n) => self.lookup(n, e.span)?,
             ExprKind::List(items) => {
                 if let Some(n) = subscript::literal_nested(e) {
                     Value::literal(n.into())
@@ -97,15 +107,6 @@ impl<'s> Interp<'s> {
                 )
                 .at(e.span))
             }
-            ExprKind::Attr(obj, name) => {
-                let o = self.eval(obj)?;
-                self.get_attr(o, name, e.span, obj.span)?
-            }
-            ExprKind::Call(f, args) => return self.eval_call(e, f, args),
-            ExprKind::Subscript(obj, index) => {
-                let o = self.eval(obj)?;
-                subscript::subscript(self, &o, index, e.span)?
-            }
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x)?;
                 if let Value::Instance(_) = v {
@@ -118,14 +119,7 @@ impl<'s> Interp<'s> {
                 let b = self.eval(r)?;
                 self.contains_lazy(*op, &a, &b, e.span)?
             }
-            ExprKind::Binary(op, l, r) => {
-                let a = self.eval(l)?;
-                let b = self.eval(r)?;
-                match self.binary_values(*op, &a, &b, e.span)? {
-                    Ok(v) => v,
-                    Err(err) => return Err(binary_error(err, e.span, l, r, &a, &b)),
-                }
-            }
+            ExprKind::Binary(op, l, r) => return self.eval_binary(e, *op, l, r),
             ExprKind::Logic(op, l, r) => {
                 let a = self.eval(l)?;
                 let t = self.truth(&a, l.span)?;
