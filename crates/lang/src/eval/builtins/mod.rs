@@ -216,6 +216,8 @@ pub fn registry() -> &'static Registry {
             python::FUNCTOOLS,
             python::RANDOM,
             python::STDMISC,
+            python::STDTIME,
+            python::SYSMOD,
             python::JSON,
             python::BYTES,
             python::BYTES_METHODS,
@@ -434,6 +436,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         return Some(v);
     }
     if let Some(v) = python::stdmisc::constant(&path)
+        .or_else(|| python::sysmod::constant(&path))
         .or_else(|| python::json::constant(&path))
         .or_else(|| python::dataclasses::constant(&path))
         .or_else(|| python::typing::constant(&path))

@@ -29,6 +29,7 @@ pub mod json;
 mod json_error;
 mod json_files;
 mod lru;
+mod modnames;
 mod namedtuple;
 mod number_methods;
 mod numbers;
@@ -44,10 +45,12 @@ mod search;
 mod sets;
 pub mod slices;
 pub mod stdmisc;
+mod stdtime;
 mod str_case;
 mod str_methods;
 mod str_split;
 mod str_tables;
+pub mod sysmod;
 mod text;
 mod total_ordering;
 pub mod typing;
@@ -97,77 +100,10 @@ pub use total_ordering::TOTAL_ORDERING;
 pub use typing::TYPING;
 pub use typing_classes::TYPING_CLASSES;
 
-/// The names of the standard modules' values that are not functions (the ones
-/// `module_attr` finds through each module's `constant`), for `from module import *` and
-/// `dir(module)`.
-pub fn constant_names(module: &str) -> &'static [&'static str] {
-    match module {
-        "string" => &[
-            "ascii_letters",
-            "ascii_lowercase",
-            "ascii_uppercase",
-            "digits",
-            "hexdigits",
-            "octdigits",
-            "punctuation",
-            "whitespace",
-            "printable",
-        ],
-        "sys" => &["maxsize", "argv"],
-        "json" => &["JSONDecodeError"],
-        "dataclasses" => &[
-            "MISSING",
-            "FrozenInstanceError",
-            "Field",
-            "InitVar",
-            "KW_ONLY",
-        ],
-        "typing" => &[
-            "TYPE_CHECKING",
-            "Generic",
-            "Protocol",
-            "Any",
-            "Optional",
-            "Union",
-            "ClassVar",
-            "Final",
-            "Literal",
-            "List",
-            "Dict",
-            "Set",
-            "FrozenSet",
-            "Tuple",
-            "Type",
-            "DefaultDict",
-            "Deque",
-            "Callable",
-            "Iterable",
-            "Iterator",
-            "Sequence",
-            "Mapping",
-        ],
-        _ => &[],
-    }
-}
-
-/// The standard modules `import` finds besides ragtag's roots (their builtins are named
-/// under them: `itertools.count`).
-pub const STDLIB_MODULES: &[&str] = &[
-    "itertools",
-    "functools",
-    "operator",
-    "random",
-    "string",
-    "time",
-    "json",
-    "collections",
-    "copy",
-    "dataclasses",
-    "typing",
-];
 pub use copy::COPY;
 pub use json::JSON;
 pub use json_files::JSON_FILES;
+pub use modnames::{constant_names, STDLIB_MODULES};
 pub use number_methods::NUMBER_METHODS;
 pub use objects::OBJECTS;
 pub use protocols::PROTOCOLS;
@@ -177,6 +113,8 @@ pub use ranges::RANGES;
 pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
 pub use slices::SLICES;
 pub use stdmisc::STDMISC;
+pub use stdtime::STDTIME;
+pub use sysmod::SYSMOD;
 
 /// Python builtins.
 pub static BUILTINS: &[Builtin] = &[
