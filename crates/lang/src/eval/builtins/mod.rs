@@ -214,6 +214,7 @@ pub fn registry() -> &'static Registry {
             python::iterators::ITERATORS,
             python::ITERTOOLS,
             python::FUNCTOOLS,
+            python::FUNCTOOLS_MORE,
             python::RANDOM,
             python::STDMISC,
             python::STDTIME,
