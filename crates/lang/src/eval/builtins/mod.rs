@@ -229,6 +229,8 @@ pub fn registry() -> &'static Registry {
             python::LRU,
             python::COPY,
             python::COLLECTIONS,
+            python::CHAINMAP,
+            python::USER_COLLECTIONS,
             python::DEQUE,
             python::NAMEDTUPLE,
             python::JSON_FILES,
@@ -437,6 +439,11 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         return Some(v);
     }
     if let Some(v) = python::stdmisc::constant(&path)
+        .or_else(|| (path == "collections.ChainMap").then(python::chainmap::chainmap_class))
+        .or_else(|| {
+            path.strip_prefix("collections.")
+                .and_then(python::user_collections::user_class)
+        })
         .or_else(|| python::sysmod::constant(&path))
         .or_else(|| python::json::constant(&path))
         .or_else(|| python::dataclasses::constant(&path))

@@ -18,6 +18,7 @@ pub fn constant_names(module: &str) -> &'static [&'static str] {
         ],
         "sys" => &["maxsize", "argv", "version", "version_info", "float_info"],
         "json" => &["JSONDecodeError"],
+        "collections" => &["ChainMap", "UserDict", "UserList", "UserString"],
         "dataclasses" => &[
             "MISSING",
             "FrozenInstanceError",
