@@ -217,6 +217,7 @@ pub fn registry() -> &'static Registry {
             python::FUNCTOOLS_MORE,
             python::RANDOM,
             python::STDMISC,
+            python::STRING_TEMPLATE,
             python::STDTIME,
             python::SYSMOD,
             python::JSON,
@@ -439,6 +440,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         return Some(v);
     }
     if let Some(v) = python::stdmisc::constant(&path)
+        .or_else(|| (path == "string.Template").then(python::string_template::template_class))
         .or_else(|| (path == "collections.ChainMap").then(python::chainmap::chainmap_class))
         .or_else(|| {
             path.strip_prefix("collections.")

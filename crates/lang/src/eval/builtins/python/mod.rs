@@ -52,6 +52,7 @@ mod str_case;
 mod str_methods;
 mod str_split;
 mod str_tables;
+pub mod string_template;
 pub mod sysmod;
 mod text;
 mod total_ordering;
@@ -120,6 +121,7 @@ pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
 pub use slices::SLICES;
 pub use stdmisc::STDMISC;
 pub use stdtime::STDTIME;
+pub use string_template::STRING_TEMPLATE;
 pub use sysmod::SYSMOD;
 
 /// Python builtins.

@@ -15,6 +15,7 @@ pub fn constant_names(module: &str) -> &'static [&'static str] {
             "punctuation",
             "whitespace",
             "printable",
+            "Template",
         ],
         "sys" => &["maxsize", "argv", "version", "version_info", "float_info"],
         "json" => &["JSONDecodeError"],
