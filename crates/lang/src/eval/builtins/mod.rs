@@ -216,6 +216,7 @@ pub fn registry() -> &'static Registry {
             python::FUNCTOOLS,
             python::FUNCTOOLS_MORE,
             python::RANDOM,
+            python::RANDOM_DISTS,
             python::STDMISC,
             python::STRING_TEMPLATE,
             python::STDTIME,
