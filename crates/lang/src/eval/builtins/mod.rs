@@ -222,6 +222,7 @@ pub fn registry() -> &'static Registry {
             python::STDTIME,
             python::SYSMOD,
             python::JSON,
+            python::JSON_CLASSES,
             python::BYTES,
             python::BYTES_METHODS,
             python::BYTEARRAY_METHODS,

@@ -28,6 +28,7 @@ mod iterables;
 pub mod iterators;
 mod itertools;
 pub mod json;
+mod json_classes;
 mod json_error;
 mod json_files;
 mod lru;
@@ -110,6 +111,7 @@ pub use user_collections::USER_COLLECTIONS;
 
 pub use copy::COPY;
 pub use json::JSON;
+pub use json_classes::JSON_CLASSES;
 pub use json_files::JSON_FILES;
 pub use modnames::{constant_names, STDLIB_MODULES};
 pub use number_methods::NUMBER_METHODS;

@@ -18,7 +18,7 @@ pub fn constant_names(module: &str) -> &'static [&'static str] {
             "Template",
         ],
         "sys" => &["maxsize", "argv", "version", "version_info", "float_info"],
-        "json" => &["JSONDecodeError"],
+        "json" => &["JSONDecodeError", "JSONEncoder", "JSONDecoder"],
         "collections" => &["ChainMap", "UserDict", "UserList", "UserString"],
         "dataclasses" => &[
             "MISSING",
