@@ -241,6 +241,11 @@ impl<'s> Interp<'s> {
         name: &str,
         span: Span,
     ) -> Result<Option<Value>> {
+        if let Value::Closure(c) = o {
+            if let Some(v) = super::protocols::function_attr(c, name)? {
+                return Ok(Some(v));
+            }
+        }
         Ok(Some(match (o, name) {
             (Value::Instance(i), _) => return self.instance_attr(i, name, span).map(Some),
             (Value::Class(c), _) => return self.class_attr(c, name, span).map(Some),
@@ -449,6 +454,10 @@ impl<'s> Interp<'s> {
                 Ok(true)
             }
             Value::Class(c) if c.module == "__main__" => {
+                attr_set(&c.attrs, name, v);
+                Ok(true)
+            }
+            Value::Closure(c) => {
                 attr_set(&c.attrs, name, v);
                 Ok(true)
             }

@@ -41,6 +41,7 @@ impl<'s> Interp<'s> {
             bindings: Arc::new(bindings),
             source: self.source,
             annotations: None,
+            attrs: Default::default(),
         })))
     }
 

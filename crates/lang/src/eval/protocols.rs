@@ -1,6 +1,6 @@
 //! The protocols of user classes beyond operators: the method resolution order (C3),
 //! `__setattr__`/`__delattr__` hooks, `__format__`, `__hash__`, and `==`/`in` over
-//! containers that hold instances (whose `__eq__` decides).
+//! containers that hold instances (whose `__eq__` decides), and a function's own attributes.
 
 use std::sync::Arc;
 
@@ -250,4 +250,37 @@ impl<'s> Interp<'s> {
             .map(|k| k.py_hash())
             .map_err(|e| Error::from(e).at(span))
     }
+}
+
+/// The names a function keeps in its own slots rather than its `__dict__`.
+pub(super) const FUNCTION_SLOTS: [&str; 4] = ["__name__", "__qualname__", "__doc__", "__module__"];
+
+/// A function's own attribute, `__doc__` (its body's first string), `__module__` or
+/// `__dict__`; `None` for the names every value answers (`__name__`, `__class__` …).
+pub(super) fn function_attr(c: &crate::value::Closure, name: &str) -> Result<Option<Value>> {
+    if let Some(v) = crate::value::class::attr_get(&c.attrs, name) {
+        return Ok(Some(v));
+    }
+    Ok(Some(match name {
+        "__doc__" => match &c.body {
+            crate::value::ClosureBody::Block(stmts) => match stmts.first().map(|s| &s.kind) {
+                Some(ragtag_syntax::ast::StmtKind::Expr(e)) => match &e.kind {
+                    ragtag_syntax::ast::ExprKind::Str(s) => Value::str(s),
+                    _ => Value::None,
+                },
+                _ => Value::None,
+            },
+            crate::value::ClosureBody::Expr(_) => Value::None,
+        },
+        "__module__" => Value::str("__main__"),
+        "__dict__" => {
+            let items = crate::value::class::attr_items(&c.attrs)
+                .into_iter()
+                .filter(|(k, _)| !FUNCTION_SLOTS.contains(&k.as_str()))
+                .map(|(k, v)| (Value::str(k), v))
+                .collect();
+            Value::dict(items).map_err(Error::from)?
+        }
+        _ => return Ok(None),
+    }))
 }

@@ -159,7 +159,13 @@ impl<'s> Interp<'s> {
         for (d, span) in found.into_iter().rev() {
             let applies = match &d {
                 Value::Closure(_) | Value::Class(_) | Value::Bound(_) | Value::Instance(_) => true,
-                Value::Method(m) => m.builtin.name == "property.setter",
+                Value::Method(m) => matches!(
+                    m.builtin.name,
+                    "property.setter"
+                        | "functools.wraps.__call__"
+                        | "functools.singledispatch._register_to"
+                        | "functools.singledispatch.register"
+                ),
                 Value::Builtin(b) => {
                     matches!(
                         b.name,
@@ -170,6 +176,8 @@ impl<'s> Interp<'s> {
                             | "functools.lru_cache"
                             | "dataclasses.dataclass"
                             | "functools.total_ordering"
+                            | "functools.cached_property"
+                            | "functools.singledispatch"
                     )
                 }
                 _ => false,

@@ -220,6 +220,9 @@ pub struct Closure {
     /// `__annotations__`: a dict of the parameters' and the return's annotations, when the
     /// `def` has any.
     pub annotations: Option<Value>,
+    /// The function's own attributes (`f.x = 1`, `__wrapped__`), and the `__name__`,
+    /// `__qualname__`, `__doc__` and `__module__` given to it (`functools.wraps`).
+    pub attrs: std::sync::Mutex<class::Attrs>,
 }
 
 /// A lambda's expression or a def's statements.

@@ -214,9 +214,15 @@ pub fn registry() -> &'static Registry {
             python::iterators::ITERATORS,
             python::ITERTOOLS,
             python::FUNCTOOLS,
+            python::FUNCTOOLS_MORE,
             python::RANDOM,
+            python::RANDOM_DISTS,
             python::STDMISC,
+            python::STRING_TEMPLATE,
+            python::STDTIME,
+            python::SYSMOD,
             python::JSON,
+            python::JSON_CLASSES,
             python::BYTES,
             python::BYTES_METHODS,
             python::BYTEARRAY_METHODS,
@@ -226,6 +232,8 @@ pub fn registry() -> &'static Registry {
             python::LRU,
             python::COPY,
             python::COLLECTIONS,
+            python::CHAINMAP,
+            python::USER_COLLECTIONS,
             python::DEQUE,
             python::NAMEDTUPLE,
             python::JSON_FILES,
@@ -434,6 +442,13 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         return Some(v);
     }
     if let Some(v) = python::stdmisc::constant(&path)
+        .or_else(|| (path == "string.Template").then(python::string_template::template_class))
+        .or_else(|| (path == "collections.ChainMap").then(python::chainmap::chainmap_class))
+        .or_else(|| {
+            path.strip_prefix("collections.")
+                .and_then(python::user_collections::user_class)
+        })
+        .or_else(|| python::sysmod::constant(&path))
         .or_else(|| python::json::constant(&path))
         .or_else(|| python::dataclasses::constant(&path))
         .or_else(|| python::typing::constant(&path))

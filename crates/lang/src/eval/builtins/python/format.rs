@@ -11,7 +11,7 @@ mod str_format;
 use crate::value::Value;
 pub use percent::{percent_format, percent_format_bytes};
 use ragtag_engine::{budget, type_error, value_error, Array, DType, Exception, ExceptionClass};
-pub use str_format::{str_format, AttrLookup};
+pub use str_format::{str_format, str_format_map, AttrLookup};
 
 /// A parsed format spec.
 #[derive(Debug, Clone, Default)]

@@ -5,10 +5,14 @@ use crate::eval::args::Args;
 use crate::eval::Interp;
 use crate::value::Value;
 
-pub(super) fn dict(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+pub(super) fn dict(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let out = crate::value::PyDict::new(Vec::new()).map_err(|e| a.err_at("pairs", e))?;
     if let Some(source) = a.get("pairs") {
-        let pairs = super::containers::pairs_of(source).map_err(|e| e.at(a.span("pairs")))?;
+        // An instance is read as a mapping (its `keys()` and items) or as pairs.
+        let pairs = match source {
+            Value::Instance(_) => super::user_collections::pairs(it, source, a.span("pairs"))?,
+            _ => super::containers::pairs_of(source).map_err(|e| e.at(a.span("pairs")))?,
+        };
         for (k, v) in pairs {
             out.insert(k, v).map_err(|e| a.err_at("pairs", e))?;
         }

@@ -67,6 +67,9 @@ pub static ITERTOOLS: &[Builtin] = &[
     Builtin::function("itertools.filterfalse", "(function, iterable)", filterfalse)
         .doc("The items for which `function(item)` is false.")
         .examples(&["import itertools\nlist(itertools.filterfalse(lambda x: x % 2, range(5)))"]),
+    Builtin::function("itertools.compress", "(data, selectors)", compress)
+        .doc("An iterator of the items of `data` whose item in `selectors` is true, up to the shorter.")
+        .examples(&["import itertools\nlist(itertools.compress('ABCDEF', [1, 0, 1, 0, 1, 1]))"]),
     Builtin::function("itertools.pairwise", "(iterable)", pairwise)
         .doc("Overlapping pairs of consecutive items.")
         .examples(&["import itertools\nlist(itertools.pairwise('abc'))"]),
@@ -413,6 +416,36 @@ fn filterfalse(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             func: a.value("function").clone(),
             iter: iter_arg(a, "iterable")?,
             invert: true,
+        },
+    ))
+}
+
+fn compress(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    // map(itemgetter(0), filter(itemgetter(1), zip(data, selectors))), each step lazy.
+    let getter = |i: i64| {
+        Value::method(
+            Value::tuple(vec![Value::Int(i)]),
+            super::functools::registered("operator.itemgetter.__call__"),
+        )
+    };
+    let pairs = iter_value(
+        "zip",
+        IterState::Zip {
+            iters: vec![iter_arg(a, "data")?, iter_arg(a, "selectors")?],
+            strict: false,
+        },
+    );
+    let kept = IterState::Filter {
+        func: getter(1),
+        iter: pairs,
+        invert: false,
+    };
+    Ok(iter_value(
+        "itertools.compress",
+        IterState::Map {
+            func: getter(0),
+            iters: vec![iter_value("filter", kept)],
+            star: false,
         },
     ))
 }

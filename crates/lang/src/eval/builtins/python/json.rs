@@ -19,7 +19,7 @@ use ragtag_syntax::ast::Span;
 pub static JSON: &[Builtin] = &[
     Builtin::function(
         "json.dumps",
-        "(obj, *, skipkeys=False, ensure_ascii=True, indent=None, separators=None, default=None, sort_keys=False)",
+        "(obj, *, skipkeys=False, ensure_ascii=True, indent=None, separators=None, default=None, sort_keys=False, cls=None)",
         dumps,
     )
     .doc("The JSON text of `obj` (dicts, lists, tuples, strs, numbers, bools, None), as CPython writes it.")
@@ -34,7 +34,9 @@ pub static JSON: &[Builtin] = &[
 
 /// `json.JSONDecodeError`.
 pub fn constant(path: &str) -> Option<Value> {
-    (path == "json.JSONDecodeError").then(|| Value::Class(super::json_error::class()))
+    (path == "json.JSONDecodeError")
+        .then(|| Value::Class(super::json_error::class()))
+        .or_else(|| super::json_classes::constant(path))
 }
 
 struct Options {
@@ -53,6 +55,9 @@ fn type_error(msg: impl Into<String>) -> Error {
 }
 
 fn dumps(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    if let Some(cls) = a.get("cls") {
+        return super::json_classes::dumps_with(it, &cls.clone(), a);
+    }
     let indent = match a.get("indent") {
         None => None,
         Some(Value::Int(n)) => Some(

@@ -7,6 +7,7 @@ mod bigints;
 mod bytearray_methods;
 mod bytes;
 mod bytes_methods;
+pub mod chainmap;
 mod codecs;
 pub mod collections;
 pub mod containers;
@@ -19,6 +20,7 @@ pub mod exception_args;
 mod files;
 pub mod format;
 mod functools;
+mod functools_more;
 mod higher;
 pub mod identity;
 mod ints;
@@ -26,9 +28,11 @@ mod iterables;
 pub mod iterators;
 mod itertools;
 pub mod json;
+mod json_classes;
 mod json_error;
 mod json_files;
 mod lru;
+mod modnames;
 mod namedtuple;
 mod number_methods;
 mod numbers;
@@ -38,20 +42,25 @@ mod protocols;
 mod pymath;
 mod pymath_ints;
 mod random;
+mod random_dists;
 mod random_instances;
 mod ranges;
 mod search;
 mod sets;
 pub mod slices;
 pub mod stdmisc;
+mod stdtime;
 mod str_case;
 mod str_methods;
 mod str_split;
 mod str_tables;
+pub mod string_template;
+pub mod sysmod;
 mod text;
 mod total_ordering;
 pub mod typing;
 pub mod typing_classes;
+pub mod user_collections;
 
 use self::bigints::int;
 use self::higher::{callable, max, min, sorted};
@@ -75,6 +84,7 @@ pub use bigints::BIGINTS;
 pub use bytearray_methods::BYTEARRAY_METHODS;
 pub use bytes::BYTES;
 pub use bytes_methods::BYTES_METHODS;
+pub use chainmap::CHAINMAP;
 pub use collections::COLLECTIONS;
 pub use containers::CONTAINERS;
 pub use dataclass_functions::DATACLASS_FUNCTIONS;
@@ -83,6 +93,7 @@ pub use dataclasses::DATACLASSES;
 pub use deque::DEQUE;
 pub use files::FILES;
 pub use functools::FUNCTOOLS;
+pub use functools_more::FUNCTOOLS_MORE;
 pub use identity::IDENTITY;
 pub use itertools::ITERTOOLS;
 pub use lru::LRU;
@@ -96,87 +107,26 @@ pub use str_split::STR_SPLIT;
 pub use total_ordering::TOTAL_ORDERING;
 pub use typing::TYPING;
 pub use typing_classes::TYPING_CLASSES;
+pub use user_collections::USER_COLLECTIONS;
 
-/// The names of the standard modules' values that are not functions (the ones
-/// `module_attr` finds through each module's `constant`), for `from module import *` and
-/// `dir(module)`.
-pub fn constant_names(module: &str) -> &'static [&'static str] {
-    match module {
-        "string" => &[
-            "ascii_letters",
-            "ascii_lowercase",
-            "ascii_uppercase",
-            "digits",
-            "hexdigits",
-            "octdigits",
-            "punctuation",
-            "whitespace",
-            "printable",
-        ],
-        "sys" => &["maxsize", "argv"],
-        "json" => &["JSONDecodeError"],
-        "dataclasses" => &[
-            "MISSING",
-            "FrozenInstanceError",
-            "Field",
-            "InitVar",
-            "KW_ONLY",
-        ],
-        "typing" => &[
-            "TYPE_CHECKING",
-            "Generic",
-            "Protocol",
-            "Any",
-            "Optional",
-            "Union",
-            "ClassVar",
-            "Final",
-            "Literal",
-            "List",
-            "Dict",
-            "Set",
-            "FrozenSet",
-            "Tuple",
-            "Type",
-            "DefaultDict",
-            "Deque",
-            "Callable",
-            "Iterable",
-            "Iterator",
-            "Sequence",
-            "Mapping",
-        ],
-        _ => &[],
-    }
-}
-
-/// The standard modules `import` finds besides ragtag's roots (their builtins are named
-/// under them: `itertools.count`).
-pub const STDLIB_MODULES: &[&str] = &[
-    "itertools",
-    "functools",
-    "operator",
-    "random",
-    "string",
-    "time",
-    "json",
-    "collections",
-    "copy",
-    "dataclasses",
-    "typing",
-];
 pub use copy::COPY;
 pub use json::JSON;
+pub use json_classes::JSON_CLASSES;
 pub use json_files::JSON_FILES;
+pub use modnames::{constant_names, STDLIB_MODULES};
 pub use number_methods::NUMBER_METHODS;
 pub use objects::OBJECTS;
 pub use protocols::PROTOCOLS;
 pub use random::RANDOM;
+pub use random_dists::RANDOM_DISTS;
 pub use random_instances::RANDOM_INSTANCES;
 pub use ranges::RANGES;
 pub use sets::{FROZENSET_METHODS, SETS, SET_SHARED};
 pub use slices::SLICES;
 pub use stdmisc::STDMISC;
+pub use stdtime::STDTIME;
+pub use string_template::STRING_TEMPLATE;
+pub use sysmod::SYSMOD;
 
 /// Python builtins.
 pub static BUILTINS: &[Builtin] = &[

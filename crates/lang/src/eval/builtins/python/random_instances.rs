@@ -61,6 +61,60 @@ pub static RANDOM_INSTANCES: &[Builtin] = &[
     Builtin::method("random.Random.gauss", "(self, *args, **kwargs)", call)
         .doc("`random.gauss(mu, sigma)` from this generator.")
         .examples(&["import random\nrandom.Random(42).gauss(0, 1)"]),
+    Builtin::method("random.Random.triangular", "(self, *args, **kwargs)", call)
+        .doc("`random.triangular` from this generator.")
+        .examples(&["import random\nrandom.Random(42).triangular(0, 10, 2)"]),
+    Builtin::method(
+        "random.Random.normalvariate",
+        "(self, *args, **kwargs)",
+        call,
+    )
+    .doc("`random.normalvariate` from this generator.")
+    .examples(&["import random\nrandom.Random(42).normalvariate(0, 1)"]),
+    Builtin::method(
+        "random.Random.lognormvariate",
+        "(self, *args, **kwargs)",
+        call,
+    )
+    .doc("`random.lognormvariate` from this generator.")
+    .examples(&["import random\nrandom.Random(42).lognormvariate(0, 0.5)"]),
+    Builtin::method("random.Random.expovariate", "(self, *args, **kwargs)", call)
+        .doc("`random.expovariate` from this generator.")
+        .examples(&["import random\nrandom.Random(42).expovariate(2)"]),
+    Builtin::method(
+        "random.Random.vonmisesvariate",
+        "(self, *args, **kwargs)",
+        call,
+    )
+    .doc("`random.vonmisesvariate` from this generator.")
+    .examples(&["import random\nrandom.Random(42).vonmisesvariate(1, 4)"]),
+    Builtin::method(
+        "random.Random.gammavariate",
+        "(self, *args, **kwargs)",
+        call,
+    )
+    .doc("`random.gammavariate` from this generator.")
+    .examples(&["import random\nrandom.Random(42).gammavariate(2, 3)"]),
+    Builtin::method("random.Random.betavariate", "(self, *args, **kwargs)", call)
+        .doc("`random.betavariate` from this generator.")
+        .examples(&["import random\nrandom.Random(42).betavariate(2, 5)"]),
+    Builtin::method(
+        "random.Random.paretovariate",
+        "(self, *args, **kwargs)",
+        call,
+    )
+    .doc("`random.paretovariate` from this generator.")
+    .examples(&["import random\nrandom.Random(42).paretovariate(3)"]),
+    Builtin::method(
+        "random.Random.weibullvariate",
+        "(self, *args, **kwargs)",
+        call,
+    )
+    .doc("`random.weibullvariate` from this generator.")
+    .examples(&["import random\nrandom.Random(42).weibullvariate(1, 1.5)"]),
+    Builtin::method("random.Random.randbytes", "(self, *args, **kwargs)", call)
+        .doc("`random.randbytes` from this generator.")
+        .examples(&["import random\nrandom.Random(42).randbytes(4)"]),
 ];
 
 fn class() -> Arc<Class> {

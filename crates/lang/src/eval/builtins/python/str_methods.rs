@@ -23,6 +23,9 @@ pub(super) use str_method;
 
 /// The str methods that search, strip and pad.
 pub static STR_METHODS: &[Builtin] = &[
+    str_method!("format_map", "(self, mapping, /)", super::text::format_map,
+        "As `str.format(**mapping)`, each name looked up in `mapping` when its field is met (a defaultdict's missing key is made then).",
+        "'{x} and {y}'.format_map({'x': 1, 'y': 2})"),
     str_method!("startswith", "(self, prefix, start=None, end=None, /)", startswith,
         "Whether the string (from `start` to `end`) begins with `prefix` (or one of a tuple of them).",
         "'spam.py'.startswith(('sp', 'eg'))"),

@@ -4,10 +4,13 @@
 use super::items_of;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
+use crate::eval::items::Sub;
 use crate::eval::Interp;
 use crate::render::tf_text::str_of;
 use crate::value::view::{DictView, ViewKind};
 use crate::value::Value;
+use ragtag_engine::ExceptionClass;
+use ragtag_syntax::ast::Span;
 
 fn self_str(a: &Args) -> String {
     match a.value("self") {
@@ -43,6 +46,55 @@ pub(super) fn format(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     let text = super::format::str_format(&fmt, &args, &kwargs, &mut attr)
         .map_err(|e| Error::from(e).at(call))?;
+    Ok(Value::str(text))
+}
+
+/// `obj[key]` as the evaluator reads it: an instance's `__getitem__`, a Counter's or
+/// defaultdict's missing key, else the container's item.
+pub(super) fn item_of(it: &mut Interp<'_>, obj: &Value, key: Value, span: Span) -> Result<Value> {
+    if let Value::Instance(_) = obj {
+        return it
+            .dunder(obj, "__getitem__", vec![key], span)?
+            .ok_or_else(|| {
+                Error::new(
+                    ExceptionClass::TypeError,
+                    format!("'{}' object is not subscriptable", obj.type_name()),
+                )
+                .at(span)
+            });
+    }
+    let sub = Sub::Key(key, span);
+    if let Some(v) = it.dict_missing(obj, &sub, span)? {
+        return Ok(v);
+    }
+    crate::eval::items::get_item(obj, &sub, span)
+}
+
+pub(super) fn format_map(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let fmt = self_str(a);
+    let mapping = a.value("mapping").clone();
+    let call = a.call;
+    let mut attr = |v: &Value, name: &str| {
+        let result = if let Some(key) = name.strip_prefix('[') {
+            item_of(it, &mapping, Value::str(key), call).and_then(|v| {
+                it.prepare_shown(&v, call)?;
+                Ok(v)
+            })
+        } else {
+            match name.strip_prefix(':') {
+                Some(spec) => it
+                    .format_instance(v, spec, call)
+                    .map(|s| s.map_or(Value::None, Value::str)),
+                None => it.get_attr(v.clone(), name, call, call),
+            }
+        };
+        result.map_err(|e| {
+            let e = e.into_info();
+            ragtag_engine::Exception::new(e.class, e.message)
+        })
+    };
+    let text =
+        super::format::str_format_map(&fmt, &mut attr).map_err(|e| Error::from(e).at(call))?;
     Ok(Value::str(text))
 }
 

@@ -19,7 +19,23 @@ pub fn str_format(
     attr: &mut AttrLookup<'_>,
 ) -> Result<String, Exception> {
     let mut auto = Numbering::default();
-    render(fmt, args, kwargs, attr, &mut auto, 2)
+    render(fmt, args, Kw::Pairs(kwargs), attr, &mut auto, 2)
+}
+
+/// Python's `fmt.format_map(mapping)`: each named field is looked up when it is met, by
+/// `attr(&None, "[name")` (the caller subscripts its mapping); a positional field is
+/// CPython's ValueError.
+pub fn str_format_map(fmt: &str, attr: &mut AttrLookup<'_>) -> Result<String, Exception> {
+    let mut auto = Numbering::default();
+    render(fmt, &[], Kw::Mapping, attr, &mut auto, 2)
+}
+
+/// Where a named field's value comes from: `format`'s keyword arguments, or
+/// `format_map`'s mapping (through the attribute look-up).
+#[derive(Clone, Copy)]
+enum Kw<'a> {
+    Pairs(&'a [(String, Value)]),
+    Mapping,
 }
 
 /// Whether fields were numbered automatically (`{}`) or by hand (`{0}`); Python refuses a
@@ -34,7 +50,7 @@ struct Numbering {
 fn render(
     fmt: &str,
     args: &[Value],
-    kwargs: &[(String, Value)],
+    kwargs: Kw<'_>,
     attr: &mut AttrLookup<'_>,
     auto: &mut Numbering,
     depth: usize,
@@ -98,7 +114,7 @@ fn render(
 fn replace_field(
     field: &str,
     args: &[Value],
-    kwargs: &[(String, Value)],
+    kwargs: Kw<'_>,
     attr: &mut AttrLookup<'_>,
     auto: &mut Numbering,
     depth: usize,
@@ -158,13 +174,16 @@ fn replace_field(
 fn lookup(
     name: &str,
     args: &[Value],
-    kwargs: &[(String, Value)],
+    kwargs: Kw<'_>,
     attr: &mut AttrLookup<'_>,
     auto: &mut Numbering,
 ) -> Result<Value, Exception> {
     let first_end = name.find(['.', '[']).unwrap_or(name.len());
     let first = &name[..first_end];
-    let mut value = if first.is_empty() || first.bytes().all(|b| b.is_ascii_digit()) {
+    let positional = first.is_empty() || first.bytes().all(|b| b.is_ascii_digit());
+    let mut value = if positional && matches!(kwargs, Kw::Mapping) {
+        return Err(value_error!("Format string contains positional fields"));
+    } else if positional {
         let index = if first.is_empty() {
             if auto.manual {
                 return Err(value_error!(
@@ -192,11 +211,14 @@ fn lookup(
             )
         })?
     } else {
-        kwargs
-            .iter()
-            .find(|(k, _)| k == first)
-            .map(|(_, v)| v.clone())
-            .ok_or_else(|| Exception::new(ExceptionClass::KeyError, format!("'{first}'")))?
+        match kwargs {
+            Kw::Pairs(kwargs) => kwargs
+                .iter()
+                .find(|(k, _)| k == first)
+                .map(|(_, v)| v.clone())
+                .ok_or_else(|| Exception::new(ExceptionClass::KeyError, format!("'{first}'")))?,
+            Kw::Mapping => attr(&Value::None, &format!("[{first}"))?,
+        }
     };
     let mut rest = &name[first_end..];
     while !rest.is_empty() {
