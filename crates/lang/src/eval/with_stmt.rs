@@ -142,12 +142,15 @@ impl<'s> Interp<'s> {
     /// or classes of the program, nor `property`, `staticmethod` or `classmethod`
     /// (`@tf.function`), leave the definition as it is.
     pub(super) fn exec_decorated(&mut self, decorators: &[Expr], def: &Stmt) -> Result<Flow> {
-        // A decorator ragtag does not know (`@tf.function`) leaves the definition as it
-        // is, as when decorators were read and dropped.
         let mut found = Vec::new();
         for d in decorators {
-            if let Ok(v) = self.eval(d) {
-                found.push((v, d.span));
+            match self.eval(d) {
+                Ok(v) => found.push((v, d.span)),
+                // A decorator from TensorFlow, NumPy or Paddle that ragtag does not have
+                // (`@tf.function`), or a name a module lacks (`@typing.overload`), leaves
+                // the definition as it is: eager code runs the same without it.
+                Err(e) if self.foreign_decorator(d, &e) => {}
+                Err(e) => return Err(e),
             }
         }
         let name = match &def.kind {
@@ -159,28 +162,11 @@ impl<'s> Interp<'s> {
         for (d, span) in found.into_iter().rev() {
             let applies = match &d {
                 Value::Closure(_) | Value::Class(_) | Value::Bound(_) | Value::Instance(_) => true,
-                Value::Method(m) => matches!(
-                    m.builtin.name,
-                    "property.setter"
-                        | "functools.wraps.__call__"
-                        | "functools.singledispatch._register_to"
-                        | "functools.singledispatch.register"
-                ),
-                Value::Builtin(b) => {
-                    matches!(
-                        b.name,
-                        "property"
-                            | "staticmethod"
-                            | "classmethod"
-                            | "functools.cache"
-                            | "functools.lru_cache"
-                            | "dataclasses.dataclass"
-                            | "functools.total_ordering"
-                            | "functools.cached_property"
-                            | "functools.singledispatch"
-                    )
-                }
-                _ => false,
+                // A library's own functions and methods (a graph or device decorator) are
+                // dropped as above; Python's builtins apply as in CPython.
+                Value::Method(m) => !library_builtin(m.builtin.name),
+                Value::Builtin(b) => !library_builtin(b.name),
+                _ => true,
             };
             if applies {
                 v = self.call_values(&d, vec![v], span)?;
@@ -189,4 +175,35 @@ impl<'s> Interp<'s> {
         self.set(&name, v);
         Ok(Flow::Normal)
     }
+
+    /// Whether a decorator that failed to evaluate is one to drop: anything from the
+    /// TensorFlow, NumPy or Paddle modules, or an attribute some module lacks.
+    fn foreign_decorator(&self, d: &Expr, e: &Error) -> bool {
+        let mut root = match &d.kind {
+            ExprKind::Call(f, _) => &**f,
+            _ => d,
+        };
+        let mut dotted = false;
+        while let ExprKind::Attr(obj, _) = &root.kind {
+            root = obj;
+            dotted = true;
+        }
+        let ExprKind::Name(n) = &root.kind else {
+            return false;
+        };
+        match self.lookup(n, root.span) {
+            Ok(Value::Module(m)) if dotted => {
+                library_builtin(&format!("{m}.")) || e.class == ExceptionClass::AttributeError
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Whether a builtin belongs to TensorFlow, NumPy, Paddle or Awkward Array rather than to
+/// Python.
+fn library_builtin(name: &str) -> bool {
+    ["tf.", "np.", "fluid.", "paddle.", "ak."]
+        .iter()
+        .any(|p| name.starts_with(p))
 }
