@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::functools::registered;
+use super::functools::{class_members, registered};
 use super::text::item_of;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
@@ -176,14 +176,7 @@ pub static CHAINMAP: &[Builtin] = &[
 pub fn chainmap_class() -> Value {
     static CLASS: OnceLock<Arc<Class>> = OnceLock::new();
     let c = CLASS.get_or_init(|| {
-        let mut attrs: Vec<(String, Value)> = CHAINMAP
-            .iter()
-            .filter_map(|b| {
-                let short = b.name.strip_prefix(P)?;
-                (!short.contains('.'))
-                    .then(|| (short.to_string(), Value::Builtin(registered(b.name))))
-            })
-            .collect();
+        let mut attrs = class_members(CHAINMAP, P);
         let fget = Value::Builtin(registered("collections.ChainMap.parents.fget"));
         attrs.push((
             "parents".into(),

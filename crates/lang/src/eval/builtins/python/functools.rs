@@ -99,6 +99,18 @@ pub(super) fn registered(name: &str) -> &'static Builtin {
         .expect("the builtin is in this table")
 }
 
+/// The members of `table` directly under `prefix` (`json.JSONEncoder.`), as the attributes
+/// of the class a standard module's table defines.
+pub(super) fn class_members(table: &[Builtin], prefix: &str) -> Vec<(String, Value)> {
+    table
+        .iter()
+        .filter_map(|b| {
+            let short = b.name.strip_prefix(prefix)?;
+            (!short.contains('.')).then(|| (short.to_string(), Value::Builtin(registered(b.name))))
+        })
+        .collect()
+}
+
 /// What a partial function or a method caller remembers: `head` (the function, the
 /// method's name), then the call's extra positional arguments and its keyword arguments as
 /// `(name, value)` pairs.

@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::functools::registered;
+use super::functools::{class_members, registered};
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::{Args, CallArg};
 use crate::eval::builtins::Builtin;
@@ -56,14 +56,7 @@ fn class(name: &str) -> Value {
         ["JSONEncoder", "JSONDecoder"]
             .iter()
             .map(|n| {
-                let prefix = format!("json.{n}.");
-                let attrs = JSON_CLASSES
-                    .iter()
-                    .filter_map(|b| {
-                        let short = b.name.strip_prefix(prefix.as_str())?;
-                        Some((short.to_string(), Value::Builtin(registered(b.name))))
-                    })
-                    .collect();
+                let attrs = class_members(JSON_CLASSES, &format!("json.{n}."));
                 // Module `__main__`, as a program's class: the evaluator makes instances of
                 // that module's classes and lets their attributes be set.
                 Class::new(n, "__main__", Vec::new(), attrs)

@@ -31,19 +31,7 @@ pub(super) fn format(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     for v in args.iter().chain(kwargs.iter().map(|(_, v)| v)) {
         it.prepare_shown(v, call)?;
     }
-    let mut attr = |v: &Value, name: &str| {
-        let result = match name.strip_prefix(':') {
-            // A field's `__format__` (see `AttrLookup`).
-            Some(spec) => it
-                .format_instance(v, spec, call)
-                .map(|s| s.map_or(Value::None, Value::str)),
-            None => it.get_attr(v.clone(), name, call, call),
-        };
-        result.map_err(|e| {
-            let e = e.into_info();
-            ragtag_engine::Exception::new(e.class, e.message)
-        })
-    };
+    let mut attr = |v: &Value, name: &str| field_attr(it, v, name, call);
     let text = super::format::str_format(&fmt, &args, &kwargs, &mut attr)
         .map_err(|e| Error::from(e).at(call))?;
     Ok(Value::str(text))
@@ -75,23 +63,18 @@ pub(super) fn format_map(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let mapping = a.value("mapping").clone();
     let call = a.call;
     let mut attr = |v: &Value, name: &str| {
-        let result = if let Some(key) = name.strip_prefix('[') {
-            item_of(it, &mapping, Value::str(key), call).and_then(|v| {
+        let Some(key) = name.strip_prefix('[') else {
+            return field_attr(it, v, name, call);
+        };
+        item_of(it, &mapping, Value::str(key), call)
+            .and_then(|v| {
                 it.prepare_shown(&v, call)?;
                 Ok(v)
             })
-        } else {
-            match name.strip_prefix(':') {
-                Some(spec) => it
-                    .format_instance(v, spec, call)
-                    .map(|s| s.map_or(Value::None, Value::str)),
-                None => it.get_attr(v.clone(), name, call, call),
-            }
-        };
-        result.map_err(|e| {
-            let e = e.into_info();
-            ragtag_engine::Exception::new(e.class, e.message)
-        })
+            .map_err(|e| {
+                let e = e.into_info();
+                ragtag_engine::Exception::new(e.class, e.message)
+            })
     };
     let text =
         super::format::str_format_map(&fmt, &mut attr).map_err(|e| Error::from(e).at(call))?;
@@ -152,4 +135,24 @@ fn view_of(a: &Args, kind: ViewKind) -> Value {
         _ => crate::value::PyDict::of_kind(Default::default()),
     };
     Value::View(std::sync::Arc::new(DictView { dict, kind }))
+}
+
+/// A replacement field's attribute `name` of `v`, or with `name` `:spec`, its
+/// `__format__` (see `AttrLookup`).
+fn field_attr(
+    it: &mut Interp<'_>,
+    v: &Value,
+    name: &str,
+    call: Span,
+) -> std::result::Result<Value, ragtag_engine::Exception> {
+    let result = match name.strip_prefix(':') {
+        Some(spec) => it
+            .format_instance(v, spec, call)
+            .map(|s| s.map_or(Value::None, Value::str)),
+        None => it.get_attr(v.clone(), name, call, call),
+    };
+    result.map_err(|e| {
+        let e = e.into_info();
+        ragtag_engine::Exception::new(e.class, e.message)
+    })
 }

@@ -6,7 +6,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::chainmap::{has, set_in};
-use super::functools::registered;
+use super::functools::class_members;
 use super::text::item_of;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::{Args, CallArg};
@@ -98,14 +98,7 @@ pub fn user_class(name: &str) -> Option<Value> {
         ["UserDict", "UserList", "UserString"]
             .iter()
             .map(|n| {
-                let prefix = format!("collections.{n}.");
-                let attrs = USER_COLLECTIONS
-                    .iter()
-                    .filter_map(|b| {
-                        let short = b.name.strip_prefix(prefix.as_str())?;
-                        Some((short.to_string(), Value::Builtin(registered(b.name))))
-                    })
-                    .collect();
+                let attrs = class_members(USER_COLLECTIONS, &format!("collections.{n}."));
                 // Module `__main__`, as a program's class: the evaluator gives `__repr__`,
                 // `__iter__` and attribute setting to the classes of that module.
                 Class::new(n, "__main__", Vec::new(), attrs)
