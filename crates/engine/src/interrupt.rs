@@ -225,6 +225,63 @@ pub fn fill_blocks<U: Copy + Default + Send + Sync>(
     out
 }
 
+/// One chunk of an output being written in order as runs: a repeated value or a copy of a
+/// slice (see [`fill_runs`]). Each write is cut to the chunk's end; slots a body leaves
+/// unwritten get the element type's default, so no slot is ever left uninitialised.
+pub struct Runs<'a, U> {
+    slots: &'a mut [MaybeUninit<U>],
+    written: usize,
+}
+
+impl<U: Copy + Default> Runs<'_, U> {
+    /// How many slots are still to be written.
+    pub fn remaining(&self) -> usize {
+        self.slots.len() - self.written
+    }
+
+    /// Writes `value` into the next `n` slots (fewer at the chunk's end).
+    pub fn repeat(&mut self, value: U, n: usize) {
+        let end = self.written + n.min(self.remaining());
+        for s in &mut self.slots[self.written..end] {
+            s.write(value);
+        }
+        self.written = end;
+    }
+
+    /// Copies `src` into the next slots (its head only, at the chunk's end).
+    pub fn copy(&mut self, src: &[U]) {
+        let k = src.len().min(self.remaining());
+        self.slots[self.written..self.written + k].write_copy_of_slice(&src[..k]);
+        self.written += k;
+    }
+
+    /// Gives the slots a body left unwritten the default value.
+    fn finish(mut self) {
+        let rest = self.remaining();
+        self.repeat(U::default(), rest);
+    }
+}
+
+/// A vector of `n` elements written as runs by `body(start, runs)`, where `runs` writes the
+/// output's `start..start + runs.remaining()`, in chunks of [`CHUNK`] on every core (for
+/// large outputs made of copied rows and borders, such as a padding: a small one is quicker
+/// written on this thread by the caller). Stops early like [`map`] (then the vector is empty;
+/// the caller must [`check`]).
+pub fn fill_runs<U: Copy + Default + Send + Sync>(
+    n: usize,
+    body: &(dyn Fn(usize, &mut Runs<'_, U>) + Sync),
+) -> Vec<U> {
+    if requested() {
+        return Vec::new();
+    }
+    fill_parallel(n, &|start, slots| {
+        let mut runs = Runs { slots, written: 0 };
+        body(start, &mut runs);
+        runs.finish();
+    })
+    .unwrap_or_default()
+}
+
 /// `f` of every element of `x`, a chunk at a time, on every core from [`PARALLEL_MIN`]
 /// elements. When an interrupt is requested it stops early and returns what it has (the
 /// parallel path: nothing): the caller must [`check`] before using the result (the kernels
