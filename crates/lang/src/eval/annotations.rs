@@ -38,7 +38,7 @@ impl Interp<'_> {
             return Ok(());
         }
         let current = match self.frames.last() {
-            Some(f) => f.vars().get("__annotations__").cloned(),
+            Some(_) => self.local_value("__annotations__"),
             None => self.globals.get("__annotations__").cloned(),
         };
         let dict = match current {

@@ -235,14 +235,15 @@ impl<'s> Interp<'s> {
         self.run_closure(c, frame, span)
     }
 
-    /// The environment of a call of `c`, its parameters bound by `bind`: a finished call's
-    /// environment reused when one is spare (unless `bind` fails, when it stays spare), or
-    /// a new one.
+    /// The environment of a call of `c` and its variables, the parameters bound by `bind`,
+    /// apart (the call runs with the interpreter holding them, see `own_frame`): a finished
+    /// call's environment reused when one is spare (unless `bind` fails, when it stays
+    /// spare), or a new one.
     fn closure_frame(
         &mut self,
         c: &Arc<Closure>,
         bind: impl FnOnce(&mut Self, &mut Locals) -> Result<()>,
-    ) -> Result<Arc<Env>> {
+    ) -> Result<(Arc<Env>, Locals)> {
         if let Some(mut env) = self.spare_envs.pop() {
             if let Some(e) = Arc::get_mut(&mut env) {
                 if let Err(err) = bind(self, e.vars_mut()) {
@@ -251,12 +252,14 @@ impl<'s> Interp<'s> {
                     return Err(err);
                 }
                 e.enter(&c.bindings, &c.env);
-                return Ok(env);
+                let vars = std::mem::take(e.vars_mut());
+                return Ok((env, vars));
             }
         }
         let mut vars = Locals::default();
         bind(self, &mut vars)?;
-        Ok(Env::new(vars, Some(c.bindings.clone()), c.env.clone()))
+        let env = Env::new(Locals::default(), Some(c.bindings.clone()), c.env.clone());
+        Ok((env, vars))
     }
 
     /// CPython's RecursionError past [`MAX_DEPTH`] nested calls.
@@ -274,11 +277,17 @@ impl<'s> Interp<'s> {
 
     /// Runs a user function's body in `frame` (its parameters bound), or makes the
     /// generator a generator function's call returns.
-    fn run_closure(&mut self, c: &Arc<Closure>, frame: Arc<Env>, span: Span) -> Result<Value> {
+    fn run_closure(
+        &mut self,
+        c: &Arc<Closure>,
+        (frame, vars): (Arc<Env>, Locals),
+        span: Span,
+    ) -> Result<Value> {
         if c.bindings.generator {
+            *frame.vars() = vars;
             return Ok(self.make_generator(c, frame));
         }
-        self.frames.push(frame);
+        self.push_own_frame(frame, vars);
         let result = match &c.body {
             ClosureBody::Expr(e) => self.eval(e),
             ClosureBody::Block(body) => self.exec_block(body).and_then(|f| match f {
@@ -287,15 +296,21 @@ impl<'s> Interp<'s> {
                 Flow::Break | Flow::Continue => Err(outside_loop(span)),
             }),
         };
-        if let Some(env) = self.frames.pop() {
-            if Arc::strong_count(&env) == 1 {
-                if let Some(env) = Env::recycle(env) {
+        let vars = self.own_frame_vars();
+        if let Some(mut env) = self.frames.pop() {
+            match Arc::get_mut(&mut env) {
+                Some(e) => {
+                    e.recycle(vars);
                     if self.spare_envs.len() < SPARE_ENVS {
                         self.spare_envs.push(env);
                     }
                 }
-            } else {
-                Env::release(env);
+                None => {
+                    if let Some(vars) = vars {
+                        *env.vars() = vars;
+                    }
+                    Env::release(env);
+                }
             }
         }
         // An error inside a function from another cell keeps its own source.

@@ -119,7 +119,7 @@ impl<'s> Interp<'s> {
             }
         }
         super::protocols::check_bases(&base_values, span)?;
-        let env = Env::new(Default::default(), None, self.frames.last().cloned());
+        let env = Env::new(Default::default(), None, self.shared_frame());
         self.frames.push(env.clone());
         let qual = match &self.qualname {
             Some(q) => format!("{q}.{name}"),
@@ -517,7 +517,7 @@ impl<'s> Interp<'s> {
             )
             .at(span)
         })?;
-        let local = |n: &str| self.frames.last().and_then(|f| f.vars().get(n).cloned());
+        let local = |n: &str| self.local_value(n);
         let obj = local("self")
             .or_else(|| local("cls"))
             .or_else(|| self.receivers.last().cloned())

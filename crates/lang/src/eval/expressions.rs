@@ -252,10 +252,10 @@ impl<'s> Interp<'s> {
         };
         let it = self.eval(&first.iter)?;
         let items = self.comprehension_items(&it, first.iter.span)?;
-        let env =
-            crate::value::env::Env::new(Default::default(), None, self.frames.last().cloned());
-        self.frames.push(env);
+        let env = crate::value::env::Env::new(Default::default(), None, self.shared_frame());
+        self.push_own_frame(env, Default::default());
         let result = self.comprehension_level(generators, 0, Some(items), emit);
+        self.own_frame_vars();
         self.frames.pop();
         result
     }

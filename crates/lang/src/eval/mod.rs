@@ -27,6 +27,7 @@ mod lazy;
 mod matching;
 mod names;
 pub mod operators;
+mod own_frame;
 mod params;
 mod protocols;
 pub mod rng;
@@ -139,6 +140,8 @@ pub struct Interp<'s> {
     /// Environments of finished calls that nothing else held, emptied, for the next calls
     /// to reuse (at most [`SPARE_ENVS`]).
     spare_envs: Vec<std::sync::Arc<crate::value::env::Env>>,
+    /// The innermost frames' variables while the interpreter holds them (see `own_frame`).
+    own: own_frame::OwnFrames,
 }
 
 /// How many finished calls' environments an evaluation keeps for reuse: enough for the
@@ -179,6 +182,7 @@ impl<'s> Interp<'s> {
             raised: None,
             receivers: Vec::new(),
             spare_envs: Vec::new(),
+            own: Default::default(),
         }
     }
 

@@ -28,6 +28,7 @@ impl<'s> Interp<'s> {
                 None => None,
             });
         }
+        let env = self.shared_frame();
         let bindings = match &body {
             ClosureBody::Block(stmts) => Bindings::of_function(params, stmts),
             ClosureBody::Expr(_) => Bindings::of_function(params, &[]),
@@ -37,7 +38,7 @@ impl<'s> Interp<'s> {
             params: params.to_vec(),
             defaults,
             body,
-            env: self.frames.last().cloned(),
+            env,
             bindings: Arc::new(bindings),
             source: self.source,
             annotations: None,
@@ -50,7 +51,19 @@ impl<'s> Interp<'s> {
     pub(super) fn set(&mut self, name: &str, v: Value) {
         match self.frames.last() {
             Some(f) if !f.assigns_global(name) => {
-                let mut vars = f.target_of(name).vars();
+                let target = f.target_of(name);
+                if Arc::ptr_eq(target, f) {
+                    if let Some(vars) = self.own.get_mut(self.frames.len()) {
+                        match vars.get_mut(name) {
+                            Some(slot) => *slot = v,
+                            None => {
+                                vars.insert(name.into(), v);
+                            }
+                        }
+                        return;
+                    }
+                }
+                let mut vars = target.vars();
                 // Rebinding a bound name (a loop variable, an accumulator) replaces its
                 // value in place: no key is allocated. The old value is dropped after the
                 // lock is released.
@@ -67,6 +80,9 @@ impl<'s> Interp<'s> {
 
     /// Whether `name` is bound in the innermost frame.
     pub(super) fn has_local(&self, name: &str) -> bool {
+        if let Some(vars) = self.own_vars() {
+            return vars.contains_key(name);
+        }
         self.frames
             .last()
             .is_some_and(|f| f.vars().contains_key(name))
@@ -76,8 +92,14 @@ impl<'s> Interp<'s> {
     pub(super) fn delete(&mut self, e: &Expr) -> Result<()> {
         match &e.kind {
             ExprKind::Name(n) => {
+                let depth = self.frames.len();
                 if let Some(f) = self.frames.last().filter(|f| !f.assigns_global(n)) {
-                    if f.target_of(n).vars().remove(n.as_str()).is_some() {
+                    let target = f.target_of(n);
+                    let removed = match self.own.get_mut(depth) {
+                        Some(vars) if Arc::ptr_eq(target, f) => vars.remove(n.as_str()),
+                        _ => target.vars().remove(n.as_str()),
+                    };
+                    if removed.is_some() {
                         return Ok(());
                     }
                     return Err(Error::new(
@@ -210,8 +232,13 @@ impl<'s> Interp<'s> {
 
     /// Looks a name up: locals, globals, module roots, exception classes, Python builtins.
     pub(super) fn lookup(&self, name: &str, span: Span) -> Result<Value> {
+        // A variable of the running call, when the interpreter holds them: a name declared
+        // `global` is never bound there.
+        if let Some(v) = self.own_vars().and_then(|vars| vars.get(name)) {
+            return Ok(v.clone());
+        }
         if let Some(f) = self.frames.last() {
-            match f.find(name) {
+            match f.find_with(self.own_vars(), name) {
                 Found::Value(v) => return Ok(v),
                 Found::UnboundLocal => {
                     return Err(Error::new(
@@ -272,11 +299,14 @@ impl<'s> Interp<'s> {
             return Ok(super::dunder::not_implemented());
         }
         let mut candidates: Vec<&str> = self.globals.keys().map(|k| k.as_str()).collect();
-        let locals: Vec<String> = self
-            .frames
-            .last()
-            .map(|f| f.vars().keys().map(|k| k.to_string()).collect())
-            .unwrap_or_default();
+        let locals: Vec<String> = match self.own_vars() {
+            Some(vars) => vars.keys().map(|k| k.to_string()).collect(),
+            None => self
+                .frames
+                .last()
+                .map(|f| f.vars().keys().map(|k| k.to_string()).collect())
+                .unwrap_or_default(),
+        };
         candidates.extend(locals.iter().map(|k| k.as_str()));
         candidates.extend(
             registry()

@@ -77,16 +77,27 @@ impl Env {
             .is_some_and(|b| b.locals.contains(name))
     }
 
-    /// Looks `name` up from this environment outwards.
-    pub(crate) fn find(self: &Arc<Env>, name: &str) -> Found {
+    /// Looks `name` up from this environment outwards, where `own` (when given) holds this
+    /// environment's variables in its place (the interpreter holds a running call's, see
+    /// `eval::own_frame`).
+    pub(crate) fn find_with(self: &Arc<Env>, own: Option<&Locals>, name: &str) -> Found {
         let mut env = self;
         let mut innermost = true;
         loop {
             if env.declares_global(name) {
                 return Found::Global;
             }
-            if let Some(v) = env.vars().get(name) {
-                return Found::Value(v.clone());
+            match own.filter(|_| innermost) {
+                Some(vars) => {
+                    if let Some(v) = vars.get(name) {
+                        return Found::Value(v.clone());
+                    }
+                }
+                None => {
+                    if let Some(v) = env.vars().get(name) {
+                        return Found::Value(v.clone());
+                    }
+                }
             }
             if env.is_local(name) {
                 return if innermost {
@@ -133,11 +144,14 @@ impl Env {
     /// are dropped and its room kept, so a call allocates neither a new environment nor a
     /// new frame. Its function's bindings stay: the next call is most often of the same
     /// function, and [`Env::enter`] then keeps them as they are.
-    pub(crate) fn recycle(mut env: Arc<Env>) -> Option<Arc<Env>> {
-        let e = Arc::get_mut(&mut env)?;
-        e.vars_mut().clear();
-        e.parent = None;
-        Some(env)
+    ///
+    /// `vars` are its variables when the interpreter held them while the call ran.
+    pub(crate) fn recycle(&mut self, vars: Option<Locals>) {
+        if let Some(vars) = vars {
+            *self.vars_mut() = vars;
+        }
+        self.vars_mut().clear();
+        self.parent = None;
     }
 
     /// The variables, for an environment no one else holds yet.

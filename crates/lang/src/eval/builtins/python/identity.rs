@@ -215,6 +215,12 @@ impl Interp<'_> {
 
     /// The current function's names and values (the module's at top level).
     pub fn local_names(&self) -> Vec<(String, Value)> {
+        if let Some(vars) = self.own_vars() {
+            return vars
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect();
+        }
         match self.frames.last() {
             Some(f) => f
                 .vars()
