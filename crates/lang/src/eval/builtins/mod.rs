@@ -247,6 +247,7 @@ pub fn registry() -> &'static Registry {
             python::IDENTITY,
             python::MATH,
             python::MATH_INTS,
+            python::MATH_GAMMA,
             python::OPERATOR_FNS,
             python::TOTAL_ORDERING,
             python::TYPING,
