@@ -115,7 +115,7 @@ pub use copy::COPY;
 pub use json::JSON;
 pub use json_classes::JSON_CLASSES;
 pub use json_files::JSON_FILES;
-pub use modnames::{constant_names, STDLIB_MODULES};
+pub use modnames::{constant_names, provided_modules, ROOT_MODULES, STDLIB_MODULES};
 pub use number_methods::NUMBER_METHODS;
 pub use objects::OBJECTS;
 pub use protocols::PROTOCOLS;
