@@ -238,6 +238,7 @@ pub fn registry() -> &'static Registry {
             python::NAMEDTUPLE,
             python::JSON_FILES,
             python::RANDOM_INSTANCES,
+            python::RANDOM_STATE,
             python::STR_METHODS,
             python::STR_SPLIT,
             python::STR_CASE,

@@ -98,7 +98,11 @@ pub fn exit_hint(args: &[Value]) -> String {
 
 /// The exit status of an uncaught SystemExit with `message` and `hint`, and the text to
 /// print to stderr first (a code that is not an int or None); `None` for other errors.
-pub fn exit_status(class: ExceptionClass, message: &str, hint: Option<&str>) -> Option<(u8, Option<String>)> {
+pub fn exit_status(
+    class: ExceptionClass,
+    message: &str,
+    hint: Option<&str>,
+) -> Option<(u8, Option<String>)> {
     if class != ExceptionClass::SystemExit {
         return None;
     }

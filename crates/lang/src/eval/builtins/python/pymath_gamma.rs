@@ -147,7 +147,14 @@ fn tgamma(x: f64) -> (f64, Errno) {
     let absx = x.abs();
     if absx < 1e-20 {
         let r = 1.0 / x;
-        return (r, if r.is_infinite() { Errno::Range } else { Errno::Ok });
+        return (
+            r,
+            if r.is_infinite() {
+                Errno::Range
+            } else {
+                Errno::Ok
+            },
+        );
     }
     if absx > 200.0 {
         if x < 0.0 {
@@ -185,7 +192,14 @@ fn tgamma(x: f64) -> (f64, Errno) {
             r *= sqrtpow;
         }
     }
-    (r, if r.is_infinite() { Errno::Range } else { Errno::Ok })
+    (
+        r,
+        if r.is_infinite() {
+            Errno::Range
+        } else {
+            Errno::Ok
+        },
+    )
 }
 
 fn lgamma(x: f64) -> (f64, Errno) {
@@ -207,7 +221,14 @@ fn lgamma(x: f64) -> (f64, Errno) {
     if x < 0.0 {
         r = LOGPI - sinpi(absx).abs().ln() - absx.ln() - r;
     }
-    (r, if r.is_infinite() { Errno::Range } else { Errno::Ok })
+    (
+        r,
+        if r.is_infinite() {
+            Errno::Range
+        } else {
+            Errno::Ok
+        },
+    )
 }
 
 /// glibc's cbrt: not always correctly rounded (`cbrt(27.0)` is `3.0000000000000004`), so

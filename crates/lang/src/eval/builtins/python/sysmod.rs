@@ -11,36 +11,33 @@ use crate::value::Value;
 use ragtag_engine::ExceptionClass;
 
 /// `sys.getsizeof`, `sys.exit` and `sys.setrecursionlimit`.
-pub static SYSMOD: &[Builtin] =
-    &[
-        Builtin::function("sys.exit", "(status=None, /)", exit)
-            .doc(
-                "Raises SystemExit(status): `ragtag run` ends with exit status 0 for None, the \
+pub static SYSMOD: &[Builtin] = &[
+    Builtin::function("sys.exit", "(status=None, /)", exit)
+        .doc(
+            "Raises SystemExit(status): `ragtag run` ends with exit status 0 for None, the \
                  int itself, or 1 after printing any other status to stderr; `finally` blocks \
                  run on the way out, and in the REPL or a notebook the session goes on.",
-            )
-            .examples(&[
-                "import sys\ntry:\n    sys.exit(3)\nexcept SystemExit as e:\n    code = e.code\ncode",
-            ]),
-        Builtin::function("sys.setrecursionlimit", "(limit, /)", setrecursionlimit)
-            .doc(
-                "Sets how deep user function calls may nest before a RecursionError (for the \
+        )
+        .examples(&[
+            "import sys\ntry:\n    sys.exit(3)\nexcept SystemExit as e:\n    code = e.code\ncode",
+        ]),
+    Builtin::function("sys.setrecursionlimit", "(limit, /)", setrecursionlimit)
+        .doc(
+            "Sets how deep user function calls may nest before a RecursionError (for the \
                  whole process, as in CPython); very deep recursion still stops where the \
                  evaluation stack runs out.",
-            )
-            .examples(&[
-                "import sys\nsys.setrecursionlimit(1000)\nsys.getrecursionlimit()",
-            ]),
-        Builtin::function("sys.getsizeof", "(object, default=None)", getsizeof)
-            .doc(
-                "The bytes CPython 3.11 (64-bit) uses for an int, float, bool, None, str, bytes, \
+        )
+        .examples(&["import sys\nsys.setrecursionlimit(1000)\nsys.getrecursionlimit()"]),
+    Builtin::function("sys.getsizeof", "(object, default=None)", getsizeof)
+        .doc(
+            "The bytes CPython 3.11 (64-bit) uses for an int, float, bool, None, str, bytes, \
          tuple, list, dict, set or frozenset. A list is sized as a display of constants \
          (`[1, 2, 3]`: 88), a dict and a set as built by adding one key at a time.",
-            )
-            .examples(&[
-                "import sys\nsys.getsizeof(2**100), sys.getsizeof('abc'), sys.getsizeof([1, 2, 3])",
-            ]),
-    ];
+        )
+        .examples(&[
+            "import sys\nsys.getsizeof(2**100), sys.getsizeof('abc'), sys.getsizeof([1, 2, 3])",
+        ]),
+];
 
 /// The interpreter this follows.
 const VERSION: (i64, i64, i64) = (3, 11, 7);
