@@ -71,7 +71,10 @@ fn sinpi(x: f64) -> f64 {
     1.0f64.copysign(x) * r
 }
 
+// Both are exact binary fractions, written in full as CPython writes them.
+#[allow(clippy::excessive_precision)]
 const LANCZOS_G: f64 = 6.024_680_040_776_729_583_740_234_375;
+#[allow(clippy::excessive_precision)]
 const LANCZOS_G_MINUS_HALF: f64 = 5.524_680_040_776_729_583_740_234_375;
 #[allow(clippy::excessive_precision)]
 const LANCZOS_NUM: [f64; 13] = [
