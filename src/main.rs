@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use ragtag::diagnostic::Style;
-use ragtag::eval::Sink;
+use ragtag::engine::ExceptionClass::SystemExit;
+use ragtag::eval::{builtins::python::exception_args::exited, Sink};
 use ragtag::render::{json, Format, Options};
 use ragtag::value::Value;
 use ragtag::Session;
@@ -361,20 +362,8 @@ fn run_script(src: &str, name: &str, format: Format, options: Options) -> ExitCo
             ExitCode::SUCCESS
         }
         Ok(ragtag::command::Outcome::Quit) => ExitCode::SUCCESS,
+        Err(e) if e.class == SystemExit => ExitCode::from(exited(&e)),
         Err(e) => {
-            // An uncaught SystemExit ends the script as CPython's does: its status, no report.
-            let exit = ragtag::eval::builtins::python::exception_args::exit_status(
-                e.class,
-                &e.message,
-                e.hint.as_deref(),
-            );
-            if let Some((status, printed)) = exit {
-                if let Some(text) = printed {
-                    let _ = std::io::stdout().flush();
-                    eprintln!("{text}");
-                }
-                return ExitCode::from(status);
-            }
             if format == Format::Json {
                 let at = session.error_location(&e);
                 let at = at.as_ref().map(|(n, l, c)| (n.as_str(), *l, *c));

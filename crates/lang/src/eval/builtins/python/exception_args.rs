@@ -117,6 +117,20 @@ pub fn exit_status(
     Some((status, printed))
 }
 
+/// How a script ends on an uncaught SystemExit `e`, as CPython's: its exit status, after
+/// printing to stderr a code that is not an int or None (no report); 1 for other errors.
+pub fn exited(e: &crate::diagnostic::Error) -> u8 {
+    let Some((status, printed)) = exit_status(e.class, &e.message, e.hint.as_deref()) else {
+        return 1;
+    };
+    if let Some(text) = printed {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        eprintln!("{text}");
+    }
+    status
+}
+
 /// `e.code` of a SystemExit: None, its one argument, or the tuple of them.
 fn exit_code(e: &Exception) -> Value {
     match args_of(e) {
