@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use ragtag::diagnostic::Style;
-use ragtag::eval::Sink;
+use ragtag::engine::ExceptionClass::SystemExit;
+use ragtag::eval::{builtins::python::exception_args::exited, Sink};
 use ragtag::render::{json, Format, Options};
 use ragtag::value::Value;
 use ragtag::Session;
@@ -361,6 +362,7 @@ fn run_script(src: &str, name: &str, format: Format, options: Options) -> ExitCo
             ExitCode::SUCCESS
         }
         Ok(ragtag::command::Outcome::Quit) => ExitCode::SUCCESS,
+        Err(e) if e.class == SystemExit => ExitCode::from(exited(&e)),
         Err(e) => {
             if format == Format::Json {
                 let at = session.error_location(&e);

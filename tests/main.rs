@@ -55,3 +55,4 @@ mod sparse_lod;
 mod sparse_properties;
 mod svg;
 mod svg_chromium;
+mod system_exit;

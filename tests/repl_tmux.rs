@@ -4,7 +4,7 @@
 //! exported: tables, help and error reports stay within it), Tab completion, Python's
 //! continuation rules (`... ` lines for an open bracket or a block, a SyntaxError at once
 //! for `1 +`), Ctrl-C interrupting a long evaluation with names intact, Ctrl-C clearing the
-//! line at the prompt, and Ctrl-D leaving.
+//! line at the prompt, `sys.exit` reported with the session kept, and Ctrl-D leaving.
 //!
 //! It is `#[ignore]`d unless RAGTAG_TMUX_TESTS=1 is set when building the tests:
 //!
@@ -218,6 +218,13 @@ fn repl_in_a_terminal() {
     tmux.send(&["Enter"]);
     prompts += 1;
     tmux.wait_prompt(prompts);
+
+    // `sys.exit` is reported and the session goes on, as in IPython (`rt` below is kept).
+    tmux.type_text("import sys; sys.exit(3)");
+    tmux.send(&["Enter"]);
+    prompts += 1;
+    let s = tmux.wait_prompt(prompts);
+    assert!(s.contains("SystemExit: 3") && tmux.alive(), "{s}");
 
     // `rt?` is IPython's help query: the value's kind, members and header.
     tmux.type_text("rt?");

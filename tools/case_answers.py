@@ -53,7 +53,7 @@ def answers(program, show, names=None, error=error_shown):
             else:
                 code = compile(ast.Module([stmt], type_ignores=[]), "<case>", "exec")
                 exec(code, env)
-        except Exception as e:  # the case's answer, not a failure of this script
+        except (Exception, SystemExit) as e:  # the case's answer, not a failure of this script
             shown.append(error(e))
             break
     return shown

@@ -119,6 +119,10 @@ pub enum ExceptionClass {
     /// `UnicodeEncodeError`: a character the codec has no bytes for, e.g.
     /// `'é'.encode('ascii')`.
     UnicodeEncodeError,
+    /// `SystemExit`: `sys.exit()` or `raise SystemExit(code)`; it derives from
+    /// BaseException, so `except Exception` does not catch it, and `ragtag run` ends with
+    /// its exit status, e.g. `sys.exit(2)`.
+    SystemExit,
 }
 
 use ExceptionClass as C;
@@ -126,7 +130,7 @@ use ExceptionClass as C;
 impl ExceptionClass {
     /// Every class, each base class followed by the classes under it (the catalogue's
     /// order: a tree read top to bottom).
-    pub const ALL: [ExceptionClass; 41] = [
+    pub const ALL: [ExceptionClass; 42] = [
         C::BaseException,
         C::Exception,
         C::ValueError,
@@ -168,6 +172,7 @@ impl ExceptionClass {
         C::StopIteration,
         C::KeyboardInterrupt,
         C::GeneratorExit,
+        C::SystemExit,
     ];
 
     /// The class name as Python prints it (without `tf.errors.`).
@@ -214,6 +219,7 @@ impl ExceptionClass {
             C::UnicodeError => "UnicodeError",
             C::UnicodeDecodeError => "UnicodeDecodeError",
             C::UnicodeEncodeError => "UnicodeEncodeError",
+            C::SystemExit => "SystemExit",
         }
     }
 
@@ -227,7 +233,9 @@ impl ExceptionClass {
     pub fn parent(self) -> Option<Self> {
         Some(match self {
             C::BaseException => return None,
-            C::Exception | C::KeyboardInterrupt | C::GeneratorExit => C::BaseException,
+            C::Exception | C::KeyboardInterrupt | C::GeneratorExit | C::SystemExit => {
+                C::BaseException
+            }
             C::StopIteration => C::Exception,
             C::IndexError | C::KeyError => C::LookupError,
             C::AxisError | C::UnicodeError => C::ValueError,
@@ -357,6 +365,7 @@ impl ExceptionClass {
             C::GeneratorExit => "raise GeneratorExit",
             C::UnicodeError | C::UnicodeDecodeError => "b'\\xff'.decode()",
             C::UnicodeEncodeError => "'é'.encode('ascii')",
+            C::SystemExit => "raise SystemExit(2)",
         }
     }
 
@@ -412,6 +421,7 @@ impl ExceptionClass {
             C::UnicodeError => "text a codec cannot encode or decode",
             C::UnicodeDecodeError => "bytes that are not text in the codec",
             C::UnicodeEncodeError => "a character the codec has no bytes for",
+            C::SystemExit => "`sys.exit()`: `ragtag run` ends with its status, a session goes on",
         }
     }
 }

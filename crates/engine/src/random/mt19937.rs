@@ -89,6 +89,20 @@ impl Mt19937 {
         self.pos = 0;
     }
 
+    /// The state words and the position in them (CPython's `getstate()` holds both).
+    pub fn words(&self) -> (&[u32; 624], usize) {
+        (&self.state, self.pos)
+    }
+
+    /// A generator at `pos` (0 to 624) in the state words `state` (`setstate()`).
+    pub fn from_words(state: [u32; 624], pos: usize) -> Self {
+        Mt19937 {
+            state,
+            pos: pos.min(624),
+            gauss: None,
+        }
+    }
+
     /// The next 32 random bits (`genrand_uint32`).
     pub fn next_u32(&mut self) -> u32 {
         if self.pos >= 624 {

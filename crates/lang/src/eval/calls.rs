@@ -6,11 +6,11 @@ use std::sync::Arc;
 use super::args::{Args, CallArg};
 use super::builtins::{self, Builtin, ParamSpec};
 use super::statements::outside_loop;
-use super::{convert, Flow, Interp, MAX_DEPTH, SPARE_ENVS};
+use super::{convert, Flow, Interp, SPARE_ENVS};
 use crate::diagnostic::{Error, Result};
 use crate::value::env::{Env, Locals};
 use crate::value::{Closure, ClosureBody, Value};
-use ragtag_engine::exceptions::{Exception, ExceptionClass};
+use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_syntax::ast::*;
 
 impl<'s> Interp<'s> {
@@ -47,12 +47,9 @@ impl<'s> Interp<'s> {
                     Some(v) => crate::render::tf_text::str_of(v),
                     None => String::new(),
                 };
-                builtins::python::exception_args::remember(
-                    *class,
-                    &msg,
-                    args.iter().map(|a| a.value.clone()).collect(),
-                );
-                Ok(Value::Exception(Arc::new(Exception::new(*class, msg))))
+                let args = args.iter().map(|a| a.value.clone()).collect();
+                let e = builtins::python::exception_args::make(*class, msg, args);
+                Ok(Value::Exception(Arc::new(e)))
             }
             Value::DType(d) => {
                 let a = args.into_iter().next().ok_or_else(|| {
@@ -262,14 +259,15 @@ impl<'s> Interp<'s> {
         Ok((env, vars))
     }
 
-    /// CPython's RecursionError past [`MAX_DEPTH`] nested calls.
+    /// CPython's RecursionError past [`super::recursion_limit`] nested calls.
     fn check_depth(&self, span: Span) -> Result<()> {
-        if self.frames.len() < MAX_DEPTH {
+        let limit = super::recursion_limit();
+        if self.frames.len() < limit {
             return Ok(());
         }
         Err(Error::new(
             ExceptionClass::RecursionError,
-            format!("maximum recursion depth exceeded ({MAX_DEPTH} nested calls)"),
+            format!("maximum recursion depth exceeded ({limit} nested calls)"),
         )
         .at(span)
         .with_hint("Python's default recursion limit; a recursive function needs a base case"))

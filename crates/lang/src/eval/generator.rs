@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use super::{Flow, Interp, MAX_DEPTH};
+use super::{Flow, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::env::Env;
 use crate::value::iter::{GenBox, IterState, PyIter};
@@ -200,7 +200,7 @@ impl<'s> Interp<'s> {
             it.finish();
             return Ok(Out::Done(Value::None));
         };
-        if self.frames.len() >= MAX_DEPTH {
+        if self.frames.len() >= super::recursion_limit() {
             it.put(state);
             return Err(Error::new(
                 ExceptionClass::RecursionError,

@@ -434,7 +434,7 @@ impl<'s> Interp<'s> {
                 env,
                 iters,
             } => {
-                if self.frames.len() >= super::MAX_DEPTH {
+                if self.frames.len() >= super::recursion_limit() {
                     return Err(Error::new(
                         ExceptionClass::RecursionError,
                         "maximum recursion depth exceeded",

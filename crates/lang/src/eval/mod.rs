@@ -120,6 +120,22 @@ enum Flow {
 /// ([`ragtag_engine::guard::check_stack`]).
 pub const MAX_DEPTH: usize = 1000;
 
+/// The recursion limit `sys.setrecursionlimit` set (one for the process, as CPython's).
+static RECURSION_LIMIT: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(MAX_DEPTH);
+
+/// How deep user function calls may nest now: [`MAX_DEPTH`] unless
+/// `sys.setrecursionlimit` changed it (deeper recursion still stops at the evaluation
+/// stack's own limit, [`ragtag_engine::guard::check_stack`]).
+pub fn recursion_limit() -> usize {
+    RECURSION_LIMIT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// `sys.setrecursionlimit`.
+pub fn set_recursion_limit(n: usize) {
+    RECURSION_LIMIT.store(n, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// One evaluation in progress: the session's globals plus a stack of local frames.
 pub struct Interp<'s> {
     globals: &'s mut Names,

@@ -431,12 +431,9 @@ fn import(module: &str) -> Result<Value> {
             ExceptionClass::ModuleNotFoundError,
             format!("No module named '{name}'"),
         )
-        .with_hint("ragtag provides tensorflow (tf), numpy (np), paddle / paddle.fluid and math")
+        .with_hint(builtins::python::provided_modules())
     };
-    let real = matches!(
-        written[0],
-        "tensorflow" | "numpy" | "paddle" | "math" | "sys"
-    );
+    let real = builtins::python::ROOT_MODULES.contains(&written[0]);
     let stdlib = builtins::python::STDLIB_MODULES.contains(&written[0]);
     let root = match root_module(first).filter(|r| *r == first && real) {
         Some(root) => root,

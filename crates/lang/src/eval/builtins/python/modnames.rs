@@ -17,7 +17,16 @@ pub fn constant_names(module: &str) -> &'static [&'static str] {
             "printable",
             "Template",
         ],
-        "sys" => &["maxsize", "argv", "version", "version_info", "float_info"],
+        "sys" => &[
+            "maxsize",
+            "argv",
+            "version",
+            "version_info",
+            "float_info",
+            "platform",
+            "byteorder",
+            "maxunicode",
+        ],
         "json" => &["JSONDecodeError", "JSONEncoder", "JSONDecoder"],
         "collections" => &["ChainMap", "UserDict", "UserList", "UserString"],
         "dataclasses" => &[
@@ -70,3 +79,22 @@ pub const STDLIB_MODULES: &[&str] = &[
     "dataclasses",
     "typing",
 ];
+
+/// The modules ragtag's own builtins live under, which `import` finds (`paddle.fluid` too).
+pub const ROOT_MODULES: &[&str] = &["tensorflow", "numpy", "paddle", "math", "sys"];
+
+/// What a failed `import` suggests: every module ragtag provides, from [`ROOT_MODULES`] and
+/// [`STDLIB_MODULES`] (tensorflow and numpy with their usual short names).
+pub fn provided_modules() -> String {
+    let names: Vec<String> = ROOT_MODULES
+        .iter()
+        .chain(STDLIB_MODULES)
+        .map(|m| match *m {
+            "tensorflow" => "tensorflow (tf)".to_string(),
+            "numpy" => "numpy (np)".to_string(),
+            "paddle" => "paddle (and paddle.fluid)".to_string(),
+            other => other.to_string(),
+        })
+        .collect();
+    format!("ragtag provides {}", names.join(", "))
+}

@@ -34,6 +34,11 @@ pub static OPERATOR_FNS: &[Builtin] = &[
     op!("xor", "(a, b, /)", "`a ^ b` as a function.", "operator.xor(12, 10)", |it, a| binary(it, a, BinOp::BitXor)),
     op!("concat", "(a, b, /)", "`a + b` for two sequences.", "operator.concat([1], [2])", concat),
     op!("iadd", "(a, b, /)", "`a += b` as a function: a list is extended in place and returned.", "l = [1]\noperator.iadd(l, [2])\nl", |it, a| in_place(it, a, BinOp::Add)),
+    op!("iconcat", "(a, b, /)", "`a += b` for two sequences: a list is extended in place and returned.", "l = [1]\noperator.iconcat(l, [2])\nl", iconcat),
+    op!("ilshift", "(a, b, /)", "`a <<= b` as a function.", "operator.ilshift(1, 4)", |it, a| in_place(it, a, BinOp::LShift)),
+    op!("irshift", "(a, b, /)", "`a >>= b` as a function.", "operator.irshift(32, 2)", |it, a| in_place(it, a, BinOp::RShift)),
+    op!("imatmul", "(a, b, /)", "`a @= b` as a function.", "operator.imatmul(tf.eye(2), tf.ones([2, 1]))", |it, a| in_place(it, a, BinOp::MatMul)),
+    op!("call", "(obj, /, *args, **kwargs)", "`obj(*args, **kwargs)` as a function.", "operator.call(max, 3, 5, key=lambda x: -x)", |it, a| it.call(a.value("obj"), a.forwarded(), a.call)),
     op!("isub", "(a, b, /)", "`a -= b` as a function.", "operator.isub(5, 2)", |it, a| in_place(it, a, BinOp::Sub)),
     op!("imul", "(a, b, /)", "`a *= b` as a function: a list is repeated in place and returned.", "operator.imul([1], 3)", |it, a| in_place(it, a, BinOp::Mul)),
     op!("itruediv", "(a, b, /)", "`a /= b` as a function.", "operator.itruediv(7, 2)", |it, a| in_place(it, a, BinOp::Div)),
@@ -115,6 +120,19 @@ fn in_place(it: &mut Interp<'_>, a: &Args, op: BinOp) -> Result<Value> {
         Some(r) => r.map_err(|e| op_error(a, e)),
         None => binary(it, a, op),
     }
+}
+
+/// `a += b` once `a` is a sequence (CPython's TypeError otherwise).
+fn iconcat(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let x = a.value("a");
+    if !is_sequence(x) {
+        return Err(Error::new(
+            ExceptionClass::TypeError,
+            format!("'{}' object can't be concatenated", x.type_name()),
+        )
+        .at(a.span("a")));
+    }
+    in_place(it, a, BinOp::Add)
 }
 
 fn is_sequence(v: &Value) -> bool {

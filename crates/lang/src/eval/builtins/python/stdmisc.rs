@@ -40,14 +40,21 @@ time.time_ns() > 10**18"]),
     .examples(&["import time
 t = time.perf_counter_ns()
 time.perf_counter_ns() >= t"]),
+    Builtin::function("time.monotonic_ns", "()", |_, _| {
+        Ok(Value::Int(i64::try_from(START.elapsed().as_nanos()).unwrap_or(i64::MAX)))
+    })
+    .doc("time.monotonic in nanoseconds, as an int.")
+    .examples(&["import time
+t = time.monotonic_ns()
+time.monotonic_ns() >= t"]),
     Builtin::function("string.capwords", "(s, sep=None)", capwords)
         .doc("Each word capitalized (split on `sep`, or on runs of whitespace), joined by `sep` (a space by default).")
         .examples(&["import string
 string.capwords('hello   big world')"]),
     Builtin::function("sys.getrecursionlimit", "()", |_, _| {
-        Ok(Value::Int(crate::eval::MAX_DEPTH as i64))
+        Ok(Value::Int(crate::eval::recursion_limit() as i64))
     })
-    .doc("How deep user function calls may nest before a RecursionError (Python's default, 1000).")
+    .doc("How deep user function calls may nest before a RecursionError (Python's default, 1000, unless sys.setrecursionlimit changed it).")
     .examples(&["import sys
 sys.getrecursionlimit()"]),
     Builtin::function("time.sleep", "(secs)", sleep)

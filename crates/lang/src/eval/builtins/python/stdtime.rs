@@ -1,5 +1,6 @@
 //! `time`'s calendar: `gmtime`, `localtime` (the machine's zone, read from its TZif file),
-//! `strftime` with the common directives, and `process_time`.
+//! `mktime`, `strftime` with the common directives, `asctime` and `ctime`; and the CPU
+//! clocks `process_time` and `thread_time` (also in nanoseconds).
 
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
@@ -23,7 +24,94 @@ pub static STDTIME: &[Builtin] = &[
     Builtin::function("time.process_time", "()", process_time)
         .doc("The CPU time this process has used, in seconds (only differences mean anything).")
         .examples(&["import time\ntime.process_time() >= 0"]),
+    Builtin::function("time.process_time_ns", "()", |_, _| Ok(cpu_ns(rustix::time::ClockId::ProcessCPUTime)))
+        .doc("time.process_time in nanoseconds, as an int.")
+        .examples(&["import time\ntime.process_time_ns() >= 0"]),
+    Builtin::function("time.thread_time", "()", |_, _| {
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+        Ok(Value::Float(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9))
+    })
+    .doc("The CPU time the evaluating thread has used, in seconds (only differences mean anything).")
+    .examples(&["import time\ntime.thread_time() >= 0"]),
+    Builtin::function("time.thread_time_ns", "()", |_, _| Ok(cpu_ns(rustix::time::ClockId::ThreadCPUTime)))
+        .doc("time.thread_time in nanoseconds, as an int.")
+        .examples(&["import time\ntime.thread_time_ns() >= 0"]),
+    Builtin::function("time.asctime", "(t=None, /)", asctime)
+        .doc("The time `t` (a struct_time or 9-tuple; now, local, when None) as C's asctime writes it: `Thu Jan  1 00:00:00 1970`.")
+        .examples(&["import time\ntime.asctime(time.gmtime(0))"]),
+    Builtin::function("time.ctime", "(secs=None, /)", ctime)
+        .doc("`secs` since the epoch (now when None) in local time, as asctime writes it.")
+        .examples(&["import time\nlen(time.ctime(0))"]),
+    Builtin::function("time.mktime", "(t, /)", mktime)
+        .doc("The seconds since the epoch, as a float, of the local time `t` (a struct_time or 9-tuple): the inverse of localtime.")
+        .examples(&["import time\ntime.mktime(time.localtime(10**9))"]),
 ];
+
+fn cpu_ns(clock: rustix::time::ClockId) -> Value {
+    let t = rustix::time::clock_gettime(clock);
+    Value::Int(t.tv_sec as i64 * 1_000_000_000 + t.tv_nsec as i64)
+}
+
+/// C's asctime of a time tuple's fields.
+fn asctime_text(f: &[i64; 9]) -> String {
+    let day = DAYS[f[6].rem_euclid(7) as usize];
+    let month = MONTHS[(f[1] - 1).clamp(0, 11) as usize];
+    format!(
+        "{} {} {:2} {:02}:{:02}:{:02} {}",
+        &day[..3],
+        &month[..3],
+        f[2],
+        f[3],
+        f[4],
+        f[5],
+        f[0]
+    )
+}
+
+fn asctime(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let fields = match a.value("t") {
+        Value::None => local_fields(seconds_now()),
+        v => time_tuple(it, &v.clone(), a)?.0,
+    };
+    Ok(Value::str(asctime_text(&fields)))
+}
+
+fn ctime(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    Ok(Value::str(asctime_text(&local_fields(seconds(a)?))))
+}
+
+/// The local time's fields at `t`.
+fn local_fields(t: i64) -> [i64; 9] {
+    let (offset, isdst, _) = zone_at(t);
+    time_fields(t, offset, isdst)
+}
+
+fn seconds_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Days since 1970-01-01 of a date (Hinnant's days_from_civil; months past 12 carry over).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let (y, m) = (y + (m - 1).div_euclid(12), (m - 1).rem_euclid(12) + 1);
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn mktime(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let f = time_tuple(it, a.value("t"), a)?.0;
+    let local = days_from_civil(f[0], f[1], f[2]) * 86_400 + f[3] * 3600 + f[4] * 60 + f[5];
+    // The offset at the UTC instant found with the offset there (twice, across a change).
+    let mut t = local - zone_at(local).0;
+    t = local - zone_at(t).0;
+    Ok(Value::Float(t as f64))
+}
 
 const DAYS: [&str; 7] = [
     "Monday",
@@ -116,23 +204,36 @@ fn yday(y: i64, m: i64, d: i64) -> i64 {
     BEFORE[(m - 1).clamp(0, 11) as usize] + d + i64::from(m > 2 && leap(y))
 }
 
-/// A struct_time of `t` seconds shifted by `offset`, with its zone's name and dst flag.
-fn struct_time(t: i64, offset: i64, isdst: i64, zone: &str) -> Result<Value> {
+/// A struct_time's nine fields of `t` seconds shifted by `offset`.
+fn time_fields(t: i64, offset: i64, isdst: i64) -> [i64; 9] {
     let local = t + offset;
     let (days, secs) = (local.div_euclid(86_400), local.rem_euclid(86_400));
     let (y, m, d) = civil(days);
-    let fields = [
-        ("tm_year", y),
-        ("tm_mon", m),
-        ("tm_mday", d),
-        ("tm_hour", secs / 3600),
-        ("tm_min", secs / 60 % 60),
-        ("tm_sec", secs % 60),
-        ("tm_wday", (days + 3).rem_euclid(7)),
-        ("tm_yday", yday(y, m, d)),
-        ("tm_isdst", isdst),
+    [
+        y,
+        m,
+        d,
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60,
+        (days + 3).rem_euclid(7),
+        yday(y, m, d),
+        isdst,
+    ]
+}
+
+/// A struct_time of `t` seconds shifted by `offset`, with its zone's name and dst flag.
+fn struct_time(t: i64, offset: i64, isdst: i64, zone: &str) -> Result<Value> {
+    const NAMES: [&str; 9] = [
+        "tm_year", "tm_mon", "tm_mday", "tm_hour", "tm_min", "tm_sec", "tm_wday", "tm_yday",
+        "tm_isdst",
     ];
-    let fields: Vec<(&str, Value)> = fields.iter().map(|(n, v)| (*n, Value::Int(*v))).collect();
+    let values = time_fields(t, offset, isdst);
+    let fields: Vec<(&str, Value)> = NAMES
+        .iter()
+        .zip(values)
+        .map(|(n, v)| (*n, Value::Int(v)))
+        .collect();
     let v = super::sysmod::struct_seq("time.struct_time", &fields)
         .ok_or_else(|| Error::new(ExceptionClass::RuntimeError, "struct_time"))?;
     if let Value::Instance(i) = &v {

@@ -1,6 +1,6 @@
 //! `sys`'s descriptions of the interpreter: `version_info` and `float_info` (named tuples
-//! with CPython's reprs), `version`, and `getsizeof` with CPython 3.11's sizes on 64-bit
-//! Linux.
+//! with CPython's reprs), `version`, `platform`, `byteorder`, `maxunicode`, `getsizeof`
+//! with CPython 3.11's sizes on 64-bit Linux; `exit` and `setrecursionlimit`.
 
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
@@ -10,19 +10,34 @@ use crate::value::class::{attr_set, Instance};
 use crate::value::Value;
 use ragtag_engine::ExceptionClass;
 
-/// `sys.getsizeof`.
-pub static SYSMOD: &[Builtin] =
-    &[
-        Builtin::function("sys.getsizeof", "(object, default=None)", getsizeof)
-            .doc(
-                "The bytes CPython 3.11 (64-bit) uses for an int, float, bool, None, str, bytes, \
+/// `sys.getsizeof`, `sys.exit` and `sys.setrecursionlimit`.
+pub static SYSMOD: &[Builtin] = &[
+    Builtin::function("sys.exit", "(status=None, /)", exit)
+        .doc(
+            "Raises SystemExit(status): `ragtag run` ends with exit status 0 for None, the \
+                 int itself, or 1 after printing any other status to stderr; `finally` blocks \
+                 run on the way out, and in the REPL or a notebook the session goes on.",
+        )
+        .examples(&[
+            "import sys\ntry:\n    sys.exit(3)\nexcept SystemExit as e:\n    code = e.code\ncode",
+        ]),
+    Builtin::function("sys.setrecursionlimit", "(limit, /)", setrecursionlimit)
+        .doc(
+            "Sets how deep user function calls may nest before a RecursionError (for the \
+                 whole process, as in CPython); very deep recursion still stops where the \
+                 evaluation stack runs out.",
+        )
+        .examples(&["import sys\nsys.setrecursionlimit(1000)\nsys.getrecursionlimit()"]),
+    Builtin::function("sys.getsizeof", "(object, default=None)", getsizeof)
+        .doc(
+            "The bytes CPython 3.11 (64-bit) uses for an int, float, bool, None, str, bytes, \
          tuple, list, dict, set or frozenset. A list is sized as a display of constants \
          (`[1, 2, 3]`: 88), a dict and a set as built by adding one key at a time.",
-            )
-            .examples(&[
-                "import sys\nsys.getsizeof(2**100), sys.getsizeof('abc'), sys.getsizeof([1, 2, 3])",
-            ]),
-    ];
+        )
+        .examples(&[
+            "import sys\nsys.getsizeof(2**100), sys.getsizeof('abc'), sys.getsizeof([1, 2, 3])",
+        ]),
+];
 
 /// The interpreter this follows.
 const VERSION: (i64, i64, i64) = (3, 11, 7);
@@ -44,6 +59,13 @@ pub fn constant(path: &str) -> Option<Value> {
                 ("serial", Value::Int(0)),
             ],
         ),
+        "sys.platform" => Some(Value::str("linux")),
+        "sys.byteorder" => Some(Value::str(if cfg!(target_endian = "little") {
+            "little"
+        } else {
+            "big"
+        })),
+        "sys.maxunicode" => Some(Value::Int(0x10ffff)),
         "sys.float_info" => struct_seq(
             "sys.float_info",
             &[
@@ -177,4 +199,49 @@ fn getsizeof(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
     };
     Ok(Value::Int(size))
+}
+
+/// `sys.exit(status)`: a SystemExit whose code is `status` (a tuple gives its items as the
+/// arguments, as CPython's `SystemExit(*status)`).
+fn exit(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let args = match a.value("status") {
+        Value::None => Vec::new(),
+        Value::Tuple(t) => t.to_vec(),
+        v => vec![v.clone()],
+    };
+    let message = match args.as_slice() {
+        [] => String::new(),
+        [Value::Str(s)] => s.to_string(),
+        [v] => crate::render::tf_text::str_of(v),
+        _ => crate::render::tf_text::repr_of(&Value::tuple(args.clone())),
+    };
+    let e = super::exception_args::make(ExceptionClass::SystemExit, message, args);
+    Err(Error::from(e).at(a.call))
+}
+
+fn setrecursionlimit(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let n = match a.value("limit") {
+        Value::Int(n) => *n,
+        Value::Bool(b) => *b as i64,
+        Value::BigInt(_) => i64::MAX,
+        other => {
+            return Err(Error::new(
+                ExceptionClass::TypeError,
+                format!(
+                    "'{}' object cannot be interpreted as an integer",
+                    other.type_name()
+                ),
+            )
+            .at(a.span("limit")))
+        }
+    };
+    if n < 1 {
+        return Err(Error::new(
+            ExceptionClass::ValueError,
+            "recursion limit must be greater or equal than 1",
+        )
+        .at(a.span("limit")));
+    }
+    crate::eval::set_recursion_limit(usize::try_from(n).unwrap_or(usize::MAX));
+    Ok(Value::None)
 }
