@@ -33,17 +33,31 @@ fn first_of_row(indices: &[i64], nnz: usize, row: usize) -> usize {
 }
 
 /// Whether the `[nnz, 2]` indices lie inside `rows × cols`, in row-major order and distinct
-/// (what `Sparse::check_indices` checks, in one pass over pairs).
+/// (what `Sparse::check_indices` checks, in one pass over pairs): on every core from
+/// [`PARALLEL`] pairs, each block of pairs compared with the pair before it too (a pass
+/// over ten million pairs on one core took a fifth of the product's time).
 fn ordered_in_bounds(indices: &[i64], rows: i64, cols: i64) -> bool {
-    let mut prev = (-1i64, -1i64);
-    for ix in indices.chunks_exact(2) {
-        let at = (ix[0], ix[1]);
-        if !(0..rows).contains(&at.0) || !(0..cols).contains(&at.1) || at <= prev {
-            return false;
+    let block = |start: usize, pairs: &[i64]| {
+        let mut prev = match start {
+            0 => (-1i64, -1i64),
+            k => (indices[2 * k - 2], indices[2 * k - 1]),
+        };
+        for ix in pairs.chunks_exact(2) {
+            let at = (ix[0], ix[1]);
+            if !(0..rows).contains(&at.0) || !(0..cols).contains(&at.1) || at <= prev {
+                return false;
+            }
+            prev = at;
         }
-        prev = at;
+        true
+    };
+    if indices.len() < 2 * PARALLEL {
+        return block(0, indices);
     }
-    true
+    indices
+        .par_chunks(2 * PARALLEL)
+        .enumerate()
+        .all(|(k, pairs)| block(k * PARALLEL, pairs))
 }
 
 /// Adds the stored values `from..to` (whose rows start at `row0`) into `out`.
@@ -125,6 +139,27 @@ pub fn sparse_dense_matmul(sp: &Sparse, b: &Tensor) -> Result<Option<Tensor>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn index_checks_on_every_core_see_each_block_boundary() {
+        let n = 3 * PARALLEL + 5;
+        let mut ix: Vec<i64> = (0..n as i64).flat_map(|i| [i / 4, i % 4]).collect();
+        assert!(ordered_in_bounds(&ix, n as i64 / 4 + 1, 4));
+        assert!(
+            !ordered_in_bounds(&ix, n as i64 / 4, 4),
+            "a row out of bounds"
+        );
+        assert!(
+            !ordered_in_bounds(&ix, n as i64, 3),
+            "a column out of bounds"
+        );
+        // The first pair of the second block repeats the pair before it.
+        ix[2 * PARALLEL] = ix[2 * PARALLEL - 2];
+        ix[2 * PARALLEL + 1] = ix[2 * PARALLEL - 1];
+        assert!(!ordered_in_bounds(&ix, n as i64, 4));
+        assert!(ordered_in_bounds(&[0, 1, 0, 2, 1, 0], 2, 3));
+        assert!(!ordered_in_bounds(&[0, 2, 0, 1], 2, 3), "out of order");
+    }
 
     #[test]
     fn products_of_rows() {
