@@ -148,7 +148,8 @@ mod tests {
 
     #[test]
     fn large_pads_written_on_every_core_match_the_sequential_writer() {
-        let cases: [(&[usize], &[(i64, i64)]); 4] = [
+        type Case<'a> = (&'a [usize], &'a [(i64, i64)]);
+        let cases: [Case; 4] = [
             (&[300, 500], &[(2, 1), (3, 4)]),
             (&[7, 40, 600], &[(1, 2), (0, 3), (5, 0)]),
             (&[140_000], &[(3, 9)]),
