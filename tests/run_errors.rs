@@ -6,9 +6,14 @@ use std::process::Command;
 
 /// Runs `program` with `ragtag run --format FORMAT -` and returns (exit code, stdout, stderr).
 fn run(format: &str, program: &str) -> (Option<i32>, String, String) {
+    run_program(&["run", "--format", format, "-"], program)
+}
+
+/// Runs ragtag with `args`, `program` on its stdin, and returns (exit code, stdout, stderr).
+pub(crate) fn run_program(args: &[&str], program: &str) -> (Option<i32>, String, String) {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_ragtag"))
-        .args(["run", "--format", format, "-"])
+        .args(args)
         .env("NO_COLOR", "1")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

@@ -3,31 +3,9 @@
 //! `finally` blocks run on the way out, and in the Jupyter kernel (as in the REPL, see
 //! repl_tmux.rs) the error is reported and the session goes on.
 
-use std::process::Command;
-
 /// Runs `program` with `ragtag run -` and returns (exit code, stdout, stderr).
 fn run(program: &str) -> (Option<i32>, String, String) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ragtag"))
-        .args(["run", "-"])
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("ragtag starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(program.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::run_errors::run_program(&["run", "-"], program)
 }
 
 #[test]

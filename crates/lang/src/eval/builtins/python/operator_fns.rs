@@ -124,33 +124,28 @@ fn in_place(it: &mut Interp<'_>, a: &Args, op: BinOp) -> Result<Value> {
 
 /// `a += b` once `a` is a sequence (CPython's TypeError otherwise).
 fn iconcat(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let x = a.value("a");
-    if !is_sequence(x) {
-        return Err(Error::new(
-            ExceptionClass::TypeError,
-            format!("'{}' object can't be concatenated", x.type_name()),
-        )
-        .at(a.span("a")));
-    }
+    sequence_a(a)?;
     in_place(it, a, BinOp::Add)
 }
 
-fn is_sequence(v: &Value) -> bool {
-    matches!(
-        v,
+/// CPython's TypeError when `concat`'s or `iconcat`'s first argument is not a sequence.
+fn sequence_a(a: &Args) -> Result<()> {
+    let x = a.value("a");
+    if matches!(
+        x,
         Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Bytes(_) | Value::ByteArray(_)
+    ) {
+        return Ok(());
+    }
+    Err(Error::new(
+        ExceptionClass::TypeError,
+        format!("'{}' object can't be concatenated", x.type_name()),
     )
+    .at(a.span("a")))
 }
 
 fn concat(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let x = a.value("a");
-    if !is_sequence(x) {
-        return Err(Error::new(
-            ExceptionClass::TypeError,
-            format!("'{}' object can't be concatenated", x.type_name()),
-        )
-        .at(a.span("a")));
-    }
+    sequence_a(a)?;
     binary(it, a, BinOp::Add)
 }
 
