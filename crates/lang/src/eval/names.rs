@@ -54,24 +54,12 @@ impl<'s> Interp<'s> {
                 let target = f.target_of(name);
                 if Arc::ptr_eq(target, f) {
                     if let Some(vars) = self.own.get_mut(self.frames.len()) {
-                        match vars.get_mut(name) {
-                            Some(slot) => *slot = v,
-                            None => {
-                                vars.insert(name.into(), v);
-                            }
-                        }
+                        vars.set(name, v);
                         return;
                     }
                 }
-                let mut vars = target.vars();
-                // Rebinding a bound name (a loop variable, an accumulator) replaces its
-                // value in place: no key is allocated. The old value is dropped after the
-                // lock is released.
-                let old = match vars.get_mut(name) {
-                    Some(slot) => Some(std::mem::replace(slot, v)),
-                    None => vars.insert(name.into(), v),
-                };
-                drop(vars);
+                // The old value is dropped after the lock is released.
+                let old = target.vars().set(name, v);
                 drop(old);
             }
             _ => self.set_global(name, v),

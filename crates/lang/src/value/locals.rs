@@ -83,6 +83,15 @@ impl Locals {
         None
     }
 
+    /// Binds `name` to `value`, returning the value it replaces. Rebinding a bound name (a
+    /// loop variable, an accumulator) replaces its value in place: no key is allocated.
+    pub fn set(&mut self, name: &str, value: Value) -> Option<Value> {
+        match self.get_mut(name) {
+            Some(slot) => Some(std::mem::replace(slot, value)),
+            None => self.insert(name.into(), value),
+        }
+    }
+
     /// Appends a binding for a name not bound yet.
     fn push_unbound(&mut self, name: Arc<str>, value: Value) {
         self.entries.truncate(self.bound);
