@@ -101,6 +101,13 @@ impl<'s> Interp<'s> {
     ) -> Result<Value> {
         ragtag_engine::guard::check_stack().map_err(|err| Error::from(err).at(f.span))?;
         let o = self.eval(obj)?;
+        if let Value::Instance(i) = &o {
+            if let Some(c) = super::classes::plain_function(i, name) {
+                if let Some(result) = self.call_method_positional(&c, &o, args, span) {
+                    return result;
+                }
+            }
+        }
         if let Some(b) = plain_method(&o, name) {
             if let Some(params) = positional_params(b, args, 1) {
                 return self.call_builtin_slots(b, params, Some(o), args, span);
@@ -217,19 +224,63 @@ impl<'s> Interp<'s> {
         {
             return None;
         }
-        Some(self.call_closure_args(c, args, span))
+        Some(self.call_closure_args(c, None, args, span))
     }
 
-    fn call_closure_args(&mut self, c: &Arc<Closure>, args: &[Arg], span: Span) -> Result<Value> {
+    /// `obj.method(a, b)` of a user class's `def method(self, a, b)`, as
+    /// [`Self::call_closure_positional`] calls a function: the receiver and each argument go
+    /// straight into the new frame, with no bound method, argument list or binding made.
+    /// `None` (with nothing evaluated) for any other call.
+    pub(super) fn call_method_positional(
+        &mut self,
+        c: &Arc<Closure>,
+        receiver: &Value,
+        args: &[Arg],
+        span: Span,
+    ) -> Option<Result<Value>> {
+        if !c.bindings.positional
+            || args.len() + 1 != c.bindings.params.len()
+            || args
+                .iter()
+                .any(|a| a.star || a.double_star || a.name.is_some())
+        {
+            return None;
+        }
+        Some(self.call_closure_args(c, Some(receiver), args, span))
+    }
+
+    /// Calls `c` with `receiver` (a method's) and then `args` bound to its parameters in
+    /// order: the caller has checked they match one for one.
+    fn call_closure_args(
+        &mut self,
+        c: &Arc<Closure>,
+        receiver: Option<&Value>,
+        args: &[Arg],
+        span: Span,
+    ) -> Result<Value> {
         let frame = self.closure_frame(c, |it, vars| {
-            for (name, a) in c.bindings.params.iter().zip(args) {
+            let mut names = c.bindings.params.iter();
+            if let Some(r) = receiver {
+                if let Some(name) = names.next() {
+                    vars.push_param(name, r.clone());
+                }
+            }
+            for (name, a) in names.zip(args) {
                 let v = it.eval(&a.value)?;
                 vars.push_param(name, v);
             }
             it.check_cancel()?;
             it.check_depth(span)
         })?;
-        self.run_closure(c, frame, span)
+        let Some(r) = receiver else {
+            return self.run_closure(c, frame, span);
+        };
+        // `super()` in a method whose first parameter is not `self` finds its receiver here
+        // (as `call_method` records it).
+        self.receivers.push(r.clone());
+        let result = self.run_closure(c, frame, span);
+        self.receivers.pop();
+        result
     }
 
     /// The environment of a call of `c` and its variables, the parameters bound by `bind`,

@@ -10,9 +10,11 @@ use super::builtins::Kind;
 use super::{Flow, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::class::Instance;
-use crate::value::class::{attr_del, attr_get, attr_items, attr_set, builtin_type, Bound, Class};
+use crate::value::class::{
+    attr_del, attr_get, attr_items, attr_set, builtin_type, AttrStore, Bound, Class,
+};
 use crate::value::env::Env;
-use crate::value::Value;
+use crate::value::{Closure, Value};
 use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_syntax::ast::*;
 
@@ -52,6 +54,19 @@ fn instance_dict(i: &Instance) -> Result<Value> {
         .map(|(k, v)| (Value::str(k), v))
         .collect();
     Value::dict(items).map_err(Error::from)
+}
+
+/// The function `i.name` calls, when reading it does nothing else: `i` is an instance of a
+/// user class with no attribute `name` of its own, and its class's `name` is a plain `def`
+/// (not a property, static or class method). The caller calls it with `i` first.
+pub(super) fn plain_function(i: &Instance, name: &str) -> Option<Arc<Closure>> {
+    if i.class.module != "__main__" || attr_get(&i.attrs, name).is_some() {
+        return None;
+    }
+    match i.class.lookup(name)? {
+        Value::Closure(c) => Some(c),
+        _ => None,
+    }
 }
 
 /// `v` as found on a class, seen through an instance `obj` (or the class itself when `obj`
@@ -274,13 +289,18 @@ impl<'s> Interp<'s> {
         if is_wrapper(i, "super") {
             return self.super_attr(i, name, span);
         }
-        let this = Value::Instance(i.clone());
-        let cls = Value::Class(i.class.clone());
         match name {
-            "__class__" => return Ok(cls),
+            "__class__" => return Ok(Value::Class(i.class.clone())),
             "__dict__" if i.class.slot_names().is_none() => return instance_dict(i),
             _ => {}
         }
+        // With no descriptor or hook in the way, an attribute of its own is the answer.
+        if i.class.plain_instances() {
+            if let Some(v) = attr_get(&i.attrs, name) {
+                return Ok(v);
+            }
+        }
+        let this = || Value::Instance(i.clone());
         let found = i.class.lookup(name);
         if let Some(Value::Instance(p)) = &found {
             if is_wrapper(p, "property") {
@@ -292,7 +312,7 @@ impl<'s> Interp<'s> {
                         ),
                         span,
                     )),
-                    Some(f) => self.call_values(&f, vec![this], span),
+                    Some(f) => self.call_values(&f, vec![this()], span),
                 };
             }
         }
@@ -300,10 +320,10 @@ impl<'s> Interp<'s> {
             return Ok(v);
         }
         if let Some(v) = found {
-            return Ok(bind(v, Some(&this), &cls));
+            return Ok(bind(v, Some(&this()), &Value::Class(i.class.clone())));
         }
         if let Some(g) = i.class.lookup("__getattr__") {
-            return self.call_method(&this, &g, vec![arg(Value::str(name), span)], span);
+            return self.call_method(&this(), &g, vec![arg(Value::str(name), span)], span);
         }
         Err(attr_error(
             format!("'{}' object has no attribute '{name}'", i.class.name),
@@ -407,6 +427,13 @@ impl<'s> Interp<'s> {
         v: Value,
         span: Span,
     ) -> Result<bool> {
+        if let Value::Instance(i) = o {
+            if i.class.plain_instances() && i.class.slot_names().is_none() {
+                attr_set(&i.attrs, name, v);
+                self.reprime(o, span);
+                return Ok(true);
+            }
+        }
         if let Some(f) = super::protocols::hook(o, "__setattr__") {
             self.call_method(o, &f, vec![arg(Value::str(name), span), arg(v, span)], span)?;
             return Ok(true);
@@ -490,12 +517,12 @@ impl<'s> Interp<'s> {
                     }
                 }
                 (
-                    &i.attrs,
+                    &i.attrs as &dyn AttrStore,
                     format!("'{}' object has no attribute '{name}'", i.class.name),
                 )
             }
             Value::Class(c) if c.module == "__main__" => (
-                &c.attrs,
+                &c.attrs as &dyn AttrStore,
                 format!("type object '{}' has no attribute '{name}'", c.name),
             ),
             _ => return Ok(false),

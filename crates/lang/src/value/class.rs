@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use super::Value;
@@ -19,9 +20,16 @@ pub struct Class {
     /// The base classes as written (user classes, exception classes, `object`).
     pub bases: Vec<Value>,
     /// The class's own attributes: methods, class variables.
-    pub attrs: Mutex<Attrs>,
+    pub attrs: ClassAttrs,
     /// The method resolution order after this class (C3), computed on first use.
     linear: OnceLock<Vec<Value>>,
+    /// [`Class::slot_names`], computed on first use: as in CPython, a class's `__slots__`
+    /// take effect when it is made (by the time an instance sets an attribute), and
+    /// changing the attribute later changes nothing.
+    slots: OnceLock<Option<Vec<String>>>,
+    /// [`Class::plain_instances`] as last found (bit 0) and the [`CLASS_EPOCH`] it was
+    /// found at (the other bits).
+    plain: AtomicU64,
 }
 
 /// An instance of a user class: its class and its own attributes.
@@ -47,38 +55,91 @@ pub struct Bound {
     pub func: Value,
 }
 
+/// Where attributes are kept: an instance's or a function's own (a `Mutex<Attrs>`), or a
+/// class's ([`ClassAttrs`]).
+pub trait AttrStore {
+    /// The attributes.
+    fn cell(&self) -> &Mutex<Attrs>;
+    /// Called after `name` changed from `old` to `new` (`None`: unset).
+    fn changed(&self, _name: &str, _old: Option<&Value>, _new: Option<&Value>) {}
+}
+
+impl AttrStore for Mutex<Attrs> {
+    fn cell(&self) -> &Mutex<Attrs> {
+        self
+    }
+}
+
+/// Counts changes to any class's attributes: a class's cached [`Class::plain_instances`]
+/// holds while this stays what it was when the answer was found.
+static CLASS_EPOCH: AtomicU64 = AtomicU64::new(1);
+
+/// A class's attributes. Changing them (`A.x = …`, a decorator adding methods) makes every
+/// class's cached facts about its attributes stale.
+pub struct ClassAttrs(Mutex<Attrs>);
+
+impl AttrStore for ClassAttrs {
+    fn cell(&self) -> &Mutex<Attrs> {
+        &self.0
+    }
+
+    fn changed(&self, name: &str, old: Option<&Value>, new: Option<&Value>) {
+        // Only what `plain_instances` looks at: a class counter (`A.n += 1`) changes nothing.
+        let object = |v: Option<&Value>| matches!(v, Some(Value::Instance(_)));
+        if matches!(name, "__setattr__" | "__delattr__") || object(old) || object(new) {
+            CLASS_EPOCH.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+}
+
 fn lock(m: &Mutex<Attrs>) -> MutexGuard<'_, Attrs> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Looks `name` up in attributes.
-pub fn attr_get(m: &Mutex<Attrs>, name: &str) -> Option<Value> {
-    lock(m)
+pub fn attr_get(m: &(impl AttrStore + ?Sized), name: &str) -> Option<Value> {
+    lock(m.cell())
         .iter()
         .find(|(k, _)| k == name)
         .map(|(_, v)| v.clone())
 }
 
 /// Sets `name` in attributes.
-pub fn attr_set(m: &Mutex<Attrs>, name: &str, v: Value) {
-    let mut attrs = lock(m);
-    match attrs.iter_mut().find(|(k, _)| k == name) {
-        Some(slot) => slot.1 = v,
-        None => attrs.push((name.to_string(), v)),
-    }
+pub fn attr_set(m: &(impl AttrStore + ?Sized), name: &str, v: Value) {
+    let mut attrs = lock(m.cell());
+    let old = match attrs.iter_mut().find(|(k, _)| k == name) {
+        Some(slot) => {
+            let old = std::mem::replace(&mut slot.1, v);
+            m.changed(name, Some(&old), Some(&slot.1));
+            Some(old)
+        }
+        None => {
+            attrs.push((name.to_string(), v));
+            m.changed(name, None, attrs.last().map(|(_, v)| v));
+            None
+        }
+    };
+    drop(attrs);
+    // The old value is dropped after the lock is released (it may be the last reference to
+    // something holding this very object).
+    drop(old);
 }
 
 /// Removes `name` from attributes; false when it was not there.
-pub fn attr_del(m: &Mutex<Attrs>, name: &str) -> bool {
-    let mut attrs = lock(m);
-    let before = attrs.len();
-    attrs.retain(|(k, _)| k != name);
-    attrs.len() != before
+pub fn attr_del(m: &(impl AttrStore + ?Sized), name: &str) -> bool {
+    let mut attrs = lock(m.cell());
+    let Some(at) = attrs.iter().position(|(k, _)| k == name) else {
+        return false;
+    };
+    let (_, old) = attrs.remove(at);
+    drop(attrs);
+    m.changed(name, Some(&old), None);
+    true
 }
 
 /// A copy of the attributes.
-pub fn attr_items(m: &Mutex<Attrs>) -> Attrs {
-    lock(m).clone()
+pub fn attr_items(m: &impl AttrStore) -> Attrs {
+    lock(m.cell()).clone()
 }
 
 /// A class or type name kept for the whole run (`type_name` answers `&'static str`): each
@@ -104,8 +165,10 @@ impl Class {
             name: intern(name),
             module: intern(module),
             bases,
-            attrs: Mutex::new(attrs),
+            attrs: ClassAttrs(Mutex::new(attrs)),
             linear: OnceLock::new(),
+            slots: OnceLock::new(),
+            plain: AtomicU64::new(0),
         })
     }
 
@@ -136,6 +199,33 @@ impl Class {
                 _ => None,
             })
         })
+    }
+
+    /// Whether reading and setting its instances' attributes is plain: every class in its
+    /// MRO is a user class (no builtin or exception base) with no `__setattr__` or
+    /// `__delattr__` and no attribute holding an object (a property, a descriptor), so an
+    /// instance's own attribute is the answer to reading it and setting one stores it.
+    /// Kept until any class's attributes change.
+    pub fn plain_instances(self: &Arc<Class>) -> bool {
+        let epoch = CLASS_EPOCH.load(Ordering::SeqCst);
+        let known = self.plain.load(Ordering::Relaxed);
+        if known >> 1 == epoch {
+            return known & 1 == 1;
+        }
+        let own = |k: &Class| {
+            k.module == "__main__"
+                && lock(k.attrs.cell()).iter().all(|(n, v)| {
+                    !matches!(v, Value::Instance(_)) && n != "__setattr__" && n != "__delattr__"
+                })
+        };
+        let plain = own(self)
+            && self
+                .after()
+                .iter()
+                .all(|c| matches!(c, Value::Class(k) if own(k)));
+        self.plain
+            .store(epoch << 1 | u64::from(plain), Ordering::Relaxed);
+        plain
     }
 
     /// The builtin exception class this class derives from, if any.
@@ -177,7 +267,11 @@ impl Class {
 
     /// The attributes instances may have when each of the user's classes in the MRO
     /// declares `__slots__` (`None`: instances have a `__dict__` and take any name).
-    pub fn slot_names(self: &Arc<Class>) -> Option<Vec<String>> {
+    pub fn slot_names(self: &Arc<Class>) -> Option<&[String]> {
+        self.slots.get_or_init(|| self.find_slot_names()).as_deref()
+    }
+
+    fn find_slot_names(self: &Arc<Class>) -> Option<Vec<String>> {
         let mut out = Vec::new();
         for k in self.mro() {
             match k {

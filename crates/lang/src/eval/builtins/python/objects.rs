@@ -2,14 +2,13 @@
 //! `getattr`/`setattr`/`hasattr`/`delattr`, `vars`, `super`, `property`, `staticmethod`,
 //! `classmethod` and `object`.
 
-use std::sync::Mutex;
 
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
 use crate::eval::builtins::registry;
 use crate::eval::Interp;
-use crate::value::class::{attr_get, attr_items, attr_set, builtin_type, Attrs};
+use crate::value::class::{attr_get, attr_items, attr_set, builtin_type};
 use crate::value::Value;
 use ragtag_engine::Array;
 use ragtag_engine::ExceptionClass;
@@ -97,7 +96,7 @@ fn exception_str(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 /// The dict `vars()` and `__dict__` show.
-pub fn attrs_dict(attrs: &Mutex<Attrs>) -> Result<Value> {
+pub fn attrs_dict(attrs: &impl crate::value::class::AttrStore) -> Result<Value> {
     Value::dict(
         attr_items(attrs)
             .into_iter()
