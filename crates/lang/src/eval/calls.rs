@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::args::{Args, CallArg};
 use super::builtins::{self, Builtin, ParamSpec};
+use super::set_attrs::ItemOwner;
 use super::statements::outside_loop;
 use super::{convert, Flow, Interp, SPARE_ENVS};
 use crate::diagnostic::{Error, Result};
@@ -100,7 +101,33 @@ impl<'s> Interp<'s> {
         span: Span,
     ) -> Result<Value> {
         ragtag_engine::guard::check_stack().map_err(|err| Error::from(err).at(f.span))?;
-        let o = self.eval(obj)?;
+        let o = match (name, &obj.kind) {
+            // `self.__dict__.update(kwargs)` sets the instance's attributes.
+            ("update", ExprKind::Attr(_, d)) if d == "__dict__" => {
+                match self.item_owner(obj, false)? {
+                    ItemOwner::Attrs(i) => {
+                        let fresh = Value::dict(Vec::new())?;
+                        self.call_attr_on(fresh.clone(), f, obj, name, args, span)?;
+                        return self.dict_update(&i, &fresh, span);
+                    }
+                    ItemOwner::Value(o) => o,
+                }
+            }
+            _ => self.eval(obj)?,
+        };
+        self.call_attr_on(o, f, obj, name, args, span)
+    }
+
+    /// [`Self::call_attr`] once `obj` is evaluated to `o`.
+    fn call_attr_on(
+        &mut self,
+        o: Value,
+        f: &Expr,
+        obj: &Expr,
+        name: &str,
+        args: &[Arg],
+        span: Span,
+    ) -> Result<Value> {
         if let Value::Instance(i) = &o {
             if let Some(c) = super::classes::plain_function(i, name) {
                 if let Some(result) = self.call_method_positional(&c, &o, args, span) {

@@ -10,9 +10,7 @@ use super::builtins::Kind;
 use super::{Flow, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::class::Instance;
-use crate::value::class::{
-    attr_del, attr_get, attr_items, attr_set, builtin_type, AttrStore, Bound, Class,
-};
+use crate::value::class::{attr_get, attr_items, attr_set, builtin_type, Bound, Class};
 use crate::value::env::Env;
 use crate::value::{Closure, Value};
 use ragtag_engine::exceptions::ExceptionClass;
@@ -37,7 +35,7 @@ pub fn wrapper(name: &str, attrs: Vec<(String, Value)>) -> Value {
     Value::Instance(i)
 }
 
-fn attr_error(msg: String, span: Span) -> Error {
+pub(super) fn attr_error(msg: String, span: Span) -> Error {
     Error::new(ExceptionClass::AttributeError, msg).at_labeled(span, "unknown attribute")
 }
 
@@ -170,6 +168,7 @@ impl<'s> Interp<'s> {
         // The methods' `super()` finds the class here.
         env.vars()
             .insert("__class__".into(), Value::Class(cls.clone()));
+        self.set_names(&cls, span)?;
         self.set(name, Value::Class(cls));
         Ok(())
     }
@@ -316,10 +315,18 @@ impl<'s> Interp<'s> {
                 };
             }
         }
+        if let Some(f) = &found {
+            if let Some(v) = self.descriptor_get(f, Some(&this()), &i.class, true, span)? {
+                return Ok(v);
+            }
+        }
         if let Some(v) = attr_get(&i.attrs, name) {
             return Ok(v);
         }
         if let Some(v) = found {
+            if let Some(got) = self.descriptor_get(&v, Some(&this()), &i.class, false, span)? {
+                return Ok(got);
+            }
             return Ok(bind(v, Some(&this()), &Value::Class(i.class.clone())));
         }
         if let Some(g) = i.class.lookup("__getattr__") {
@@ -350,7 +357,10 @@ impl<'s> Interp<'s> {
             _ => {}
         }
         match c.lookup(name) {
-            Some(v) => Ok(bind(v, None, &cls)),
+            Some(v) => match self.descriptor_get(&v, None, c, false, span)? {
+                Some(got) => Ok(got),
+                None => Ok(bind(v, None, &cls)),
+            },
             None => Err(attr_error(
                 format!("type object '{}' has no attribute '{name}'", c.name),
                 span,
@@ -416,121 +426,6 @@ impl<'s> Interp<'s> {
                 format!("'super' object has no attribute '{name}'"),
                 span,
             )),
-        }
-    }
-
-    /// `obj.name = v` on an instance or a class; `false` for other values.
-    pub(super) fn set_object_attr(
-        &mut self,
-        o: &Value,
-        name: &str,
-        v: Value,
-        span: Span,
-    ) -> Result<bool> {
-        if let Value::Instance(i) = o {
-            if i.class.plain_instances() && i.class.slot_names().is_none() {
-                attr_set(&i.attrs, name, v);
-                self.reprime(o, span);
-                return Ok(true);
-            }
-        }
-        if let Some(f) = super::protocols::hook(o, "__setattr__") {
-            self.call_method(o, &f, vec![arg(Value::str(name), span), arg(v, span)], span)?;
-            return Ok(true);
-        }
-        self.set_attr_raw(o, name, v, span)
-    }
-
-    /// `object.__setattr__`: sets the attribute without the class's `__setattr__`.
-    pub(super) fn set_attr_raw(
-        &mut self,
-        o: &Value,
-        name: &str,
-        v: Value,
-        span: Span,
-    ) -> Result<bool> {
-        match o {
-            Value::Instance(i) if i.class.module == "__main__" => {
-                if let Some(Value::Instance(p)) = i.class.lookup(name) {
-                    if is_wrapper(&p, "property") {
-                        return match attr_get(&p.attrs, "fset") {
-                            Some(Value::None) | None => Err(attr_error(
-                                format!(
-                                    "property '{name}' of '{}' object has no setter",
-                                    i.class.name
-                                ),
-                                span,
-                            )),
-                            Some(f) => {
-                                self.call_values(&f, vec![o.clone(), v], span)?;
-                                Ok(true)
-                            }
-                        };
-                    }
-                }
-                if let Some(slots) = i.class.slot_names() {
-                    if !slots.iter().any(|s| s == name) {
-                        return Err(attr_error(
-                            format!("'{}' object has no attribute '{name}'", i.class.name),
-                            span,
-                        ));
-                    }
-                }
-                attr_set(&i.attrs, name, v);
-                self.reprime(o, span);
-                Ok(true)
-            }
-            Value::Class(c) if c.module == "__main__" => {
-                attr_set(&c.attrs, name, v);
-                Ok(true)
-            }
-            Value::Closure(c) => {
-                attr_set(&c.attrs, name, v);
-                Ok(true)
-            }
-            _ => Ok(false),
-        }
-    }
-
-    /// `del obj.name` on an instance or a class; `false` for other values.
-    pub(super) fn del_object_attr(&mut self, o: &Value, name: &str, span: Span) -> Result<bool> {
-        if let Some(f) = super::protocols::hook(o, "__delattr__") {
-            self.call_method(o, &f, vec![arg(Value::str(name), span)], span)?;
-            return Ok(true);
-        }
-        self.del_attr_raw(o, name, span)
-    }
-
-    /// `object.__delattr__`: removes the attribute without the class's `__delattr__`.
-    pub(super) fn del_attr_raw(&mut self, o: &Value, name: &str, span: Span) -> Result<bool> {
-        let (attrs, msg) = match o {
-            Value::Instance(i) if i.class.module == "__main__" => {
-                if let Some(Value::Instance(p)) = i.class.lookup(name) {
-                    if is_wrapper(&p, "property") {
-                        return Err(attr_error(
-                            format!(
-                                "property '{name}' of '{}' object has no deleter",
-                                i.class.name
-                            ),
-                            span,
-                        ));
-                    }
-                }
-                (
-                    &i.attrs as &dyn AttrStore,
-                    format!("'{}' object has no attribute '{name}'", i.class.name),
-                )
-            }
-            Value::Class(c) if c.module == "__main__" => (
-                &c.attrs as &dyn AttrStore,
-                format!("type object '{}' has no attribute '{name}'", c.name),
-            ),
-            _ => return Ok(false),
-        };
-        if attr_del(attrs, name) {
-            Ok(true)
-        } else {
-            Err(attr_error(msg, span))
         }
     }
 

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use super::builtins::{self, registry, Kind};
+use super::set_attrs::ItemOwner;
 use super::{items, root_module, subscript, suggest, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::env::Found;
@@ -106,7 +107,10 @@ impl<'s> Interp<'s> {
                 }
             }
             ExprKind::Subscript(obj, index) => {
-                let o = self.eval(obj)?;
+                let o = match self.item_owner(obj, true)? {
+                    ItemOwner::Attrs(i) => return self.dict_item(&i, index, None, e.span),
+                    ItemOwner::Value(o) => o,
+                };
                 if let Value::Instance(_) = o {
                     return self.instance_delitem(&o, index, e.span);
                 }
@@ -186,7 +190,10 @@ impl<'s> Interp<'s> {
                     self.bind_global(&name, v);
                     return Ok(());
                 }
-                let o = self.eval(obj)?;
+                let o = match self.item_owner(obj, false)? {
+                    ItemOwner::Attrs(i) => return self.dict_item(&i, index, Some(v), *span),
+                    ItemOwner::Value(o) => o,
+                };
                 if let Value::Instance(_) = o {
                     return self.instance_setitem(&o, index, v, *span);
                 }

@@ -70,6 +70,14 @@ impl AttrStore for Mutex<Attrs> {
     }
 }
 
+/// The class attributes that change how its instances' attributes are set: the hooks, and
+/// the mark of a named tuple (whose fields are read-only).
+macro_rules! HOOKS {
+    () => {
+        "__setattr__" | "__delattr__" | "__namedtuple__"
+    };
+}
+
 /// Counts changes to any class's attributes: a class's cached [`Class::plain_instances`]
 /// holds while this stays what it was when the answer was found.
 static CLASS_EPOCH: AtomicU64 = AtomicU64::new(1);
@@ -86,7 +94,7 @@ impl AttrStore for ClassAttrs {
     fn changed(&self, name: &str, old: Option<&Value>, new: Option<&Value>) {
         // Only what `plain_instances` looks at: a class counter (`A.n += 1`) changes nothing.
         let object = |v: Option<&Value>| matches!(v, Some(Value::Instance(_)));
-        if matches!(name, "__setattr__" | "__delattr__") || object(old) || object(new) {
+        if matches!(name, HOOKS!()) || object(old) || object(new) {
             CLASS_EPOCH.fetch_add(1, Ordering::SeqCst);
         }
     }
@@ -202,8 +210,8 @@ impl Class {
     }
 
     /// Whether reading and setting its instances' attributes is plain: every class in its
-    /// MRO is a user class (no builtin or exception base) with no `__setattr__` or
-    /// `__delattr__` and no attribute holding an object (a property, a descriptor), so an
+    /// MRO is a user class (no builtin or exception base, not a named tuple) with no
+    /// `__setattr__` or `__delattr__` and no attribute holding an object (a property, a descriptor), so an
     /// instance's own attribute is the answer to reading it and setting one stores it.
     /// Kept until any class's attributes change.
     pub fn plain_instances(self: &Arc<Class>) -> bool {
@@ -215,7 +223,7 @@ impl Class {
         let own = |k: &Class| {
             k.module == "__main__"
                 && lock(k.attrs.cell()).iter().all(|(n, v)| {
-                    !matches!(v, Value::Instance(_)) && n != "__setattr__" && n != "__delattr__"
+                    !matches!(v, Value::Instance(_)) && !matches!(n.as_str(), HOOKS!())
                 })
         };
         let plain = own(self)

@@ -2,7 +2,6 @@
 //! `getattr`/`setattr`/`hasattr`/`delattr`, `vars`, `super`, `property`, `staticmethod`,
 //! `classmethod` and `object`.
 
-
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
