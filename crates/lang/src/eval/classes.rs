@@ -107,7 +107,17 @@ impl<'s> Interp<'s> {
         // `typing.NamedTuple` and `typing.TypedDict` as a base: the class is made from the
         // body's annotations.
         let mut special = None;
+        // The class keywords (`class P(Base, name='p')`) go to `__init_subclass__`.
+        let mut keywords = Vec::new();
         for a in bases {
+            if let Some(k) = a.name.as_ref().filter(|k| *k != "metaclass") {
+                let value = self.eval(&a.value)?;
+                keywords.push(CallArg {
+                    name: Some(k.clone()),
+                    value,
+                    span: a.value.span,
+                });
+            }
             if a.name.is_some() || a.star || a.double_star {
                 continue;
             }
@@ -164,11 +174,13 @@ impl<'s> Interp<'s> {
         if has("__eq__") && !has("__hash__") {
             attrs.push(("__hash__".into(), Value::None));
         }
+        super::descriptors::implicit_classmethods(&mut attrs);
         let cls = Class::new(name, "__main__", base_values, attrs);
         // The methods' `super()` finds the class here.
         env.vars()
             .insert("__class__".into(), Value::Class(cls.clone()));
         self.set_names(&cls, span)?;
+        self.init_subclass(&cls, keywords, span)?;
         self.set(name, Value::Class(cls));
         Ok(())
     }
@@ -417,7 +429,8 @@ impl<'s> Interp<'s> {
             }
         }
         match name {
-            "__init__" | "__setattr__" | "__delattr__" | "__format__" | "__hash__" => Ok(bind(
+            "__init__" | "__setattr__" | "__delattr__" | "__format__" | "__hash__"
+            | "__init_subclass__" => Ok(bind(
                 super::builtins::python::objects::method(&format!("object.{name}")),
                 Some(&obj),
                 &cls,

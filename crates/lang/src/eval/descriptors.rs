@@ -4,14 +4,19 @@
 //! (a data descriptor) answers before the instance's own attributes and takes over setting
 //! and deleting them, and `__set_name__(owner, name)` tells each the name it was stored under
 //! when its class is made. `property` is ragtag's own and is handled where attributes are.
+//!
+//! Also the other hook of making a class: the first `__init_subclass__` among its bases is
+//! called with the new class and the class statement's keywords.
 
 use std::sync::Arc;
 
-use super::classes::arg;
+use super::args::CallArg;
+use super::classes::{arg, is_wrapper, wrapper};
 use super::Interp;
-use crate::diagnostic::Result;
-use crate::value::class::{attr_items, Class, Instance};
+use crate::diagnostic::{Error, Result};
+use crate::value::class::{attr_get, attr_items, Class, Instance};
 use crate::value::Value;
+use ragtag_engine::exceptions::ExceptionClass;
 use ragtag_syntax::ast::Span;
 
 /// `v`'s class's method `name`, when `v` is an instance of a user class that has one.
@@ -97,5 +102,120 @@ impl Interp<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Makes a plain `def __init_subclass__` in a class body a class method, as `type` does.
+pub(super) fn implicit_classmethods(attrs: &mut [(String, Value)]) {
+    for (name, v) in attrs.iter_mut() {
+        if name == "__init_subclass__" && matches!(v, Value::Closure(_)) {
+            let f = std::mem::replace(v, Value::None);
+            *v = wrapper("classmethod", vec![("__func__".into(), f)]);
+        }
+    }
+}
+
+impl Interp<'_> {
+    /// Calls the first `__init_subclass__` after the new class `cls` in its MRO with `cls`
+    /// and the class statement's `keywords`; with none, `object`'s takes no keywords.
+    pub(super) fn init_subclass(
+        &mut self,
+        cls: &Arc<Class>,
+        keywords: Vec<CallArg>,
+        span: Span,
+    ) -> Result<()> {
+        let found = cls.mro().into_iter().skip(1).find_map(|c| match c {
+            Value::Class(k) => attr_get(&k.attrs, "__init_subclass__"),
+            _ => None,
+        });
+        let func = match found {
+            Some(Value::Instance(w)) if is_wrapper(&w, "classmethod") => {
+                attr_get(&w.attrs, "__func__").unwrap_or(Value::None)
+            }
+            Some(f) => f,
+            None if keywords.is_empty() => return Ok(()),
+            None => {
+                return Err(Error::new(
+                    ExceptionClass::TypeError,
+                    format!(
+                        "{}.__init_subclass__() takes no keyword arguments",
+                        cls.name
+                    ),
+                )
+                .at(span)
+                .with_hint("a class statement's keywords go to a base class's __init_subclass__"))
+            }
+        };
+        self.call_method(&Value::Class(cls.clone()), &func, keywords, span)?;
+        Ok(())
+    }
+}
+
+impl Interp<'_> {
+    /// `type(name, bases, dict)`: a new class, made as a `class` statement makes one.
+    pub(crate) fn type_new(
+        &mut self,
+        name: &Value,
+        bases: &Value,
+        dict: &Value,
+        span: Span,
+    ) -> Result<Value> {
+        let type_error = |msg: String| Error::new(ExceptionClass::TypeError, msg).at(span);
+        let Value::Str(name) = name else {
+            return Err(type_error(format!(
+                "type.__new__() argument 1 must be str, not {}",
+                name.type_name()
+            )));
+        };
+        let Value::Tuple(bases) = bases else {
+            return Err(type_error(format!(
+                "type.__new__() argument 2 must be tuple, not {}",
+                bases.type_name()
+            )));
+        };
+        let Value::Dict(dict) = dict else {
+            return Err(type_error(format!(
+                "type.__new__() argument 3 must be dict, not {}",
+                dict.type_name()
+            )));
+        };
+        let mut base_values = Vec::new();
+        for b in bases.iter() {
+            match b {
+                Value::Class(_) | Value::ErrorClass(_) => base_values.push(b.clone()),
+                Value::Builtin(b) if b.name == "object" => {}
+                other => {
+                    return Err(type_error(format!(
+                        "ragtag cannot subclass '{}'",
+                        crate::render::tf_text::repr_of(other)
+                    ))
+                    .with_hint(
+                        "a class may derive from other classes, exception classes and object",
+                    ))
+                }
+            }
+        }
+        super::protocols::check_bases(&base_values, span)?;
+        let mut attrs = Vec::new();
+        for (k, v) in dict.items() {
+            match k {
+                Value::Str(k) => attrs.push((k.to_string(), v)),
+                other => {
+                    return Err(type_error(format!(
+                        "ragtag keeps only str keys in a class's namespace, not {}",
+                        other.type_name()
+                    )))
+                }
+            }
+        }
+        let has = |n: &str| attrs.iter().any(|(k, _)| k == n);
+        if has("__eq__") && !has("__hash__") {
+            attrs.push(("__hash__".into(), Value::None));
+        }
+        implicit_classmethods(&mut attrs);
+        let cls = Class::new(name, "__main__", base_values, attrs);
+        self.set_names(&cls, span)?;
+        self.init_subclass(&cls, Vec::new(), span)?;
+        Ok(Value::Class(cls))
     }
 }

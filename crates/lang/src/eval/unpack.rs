@@ -132,7 +132,9 @@ impl<'s> Interp<'s> {
 
     /// The items of a list or tuple display, `*iterable` items spread in place.
     pub(super) fn display_items(&mut self, items: &[Expr]) -> Result<Vec<Value>> {
-        let mut out = Vec::new();
+        // Room for one value per item written (a starred item grows it as it goes).
+        #[allow(clippy::disallowed_methods)] // sized by the source text
+        let mut out = Vec::with_capacity(items.len());
         for item in items {
             match &item.kind {
                 ExprKind::Starred(inner) => {

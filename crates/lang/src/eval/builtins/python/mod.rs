@@ -245,9 +245,9 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::function("dict", "(pairs=None, **kwargs)", dict)
         .doc("A dict from `(key, value)` pairs.")
         .examples(&["dict([('a', 1)])"]),
-    Builtin::function("type", "(object)", type_)
-        .doc("The type object of a value: `type(3) is int`, `type(x).__name__`.")
-        .examples(&["type(tf.ragged.constant([[1], []]))"]),
+    Builtin::function("type", "(object, bases=None, dict=None)", type_)
+        .doc("The type object of a value: `type(3) is int`, `type(x).__name__`. With three arguments, `type(name, bases, dict)` makes a class, as a `class` statement does.")
+        .examples(&["type(tf.ragged.constant([[1], []]))", "P = type('P', (), {'x': 1, 'double': lambda self: self.x * 2})\nP().double()"]),
     Builtin::function("isinstance", "(obj, classinfo)", isinstance)
         .doc("Whether `obj` is a `classinfo` (compared by type name: `tf.RaggedTensor`, `int` …).")
         .examples(&["isinstance(tf.ragged.constant([[1], []]), tf.RaggedTensor)"]),
@@ -492,8 +492,12 @@ fn repr(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::str(repr_of(a.value("object"))))
 }
 
-fn type_(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(objects::type_of(a.value("object")))
+fn type_(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    match (a.given("bases"), a.given("dict")) {
+        (None, None) => Ok(objects::type_of(a.value("object"))),
+        (Some(bases), Some(dict)) => it.type_new(a.value("object"), bases, dict, a.call),
+        _ => Err(Error::new(ExceptionClass::TypeError, "type() takes 1 or 3 arguments").at(a.call)),
+    }
 }
 
 fn isinstance(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

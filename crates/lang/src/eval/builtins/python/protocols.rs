@@ -1,5 +1,5 @@
 //! The methods of `object` and `type` that user classes reach through `super()` or by
-//! name: `object.__setattr__`, `object.__format__`, `C.mro()`.
+//! name: `object.__setattr__`, `object.__format__`, `object.__init_subclass__`, `C.mro()`.
 
 use std::sync::Arc;
 
@@ -25,6 +25,9 @@ pub static PROTOCOLS: &[Builtin] = &[
     Builtin::method("object.__format__", "(self, format_spec)", format)
         .doc("`str(self)` for an empty spec; any other spec is a TypeError, as CPython's.")
         .examples(&["class A: pass\nobject.__format__(A(), '') != ''"]),
+    Builtin::method("object.__init_subclass__", "(self)", init_subclass)
+        .doc("What a new subclass's bases do with it when none defines `__init_subclass__`: nothing (and it takes no keywords).")
+        .examples(&["class Base:\n    seen = []\n    def __init_subclass__(cls):\n        super().__init_subclass__()\n        Base.seen.append(cls.__name__)\nclass A(Base): pass\nBase.seen"]),
     Builtin::method("object.__hash__", "(self)", hash)
         .doc("The identity hash every object has unless its class says otherwise.")
         .examples(&["class A: pass\na = A()\nobject.__hash__(a) == object.__hash__(a)"]),
@@ -39,6 +42,10 @@ fn name(a: &Args) -> Result<String> {
         )
         .at(a.span("name"))),
     }
+}
+
+fn init_subclass(_: &mut Interp<'_>, _: &Args) -> Result<Value> {
+    Ok(Value::None)
 }
 
 fn mro(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
