@@ -60,7 +60,8 @@ pub struct Bound {
 pub trait AttrStore {
     /// The attributes.
     fn cell(&self) -> &Mutex<Attrs>;
-    /// Called after `name` changed from `old` to `new` (`None`: unset).
+    /// Called after `name` changed from `old` (`None`: unset) to a value, which is `new`
+    /// when it is an object (an instance).
     fn changed(&self, _name: &str, _old: Option<&Value>, _new: Option<&Value>) {}
 }
 
@@ -70,11 +71,12 @@ impl AttrStore for Mutex<Attrs> {
     }
 }
 
-/// The class attributes that change how its instances' attributes are set: the hooks, and
-/// the mark of a named tuple (whose fields are read-only).
+/// The class attributes that change how its instances' attributes are set: the hooks, the
+/// mark of a named tuple (whose fields are read-only), and what makes a class's instances
+/// data descriptors.
 macro_rules! HOOKS {
     () => {
-        "__setattr__" | "__delattr__" | "__namedtuple__"
+        "__setattr__" | "__delattr__" | "__namedtuple__" | "__set__" | "__delete__"
     };
 }
 
@@ -93,11 +95,23 @@ impl AttrStore for ClassAttrs {
 
     fn changed(&self, name: &str, old: Option<&Value>, new: Option<&Value>) {
         // Only what `plain_instances` looks at: a class counter (`A.n += 1`) changes nothing.
-        let object = |v: Option<&Value>| matches!(v, Some(Value::Instance(_)));
+        let object = |v: Option<&Value>| v.is_some_and(data_descriptor);
         if matches!(name, HOOKS!()) || object(old) || object(new) {
             CLASS_EPOCH.fetch_add(1, Ordering::SeqCst);
         }
     }
+}
+
+/// Whether `v`, found on a class, takes over reading and setting the attribute of that name
+/// on its instances: a property, or an object whose class defines `__set__` or `__delete__`.
+fn data_descriptor(v: &Value) -> bool {
+    let Value::Instance(d) = v else {
+        return false;
+    };
+    if d.class.module == "builtins" {
+        return d.class.name == "property";
+    }
+    d.class.lookup("__set__").is_some() || d.class.lookup("__delete__").is_some()
 }
 
 fn lock(m: &Mutex<Attrs>) -> MutexGuard<'_, Attrs> {
@@ -114,20 +128,19 @@ pub fn attr_get(m: &(impl AttrStore + ?Sized), name: &str) -> Option<Value> {
 
 /// Sets `name` in attributes.
 pub fn attr_set(m: &(impl AttrStore + ?Sized), name: &str, v: Value) {
+    // `changed` is told of an object stored (the rest cannot be descriptors) after the lock
+    // is released: it may look into this very object's class.
+    let object = matches!(v, Value::Instance(_)).then(|| v.clone());
     let mut attrs = lock(m.cell());
     let old = match attrs.iter_mut().find(|(k, _)| k == name) {
-        Some(slot) => {
-            let old = std::mem::replace(&mut slot.1, v);
-            m.changed(name, Some(&old), Some(&slot.1));
-            Some(old)
-        }
+        Some(slot) => Some(std::mem::replace(&mut slot.1, v)),
         None => {
             attrs.push((name.to_string(), v));
-            m.changed(name, None, attrs.last().map(|(_, v)| v));
             None
         }
     };
     drop(attrs);
+    m.changed(name, old.as_ref(), object.as_ref());
     // The old value is dropped after the lock is released (it may be the last reference to
     // something holding this very object).
     drop(old);
@@ -211,9 +224,10 @@ impl Class {
 
     /// Whether reading and setting its instances' attributes is plain: every class in its
     /// MRO is a user class (no builtin or exception base, not a named tuple) with no
-    /// `__setattr__` or `__delattr__` and no attribute holding an object (a property, a descriptor), so an
-    /// instance's own attribute is the answer to reading it and setting one stores it.
-    /// Kept until any class's attributes change.
+    /// `__setattr__` or `__delattr__` and no data descriptor (a property, an object whose
+    /// class defines `__set__` or `__delete__`), so an instance's own attribute is the
+    /// answer to reading it and setting one stores it. Kept until a class's attributes change
+    /// in a way that could change the answer.
     pub fn plain_instances(self: &Arc<Class>) -> bool {
         let epoch = CLASS_EPOCH.load(Ordering::SeqCst);
         let known = self.plain.load(Ordering::Relaxed);
@@ -221,10 +235,21 @@ impl Class {
             return known & 1 == 1;
         }
         let own = |k: &Class| {
-            k.module == "__main__"
-                && lock(k.attrs.cell()).iter().all(|(n, v)| {
-                    !matches!(v, Value::Instance(_)) && !matches!(n.as_str(), HOOKS!())
-                })
+            if k.module != "__main__" {
+                return false;
+            }
+            // The objects are looked at after the lock is released: one may be an instance
+            // of this very class.
+            let mut objects = Vec::new();
+            for (n, v) in lock(k.attrs.cell()).iter() {
+                if matches!(n.as_str(), HOOKS!()) {
+                    return false;
+                }
+                if let Value::Instance(_) = v {
+                    objects.push(v.clone());
+                }
+            }
+            !objects.iter().any(data_descriptor)
         };
         let plain = own(self)
             && self
