@@ -6,7 +6,8 @@ use super::Value;
 
 /// The field names of a named tuple class's instance, or None for other instances.
 pub fn fields(i: &Instance) -> Option<Vec<String>> {
-    attr_get(&i.class.attrs, "__namedtuple__")?;
+    // A subclass of a named tuple class (`class Point(namedtuple(…))`) is one too.
+    i.class.lookup("__namedtuple__")?;
     let Some(Value::Tuple(names)) = i.class.lookup("_fields") else {
         return None;
     };
