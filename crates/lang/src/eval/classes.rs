@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::args::CallArg;
+use super::builtins::python::builtin_bases as bases;
 use super::builtins::python::typing_classes as typing;
 use super::builtins::Kind;
 use super::{Flow, Interp};
@@ -35,7 +36,7 @@ pub fn wrapper(name: &str, attrs: Vec<(String, Value)>) -> Value {
     Value::Instance(i)
 }
 
-fn attr_error(msg: String, span: Span) -> Error {
+pub(super) fn attr_error(msg: String, span: Span) -> Error {
     Error::new(ExceptionClass::AttributeError, msg).at_labeled(span, "unknown attribute")
 }
 
@@ -103,6 +104,9 @@ impl<'s> Interp<'s> {
             match v {
                 v @ (Value::Class(_) | Value::ErrorClass(_)) => base_values.push(v),
                 Value::Builtin(b) if b.name == "object" => {}
+                Value::Builtin(b) if bases::base_class(b.name).is_some() => {
+                    base_values.extend(bases::base_class(b.name))
+                }
                 v if typing::special_base(&v).is_some() => special = typing::special_base(&v),
                 other => {
                     return Err(type_error(
@@ -113,7 +117,7 @@ impl<'s> Interp<'s> {
                         a.value.span,
                     )
                     .with_hint(
-                        "a class may derive from other classes, exception classes and object",
+                        "a class may derive from other classes, exception classes, object, dict and list",
                     ))
                 }
             }
@@ -202,6 +206,7 @@ impl<'s> Interp<'s> {
             }
         }
         let inst = Instance::new(cls.clone());
+        bases::init_base(&inst);
         let v = Value::Instance(inst.clone());
         let exception = cls.exception_base().is_some();
         if exception {
@@ -302,6 +307,9 @@ impl<'s> Interp<'s> {
         if let Some(v) = found {
             return Ok(bind(v, Some(&this), &cls));
         }
+        if let Some(v) = bases::base_attr(self, &this, name, span) {
+            return Ok(v);
+        }
         if let Some(g) = i.class.lookup("__getattr__") {
             return self.call_method(&this, &g, vec![arg(Value::str(name), span)], span);
         }
@@ -333,67 +341,6 @@ impl<'s> Interp<'s> {
             Some(v) => Ok(bind(v, None, &cls)),
             None => Err(attr_error(
                 format!("type object '{}' has no attribute '{name}'", c.name),
-                span,
-            )),
-        }
-    }
-
-    /// `super().name`: looked up in the classes after `__thisclass__` in the receiver's
-    /// order, bound to the receiver.
-    fn super_attr(&mut self, s: &Arc<Instance>, name: &str, span: Span) -> Result<Value> {
-        let this = attr_get(&s.attrs, "__thisclass__").unwrap_or(Value::None);
-        let obj = attr_get(&s.attrs, "__self__").unwrap_or(Value::None);
-        let cls = match &obj {
-            Value::Instance(i) => Value::Class(i.class.clone()),
-            other => other.clone(),
-        };
-        let Value::Class(start) = &cls else {
-            return Err(attr_error(
-                format!("'super' object has no attribute '{name}'"),
-                span,
-            ));
-        };
-        let mro = start.mro();
-        let after = mro
-            .iter()
-            .position(|c| super::operators::identical(c, &this))
-            .map_or(0, |p| p + 1);
-        let receiver = match &obj {
-            Value::Class(_) => None,
-            o => Some(o),
-        };
-        for c in &mro[after..] {
-            match c {
-                Value::Class(k) => {
-                    if let Some(v) = attr_get(&k.attrs, name) {
-                        return Ok(bind(v, receiver, &cls));
-                    }
-                }
-                Value::ErrorClass(_) if name == "__init__" => {
-                    return Ok(bind(
-                        super::builtins::python::objects::method("BaseException.__init__"),
-                        Some(&obj),
-                        &cls,
-                    ))
-                }
-                Value::ErrorClass(_) if name == "__str__" || name == "__repr__" => {
-                    return Ok(bind(
-                        super::builtins::python::objects::method("BaseException.__str__"),
-                        Some(&obj),
-                        &cls,
-                    ))
-                }
-                _ => {}
-            }
-        }
-        match name {
-            "__init__" | "__setattr__" | "__delattr__" | "__format__" | "__hash__" => Ok(bind(
-                super::builtins::python::objects::method(&format!("object.{name}")),
-                Some(&obj),
-                &cls,
-            )),
-            _ => Err(attr_error(
-                format!("'super' object has no attribute '{name}'"),
                 span,
             )),
         }
@@ -505,27 +452,6 @@ impl<'s> Interp<'s> {
         } else {
             Err(attr_error(msg, span))
         }
-    }
-
-    /// `super()` in a method: the class it is defined in and the receiver of the call.
-    pub(super) fn zero_arg_super(&mut self, span: Span) -> Result<Value> {
-        let no_args = || Error::new(ExceptionClass::RuntimeError, "super(): no arguments").at(span);
-        let this = self.lookup("__class__", span).map_err(|_| {
-            Error::new(
-                ExceptionClass::RuntimeError,
-                "super(): __class__ cell not found",
-            )
-            .at(span)
-        })?;
-        let local = |n: &str| self.local_value(n);
-        let obj = local("self")
-            .or_else(|| local("cls"))
-            .or_else(|| self.receivers.last().cloned())
-            .ok_or_else(no_args)?;
-        Ok(wrapper(
-            "super",
-            vec![("__thisclass__".into(), this), ("__self__".into(), obj)],
-        ))
     }
 
     /// The attributes of an instance or a class, as `vars()` shows them.

@@ -34,6 +34,7 @@ pub mod rng;
 mod statements;
 mod subscript;
 pub mod suggest;
+mod supers;
 mod unpack;
 mod user_iter;
 mod with_stmt;

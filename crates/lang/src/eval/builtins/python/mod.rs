@@ -4,6 +4,7 @@
 //! the implementations live beside it by concern.
 
 mod bigints;
+pub mod builtin_bases;
 mod bytearray_methods;
 mod bytes;
 mod bytes_methods;
@@ -83,6 +84,7 @@ use crate::value::Value;
 use ragtag_engine::ExceptionClass;
 
 pub use bigints::BIGINTS;
+pub use builtin_bases::BUILTIN_BASE_METHODS;
 pub use bytearray_methods::BYTEARRAY_METHODS;
 pub use bytes::BYTES;
 pub use bytes_methods::BYTES_METHODS;
