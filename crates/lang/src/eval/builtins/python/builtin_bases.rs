@@ -274,6 +274,16 @@ fn combine(it: &mut Interp<'_>, a: &Args, op: BinOp, reflected: bool) -> Result<
         _ => false,
     };
     if !fits {
+        if let (Value::List(_), BinOp::Add, false) = (&x, op, reflected) {
+            return Err(Error::new(
+                ExceptionClass::TypeError,
+                format!(
+                    "can only concatenate list (not \"{}\") to list",
+                    a.value("other").type_name()
+                ),
+            )
+            .at(a.call));
+        }
         return Ok(not_implemented());
     }
     let (l, r) = if reflected && op != BinOp::Mul {
