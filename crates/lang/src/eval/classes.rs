@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::args::CallArg;
 use super::builtins::python::builtin_bases as bases;
+
 use super::builtins::python::typing_classes as typing;
 use super::builtins::Kind;
 use super::{Flow, Interp};
@@ -68,6 +69,14 @@ pub(super) fn bind(v: Value, obj: Option<&Value>, cls: &Value) -> Value {
         },
         Value::Builtin(b) if b.kind == Kind::Method => match obj {
             Some(o) => Value::method(o.clone(), b),
+            None => v,
+        },
+        // A `functools.singledispatchmethod` binds as a function does.
+        Value::Instance(w) if super::builtins::python::is_dispatch_method(w) => match obj {
+            Some(o) => Value::Bound(Arc::new(Bound {
+                receiver: o.clone(),
+                func: v,
+            })),
             None => v,
         },
         Value::Instance(w) if is_wrapper(w, "staticmethod") => {
@@ -214,7 +223,17 @@ impl<'s> Interp<'s> {
                 .iter()
                 .filter(|a| a.name.is_none())
                 .map(|a| a.value.clone());
-            attr_set(&inst.attrs, "args", Value::tuple(given.collect()));
+            let given: Vec<Value> = given.collect();
+            // A SystemExit's `code`: None, its one argument, or the tuple of them.
+            if cls.exception_base() == Some(ExceptionClass::SystemExit) {
+                let code = match given.as_slice() {
+                    [] => Value::None,
+                    [one] => one.clone(),
+                    many => Value::tuple(many.to_vec()),
+                };
+                attr_set(&inst.attrs, "code", code);
+            }
+            attr_set(&inst.attrs, "args", Value::tuple(given));
         }
         match cls.lookup("__init__") {
             Some(init @ (Value::Closure(_) | Value::Builtin(_))) => {

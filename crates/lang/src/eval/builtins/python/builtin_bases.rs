@@ -291,11 +291,6 @@ fn combine(it: &mut Interp<'_>, a: &Args, op: BinOp, reflected: bool) -> Result<
     } else {
         (&x, &y)
     };
-    if let (Value::Dict(x), Value::Dict(y)) = (l, r) {
-        let mut pairs = x.items();
-        pairs.extend(y.items());
-        return Ok(Value::Dict(at(a, PyDict::new(pairs))?));
-    }
     let r = it.binary_values(op, l, r, a.call)?;
     at(a, r)
 }

@@ -97,6 +97,7 @@ pub use dataclasses::DATACLASSES;
 pub use deque::DEQUE;
 pub use files::FILES;
 pub use functools::FUNCTOOLS;
+pub use functools_more::is_dispatch_method;
 pub use functools_more::FUNCTOOLS_MORE;
 pub use identity::IDENTITY;
 pub use itertools::ITERTOOLS;
