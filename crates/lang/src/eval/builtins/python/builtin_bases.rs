@@ -240,12 +240,31 @@ fn contains(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(Value::Bool(it.truth(&r, a.call)?))
 }
 
+thread_local! {
+    /// The dicts and lists whose repr is being made: one met again inside itself shows as
+    /// `{...}` or `[...]`, as CPython's does.
+    static SHOWING: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 fn repr(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let d = me(a);
-    if !matches!(d, Value::Dict(_) | Value::List(_)) {
-        return Err(not_a(a, "dict"));
+    let id = match &d {
+        Value::Dict(x) => Arc::as_ptr(x) as usize,
+        Value::List(x) => Arc::as_ptr(x) as usize,
+        _ => return Err(not_a(a, "dict")),
+    };
+    if SHOWING.with(|s| s.borrow().contains(&id)) {
+        let dots = if matches!(d, Value::Dict(_)) {
+            "{...}"
+        } else {
+            "[...]"
+        };
+        return Ok(Value::str(dots));
     }
-    it.prepare_shown(&d, a.call)?;
+    SHOWING.with(|s| s.borrow_mut().push(id));
+    let shown = it.prepare_shown(&d, a.call);
+    SHOWING.with(|s| s.borrow_mut().retain(|x| *x != id));
+    shown?;
     Ok(Value::str(repr_of(&d)))
 }
 
