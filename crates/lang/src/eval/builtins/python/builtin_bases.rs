@@ -287,11 +287,12 @@ fn not_implemented() -> Value {
 
 fn combine(it: &mut Interp<'_>, a: &Args, op: BinOp, reflected: bool) -> Result<Value> {
     let (x, y) = (me(a), base_of(a.value("other")));
-    let fits = match (&x, &y, op) {
-        (_, Value::Int(_) | Value::Bool(_), BinOp::Mul) => true,
-        (Value::Dict(_), Value::Dict(_), _) | (Value::List(_), Value::List(_), _) => true,
-        _ => false,
-    };
+    let fits = matches!(
+        (&x, &y, op),
+        (_, Value::Int(_) | Value::Bool(_), BinOp::Mul)
+            | (Value::Dict(_), Value::Dict(_), _)
+            | (Value::List(_), Value::List(_), _)
+    );
     if !fits {
         if let (Value::List(_), BinOp::Add, false) = (&x, op, reflected) {
             return Err(Error::new(
