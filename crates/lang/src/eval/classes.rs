@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use super::args::CallArg;
 use super::builtins::python::builtin_bases as bases;
-
 use super::builtins::python::typing_classes as typing;
 use super::builtins::Kind;
 use super::{Flow, Interp};

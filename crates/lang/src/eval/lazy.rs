@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::builtins::python::builtin_bases as bases;
 use super::{Flow, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::env::Env;
@@ -130,31 +131,16 @@ impl<'s> Interp<'s> {
         // is read one item at a time, as an iterator.
         if args.iter().any(|a| matches!(a.value, Value::Instance(_))) {
             // `dict.get(self, k)` in a class deriving from dict acts on its items.
-            super::builtins::python::builtin_bases::unwrap_receiver(b, &mut args);
+            bases::unwrap_receiver(b, &mut args);
             if b.sig.contains("iterable") || DRAINING.contains(&b.name) {
                 // A method's receiver stays itself.
                 let skip = usize::from(b.kind == super::builtins::Kind::Method);
                 for (n, a) in args.iter_mut().enumerate() {
                     if let Some(w) = super::user_iter::wrap(&a.value) {
                         a.value = w;
-                    } else if n >= skip
-                        && matches!(&a.value, Value::Instance(i) if i.base().is_some())
-                    {
-                        // An instance of a class deriving from list or dict: its items
-                        // through its `__iter__`.
-                        let base = match &a.value {
-                            Value::Instance(i) => i.base().cloned(),
-                            _ => None,
-                        };
-                        // `dict(d)` and `update(d)` read a dict's pairs.
-                        if let Some(d @ Value::Dict(_)) = base {
-                            if b.name.starts_with("dict") {
-                                a.value = d;
-                                continue;
-                            }
-                        }
-                        if let Some(w) = self.instance_iter(&a.value, a.span)? {
-                            a.value = w;
+                    } else if n >= skip {
+                        if let Some(v) = bases::iterable_arg(self, b, &a.value, a.span)? {
+                            a.value = v;
                         }
                     }
                 }

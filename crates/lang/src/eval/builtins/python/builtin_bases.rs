@@ -126,6 +126,29 @@ pub fn unwrap_receiver(b: &Builtin, args: &mut [CallArg]) {
     }
 }
 
+/// An instance of a class deriving from dict or list passed where a builtin reads an
+/// iterable: its dict for `dict(d)` and `update(d)` (which read the pairs, as CPython's do
+/// for a subclass), else the list of its items through its `__iter__`.
+pub fn iterable_arg(
+    it: &mut Interp<'_>,
+    b: &Builtin,
+    v: &Value,
+    span: Span,
+) -> Result<Option<Value>> {
+    let Value::Instance(i) = v else {
+        return Ok(None);
+    };
+    match i.base() {
+        None => return Ok(None),
+        Some(d @ Value::Dict(_)) if b.name.starts_with("dict") => return Ok(Some(d.clone())),
+        Some(_) => {}
+    }
+    match it.instance_iter(v, span)? {
+        Some(items) => Ok(Some(Value::list(it.collect(&items, span)?))),
+        None => Ok(None),
+    }
+}
+
 fn me(a: &Args) -> Value {
     base_of(a.value("self"))
 }
