@@ -22,6 +22,14 @@ fn a_script_ends_with_cpython_s_exit_status() {
         ("raise SystemExit('2')\n", 1, "2\n"),
         ("raise SystemExit\n", 0, ""),
         ("def f():\n    raise SystemExit(5)\nf()\n", 5, ""),
+        // A class of the user's deriving from SystemExit, as CPython.
+        ("class Quit(SystemExit):\n    pass\nraise Quit(3)\n", 3, ""),
+        ("class Quit(SystemExit):\n    pass\nraise Quit\n", 0, ""),
+        (
+            "class Quit(SystemExit):\n    pass\nraise Quit('gone')\n",
+            1,
+            "gone\n",
+        ),
     ] {
         let (code, out, err) = run(program);
         assert_eq!(code, Some(status), "{program}: {out}{err}");

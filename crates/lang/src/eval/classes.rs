@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::args::CallArg;
+use super::builtins::python::builtin_bases as bases;
 use super::builtins::python::typing_classes as typing;
 use super::builtins::Kind;
 use super::{Flow, Interp};
@@ -82,6 +83,14 @@ pub(super) fn bind(v: Value, obj: Option<&Value>, cls: &Value) -> Value {
             Some(o) => Value::method(o.clone(), b),
             None => v,
         },
+        // A `functools.singledispatchmethod` binds as a function does.
+        Value::Instance(w) if super::builtins::python::is_dispatch_method(w) => match obj {
+            Some(o) => Value::Bound(Arc::new(Bound {
+                receiver: o.clone(),
+                func: v,
+            })),
+            None => v,
+        },
         Value::Instance(w) if is_wrapper(w, "staticmethod") => {
             attr_get(&w.attrs, "__func__").unwrap_or(Value::None)
         }
@@ -126,6 +135,9 @@ impl<'s> Interp<'s> {
             match v {
                 v @ (Value::Class(_) | Value::ErrorClass(_)) => base_values.push(v),
                 Value::Builtin(b) if b.name == "object" => {}
+                Value::Builtin(b) if bases::base_class(b.name).is_some() => {
+                    base_values.extend(bases::base_class(b.name))
+                }
                 v if typing::special_base(&v).is_some() => special = typing::special_base(&v),
                 other => {
                     return Err(type_error(
@@ -136,7 +148,7 @@ impl<'s> Interp<'s> {
                         a.value.span,
                     )
                     .with_hint(
-                        "a class may derive from other classes, exception classes and object",
+                        "a class may derive from other classes, exception classes, object, dict and list",
                     ))
                 }
             }
@@ -228,6 +240,7 @@ impl<'s> Interp<'s> {
             }
         }
         let inst = Instance::new(cls.clone());
+        bases::init_base(&inst);
         let v = Value::Instance(inst.clone());
         let exception = cls.exception_base().is_some();
         if exception {
@@ -235,7 +248,17 @@ impl<'s> Interp<'s> {
                 .iter()
                 .filter(|a| a.name.is_none())
                 .map(|a| a.value.clone());
-            attr_set(&inst.attrs, "args", Value::tuple(given.collect()));
+            let given: Vec<Value> = given.collect();
+            // A SystemExit's `code`: None, its one argument, or the tuple of them.
+            if cls.exception_base() == Some(ExceptionClass::SystemExit) {
+                let code = match given.as_slice() {
+                    [] => Value::None,
+                    [one] => one.clone(),
+                    many => Value::tuple(many.to_vec()),
+                };
+                attr_set(&inst.attrs, "code", code);
+            }
+            attr_set(&inst.attrs, "args", Value::tuple(given));
         }
         match cls.lookup("__init__") {
             Some(init @ (Value::Closure(_) | Value::Builtin(_))) => {
@@ -341,6 +364,9 @@ impl<'s> Interp<'s> {
             }
             return Ok(bind(v, Some(&this()), &Value::Class(i.class.clone())));
         }
+        if let Some(v) = bases::base_attr(self, &this(), name, span) {
+            return Ok(v);
+        }
         if let Some(g) = i.class.lookup("__getattr__") {
             return self.call_method(&this(), &g, vec![arg(Value::str(name), span)], span);
         }
@@ -378,89 +404,6 @@ impl<'s> Interp<'s> {
                 span,
             )),
         }
-    }
-
-    /// `super().name`: looked up in the classes after `__thisclass__` in the receiver's
-    /// order, bound to the receiver.
-    fn super_attr(&mut self, s: &Arc<Instance>, name: &str, span: Span) -> Result<Value> {
-        let this = attr_get(&s.attrs, "__thisclass__").unwrap_or(Value::None);
-        let obj = attr_get(&s.attrs, "__self__").unwrap_or(Value::None);
-        let cls = match &obj {
-            Value::Instance(i) => Value::Class(i.class.clone()),
-            other => other.clone(),
-        };
-        let Value::Class(start) = &cls else {
-            return Err(attr_error(
-                format!("'super' object has no attribute '{name}'"),
-                span,
-            ));
-        };
-        let mro = start.mro();
-        let after = mro
-            .iter()
-            .position(|c| super::operators::identical(c, &this))
-            .map_or(0, |p| p + 1);
-        let receiver = match &obj {
-            Value::Class(_) => None,
-            o => Some(o),
-        };
-        for c in &mro[after..] {
-            match c {
-                Value::Class(k) => {
-                    if let Some(v) = attr_get(&k.attrs, name) {
-                        return Ok(bind(v, receiver, &cls));
-                    }
-                }
-                Value::ErrorClass(_) if name == "__init__" => {
-                    return Ok(bind(
-                        super::builtins::python::objects::method("BaseException.__init__"),
-                        Some(&obj),
-                        &cls,
-                    ))
-                }
-                Value::ErrorClass(_) if name == "__str__" || name == "__repr__" => {
-                    return Ok(bind(
-                        super::builtins::python::objects::method("BaseException.__str__"),
-                        Some(&obj),
-                        &cls,
-                    ))
-                }
-                _ => {}
-            }
-        }
-        match name {
-            "__init__" | "__setattr__" | "__delattr__" | "__format__" | "__hash__"
-            | "__init_subclass__" => Ok(bind(
-                super::builtins::python::objects::method(&format!("object.{name}")),
-                Some(&obj),
-                &cls,
-            )),
-            _ => Err(attr_error(
-                format!("'super' object has no attribute '{name}'"),
-                span,
-            )),
-        }
-    }
-
-    /// `super()` in a method: the class it is defined in and the receiver of the call.
-    pub(super) fn zero_arg_super(&mut self, span: Span) -> Result<Value> {
-        let no_args = || Error::new(ExceptionClass::RuntimeError, "super(): no arguments").at(span);
-        let this = self.lookup("__class__", span).map_err(|_| {
-            Error::new(
-                ExceptionClass::RuntimeError,
-                "super(): __class__ cell not found",
-            )
-            .at(span)
-        })?;
-        let local = |n: &str| self.local_value(n);
-        let obj = local("self")
-            .or_else(|| local("cls"))
-            .or_else(|| self.receivers.last().cloned())
-            .ok_or_else(no_args)?;
-        Ok(wrapper(
-            "super",
-            vec![("__thisclass__".into(), this), ("__self__".into(), obj)],
-        ))
     }
 
     /// The attributes of an instance or a class, as `vars()` shows them.

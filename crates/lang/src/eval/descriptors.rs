@@ -11,6 +11,7 @@
 use std::sync::Arc;
 
 use super::args::CallArg;
+use super::builtins::python::builtin_bases::base_class;
 use super::classes::{arg, is_wrapper, wrapper};
 use super::Interp;
 use crate::diagnostic::{Error, Result};
@@ -184,6 +185,9 @@ impl Interp<'_> {
             match b {
                 Value::Class(_) | Value::ErrorClass(_) => base_values.push(b.clone()),
                 Value::Builtin(b) if b.name == "object" => {}
+                Value::Builtin(b) if base_class(b.name).is_some() => {
+                    base_values.extend(base_class(b.name))
+                }
                 other => {
                     return Err(type_error(format!(
                         "ragtag cannot subclass '{}'",

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::builtins::python::builtin_bases as bases;
 use super::{Flow, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::env::Env;
@@ -128,12 +129,20 @@ impl<'s> Interp<'s> {
     ) -> Result<Vec<super::args::CallArg>> {
         // A user iterator (an instance with `__next__`) passed where an iterable is wanted
         // is read one item at a time, as an iterator.
-        if args.iter().any(|a| matches!(a.value, Value::Instance(_)))
-            && (b.sig.contains("iterable") || DRAINING.contains(&b.name))
-        {
-            for a in &mut args {
-                if let Some(w) = super::user_iter::wrap(&a.value) {
-                    a.value = w;
+        if args.iter().any(|a| matches!(a.value, Value::Instance(_))) {
+            // `dict.get(self, k)` in a class deriving from dict acts on its items.
+            bases::unwrap_receiver(b, &mut args);
+            if b.sig.contains("iterable") || DRAINING.contains(&b.name) {
+                // A method's receiver stays itself.
+                let skip = usize::from(b.kind == super::builtins::Kind::Method);
+                for (n, a) in args.iter_mut().enumerate() {
+                    if let Some(w) = super::user_iter::wrap(&a.value) {
+                        a.value = w;
+                    } else if n >= skip {
+                        if let Some(v) = bases::iterable_arg(self, b, &a.value, a.span)? {
+                            a.value = v;
+                        }
+                    }
                 }
             }
         }

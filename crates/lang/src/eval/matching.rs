@@ -346,14 +346,25 @@ impl<'s> Interp<'s> {
     /// The items of a value a sequence pattern reads other than a list or tuple (none: it
     /// is no sequence; str, bytes and mappings never are).
     fn sequence_items(&mut self, v: &Value) -> Result<Option<Vec<Value>>> {
-        let _ = v;
-        Ok(None)
+        // An instance of a class deriving from list.
+        Ok(match v {
+            Value::Instance(i) => match i.base() {
+                Some(Value::List(l)) => Some(l.items()),
+                _ => None,
+            },
+            _ => None,
+        })
     }
 
     /// The dict a mapping pattern reads, if `v` is a mapping.
     fn mapping_of(&mut self, v: &Value) -> Option<Arc<PyDict>> {
         match v {
             Value::Dict(d) => Some(d.clone()),
+            // An instance of a class deriving from dict.
+            Value::Instance(i) => match i.base() {
+                Some(Value::Dict(d)) => Some(d.clone()),
+                _ => None,
+            },
             _ => None,
         }
     }

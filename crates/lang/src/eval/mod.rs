@@ -36,6 +36,7 @@ mod set_attrs;
 mod statements;
 mod subscript;
 pub mod suggest;
+mod supers;
 mod unpack;
 mod user_iter;
 mod with_stmt;

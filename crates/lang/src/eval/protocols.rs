@@ -42,6 +42,21 @@ pub(super) fn check_bases(bases: &[Value], span: Span) -> Result<()> {
             return fail(format!("duplicate base class {}", name(b)));
         }
     }
+    // Two builtin types (`dict` and `list`, or one and an exception) as bases.
+    let layouts: Vec<&str> = bases
+        .iter()
+        .filter_map(|b| match b {
+            Value::Class(c) if c.module == "builtins" => Some(c.name),
+            Value::Class(c) => c
+                .builtin_base()
+                .or_else(|| c.exception_base().map(|_| "exception")),
+            Value::ErrorClass(_) => Some("exception"),
+            _ => None,
+        })
+        .collect();
+    if layouts.iter().any(|l| *l != layouts[0]) {
+        return fail("multiple bases have instance lay-out conflict".into());
+    }
     if crate::value::class::c3(bases).is_none() {
         let names: Vec<String> = bases.iter().map(name).collect();
         return fail(format!(

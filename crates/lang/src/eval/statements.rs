@@ -315,7 +315,7 @@ impl<'s> Interp<'s> {
         if matches!(current, Value::Instance(_)) || matches!(operand, Value::Instance(_)) {
             let v = self.instance_aug(op, &current, &operand, span)?;
             return match (target, place) {
-                (_, Some((o, sub))) => super::items::set_item(&o, sub, v, target.span()),
+                (_, Some((o, sub))) => self.store_item(&o, sub, v, target.span()),
                 (t, None) => self.assign(t, v),
             };
         }
@@ -330,13 +330,49 @@ impl<'s> Interp<'s> {
                 .with_label(value.span, crate::render::describe(&operand))
         })?;
         match (target, place) {
-            (_, Some((o, sub))) => super::items::set_item(&o, sub, v, target.span()),
+            (_, Some((o, sub))) => self.store_item(&o, sub, v, target.span()),
             (Target::Name(n, _), None) => {
                 self.set(n, v);
                 Ok(())
             }
             (t, None) => self.assign(t, v),
         }
+    }
+
+    /// `o[sub] = v` after an augmented operator: an instance's `__setitem__`, else the
+    /// container's own item.
+    fn store_item(
+        &mut self,
+        o: &Value,
+        sub: super::items::Sub,
+        v: Value,
+        span: Span,
+    ) -> Result<()> {
+        if !matches!(o, Value::Instance(_)) {
+            return super::items::set_item(o, sub, v, span);
+        }
+        let opt = |x: Option<i64>| x.map_or(Value::None, Value::Int);
+        let key = match sub {
+            super::items::Sub::Key(k, _) => k,
+            super::items::Sub::Slice(a, b, c) => {
+                Value::Slice(std::sync::Arc::new(crate::value::slice::PySlice {
+                    start: opt(a),
+                    stop: opt(b),
+                    step: opt(c),
+                }))
+            }
+        };
+        if self.dunder(o, "__setitem__", vec![key, v], span)?.is_none() {
+            return Err(Error::new(
+                ExceptionClass::TypeError,
+                format!(
+                    "'{}' object does not support item assignment",
+                    o.type_name()
+                ),
+            )
+            .at(span));
+        }
+        Ok(())
     }
 
     /// Whether a handler names a class that catches KeyboardInterrupt. Read from the

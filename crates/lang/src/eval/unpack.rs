@@ -13,6 +13,8 @@ use ragtag_syntax::ast::{Arg, Expr, ExprKind, Span, Target};
 pub(crate) fn dict_pairs(v: &Value) -> Option<Vec<(Value, Value)>> {
     match v {
         Value::Dict(d) => Some(d.items()),
+        // An instance of a class deriving from dict.
+        Value::Instance(i) => dict_pairs(i.base()?),
         _ => None,
     }
 }

@@ -125,8 +125,24 @@ impl<'s> Interp<'s> {
             }
             _ => base.name(),
         };
+        // A class deriving from SystemExit carries the exit status of its code, as
+        // `sys.exit` does.
+        let hint = match &v {
+            Value::Instance(i) if base == ExceptionClass::SystemExit => {
+                let args = match crate::value::class::attr_get(&i.attrs, "args") {
+                    Some(Value::Tuple(t)) => t.to_vec(),
+                    _ => Vec::new(),
+                };
+                Some(super::builtins::python::exception_args::exit_hint(&args))
+            }
+            _ => None,
+        };
         self.raised = Some((v, base, message.clone()));
-        Ok(Error::new(base, message).at(span).raised_as(name))
+        let err = Error::new(base, message).at(span).raised_as(name);
+        Ok(match hint {
+            Some(h) => err.with_hint(h),
+            None => err,
+        })
     }
 
     /// Whether an `except` naming the user's class `c` catches `err`.

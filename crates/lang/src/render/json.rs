@@ -88,6 +88,8 @@ pub fn to_json(v: &Value) -> J {
 
 fn value_json(v: &Value) -> J {
     match v {
+        // An instance of a class deriving from dict or list shows as its items.
+        Value::Instance(i) if i.base().is_some() => value_json(i.base().unwrap_or(&Value::None)),
         Value::None => json!({"kind": "none"}),
         Value::Bool(b) => json!({"kind": "bool", "value": b}),
         Value::Int(i) => json!({"kind": "int", "value": i}),

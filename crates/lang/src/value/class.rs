@@ -8,6 +8,9 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use super::Value;
 
+/// The builtin types a class statement may derive from.
+pub const BUILTIN_BASES: &[&str] = &["dict", "list"];
+
 /// Attributes by name, in the order they were first set (as a `__dict__` keeps them).
 pub type Attrs = Vec<(String, Value)>;
 
@@ -45,6 +48,9 @@ pub struct Instance {
     /// instances equal to it by `__eq__` (see `eval::keys`), set by the evaluator; `None`
     /// until then.
     pub hash: Mutex<Option<(i64, u64)>>,
+    /// The builtin value an instance of a class deriving from `dict` or `list` holds its
+    /// items in (set when it is made; the class's inherited methods act on it).
+    base: OnceLock<Value>,
 }
 
 /// A function bound to a receiver: `obj.method`, or `Class.classmethod`.
@@ -261,6 +267,17 @@ impl Class {
         plain
     }
 
+    /// The builtin type (`dict`, `list`) this class derives from, if any: the name of the
+    /// hidden class standing for it in the MRO.
+    pub fn builtin_base(&self) -> Option<&'static str> {
+        self.after().iter().find_map(|c| match c {
+            Value::Class(k) if k.module == "builtins" && BUILTIN_BASES.contains(&k.name) => {
+                Some(k.name)
+            }
+            _ => None,
+        })
+    }
+
     /// The builtin exception class this class derives from, if any.
     pub fn exception_base(self: &Arc<Class>) -> Option<ragtag_engine::ExceptionClass> {
         self.mro().iter().find_map(|c| match c {
@@ -274,6 +291,8 @@ impl Class {
         self.mro().iter().any(|c| match (c, other) {
             (Value::Class(x), Value::Class(y)) => Arc::ptr_eq(x, y),
             (Value::ErrorClass(x), Value::ErrorClass(y)) => y.catches(*x),
+            // The class standing for `dict` in the MRO is the builtin `dict`.
+            (Value::Class(x), Value::Builtin(b)) if x.module == "builtins" => x.name == b.name,
             (a, b) => same(a, b),
         }) || matches!(other, Value::Builtin(b) if b.name == "object")
     }
@@ -347,7 +366,19 @@ impl Instance {
             attrs: Mutex::new(Vec::new()),
             shown: Mutex::new(None),
             hash: Mutex::new(None),
+            base: OnceLock::new(),
         })
+    }
+
+    /// The builtin value holding its items, for an instance of a class deriving from a
+    /// builtin type (`class D(dict)`).
+    pub fn base(&self) -> Option<&Value> {
+        self.base.get()
+    }
+
+    /// Sets the builtin value holding its items (once, when the instance is made).
+    pub fn set_base(&self, v: Value) {
+        let _ = self.base.set(v);
     }
 
     /// The hash its `__hash__` last gave and its equality number, if the evaluator has

@@ -234,6 +234,7 @@ pub fn registry() -> &'static Registry {
             python::COLLECTIONS,
             python::CHAINMAP,
             python::USER_COLLECTIONS,
+            python::BUILTIN_BASE_METHODS,
             python::DEQUE,
             python::NAMEDTUPLE,
             python::JSON_FILES,

@@ -30,7 +30,7 @@ fn is_counter(v: &Value) -> Option<&Arc<PyDict>> {
     }
 }
 
-/// `a op b` between two Counters or with a deque; None for other operands.
+/// `a op b` between two Counters, two dicts (`|`) or with a deque; None for other operands.
 pub(super) fn binary(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value, Exception>> {
     if let (Some(x), Some(y)) = (is_counter(a), is_counter(b)) {
         if matches!(op, BinOp::Add | BinOp::Sub | BinOp::BitOr | BinOp::BitAnd) {
@@ -38,6 +38,16 @@ pub(super) fn binary(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value, Ex
         }
     }
     match (op, a, b) {
+        // `d | other`: a new dict of the left's kind, the right's pairs last.
+        (BinOp::BitOr, Value::Dict(x), Value::Dict(y)) => {
+            let out = x.copy();
+            Some(
+                y.items()
+                    .into_iter()
+                    .try_for_each(|(k, v)| out.insert(k, v))
+                    .map(|()| Value::Dict(out)),
+            )
+        }
         (BinOp::Add, Value::Deque(x), Value::Deque(y)) => {
             let mut items = x.items();
             items.extend(y.items());

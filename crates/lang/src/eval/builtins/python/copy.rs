@@ -44,6 +44,9 @@ pub fn shallow(it: &mut Interp<'_>, v: &Value, span: Span) -> Result<Value> {
                 return it.call_method(v, &f, Vec::new(), span);
             }
             let new = Instance::new(i.class.clone());
+            if let Some(base) = i.base() {
+                new.set_base(shallow(it, base, span)?);
+            }
             for (k, x) in attr_items(&i.attrs) {
                 attr_set(&new.attrs, &k, x);
             }
@@ -198,6 +201,9 @@ pub fn deep(it: &mut Interp<'_>, v: &Value, memo: &Arc<PyDict>, span: Span) -> R
             let new = Instance::new(i.class.clone());
             let out = Value::Instance(new.clone());
             remember(memo, id, &out, span)?;
+            if let Some(base) = i.base() {
+                new.set_base(deep(it, base, memo, span)?);
+            }
             for (k, x) in attr_items(&i.attrs) {
                 let x = deep(it, &x, memo, span)?;
                 attr_set(&new.attrs, &k, x);

@@ -42,6 +42,17 @@ pub static FUNCTOOLS_MORE: &[Builtin] = &[
     Builtin::function("functools.singledispatch", "(func)", singledispatch)
         .doc("A function that picks an implementation by its first argument's class (through its MRO); `f.register(cls)` or `@f.register` on a function whose first parameter is annotated adds one.")
         .examples(&[SD, "import functools\n@functools.singledispatch\ndef f(x):\n    return 'object'\nf.register(str, lambda x: 'str')\nf('a'), f(1.5)"]),
+    Builtin::function("functools.singledispatchmethod", "(func)", singledispatchmethod)
+        .doc("In a class body: a method that picks an implementation by the class of its first argument after `self`; `@f.register` on a method whose second parameter is annotated, or `f.register(cls)`, adds one.")
+        .examples(&["import functools
+class C:
+    @functools.singledispatchmethod
+    def show(self, x):
+        return 'object'
+    @show.register
+    def _(self, x: int):
+        return 'int'
+C().show(1), C().show('s')"]),
     Builtin::method("functools.singledispatch.__call__", "(self, *args, **kwargs)", sd_call)
         .doc("Calls the implementation registered for the first argument's class.")
         .examples(&[concat!("import functools\n@functools.singledispatch\ndef show(x):\n    return 'object'\n@show.register\ndef _(x: int):\n    return 'int'\n", "show(True), show('s')")]),
@@ -212,6 +223,29 @@ fn singledispatch(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     Ok(me)
 }
 
+fn singledispatchmethod(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let me = singledispatch(it, a)?;
+    if let Value::Instance(i) = &me {
+        attr_set(&i.attrs, "_method", Value::Bool(true));
+        let shown = format!(
+            "<functools.singledispatchmethod object at {:#x}>",
+            Arc::as_ptr(i) as usize
+        );
+        i.set_shown(shown.clone(), shown);
+    }
+    Ok(me)
+}
+
+/// Whether `v` is a `singledispatchmethod` (which binds to an instance as a function does).
+pub fn is_dispatch_method(v: &Instance) -> bool {
+    v.class.module == "functools" && attr_get(&v.attrs, "_method").is_some()
+}
+
+/// How many arguments come before the one dispatched on: `self` for a method.
+fn skipped(i: &Instance) -> usize {
+    usize::from(attr_get(&i.attrs, "_method").is_some())
+}
+
 fn this(a: &Args) -> Result<Arc<Instance>> {
     match a.value("self") {
         Value::Instance(i) => Ok(i.clone()),
@@ -315,7 +349,7 @@ fn find(i: &Instance, cls: &Value) -> Value {
 
 fn sd_call(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let i = this(a)?;
-    let Some((first, _)) = a.rest().first() else {
+    let Some((first, _)) = a.rest().get(skipped(&i)) else {
         let name = attr_get(&i.attrs, "__name__")
             .map_or(String::new(), |v| crate::render::tf_text::str_of(&v));
         return Err(Error::new(
@@ -346,7 +380,10 @@ fn sd_register(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     // `@f.register` on a function: its first parameter's annotation is the class.
     let annotated = match &cls {
         Value::Closure(c) => match (&c.annotations, c.params.first()) {
-            (Some(Value::Dict(d)), Some(p)) => d.get(&Value::str(&p.name)).ok().flatten(),
+            (Some(Value::Dict(d)), Some(_)) => match c.params.get(skipped(&i)) {
+                Some(p) => d.get(&Value::str(&p.name)).ok().flatten(),
+                None => None,
+            },
             _ => None,
         },
         _ => None,

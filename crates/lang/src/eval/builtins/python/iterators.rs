@@ -235,8 +235,21 @@ pub(super) fn enumerate(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     ))
 }
 
-pub(super) fn reversed(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+pub(super) fn reversed(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let v = a.value("sequence");
+    if let Value::Instance(i) = v {
+        if let Some(r) = it.dunder(v, "__reversed__", Vec::new(), a.call)? {
+            return Ok(r);
+        }
+        if let Some(base) = i.base() {
+            let v = base.clone();
+            return reversed_items(&v, a);
+        }
+    }
+    reversed_items(v, a)
+}
+
+fn reversed_items(v: &Value, a: &Args) -> Result<Value> {
     if let Value::Range(r) = v {
         // Counting down from the last item, as CPython's reversed range does.
         let n = r.len();

@@ -220,6 +220,11 @@ fn encode(
         Ok(())
     };
     match v {
+        // A dict or list of a class deriving from one is encoded as its items.
+        Value::Instance(i) if i.base().is_some() => {
+            let base = i.base().cloned().unwrap_or(Value::None);
+            return encode(it, &base, opts, level, stack, out);
+        }
         Value::None => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Int(_) | Value::BigInt(_) => out.push_str(&repr_of(v)),

@@ -4,6 +4,7 @@
 //! the implementations live beside it by concern.
 
 mod bigints;
+pub mod builtin_bases;
 mod bytearray_methods;
 mod bytes;
 mod bytes_methods;
@@ -83,6 +84,7 @@ use crate::value::Value;
 use ragtag_engine::ExceptionClass;
 
 pub use bigints::BIGINTS;
+pub use builtin_bases::BUILTIN_BASE_METHODS;
 pub use bytearray_methods::BYTEARRAY_METHODS;
 pub use bytes::BYTES;
 pub use bytes_methods::BYTES_METHODS;
@@ -95,6 +97,7 @@ pub use dataclasses::DATACLASSES;
 pub use deque::DEQUE;
 pub use files::FILES;
 pub use functools::FUNCTOOLS;
+pub use functools_more::is_dispatch_method;
 pub use functools_more::FUNCTOOLS_MORE;
 pub use identity::IDENTITY;
 pub use itertools::ITERTOOLS;

@@ -116,6 +116,11 @@ pub(super) fn unary(it: &mut Interp<'_>, a: &Args, op: UnaryOp) -> Result<Value>
 }
 
 fn in_place(it: &mut Interp<'_>, a: &Args, op: BinOp) -> Result<Value> {
+    // A class's `__iadd__` (etc.) first, then its `__add__`, as `a += b` does.
+    let (x, y) = (a.value("a"), a.value("b"));
+    if matches!(x, Value::Instance(_)) || matches!(y, Value::Instance(_)) {
+        return it.instance_aug(op, x, y, a.call);
+    }
     match crate::eval::operators::in_place(op, a.value("a"), a.value("b")) {
         Some(r) => r.map_err(|e| op_error(a, e)),
         None => binary(it, a, op),

@@ -105,8 +105,26 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 }
 
 fn mktime(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let f = time_tuple(it, a.value("t"), a)?.0;
-    let local = days_from_civil(f[0], f[1], f[2]) * 86_400 + f[3] * 3600 + f[4] * 60 + f[5];
+    // Fields out of range carry over as C's mktime normalizes them (month 14 is February
+    // of the next year, day 0 the last of the month before, minute -90 an hour and a half
+    // back).
+    let f = time_tuple_fields(it, a.value("t"), a, false)?.0;
+    let overflow = || {
+        Error::new(
+            ExceptionClass::OverflowError,
+            "mktime argument out of range",
+        )
+        .at(a.call)
+    };
+    let days = days_from_civil(f[0], f[1], 1)
+        .checked_add(f[2] - 1)
+        .ok_or_else(overflow)?;
+    let local = [(days, 86_400), (f[3], 3600), (f[4], 60), (f[5], 1)]
+        .iter()
+        .try_fold(0i64, |acc, (n, unit)| {
+            acc.checked_add(n.checked_mul(*unit)?)
+        })
+        .ok_or_else(overflow)?;
     // The offset at the UTC instant found with the offset there (twice, across a change).
     let mut t = local - zone_at(local).0;
     t = local - zone_at(t).0;
@@ -310,6 +328,17 @@ fn tzif_at(data: &[u8], t: i64) -> Option<(i64, i64, String)> {
 
 /// The nine fields of a struct_time or 9-tuple, checked as CPython's strftime checks them.
 fn time_tuple(it: &mut Interp<'_>, v: &Value, a: &Args) -> Result<([i64; 9], Option<String>)> {
+    time_tuple_fields(it, v, a, true)
+}
+
+/// The nine fields of a time tuple or struct_time, each range checked when `checked` (as
+/// strftime and asctime do; mktime normalizes fields out of range instead).
+fn time_tuple_fields(
+    it: &mut Interp<'_>,
+    v: &Value,
+    a: &Args,
+    checked: bool,
+) -> Result<([i64; 9], Option<String>)> {
     let type_error = |m: &str| a.err_at("t", Error::new(ExceptionClass::TypeError, m.to_string()));
     let (items, zone) = match v {
         Value::Tuple(t) => (t.to_vec(), None),
@@ -347,6 +376,9 @@ fn time_tuple(it: &mut Interp<'_>, v: &Value, a: &Args) -> Result<([i64; 9], Opt
         }
         Ok(())
     };
+    if !checked {
+        return Ok((f, zone));
+    }
     range(1, 0, 12, "month")?;
     range(2, 0, 31, "day of month")?;
     range(3, 0, 23, "hour")?;

@@ -1,0 +1,106 @@
+//! `super()`: the proxy a method's `super()` makes, and attribute lookup through it (in the
+//! classes after the method's class in the receiver's order).
+
+use std::sync::Arc;
+
+use super::builtins::python::builtin_bases as bases;
+use super::classes::{attr_error, bind, wrapper};
+use super::Interp;
+use crate::diagnostic::{Error, Result};
+use crate::value::class::{attr_get, Instance};
+use crate::value::Value;
+use ragtag_engine::exceptions::ExceptionClass;
+use ragtag_syntax::ast::Span;
+
+impl<'s> Interp<'s> {
+    /// `super().name`: looked up in the classes after `__thisclass__` in the receiver's
+    /// order, bound to the receiver.
+    pub(super) fn super_attr(
+        &mut self,
+        s: &Arc<Instance>,
+        name: &str,
+        span: Span,
+    ) -> Result<Value> {
+        let this = attr_get(&s.attrs, "__thisclass__").unwrap_or(Value::None);
+        let obj = attr_get(&s.attrs, "__self__").unwrap_or(Value::None);
+        let cls = match &obj {
+            Value::Instance(i) => Value::Class(i.class.clone()),
+            other => other.clone(),
+        };
+        let Value::Class(start) = &cls else {
+            return Err(attr_error(
+                format!("'super' object has no attribute '{name}'"),
+                span,
+            ));
+        };
+        let mro = start.mro();
+        let after = mro
+            .iter()
+            .position(|c| super::operators::identical(c, &this))
+            .map_or(0, |p| p + 1);
+        let receiver = match &obj {
+            Value::Class(_) => None,
+            o => Some(o),
+        };
+        for c in &mro[after..] {
+            match c {
+                Value::Class(k) => {
+                    if let Some(v) = attr_get(&k.attrs, name) {
+                        return Ok(bind(v, receiver, &cls));
+                    }
+                }
+                Value::ErrorClass(_) if name == "__init__" => {
+                    return Ok(bind(
+                        super::builtins::python::objects::method("BaseException.__init__"),
+                        Some(&obj),
+                        &cls,
+                    ))
+                }
+                Value::ErrorClass(_) if name == "__str__" || name == "__repr__" => {
+                    return Ok(bind(
+                        super::builtins::python::objects::method("BaseException.__str__"),
+                        Some(&obj),
+                        &cls,
+                    ))
+                }
+                _ => {}
+            }
+        }
+        if let Some(v) = receiver.and_then(|o| bases::base_attr(self, o, name, span)) {
+            return Ok(v);
+        }
+        match name {
+            "__init__" | "__setattr__" | "__delattr__" | "__format__" | "__hash__"
+            | "__init_subclass__" => Ok(bind(
+                super::builtins::python::objects::method(&format!("object.{name}")),
+                Some(&obj),
+                &cls,
+            )),
+            _ => Err(attr_error(
+                format!("'super' object has no attribute '{name}'"),
+                span,
+            )),
+        }
+    }
+
+    /// `super()` in a method: the class it is defined in and the receiver of the call.
+    pub(super) fn zero_arg_super(&mut self, span: Span) -> Result<Value> {
+        let no_args = || Error::new(ExceptionClass::RuntimeError, "super(): no arguments").at(span);
+        let this = self.lookup("__class__", span).map_err(|_| {
+            Error::new(
+                ExceptionClass::RuntimeError,
+                "super(): __class__ cell not found",
+            )
+            .at(span)
+        })?;
+        let local = |n: &str| self.local_value(n);
+        let obj = local("self")
+            .or_else(|| local("cls"))
+            .or_else(|| self.receivers.last().cloned())
+            .ok_or_else(no_args)?;
+        Ok(wrapper(
+            "super",
+            vec![("__thisclass__".into(), this), ("__self__".into(), obj)],
+        ))
+    }
+}
