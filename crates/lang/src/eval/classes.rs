@@ -102,6 +102,26 @@ pub(super) fn bind(v: Value, obj: Option<&Value>, cls: &Value) -> Value {
     }
 }
 
+/// What a base class written as `v` puts in a new class's MRO: a class itself, the class
+/// standing for `dict` or `list`, nothing for `object`; a TypeError for anything else.
+pub(super) fn base_entry(v: &Value, span: Span) -> Result<Option<Value>> {
+    match v {
+        Value::Class(_) | Value::ErrorClass(_) => Ok(Some(v.clone())),
+        Value::Builtin(b) if b.name == "object" => Ok(None),
+        Value::Builtin(b) if bases::base_class(b.name).is_some() => Ok(bases::base_class(b.name)),
+        other => Err(type_error(
+            format!(
+                "ragtag cannot subclass '{}'",
+                crate::render::tf_text::repr_of(other)
+            ),
+            span,
+        )
+        .with_hint(
+            "a class may derive from other classes, exception classes, object, dict and list",
+        )),
+    }
+}
+
 impl<'s> Interp<'s> {
     /// `class name(bases): body`: runs the body in a scope of its own, whose names become
     /// the class's attributes.
@@ -132,25 +152,9 @@ impl<'s> Interp<'s> {
             }
             let v = self.eval(&a.value)?;
             let v = typing::mro_entry(&v).unwrap_or(v);
-            match v {
-                v @ (Value::Class(_) | Value::ErrorClass(_)) => base_values.push(v),
-                Value::Builtin(b) if b.name == "object" => {}
-                Value::Builtin(b) if bases::base_class(b.name).is_some() => {
-                    base_values.extend(bases::base_class(b.name))
-                }
-                v if typing::special_base(&v).is_some() => special = typing::special_base(&v),
-                other => {
-                    return Err(type_error(
-                        format!(
-                            "ragtag cannot subclass '{}'",
-                            crate::render::tf_text::repr_of(&other)
-                        ),
-                        a.value.span,
-                    )
-                    .with_hint(
-                        "a class may derive from other classes, exception classes, object, dict and list",
-                    ))
-                }
+            match typing::special_base(&v) {
+                Some(kind) => special = Some(kind),
+                None => base_values.extend(base_entry(&v, a.value.span)?),
             }
         }
         super::protocols::check_bases(&base_values, span)?;

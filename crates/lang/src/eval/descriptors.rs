@@ -6,12 +6,12 @@
 //! when its class is made. `property` is ragtag's own and is handled where attributes are.
 //!
 //! Also the other hook of making a class: the first `__init_subclass__` among its bases is
-//! called with the new class and the class statement's keywords.
+//! called with the new class and the class statement's keywords; and `type(name, bases,
+//! dict)`, which makes a class with both hooks as a `class` statement does.
 
 use std::sync::Arc;
 
 use super::args::CallArg;
-use super::builtins::python::builtin_bases::base_class;
 use super::classes::{arg, is_wrapper, wrapper};
 use super::Interp;
 use crate::diagnostic::{Error, Result};
@@ -182,22 +182,7 @@ impl Interp<'_> {
         };
         let mut base_values = Vec::new();
         for b in bases.iter() {
-            match b {
-                Value::Class(_) | Value::ErrorClass(_) => base_values.push(b.clone()),
-                Value::Builtin(b) if b.name == "object" => {}
-                Value::Builtin(b) if base_class(b.name).is_some() => {
-                    base_values.extend(base_class(b.name))
-                }
-                other => {
-                    return Err(type_error(format!(
-                        "ragtag cannot subclass '{}'",
-                        crate::render::tf_text::repr_of(other)
-                    ))
-                    .with_hint(
-                        "a class may derive from other classes, exception classes and object",
-                    ))
-                }
-            }
+            base_values.extend(super::classes::base_entry(b, span)?);
         }
         super::protocols::check_bases(&base_values, span)?;
         let mut attrs = Vec::new();

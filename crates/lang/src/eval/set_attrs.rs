@@ -160,6 +160,22 @@ impl Interp<'_> {
     }
 }
 
+/// A key of an instance's `__dict__` as the attribute name it is.
+fn attr_name(key: &Value, span: Span) -> Result<&str> {
+    match key {
+        Value::Str(name) => Ok(name),
+        other => Err(Error::new(
+            ExceptionClass::TypeError,
+            format!(
+                "ragtag keeps only str keys in __dict__, not {}",
+                other.type_name()
+            ),
+        )
+        .at(span)
+        .with_hint("an attribute name is a str")),
+    }
+}
+
 /// What `obj` is in `obj[k] = v` or `del obj[k]` (see [`Interp::item_owner`]).
 pub(super) enum ItemOwner {
     /// `x.__dict__` of an instance with a `__dict__`: its key is `x`'s attribute.
@@ -222,17 +238,7 @@ impl Interp<'_> {
                 .at(span))
             }
         };
-        let Value::Str(name) = &key else {
-            return Err(Error::new(
-                ExceptionClass::TypeError,
-                format!(
-                    "ragtag keeps only str keys in __dict__, not {}",
-                    key.type_name()
-                ),
-            )
-            .at(span)
-            .with_hint("an attribute name is a str"));
-        };
+        let name = attr_name(&key, span)?;
         match v {
             Some(v) => attr_set(&i.attrs, name, v),
             None if attr_del(&i.attrs, name) => {}
@@ -263,18 +269,7 @@ impl Interp<'_> {
             return Ok(Value::None);
         };
         for (k, v) in d.items() {
-            let Value::Str(name) = &k else {
-                return Err(Error::new(
-                    ExceptionClass::TypeError,
-                    format!(
-                        "ragtag keeps only str keys in __dict__, not {}",
-                        k.type_name()
-                    ),
-                )
-                .at(span)
-                .with_hint("an attribute name is a str"));
-            };
-            attr_set(&i.attrs, name, v);
+            attr_set(&i.attrs, attr_name(&k, span)?, v);
         }
         self.reprime(&Value::Instance(i.clone()), span);
         Ok(Value::None)

@@ -66,6 +66,10 @@ pub struct Bound {
 pub trait AttrStore {
     /// The attributes.
     fn cell(&self) -> &Mutex<Attrs>;
+    /// Whether [`AttrStore::changed`] is wanted (an instance's changes are not watched).
+    fn watched(&self) -> bool {
+        false
+    }
     /// Called after `name` changed from `old` (`None`: unset) to a value, which is `new`
     /// when it is an object (an instance).
     fn changed(&self, _name: &str, _old: Option<&Value>, _new: Option<&Value>) {}
@@ -97,6 +101,10 @@ pub struct ClassAttrs(Mutex<Attrs>);
 impl AttrStore for ClassAttrs {
     fn cell(&self) -> &Mutex<Attrs> {
         &self.0
+    }
+
+    fn watched(&self) -> bool {
+        true
     }
 
     fn changed(&self, name: &str, old: Option<&Value>, new: Option<&Value>) {
@@ -136,7 +144,7 @@ pub fn attr_get(m: &(impl AttrStore + ?Sized), name: &str) -> Option<Value> {
 pub fn attr_set(m: &(impl AttrStore + ?Sized), name: &str, v: Value) {
     // `changed` is told of an object stored (the rest cannot be descriptors) after the lock
     // is released: it may look into this very object's class.
-    let object = matches!(v, Value::Instance(_)).then(|| v.clone());
+    let object = (m.watched() && matches!(v, Value::Instance(_))).then(|| v.clone());
     let mut attrs = lock(m.cell());
     let old = match attrs.iter_mut().find(|(k, _)| k == name) {
         Some(slot) => Some(std::mem::replace(&mut slot.1, v)),
