@@ -26,6 +26,9 @@ pub struct Bindings {
     /// Whether every parameter is a plain positional one (no keyword-only parameter,
     /// `*args` or `**kwargs`): a call with as many positional arguments binds them in order.
     pub positional: bool,
+    /// The first parameter, when it is a positional one: what a zero-argument `super()` in
+    /// the body takes as its object (CPython's first argument, whatever its name).
+    pub receiver: Option<std::sync::Arc<str>>,
 }
 
 impl Bindings {
@@ -39,6 +42,10 @@ impl Bindings {
         b.positional = params
             .iter()
             .all(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal));
+        b.receiver = params
+            .first()
+            .filter(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
+            .and(b.params.first().cloned());
         b.locals
             .retain(|n| !b.globals.contains(n) && !b.nonlocals.contains(n));
         b

@@ -129,9 +129,12 @@ impl<'s> Interp<'s> {
         span: Span,
     ) -> Result<Value> {
         if let Value::Instance(i) = &o {
+            // `obj.method(a, b)` of a user class's `def method(self, a, b)`: the receiver and
+            // each argument go straight into the new frame, with no bound method, argument
+            // list or binding made.
             if let Some(c) = super::classes::plain_function(i, name) {
-                if let Some(result) = self.call_method_positional(&c, &o, args, span) {
-                    return result;
+                if plain_positional(&c, args, 1) {
+                    return self.call_closure_args(&c, Some(o), args, span);
                 }
             }
         }
@@ -243,37 +246,7 @@ impl<'s> Interp<'s> {
         args: &[Arg],
         span: Span,
     ) -> Option<Result<Value>> {
-        if !c.bindings.positional
-            || args.len() != c.bindings.params.len()
-            || args
-                .iter()
-                .any(|a| a.star || a.double_star || a.name.is_some())
-        {
-            return None;
-        }
-        Some(self.call_closure_args(c, None, args, span))
-    }
-
-    /// `obj.method(a, b)` of a user class's `def method(self, a, b)`, as
-    /// [`Self::call_closure_positional`] calls a function: the receiver and each argument go
-    /// straight into the new frame, with no bound method, argument list or binding made.
-    /// `None` (with nothing evaluated) for any other call.
-    pub(super) fn call_method_positional(
-        &mut self,
-        c: &Arc<Closure>,
-        receiver: &Value,
-        args: &[Arg],
-        span: Span,
-    ) -> Option<Result<Value>> {
-        if !c.bindings.positional
-            || args.len() + 1 != c.bindings.params.len()
-            || args
-                .iter()
-                .any(|a| a.star || a.double_star || a.name.is_some())
-        {
-            return None;
-        }
-        Some(self.call_closure_args(c, Some(receiver), args, span))
+        plain_positional(c, args, 0).then(|| self.call_closure_args(c, None, args, span))
     }
 
     /// Calls `c` with `receiver` (a method's) and then `args` bound to its parameters in
@@ -281,7 +254,7 @@ impl<'s> Interp<'s> {
     fn call_closure_args(
         &mut self,
         c: &Arc<Closure>,
-        receiver: Option<&Value>,
+        receiver: Option<Value>,
         args: &[Arg],
         span: Span,
     ) -> Result<Value> {
@@ -289,7 +262,7 @@ impl<'s> Interp<'s> {
             let mut names = c.bindings.params.iter();
             if let Some(r) = receiver {
                 if let Some(name) = names.next() {
-                    vars.push_param(name, r.clone());
+                    vars.push_param(name, r);
                 }
             }
             for (name, a) in names.zip(args) {
@@ -299,15 +272,7 @@ impl<'s> Interp<'s> {
             it.check_cancel()?;
             it.check_depth(span)
         })?;
-        let Some(r) = receiver else {
-            return self.run_closure(c, frame, span);
-        };
-        // `super()` in a method whose first parameter is not `self` finds its receiver here
-        // (as `call_method` records it).
-        self.receivers.push(r.clone());
-        let result = self.run_closure(c, frame, span);
-        self.receivers.pop();
-        result
+        self.run_closure(c, frame, span)
     }
 
     /// The environment of a call of `c` and its variables, the parameters bound by `bind`,
@@ -449,4 +414,14 @@ fn plain_method(o: &Value, name: &str) -> Option<&'static Builtin> {
             .flatten()
     })?;
     (member.kind == builtins::Kind::Method && !builtins::updates_receiver(member)).then_some(member)
+}
+
+/// Whether `args` are plain positional ones, as many as `c`'s plain positional parameters
+/// after the `bound` ones (a method's receiver) that the call fills itself.
+fn plain_positional(c: &Closure, args: &[Arg], bound: usize) -> bool {
+    c.bindings.positional
+        && args.len() + bound == c.bindings.params.len()
+        && !args
+            .iter()
+            .any(|a| a.star || a.double_star || a.name.is_some())
 }

@@ -215,10 +215,7 @@ impl<'s> Interp<'s> {
             span,
         }];
         all.extend(args);
-        self.receivers.push(receiver.clone());
-        let r = self.call(func, all, span);
-        self.receivers.pop();
-        r
+        self.call(func, all, span)
     }
 
     /// `Class(args…)`: a new instance, passed to `__init__`.

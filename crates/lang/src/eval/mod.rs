@@ -154,8 +154,6 @@ pub struct Interp<'s> {
     /// The last instance of a user exception class raised, with the builtin class and
     /// message of the error that carries it.
     raised: Option<(Value, ragtag_engine::ExceptionClass, String)>,
-    /// The receivers of the method calls in progress, innermost last (for `super()`).
-    receivers: Vec<Value>,
     /// Environments of finished calls that nothing else held, emptied, for the next calls
     /// to reuse (at most [`SPARE_ENVS`]).
     spare_envs: Vec<std::sync::Arc<crate::value::env::Env>>,
@@ -199,7 +197,6 @@ impl<'s> Interp<'s> {
             block_depth: 0,
             qualname: None,
             raised: None,
-            receivers: Vec::new(),
             spare_envs: Vec::new(),
             own: Default::default(),
         }

@@ -202,14 +202,19 @@ impl<'s> Interp<'s> {
             }
             Target::Attr(obj, name, span) => {
                 let o = self.eval(obj)?;
-                if self.set_object_attr(&o, name, v, *span)? {
-                    return Ok(());
-                }
-                Err(self.attr_unsettable(&o, name, *span))
+                self.store_attr(&o, name, v, *span)
             }
             // The parser keeps a starred target inside a tuple.
             Target::Starred(t, _) => self.assign(t, v),
         }
+    }
+
+    /// `o.name = v`.
+    pub(super) fn store_attr(&mut self, o: &Value, name: &str, v: Value, span: Span) -> Result<()> {
+        if self.set_object_attr(o, name, v, span)? {
+            return Ok(());
+        }
+        Err(self.attr_unsettable(o, name, span))
     }
 
     /// The AttributeError of setting or deleting an attribute: ragtag's values have no

@@ -282,7 +282,7 @@ impl<'s> Interp<'s> {
     /// a list's `+=` and `*=` and a dict's `|=` change it in place, as Python's do.
     fn aug_assign(&mut self, target: &Target, op: BinOp, value: &Expr, span: Span) -> Result<()> {
         let (current, place) = match target {
-            Target::Name(n, s) => (self.lookup(n, *s)?, None),
+            Target::Name(n, s) => (self.lookup(n, *s)?, Place::Name),
             Target::Subscript(obj, index, s) => {
                 let o = self.eval(obj)?;
                 let sub = self.eval_sub(&o, index, *s)?;
@@ -296,12 +296,13 @@ impl<'s> Interp<'s> {
                     // Reading a tensor's item is fine; storing it back fails below.
                     _ => subscript::subscript(self, &o, index, *s)?,
                 };
-                (cur, Some((o, sub)))
+                (cur, Place::Item(o, sub))
             }
             Target::Attr(obj, name, s) => {
+                // The object is evaluated once, as CPython does (`f().x += 1` calls `f` once).
                 let o = self.eval(obj)?;
-                let cur = self.get_attr(o, name, *s, obj.span)?;
-                (cur, None)
+                let cur = self.get_attr(o.clone(), name, *s, obj.span)?;
+                (cur, Place::Attr(o, name, *s))
             }
             Target::Tuple(_, s) | Target::Starred(_, s) => {
                 return Err(Error::new(
@@ -314,10 +315,7 @@ impl<'s> Interp<'s> {
         let operand = self.eval(value)?;
         if matches!(current, Value::Instance(_)) || matches!(operand, Value::Instance(_)) {
             let v = self.instance_aug(op, &current, &operand, span)?;
-            return match (target, place) {
-                (_, Some((o, sub))) => self.store_item(&o, sub, v, target.span()),
-                (t, None) => self.assign(t, v),
-            };
+            return self.store_aug(target, place, v);
         }
         let v = match super::operators::in_place(op, &current, &operand) {
             Some(r) => r,
@@ -329,13 +327,19 @@ impl<'s> Interp<'s> {
                 .with_label(target.span(), crate::render::describe(&current))
                 .with_label(value.span, crate::render::describe(&operand))
         })?;
+        self.store_aug(target, place, v)
+    }
+
+    /// Stores an augmented assignment's result where its target was read.
+    fn store_aug(&mut self, target: &Target, place: Place, v: Value) -> Result<()> {
         match (target, place) {
-            (_, Some((o, sub))) => self.store_item(&o, sub, v, target.span()),
-            (Target::Name(n, _), None) => {
+            (_, Place::Item(o, sub)) => self.store_item(&o, sub, v, target.span()),
+            (_, Place::Attr(o, name, s)) => self.store_attr(&o, name, v, s),
+            (Target::Name(n, _), Place::Name) => {
                 self.set(n, v);
                 Ok(())
             }
-            (t, None) => self.assign(t, v),
+            (t, Place::Name) => self.assign(t, v),
         }
     }
 
@@ -484,4 +488,14 @@ fn import(module: &str) -> Result<Value> {
         v = builtins::module_attr(m, part).ok_or_else(|| not_found(depth + 1))?;
     }
     Ok(v)
+}
+
+/// Where an augmented assignment's target was read, to store the result back there.
+enum Place<'a> {
+    /// A name.
+    Name,
+    /// An item of the evaluated object, at the evaluated subscript.
+    Item(Value, super::items::Sub),
+    /// An attribute of the evaluated object.
+    Attr(Value, &'a str, Span),
 }

@@ -93,11 +93,23 @@ impl<'s> Interp<'s> {
             )
             .at(span)
         })?;
-        let local = |n: &str| self.local_value(n);
-        let obj = local("self")
-            .or_else(|| local("cls"))
-            .or_else(|| self.receivers.last().cloned())
-            .ok_or_else(no_args)?;
+        // CPython's object is the call's first argument, whatever its name: none in a
+        // lambda without parameters or at top level, the iterator in a comprehension.
+        let Some(frame) = self.frames.last() else {
+            return Err(no_args());
+        };
+        let Some(bindings) = &frame.bindings else {
+            return Err(Error::new(
+                ExceptionClass::TypeError,
+                "super(type, obj): obj must be an instance or subtype of type",
+            )
+            .at(span)
+            .with_hint("a comprehension runs in its own scope, where `super()` has no object: call it outside the comprehension"));
+        };
+        let first = bindings.receiver.clone().ok_or_else(no_args)?;
+        let obj = self.local_value(&first).ok_or_else(|| {
+            Error::new(ExceptionClass::RuntimeError, "super(): arg[0] deleted").at(span)
+        })?;
         Ok(wrapper(
             "super",
             vec![("__thisclass__".into(), this), ("__self__".into(), obj)],

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use super::Value;
@@ -47,7 +47,10 @@ pub struct Instance {
     /// What its class's `__hash__` last returned (reduced) and the number of the class of
     /// instances equal to it by `__eq__` (see `eval::keys`), set by the evaluator; `None`
     /// until then.
-    pub hash: Mutex<Option<(i64, u64)>>,
+    hash: Mutex<Option<(i64, u64)>>,
+    /// Whether `hash` was ever set: read on every attribute store (which re-asks the hash of
+    /// an instance that has one), without taking the lock for the many that never do.
+    hashed: AtomicBool,
     /// The builtin value an instance of a class deriving from `dict` or `list` holds its
     /// items in (set when it is made; the class's inherited methods act on it).
     base: OnceLock<Value>,
@@ -374,6 +377,7 @@ impl Instance {
             attrs: Mutex::new(Vec::new()),
             shown: Mutex::new(None),
             hash: Mutex::new(None),
+            hashed: AtomicBool::new(false),
             base: OnceLock::new(),
         })
     }
@@ -392,12 +396,16 @@ impl Instance {
     /// The hash its `__hash__` last gave and its equality number, if the evaluator has
     /// asked.
     pub fn user_hash(&self) -> Option<(i64, u64)> {
+        if !self.hashed.load(Ordering::Acquire) {
+            return None;
+        }
         *self.hash.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Records the hash its `__hash__` gave.
     pub fn set_user_hash(&self, h: i64, id: u64) {
         *self.hash.lock().unwrap_or_else(|e| e.into_inner()) = Some((h, id));
+        self.hashed.store(true, Ordering::Release);
     }
 
     /// The `repr` and `str` last computed, if any.
