@@ -59,13 +59,24 @@ fn instance_dict(i: &Instance) -> Result<Value> {
 /// user class with no attribute `name` of its own, and its class's `name` is a plain `def`
 /// (not a property, static or class method). The caller calls it with `i` first.
 pub(super) fn plain_function(i: &Instance, name: &str) -> Option<Arc<Closure>> {
-    if i.class.module != "__main__" || attr_get(&i.attrs, name).is_some() {
+    if i.class.module != "__main__"
+        || (i.attrs.may_have(name) && attr_get(&i.attrs, name).is_some())
+    {
         return None;
     }
     match i.class.lookup(name)? {
         Value::Closure(c) => Some(c),
         _ => None,
     }
+}
+
+/// `i.name` when it is simply `i`'s own attribute: with no descriptor or hook in the way,
+/// an attribute of its own is the answer.
+pub(super) fn own_plain_attr(i: &Instance, name: &str) -> Option<Value> {
+    if matches!(name, "__class__" | "__dict__") || !i.class.plain_instances() {
+        return None;
+    }
+    attr_get(&i.attrs, name)
 }
 
 /// `v` as found on a class, seen through an instance `obj` (or the class itself when `obj`
@@ -329,11 +340,8 @@ impl<'s> Interp<'s> {
             "__dict__" if i.class.slot_names().is_none() => return instance_dict(i),
             _ => {}
         }
-        // With no descriptor or hook in the way, an attribute of its own is the answer.
-        if i.class.plain_instances() {
-            if let Some(v) = attr_get(&i.attrs, name) {
-                return Ok(v);
-            }
+        if let Some(v) = own_plain_attr(i, name) {
+            return Ok(v);
         }
         let this = || Value::Instance(i.clone());
         let found = i.class.lookup(name);

@@ -23,6 +23,9 @@ impl<'s> Interp<'s> {
             ExprKind::None => Value::None,
             ExprKind::Name(n) => self.lookup(n, e.span)?,
             ExprKind::Attr(obj, name) => {
+                if let Some(v) = self.name_own_attr(obj, name) {
+                    return Ok(v);
+                }
                 let o = self.eval(obj)?;
                 self.get_attr(o, name, e.span, obj.span)?
             }
@@ -36,6 +39,18 @@ impl<'s> Interp<'s> {
             }
             _ => return self.eval_rest(e),
         })
+    }
+
+    /// `x.name` for a variable `x` holding an instance whose own attribute `name` is simply
+    /// the answer (`self.total`): read without taking a reference to the instance.
+    fn name_own_attr(&self, obj: &Expr, name: &str) -> Option<Value> {
+        let ExprKind::Name(n) = &obj.kind else {
+            return None;
+        };
+        match self.peek(n)? {
+            Value::Instance(i) => super::classes::own_plain_attr(i, name),
+            _ => None,
+        }
     }
 
     /// `l op r`, eagerly.

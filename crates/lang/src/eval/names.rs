@@ -267,6 +267,17 @@ impl<'s> Interp<'s> {
         self.lookup_builtin(name, span)
     }
 
+    /// The value `name` is bound to, borrowed, when it is a variable of the running call that
+    /// the interpreter holds, or a global read at top level; `None` otherwise (when
+    /// [`Self::lookup`] has more to do).
+    pub(super) fn peek(&self, name: &str) -> Option<&Value> {
+        match self.own_vars() {
+            Some(vars) => vars.get(name),
+            None if self.frames.is_empty() => self.globals.get(name),
+            None => None,
+        }
+    }
+
     /// Looks up a name bound neither locally nor globally: a module root, an exception
     /// class, a constant or a builtin function, or else CPython's NameError with
     /// suggestions. Out of line, so that [`Self::lookup`]'s frame stays small.

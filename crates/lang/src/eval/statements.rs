@@ -301,7 +301,14 @@ impl<'s> Interp<'s> {
             Target::Attr(obj, name, s) => {
                 // The object is evaluated once, as CPython does (`f().x += 1` calls `f` once).
                 let o = self.eval(obj)?;
-                let cur = self.get_attr(o.clone(), name, *s, obj.span)?;
+                let own = match &o {
+                    Value::Instance(i) => super::classes::own_plain_attr(i, name),
+                    _ => None,
+                };
+                let cur = match own {
+                    Some(v) => v,
+                    None => self.get_attr(o.clone(), name, *s, obj.span)?,
+                };
                 (cur, Place::Attr(o, name, *s))
             }
             Target::Tuple(_, s) | Target::Starred(_, s) => {

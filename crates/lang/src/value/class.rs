@@ -40,7 +40,7 @@ pub struct Instance {
     /// The class it was made from.
     pub class: Arc<Class>,
     /// Its own attributes (`self.x = …`).
-    pub attrs: Mutex<Attrs>,
+    pub attrs: InstanceAttrs,
     /// Its `repr` and `str` as last computed by the evaluator (which can run the class's
     /// `__repr__` and `__str__`), for the renderers, which cannot.
     pub shown: Mutex<Option<(String, String)>>,
@@ -117,6 +117,45 @@ impl AttrStore for ClassAttrs {
             CLASS_EPOCH.fetch_add(1, Ordering::SeqCst);
         }
     }
+}
+
+/// An instance's own attributes, with a summary of the names ever set on it: a method call
+/// asks whether the instance has an attribute of the method's name (which would be called
+/// instead), and the answer is almost always no.
+#[derive(Default)]
+pub struct InstanceAttrs {
+    cell: Mutex<Attrs>,
+    /// One bit per [`name_bit`] of each name ever set (a removed name keeps its bit).
+    names: AtomicU64,
+}
+
+impl InstanceAttrs {
+    /// False when no attribute `name` was ever set here (true may be a false alarm).
+    pub fn may_have(&self, name: &str) -> bool {
+        self.names.load(Ordering::Acquire) & name_bit(name) != 0
+    }
+}
+
+impl AttrStore for InstanceAttrs {
+    fn cell(&self) -> &Mutex<Attrs> {
+        &self.cell
+    }
+
+    fn changed(&self, name: &str, old: Option<&Value>, _new: Option<&Value>) {
+        if old.is_none() {
+            self.names.fetch_or(name_bit(name), Ordering::AcqRel);
+        }
+    }
+}
+
+/// The bit of [`InstanceAttrs::names`] that stands for `name`.
+fn name_bit(name: &str) -> u64 {
+    let b = name.as_bytes();
+    let mix = b.len() as u64 * 7
+        + b.first().map_or(0, |&c| u64::from(c))
+        + b.last().map_or(0, |&c| u64::from(c) * 3)
+        + b.get(b.len() / 2).map_or(0, |&c| u64::from(c) * 5);
+    1 << (mix % 64)
 }
 
 /// Whether `v`, found on a class, takes over reading and setting the attribute of that name
@@ -374,7 +413,7 @@ impl Instance {
     pub fn new(class: Arc<Class>) -> Arc<Instance> {
         Arc::new(Instance {
             class,
-            attrs: Mutex::new(Vec::new()),
+            attrs: InstanceAttrs::default(),
             shown: Mutex::new(None),
             hash: Mutex::new(None),
             hashed: AtomicBool::new(false),
