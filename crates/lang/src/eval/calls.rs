@@ -138,6 +138,9 @@ impl<'s> Interp<'s> {
                 }
             }
         }
+        if let Some(result) = self.container_method(&o, name, args, span) {
+            return result;
+        }
         if let Some(b) = plain_method(&o, name) {
             if let Some(params) = positional_params(b, args, 1) {
                 return self.call_builtin_slots(b, params, Some(o), args, span);
@@ -163,6 +166,82 @@ impl<'s> Interp<'s> {
         let call_args = self.call_args(&func, args)?;
         let result = self.call(&func, call_args, span)?;
         Ok(self.rebind_receiver(f, &func, result))
+    }
+
+    /// `xs.append(x)`, `d.get(k)` and `d.get(k, default)`, the container methods loops call
+    /// most, without binding the builtin's arguments. `None` (with nothing evaluated) for
+    /// any other call.
+    fn container_method(
+        &mut self,
+        o: &Value,
+        name: &str,
+        args: &[Arg],
+        span: Span,
+    ) -> Option<Result<Value>> {
+        if !matches!(
+            (o, name),
+            (Value::List(_), "append") | (Value::Dict(_), "get")
+        ) || args.iter().any(|a| a.star || a.double_star)
+        {
+            return None;
+        }
+        Some(self.call_container_method(o, name, args, span))
+    }
+
+    /// [`Self::container_method`] once the call is known to be one of its own.
+    fn call_container_method(
+        &mut self,
+        o: &Value,
+        name: &str,
+        args: &[Arg],
+        span: Span,
+    ) -> Result<Value> {
+        // Every argument is evaluated before a wrong count is an error, as in CPython.
+        let mut values = [Value::None, Value::None];
+        for (i, a) in args.iter().enumerate() {
+            let v = self.eval(&a.value)?;
+            if let Some(slot) = values.get_mut(i) {
+                *slot = v;
+            }
+        }
+        self.check_cancel()?;
+        if let Some(message) = container_arity(name, args) {
+            return Err(Error::new(ExceptionClass::TypeError, message).at(span));
+        }
+        let [first, second] = values;
+        // Iterators, instances and NumPy arrays take the general path, which primes or
+        // converts them as the builtin needs.
+        let general =
+            |v: &Value| matches!(v, Value::Iter(_) | Value::Instance(_) | Value::NdArray(_));
+        match o {
+            Value::List(l) if !general(&first) => {
+                l.with_mut(|items| items.push(first));
+                Ok(Value::None)
+            }
+            Value::Dict(d) if !general(&first) && !general(&second) => Ok(d
+                .get(&first)
+                .map_err(|e| Error::from(e).at(args[0].value.span))?
+                .unwrap_or(second)),
+            _ => {
+                let b = plain_method(o, name).ok_or_else(|| {
+                    Error::new(ExceptionClass::AttributeError, format!("no method {name}")).at(span)
+                })?;
+                let receiver = CallArg {
+                    name: None,
+                    value: o.clone(),
+                    span,
+                };
+                let rest = [first, second]
+                    .into_iter()
+                    .zip(args)
+                    .map(|(value, a)| CallArg {
+                        name: None,
+                        value,
+                        span: a.value.span,
+                    });
+                self.call_builtin(b, std::iter::once(receiver).chain(rest).collect(), span)
+            }
+        }
     }
 
     /// A builtin called with plain positional arguments (`len(x)`, or `d.get(k, 0)` with
@@ -414,6 +493,26 @@ fn plain_method(o: &Value, name: &str) -> Option<&'static Builtin> {
             .flatten()
     })?;
     (member.kind == builtins::Kind::Method && !builtins::updates_receiver(member)).then_some(member)
+}
+
+/// CPython's TypeError for a call of `list.append` or `dict.get` with keywords or the wrong
+/// number of arguments; `None` for a right one.
+fn container_arity(name: &str, args: &[Arg]) -> Option<String> {
+    let n = args.len();
+    let method = if name == "append" {
+        "list.append"
+    } else {
+        "dict.get"
+    };
+    if args.iter().any(|a| a.name.is_some()) {
+        return Some(format!("{method}() takes no keyword arguments"));
+    }
+    Some(match (name, n) {
+        ("append", 1) | ("get", 1 | 2) => return None,
+        ("append", _) => format!("list.append() takes exactly one argument ({n} given)"),
+        (_, 0) => "get expected at least 1 argument, got 0".to_string(),
+        _ => format!("get expected at most 2 arguments, got {n}"),
+    })
 }
 
 /// Whether `args` are plain positional ones, as many as `c`'s plain positional parameters
