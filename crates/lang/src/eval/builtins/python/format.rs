@@ -37,23 +37,39 @@ const MAX_WIDTH: u64 = i64::MAX as u64;
 
 fn digits_at(s: &[char], i: &mut usize) -> Result<Option<usize>, Exception> {
     let start = *i;
-    while *i < s.len() && s[*i].is_ascii_digit() {
+    let mut n: u64 = 0;
+    let mut fits = true;
+    while let Some(d) = s.get(*i).and_then(|c| c.to_digit(10)) {
+        n = n.saturating_mul(10).saturating_add(u64::from(d));
+        fits &= n <= MAX_WIDTH;
         *i += 1;
     }
     if *i == start {
         return Ok(None);
     }
-    let text: String = s[start..*i].iter().collect();
-    match text.parse::<u64>() {
-        Ok(n) if n <= MAX_WIDTH => Ok(Some(usize::try_from(n).unwrap_or(usize::MAX))),
-        _ => Err(value_error!("Too many decimal digits in format string")),
+    if !fits {
+        return Err(value_error!("Too many decimal digits in format string"));
     }
+    Ok(Some(usize::try_from(n).unwrap_or(usize::MAX)))
 }
 
 impl Spec {
     /// Parses `spec` for a value of type `type_name` (named in the errors).
     pub fn parse(spec: &str, type_name: &str) -> Result<Spec, Exception> {
-        let s: Vec<char> = spec.chars().collect();
+        // A spec is a few characters (`>7`, `.2f`), parsed on every formatting of every
+        // f-string field: read into a buffer on the stack unless it is long.
+        let mut short = ['\0'; 24];
+        let long: Vec<char>;
+        let n = spec.chars().count();
+        let s: &[char] = if n <= short.len() {
+            for (slot, c) in short.iter_mut().zip(spec.chars()) {
+                *slot = c;
+            }
+            &short[..n]
+        } else {
+            long = spec.chars().collect();
+            &long
+        };
         let mut out = Spec::default();
         let mut i = 0;
         let is_align = |c: char| matches!(c, '<' | '>' | '=' | '^');
@@ -81,7 +97,7 @@ impl Spec {
             out.zero = true;
             i += 1;
         }
-        out.width = digits_at(&s, &mut i)?.unwrap_or(0);
+        out.width = digits_at(s, &mut i)?.unwrap_or(0);
         if i < s.len() && matches!(s[i], ',' | '_') {
             out.grouping = Some(s[i]);
             i += 1;
@@ -96,7 +112,7 @@ impl Spec {
         if i < s.len() && s[i] == '.' {
             i += 1;
             out.precision = Some(
-                digits_at(&s, &mut i)?
+                digits_at(s, &mut i)?
                     .ok_or_else(|| value_error!("Format specifier missing precision"))?,
             );
         }
