@@ -99,7 +99,17 @@ impl<'s> Interp<'s> {
             | ExprKind::Subscript(..) => return self.eval(e),
             ExprKind::Str(s) => Value::str(s),
             ExprKind::FString(parts) => {
-                let mut out = String::new();
+                // Room for the literal text and a short value in each field, so that most
+                // f-strings are built without growing their string.
+                let room = parts
+                    .iter()
+                    .map(|p| match p {
+                        FPart::Text(t) => t.len(),
+                        FPart::Field(_) => 16,
+                    })
+                    .sum::<usize>();
+                #[allow(clippy::disallowed_methods)] // sized by the source text
+                let mut out = String::with_capacity(room);
                 self.fstring(parts, &mut out)?;
                 Value::str(out)
             }

@@ -307,14 +307,21 @@ fn layout(
     if min_width > 0 {
         budget::check_bytes("format", min_width as u128)?;
     }
-    let digits = group(int_digits, spec.grouping, every, min_width)?;
+    let grouped;
+    let digits = if spec.grouping.is_none() && min_width <= int_digits.len() {
+        int_digits
+    } else {
+        grouped = group(int_digits, spec.grouping, every, min_width)?;
+        grouped.as_str()
+    };
     // The sign goes before the padding for `=` and inside the field otherwise.
-    let mut body = String::new();
+    #[allow(clippy::disallowed_methods)] // sized by the parts, which exist already
+    let mut body = String::with_capacity(sign.len() + prefix.len() + digits.len() + rest.len());
     if align != '=' {
         body.push_str(sign);
     }
     body.push_str(prefix);
-    body.push_str(&digits);
+    body.push_str(digits);
     body.push_str(rest);
     if align == '=' {
         let inner = pad(
