@@ -1,7 +1,7 @@
 //! Binding call arguments to a builtin's parameters, and reading them as the types builtins
 //! need — each conversion error points at the argument that caused it.
 
-use super::builtins::{Builtin, ParamSpec};
+use super::builtins::{Builtin, Kind, ParamSpec};
 use super::convert;
 use crate::diagnostic::{Error, Result};
 use crate::value::Value;
@@ -96,6 +96,7 @@ impl Args {
         let takes_kwargs = params.iter().any(|p| p.keywords);
         let mut kwargs: Vec<(String, Value, Span)> = Vec::new();
         let mut next = 0;
+        let given = args.iter().filter(|a| a.name.is_none()).count();
         for a in args {
             match a.name {
                 None => {
@@ -103,28 +104,29 @@ impl Args {
                         rest.push((a.value, a.span));
                         continue;
                     }
-                    if next >= params.len() {
-                        return Err(Error::new(
-                            ExceptionClass::TypeError,
-                            format!(
-                                "{}() takes {} positional argument{} but more were given",
-                                builtin.name,
-                                positional_count(params),
-                                if positional_count(params) == 1 {
-                                    ""
-                                } else {
-                                    "s"
-                                }
-                            ),
-                        )
-                        .at_labeled(a.span, "one too many")
-                        .with_hint(format!("signature: {}", builtin.signature())));
+                    if params.get(next).is_none_or(|p| p.keyword_only) {
+                        return Err(too_many_positional(builtin, params, given, a.span));
                     }
                     slots[next] = Some((a.value, a.span));
                     next += 1;
                 }
                 Some(name) => {
                     let known = params.iter().position(|p| p.name == name && !p.variadic);
+                    if known.is_some_and(|i| params[i].positional_only) && !takes_kwargs {
+                        return Err(Error::new(
+                            ExceptionClass::TypeError,
+                            format!(
+                                "{}() got some positional-only arguments passed as keyword arguments: '{name}'",
+                                builtin.name
+                            ),
+                        )
+                        .at_labeled(a.span, "positional-only")
+                        .with_hint(format!(
+                            "pass it by position; signature: {}",
+                            builtin.signature()
+                        )));
+                    }
+                    let known = known.filter(|&i| !params[i].positional_only);
                     if known.is_none() && takes_kwargs {
                         if kwargs.iter().any(|(k, _, _)| *k == name) {
                             return Err(Error::new(
@@ -233,7 +235,7 @@ impl Args {
     /// Whether `count` positional arguments bind to `params` one by one: no more of them
     /// than parameters, and none reaching a `*args` or `**kwargs` parameter.
     pub(crate) fn positional_fits(params: &[ParamSpec], count: usize) -> bool {
-        count <= params.len() && !params[..count].iter().any(|p| p.variadic)
+        count <= params.len() && !params[..count].iter().any(|p| p.variadic || p.keyword_only)
     }
 
     fn complete(
@@ -374,6 +376,35 @@ impl Args {
     }
 }
 
-fn positional_count(params: &[ParamSpec]) -> usize {
-    params.iter().filter(|p| !p.variadic).count()
+/// CPython's TypeError for more positional arguments than `builtin` takes (`given` of them,
+/// a method's receiver among them, which neither count includes).
+fn too_many_positional(
+    builtin: &'static Builtin,
+    params: &[ParamSpec],
+    given: usize,
+    at: Span,
+) -> Error {
+    let receiver = usize::from(builtin.kind == Kind::Method);
+    let takes = |p: &&ParamSpec| !p.variadic && !p.keyword_only;
+    let most = params.iter().filter(takes).count().saturating_sub(receiver);
+    let least = params
+        .iter()
+        .filter(takes)
+        .filter(|p| p.required)
+        .count()
+        .saturating_sub(receiver);
+    let given = given.saturating_sub(receiver);
+    let takes = match (least == most, most) {
+        (true, 0) => "no positional arguments".to_string(),
+        (true, 1) => "1 positional argument".to_string(),
+        (true, n) => format!("{n} positional arguments"),
+        (false, n) => format!("from {least} to {n} positional arguments"),
+    };
+    let were = if given == 1 { "was" } else { "were" };
+    Error::new(
+        ExceptionClass::TypeError,
+        format!("{}() takes {takes} but {given} {were} given", builtin.name),
+    )
+    .at_labeled(at, "one too many")
+    .with_hint(format!("signature: {}", builtin.signature()))
 }

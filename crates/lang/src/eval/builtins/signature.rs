@@ -12,6 +12,10 @@ pub struct ParamSpec {
     pub variadic: bool,
     /// True for `**kwargs`: it collects the keyword arguments no other parameter names.
     pub keywords: bool,
+    /// True after a bare `*` or `*args`: only a keyword argument reaches it.
+    pub keyword_only: bool,
+    /// True before a `/`: only a positional argument reaches it.
+    pub positional_only: bool,
 }
 
 /// Splits `(a, b=1, *rest, c=None)` into parameters.
@@ -39,9 +43,19 @@ pub(super) fn parse_sig(sig: &str) -> Vec<ParamSpec> {
         cur.push(c);
     }
     parts.push(cur);
+    let mut after_star = false;
     for p in parts {
         let p = p.trim();
-        if p.is_empty() || p == "/" || p == "*" {
+        if p == "/" {
+            out.iter_mut()
+                .for_each(|q: &mut ParamSpec| q.positional_only = true);
+            continue;
+        }
+        if p == "*" {
+            after_star = true;
+            continue;
+        }
+        if p.is_empty() {
             continue;
         }
         let variadic = p.starts_with('*');
@@ -55,7 +69,10 @@ pub(super) fn parse_sig(sig: &str) -> Vec<ParamSpec> {
             required: !default && !variadic,
             variadic,
             keywords,
+            keyword_only: after_star && !variadic,
+            positional_only: false,
         });
+        after_star |= variadic;
     }
     out
 }

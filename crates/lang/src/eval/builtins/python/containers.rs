@@ -36,7 +36,7 @@ pub static CONTAINERS: &[Builtin] = &[
     Builtin::method("list.count", "(self, value)", count)
         .doc("How many items equal `value`.")
         .examples(&["[1, 2, 1].count(1)"]),
-    Builtin::method("list.sort", "(self, key=None, reverse=False)", sort)
+    Builtin::method("list.sort", "(self, *, key=None, reverse=False)", sort)
         .doc("Sorts the items in place, stably, by `key(item)` when given.")
         .examples(&["l = ['bb', 'a', 'ccc']\nl.sort(key=len)\nl"]),
     Builtin::method("list.reverse", "(self)", reverse)
@@ -48,7 +48,7 @@ pub static CONTAINERS: &[Builtin] = &[
     Builtin::method("list.clear", "(self)", list_clear)
         .doc("Removes every item.")
         .examples(&["l = [1]\nl.clear()\nl"]),
-    Builtin::method("dict.get", "(self, key, default=None)", get)
+    Builtin::method("dict.get", "(self, key, default=None, /)", get)
         .doc("The value under `key`, or `default` when there is none.")
         .examples(&["{'a': 1}.get('b', 0)"]),
     Builtin::method("dict.pop", "(self, key, *default)", dict_pop)

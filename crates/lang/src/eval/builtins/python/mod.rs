@@ -206,7 +206,7 @@ pub static BUILTINS: &[Builtin] = &[
              when given; `default` for an empty iterable.",
         )
         .examples(&["max(3, 1, 2)", "max([], default=0)"]),
-    Builtin::function("sorted", "(iterable, key=None, reverse=False)", sorted)
+    Builtin::function("sorted", "(iterable, /, *, key=None, reverse=False)", sorted)
         .doc("The items in a new list, sorted ascending by `key(item)` (stable); `reverse=True` for descending.")
         .examples(&["sorted([3, 1, 2])", "sorted(['bb', 'a', 'ccc'], key=len, reverse=True)"]),
     Builtin::function("map", "(function, *iterables)", map)
