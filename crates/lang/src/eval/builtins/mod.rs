@@ -235,6 +235,7 @@ pub fn registry() -> &'static Registry {
             python::CHAINMAP,
             python::USER_COLLECTIONS,
             python::BUILTIN_BASE_METHODS,
+            python::DICT_BASE_METHODS,
             python::DEQUE,
             python::NAMEDTUPLE,
             python::JSON_FILES,
