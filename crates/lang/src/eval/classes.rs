@@ -117,7 +117,7 @@ pub(super) fn base_entry(v: &Value, span: Span) -> Result<Option<Value>> {
             span,
         )
         .with_hint(
-            "a class may derive from other classes, exception classes, object, dict and list",
+            "a class may derive from other classes, exception classes, object, dict, list, tuple, str, int, float and collections' Counter, defaultdict and OrderedDict",
         )),
     }
 }

@@ -69,6 +69,26 @@ pub fn object_new(cls: &Value, given: &[Value], keywords: usize, span: Span) -> 
             span,
         ));
     };
+    let value_base = c
+        .builtin_base()
+        .filter(|b| matches!(*b, "tuple" | "str" | "int" | "float"));
+    if let Some(ty) = value_base {
+        // CPython names the first class in the order without a `__new__` of its own.
+        let own = c.mro().into_iter().find_map(|k| match k {
+            Value::Class(k) if k.module == "__main__" && attr_get(&k.attrs, "__new__").is_none() => {
+                Some(k.name)
+            }
+            _ => None,
+        });
+        return Err(type_error(
+            format!(
+                "object.__new__({}) is not safe, use {}.__new__()",
+                c.name,
+                own.unwrap_or(ty)
+            ),
+            span,
+        ));
+    }
     if c.module != "__main__" {
         return Err(type_error(
             format!(

@@ -91,6 +91,11 @@ fn unhashable_slice(span: Span) -> Error {
 pub(super) fn position(obj: &Value, key: &Value, at: Span, n: usize, what: &str) -> Result<usize> {
     let i = match key {
         Value::Int(_) | Value::Bool(_) | Value::Array(_) => convert::to_int(key).ok(),
+        // An instance of a class deriving from int.
+        Value::Instance(i) => match i.base() {
+            Some(Value::Int(n)) => Some(*n),
+            _ => None,
+        },
         _ => None,
     }
     .ok_or_else(|| {

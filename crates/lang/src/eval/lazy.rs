@@ -137,6 +137,7 @@ impl<'s> Interp<'s> {
         if args.iter().any(|a| matches!(a.value, Value::Instance(_))) {
             // `dict.get(self, k)` in a class deriving from dict acts on its items.
             bases::unwrap_receiver(b, &mut args);
+            super::builtins::python::value_bases::unwrap_values(b, &mut args);
             if b.sig.contains("iterable") || DRAINING.contains(&b.name) {
                 // A method's receiver stays itself.
                 let skip = usize::from(b.kind == super::builtins::Kind::Method);

@@ -15,6 +15,10 @@ pub const BUILTIN_BASES: &[&str] = &[
     "collections.Counter",
     "collections.defaultdict",
     "collections.OrderedDict",
+    "tuple",
+    "str",
+    "int",
+    "float",
 ];
 
 /// Attributes by name, in the order they were first set (as a `__dict__` keeps them).

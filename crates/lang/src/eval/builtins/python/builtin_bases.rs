@@ -1,4 +1,5 @@
-//! Classes deriving from `dict` and `list` (`class D(dict)`). An instance of such a class
+//! Classes deriving from `dict` and `list` (`class D(dict)`; `tuple`, `str`, `int` and
+//! `float` are in `value_bases`, `collections`' dicts in `dict_bases`). An instance of such a class
 //! keeps its items in a plain dict or list of its own (its "base value", made with the
 //! instance); the class's MRO holds a class standing for the builtin type, whose methods
 //! below act on that value (so `super().__setitem__` and `dict.__setitem__(self, …)` reach
@@ -19,6 +20,7 @@ use crate::eval::Interp;
 use crate::render::tf_text::repr_of;
 use crate::value::class::{Class, Instance, BUILTIN_BASES};
 use super::dict_bases::DICT_BASE_METHODS;
+use super::value_bases::VALUE_BASE_METHODS;
 use crate::value::{DictKind, PyDict, PyList, Value};
 use ragtag_engine::ExceptionClass;
 use ragtag_syntax::ast::{BinOp, Span};
@@ -74,7 +76,14 @@ pub fn base_class(name: &str) -> Option<Value> {
             let prefix = format!("{n}.");
             let mut attrs = class_members(BUILTIN_BASE_METHODS, &prefix);
             attrs.extend(class_members(DICT_BASE_METHODS, &prefix));
-            attrs.push(("__hash__".into(), Value::None));
+            for table in VALUE_BASE_METHODS {
+                attrs.extend(class_members(table, &prefix));
+            }
+            // Instances of the mutable types are unhashable; the others hash as their
+            // base value (see `Key::of`).
+            if matches!(layout(n), "dict" | "list") {
+                attrs.push(("__hash__".into(), Value::None));
+            }
             if *n == "dict" {
                 let f = crate::eval::builtins::registry()
                     .get("dict.__subclass_fromkeys__")
@@ -262,10 +271,14 @@ fn dict_getitem(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn list_getitem(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let l = me(a);
-    match sub_of(a, a.value("key"))? {
-        Sub::Key(k, _) => item_of(it, &l, k, a.call),
-        sub => items::get_item(&l, &sub, a.call),
+    item(it, &me(a), a.value("key"), a)
+}
+
+/// `base[key]`: an item, or a plain value of the base's type for a slice.
+pub(super) fn item(it: &mut Interp<'_>, base: &Value, key: &Value, a: &Args) -> Result<Value> {
+    match sub_of(a, key)? {
+        Sub::Key(k, _) => item_of(it, base, k, a.call),
+        sub => items::get_item(base, &sub, a.call),
     }
 }
 

@@ -6,6 +6,7 @@
 mod bigints;
 pub mod builtin_bases;
 pub mod dict_bases;
+pub mod value_bases;
 mod bytearray_methods;
 mod bytes;
 mod bytes_methods;
@@ -87,6 +88,7 @@ use ragtag_engine::ExceptionClass;
 pub use bigints::BIGINTS;
 pub use builtin_bases::BUILTIN_BASE_METHODS;
 pub use dict_bases::DICT_BASE_METHODS;
+pub use value_bases::VALUE_BASE_METHODS;
 pub use bytearray_methods::BYTEARRAY_METHODS;
 pub use bytes::BYTES;
 pub use bytes_methods::BYTES_METHODS;
