@@ -75,7 +75,9 @@ pub fn object_new(cls: &Value, given: &[Value], keywords: usize, span: Span) -> 
     if let Some(ty) = value_base {
         // CPython names the first class in the order without a `__new__` of its own.
         let own = c.mro().into_iter().find_map(|k| match k {
-            Value::Class(k) if k.module == "__main__" && attr_get(&k.attrs, "__new__").is_none() => {
+            Value::Class(k)
+                if k.module == "__main__" && attr_get(&k.attrs, "__new__").is_none() =>
+            {
                 Some(k.name)
             }
             _ => None,
@@ -110,7 +112,11 @@ pub fn object_new(cls: &Value, given: &[Value], keywords: usize, span: Span) -> 
         }
     }
     // An exception's `args` are the arguments `__new__` was given.
-    let given = if c.exception_base().is_some() { given } else { &[] };
+    let given = if c.exception_base().is_some() {
+        given
+    } else {
+        &[]
+    };
     Ok(bare_instance(c, given))
 }
 

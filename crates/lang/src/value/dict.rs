@@ -126,7 +126,13 @@ impl Key {
             Value::Instance(i)
                 if matches!(
                     i.base(),
-                    Some(Value::Tuple(_) | Value::Str(_) | Value::Int(_) | Value::Float(_) | Value::BigInt(_))
+                    Some(
+                        Value::Tuple(_)
+                            | Value::Str(_)
+                            | Value::Int(_)
+                            | Value::Float(_)
+                            | Value::BigInt(_)
+                    )
                 ) && i.user_hash().is_none()
                     && i.class.lookup("__hash__").is_none() =>
             {

@@ -10,8 +10,10 @@
 
 use std::sync::{Arc, OnceLock};
 
+use super::dict_bases::DICT_BASE_METHODS;
 use super::functools::class_members;
 use super::text::item_of;
+use super::value_bases::VALUE_BASE_METHODS;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::{Args, CallArg};
 use crate::eval::builtins::{Builtin, Kind};
@@ -19,8 +21,6 @@ use crate::eval::items::{self, Sub};
 use crate::eval::Interp;
 use crate::render::tf_text::repr_of;
 use crate::value::class::{Class, Instance, BUILTIN_BASES};
-use super::dict_bases::DICT_BASE_METHODS;
-use super::value_bases::VALUE_BASE_METHODS;
 use crate::value::{DictKind, PyDict, PyList, Value};
 use ragtag_engine::ExceptionClass;
 use ragtag_syntax::ast::{BinOp, Span};
@@ -191,7 +191,9 @@ pub fn iterable_arg(
     };
     match i.base() {
         None => return Ok(None),
-        Some(d @ Value::Dict(_)) if b.name.starts_with("dict") || MAPPING_READERS.contains(&b.name) => {
+        Some(d @ Value::Dict(_))
+            if b.name.starts_with("dict") || MAPPING_READERS.contains(&b.name) =>
+        {
             return Ok(Some(d.clone()))
         }
         Some(_) => {}

@@ -98,7 +98,8 @@ fn kind_fromkeys(it: &mut Interp<'_>, a: &Args, kind: DictKind) -> Result<Value>
     let d = PyDict::of_kind(kind);
     let value = a.get("value").cloned().unwrap_or(Value::None);
     for k in it.iterate_value(a.value("iterable"), a.call)? {
-        d.insert(k, value.clone()).map_err(|e| Error::from(e).at(a.call))?;
+        d.insert(k, value.clone())
+            .map_err(|e| Error::from(e).at(a.call))?;
     }
     Ok(Value::Dict(d))
 }

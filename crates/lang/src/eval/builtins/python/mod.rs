@@ -5,8 +5,6 @@
 
 mod bigints;
 pub mod builtin_bases;
-pub mod dict_bases;
-pub mod value_bases;
 mod bytearray_methods;
 mod bytes;
 mod bytes_methods;
@@ -19,6 +17,7 @@ mod dataclass_functions;
 mod dataclass_methods;
 pub mod dataclasses;
 mod deque;
+pub mod dict_bases;
 pub mod exception_args;
 mod files;
 pub mod format;
@@ -66,6 +65,7 @@ mod total_ordering;
 pub mod typing;
 pub mod typing_classes;
 pub mod user_collections;
+pub mod value_bases;
 
 use self::bigints::int;
 use self::higher::{callable, max, min, sorted};
@@ -87,8 +87,6 @@ use ragtag_engine::ExceptionClass;
 
 pub use bigints::BIGINTS;
 pub use builtin_bases::BUILTIN_BASE_METHODS;
-pub use dict_bases::DICT_BASE_METHODS;
-pub use value_bases::VALUE_BASE_METHODS;
 pub use bytearray_methods::BYTEARRAY_METHODS;
 pub use bytes::BYTES;
 pub use bytes_methods::BYTES_METHODS;
@@ -99,6 +97,7 @@ pub use dataclass_functions::DATACLASS_FUNCTIONS;
 pub use dataclass_methods::DATACLASS_METHODS;
 pub use dataclasses::DATACLASSES;
 pub use deque::DEQUE;
+pub use dict_bases::DICT_BASE_METHODS;
 pub use files::FILES;
 pub use functools::FUNCTOOLS;
 pub use functools_more::is_dispatch_method;
@@ -119,6 +118,7 @@ pub use total_ordering::TOTAL_ORDERING;
 pub use typing::TYPING;
 pub use typing_classes::TYPING_CLASSES;
 pub use user_collections::USER_COLLECTIONS;
+pub use value_bases::VALUE_BASE_METHODS;
 
 pub use copy::COPY;
 pub use json::JSON;

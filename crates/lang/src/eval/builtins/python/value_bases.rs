@@ -19,6 +19,7 @@ use crate::value::Value;
 use ragtag_engine::ExceptionClass;
 use ragtag_syntax::ast::{BinOp, UnaryOp};
 
+#[rustfmt::skip]
 macro_rules! m {
     ($ty:literal, $name:literal, $sig:literal, $f:expr, $doc:literal, $sample:literal, $ex:literal) => {
         Builtin::method(concat!($ty, ".", $name), $sig, $f)
@@ -28,6 +29,7 @@ macro_rules! m {
 }
 
 /// What every one of the four types has.
+#[rustfmt::skip]
 macro_rules! common {
     ($ty:literal, $s:literal) => {
         [
@@ -52,6 +54,7 @@ macro_rules! common {
 }
 
 /// What `str` and `tuple` have.
+#[rustfmt::skip]
 macro_rules! sequence {
     ($ty:literal, $s:literal) => {
         [
@@ -64,6 +67,7 @@ macro_rules! sequence {
 }
 
 /// What `int` and `float` have.
+#[rustfmt::skip]
 macro_rules! number {
     ($ty:literal, $s:literal) => {
         [
@@ -88,6 +92,7 @@ macro_rules! number {
 }
 
 /// What `int` alone has.
+#[rustfmt::skip]
 macro_rules! integer {
     ($ty:literal, $s:literal) => {
         [
@@ -106,6 +111,7 @@ macro_rules! integer {
 }
 
 /// The operators of the classes standing for `tuple`, `str`, `int` and `float` as bases.
+#[rustfmt::skip]
 pub static VALUE_BASE_METHODS: &[&[Builtin]] = &[
     &common!("tuple", "(1, 2)"),
     &sequence!("tuple", "(1, 2)"),
@@ -170,7 +176,10 @@ fn value_new(it: &mut Interp<'_>, a: &Args, ty: &str) -> Result<Value> {
     if c.module != "__main__" || !c.is_subclass_of(&Value::Builtin(registered(ty))) {
         return Err(Error::new(
             ExceptionClass::TypeError,
-            format!("{ty}.__new__({}): {} is not a subtype of {ty}", c.name, c.name),
+            format!(
+                "{ty}.__new__({}): {} is not a subtype of {ty}",
+                c.name, c.name
+            ),
         )
         .at(a.call));
     }
@@ -279,8 +288,8 @@ fn getitem(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
 /// an instance of a class deriving from tuple, str, int or float passed to one is its base
 /// value, as CPython's read the value inside a subclass's instance.
 const VALUE_READERS: &[&str] = &[
-    "int", "float", "abs", "round", "chr", "ord", "bin", "hex", "oct", "divmod", "pow",
-    "range", "complex",
+    "int", "float", "abs", "round", "chr", "ord", "bin", "hex", "oct", "divmod", "pow", "range",
+    "complex",
 ];
 
 /// The prefixes of the methods and functions that read values likewise.
@@ -299,7 +308,11 @@ pub fn unwrap_values(b: &Builtin, args: &mut [CallArg]) {
     for a in args.iter_mut().skip(skip) {
         if let Value::Instance(i) = &a.value {
             if let Some(
-                v @ (Value::Tuple(_) | Value::Str(_) | Value::Int(_) | Value::Float(_) | Value::BigInt(_)),
+                v @ (Value::Tuple(_)
+                | Value::Str(_)
+                | Value::Int(_)
+                | Value::Float(_)
+                | Value::BigInt(_)),
             ) = i.base()
             {
                 a.value = v.clone();
