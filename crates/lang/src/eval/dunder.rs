@@ -392,6 +392,13 @@ impl<'s> Interp<'s> {
                 }
                 Ok(())
             }
+            // A set of instances (of a class with `__hash__`, or deriving from int or str).
+            Value::Set(s) if !s.is_empty() => {
+                for x in s.items() {
+                    self.prepare_inner(&x, span, seen)?;
+                }
+                Ok(())
+            }
             _ => Ok(()),
         }
     }

@@ -219,6 +219,12 @@ impl<'s> Interp<'s> {
         item: &Value,
         span: Span,
     ) -> Result<bool> {
+        // `Tag('a') in 'cat'`: an instance of a class deriving from str is its str here.
+        if let (Value::Str(_), Value::Instance(i)) = (container, item) {
+            if let Some(s @ Value::Str(_)) = i.base() {
+                return self.contains_primed(container, &s.clone(), span);
+            }
+        }
         if matches!(container, Value::List(_) | Value::Tuple(_)) {
             for x in crate::value::subscript_items(container) {
                 if self.eq_values(&x, item, span)? {

@@ -299,6 +299,10 @@ const VALUE_READER_PREFIXES: &[&str] = &["math.", "str.", "int.", "float.", "tup
 /// tuple, str, int or float by their base values, for the builtins that only read them
 /// (`math.sqrt(x)`, `range(n)`, `'a,b'.split(sep)`); a method's receiver stays itself.
 pub fn unwrap_values(b: &Builtin, args: &mut [CallArg]) {
+    let holds_value = |a: &CallArg| matches!(&a.value, Value::Instance(i) if i.base().is_some());
+    if !args.iter().any(holds_value) {
+        return;
+    }
     let reads = VALUE_READERS.contains(&b.name)
         || VALUE_READER_PREFIXES.iter().any(|p| b.name.starts_with(p));
     if !reads {
