@@ -111,6 +111,11 @@ impl<'s> Interp<'s> {
                 Some(r) if !is_not_implemented(&r) => Ok(Value::Bool(!self.truth(&r, span)?)),
                 _ => Ok(Value::Bool(!operators::identical(a, b))),
             },
+            // `'%s' % obj`: the instance formatted with its `__str__` or `__repr__`.
+            BinOp::Mod if matches!(a, Value::Str(_)) => {
+                self.prepare_shown(b, span)?;
+                operators::binary(op, a, b).map_err(|e| Error::from(e).at(span))
+            }
             // A builtin value on the left that knows nothing of the instance.
             _ if !is_instance(a) && !is_instance(b) => {
                 operators::binary(op, a, b).map_err(|e| Error::from(e).at(span))
