@@ -335,6 +335,8 @@ pub fn del_item(obj: &Value, sub: Sub, span: Span) -> Result<()> {
         (Value::Dict(d), Sub::Key(k, at)) => {
             match d.remove(&k).map_err(|e| Error::from(e).at(at))? {
                 Some(_) => Ok(()),
+                // A Counter ignores deleting a missing key.
+                None if matches!(d.kind(), crate::value::DictKind::Counter) => Ok(()),
                 None => Err(Error::new(ExceptionClass::KeyError, repr_of(&k)).at(at)),
             }
         }

@@ -35,6 +35,10 @@ pub static DICT_BASE_METHODS: &[Builtin] = &[
     m!("collections.Counter.__add__", "(self, other)", |it, a| combine(it, a, BinOp::Add, false), "A new plain Counter adding the counts (keeping the positive ones).", "class C(Counter): pass\nC('ab') + C('b')"),
     m!("collections.Counter.__sub__", "(self, other)", |it, a| combine(it, a, BinOp::Sub, false), "A new plain Counter subtracting the counts (keeping the positive ones).", "class C(Counter): pass\nC('aab') - C('a')"),
     m!("collections.Counter.__and__", "(self, other)", |it, a| combine(it, a, BinOp::BitAnd, false), "A new plain Counter of the smaller counts.", "class C(Counter): pass\nC('aab') & C('ab')"),
+    m!("collections.Counter.__delitem__", "(self, key)", counter_delitem, "`del c[key]`, nothing when the key is missing (unlike a dict).", "class C(Counter): pass\nc = C('ab')\ndel c['a'], c['z']\nc"),
+    m!("collections.Counter.copy", "(self)", |it, a| copy(it, a, false), "A new instance of the class with the same counts.", "class C(Counter): pass\nC('ab').copy()"),
+    m!("collections.OrderedDict.copy", "(self)", |it, a| copy(it, a, false), "A new instance of the class with the same pairs in order.", "class O(OrderedDict): pass\nO(a=1).copy()"),
+    m!("collections.defaultdict.copy", "(self)", |it, a| copy(it, a, true), "A new instance of the class: `type(self)(self.default_factory, self)`.", "class D(defaultdict): pass\nD(list, a=[1]).copy()"),
     m!("collections.defaultdict.__init__", "(self, *args, **kwargs)", dd_init, "Keeps the first argument (a callable or None) as `default_factory`, then adds the pairs of a mapping or iterable of pairs and the keywords.", "class D(defaultdict): pass\nD(list, a=[1])"),
     m!("collections.defaultdict.__missing__", "(self, key)", dd_missing, "`self[key] = default_factory()`, returned; KeyError when the factory is None.", "class D(defaultdict): pass\nd = D(list)\nd['a'].append(1)\nd"),
     m!("collections.defaultdict.__repr__", "(self)", named_repr, "`D(factory, {...})` under the class's name.", "class D(defaultdict): pass\nrepr(D(int, a=1))"),
@@ -195,4 +199,30 @@ fn fromkeys(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         }
     }
     Ok(made)
+}
+
+fn counter_delitem(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let key = a.value("key");
+    it.prime_key(key, a.call)?;
+    if let Value::Dict(d) = me(a) {
+        d.remove(key).map_err(|e| Error::from(e).at(a.call))?;
+    }
+    Ok(Value::None)
+}
+
+/// `type(self)(self)`, with the `default_factory` first for a defaultdict.
+fn copy(it: &mut Interp<'_>, a: &Args, factory_first: bool) -> Result<Value> {
+    let this = a.value("self");
+    let cls = match this {
+        Value::Instance(i) => Value::Class(i.class.clone()),
+        // A plain Counter, OrderedDict or defaultdict (this method is theirs too).
+        Value::Dict(d) => return Ok(Value::Dict(d.copy())),
+        other => return Ok(other.clone()),
+    };
+    let mut args = Vec::new();
+    if factory_first {
+        args.push(factory(a));
+    }
+    args.push(this.clone());
+    it.call_values(&cls, args, a.call)
 }
