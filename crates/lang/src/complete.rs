@@ -231,7 +231,9 @@ fn attribute_candidates(session: &Session, path: &str, partial: &str) -> BTreeSe
                         continue;
                     }
                     if let Some(member) = b.name.strip_prefix(&prefix) {
-                        if member.starts_with(partial) && !member.contains('.') {
+                        // Special methods only once `_` is typed.
+                        let hidden = member.starts_with("__") && !partial.starts_with('_');
+                        if member.starts_with(partial) && !member.contains('.') && !hidden {
                             out.insert(with_paren(member, b));
                         }
                     }

@@ -40,7 +40,7 @@ pub(super) fn attr_error(msg: String, span: Span) -> Error {
     Error::new(ExceptionClass::AttributeError, msg).at_labeled(span, "unknown attribute")
 }
 
-fn type_error(msg: String, span: Span) -> Error {
+pub(super) fn type_error(msg: String, span: Span) -> Error {
     Error::new(ExceptionClass::TypeError, msg).at(span)
 }
 
@@ -128,7 +128,7 @@ pub(super) fn base_entry(v: &Value, span: Span) -> Result<Option<Value>> {
             span,
         )
         .with_hint(
-            "a class may derive from other classes, exception classes, object, dict and list",
+            "a class may derive from other classes, exception classes, object, dict, list, tuple, str, int, float and collections' Counter, defaultdict and OrderedDict",
         )),
     }
 }
@@ -227,71 +227,6 @@ impl<'s> Interp<'s> {
         }];
         all.extend(args);
         self.call(func, all, span)
-    }
-
-    /// `Class(args…)`: a new instance, passed to `__init__`.
-    pub(super) fn instantiate(
-        &mut self,
-        cls: &Arc<Class>,
-        args: Vec<CallArg>,
-        span: Span,
-    ) -> Result<Value> {
-        if cls.module == "builtins" && cls.name == "NoneType" && args.is_empty() {
-            return Ok(Value::None);
-        }
-        if cls.module != "__main__" {
-            return Err(type_error(
-                format!("cannot create '{}' instances", cls.name),
-                span,
-            ));
-        }
-        // A `TypedDict` class makes plain dicts.
-        if cls.lookup("__typeddict__").is_some() {
-            if let Some(dict) = super::builtins::registry().get("dict") {
-                return self.call(&Value::Builtin(dict), args, span);
-            }
-        }
-        let inst = Instance::new(cls.clone());
-        bases::init_base(&inst);
-        let v = Value::Instance(inst.clone());
-        let exception = cls.exception_base().is_some();
-        if exception {
-            let given = args
-                .iter()
-                .filter(|a| a.name.is_none())
-                .map(|a| a.value.clone());
-            let given: Vec<Value> = given.collect();
-            // A SystemExit's `code`: None, its one argument, or the tuple of them.
-            if cls.exception_base() == Some(ExceptionClass::SystemExit) {
-                let code = match given.as_slice() {
-                    [] => Value::None,
-                    [one] => one.clone(),
-                    many => Value::tuple(many.to_vec()),
-                };
-                attr_set(&inst.attrs, "code", code);
-            }
-            attr_set(&inst.attrs, "args", Value::tuple(given));
-        }
-        match cls.lookup("__init__") {
-            Some(init @ (Value::Closure(_) | Value::Builtin(_))) => {
-                let r = self.call_method(&v, &init, args, span)?;
-                if !matches!(r, Value::None) {
-                    return Err(type_error(
-                        format!("__init__() should return None, not '{}'", r.type_name()),
-                        span,
-                    ));
-                }
-            }
-            _ if !exception && !args.is_empty() => {
-                return Err(type_error(
-                    format!("{}() takes no arguments", cls.name),
-                    span,
-                ))
-            }
-            _ => {}
-        }
-        self.prime_quietly(&v, span);
-        Ok(v)
     }
 
     /// `value.name` for classes, instances, bound methods and the names every object
@@ -401,6 +336,9 @@ impl<'s> Interp<'s> {
             "__mro__" => return Ok(Value::tuple(super::protocols::full_mro(c))),
             "mro" if c.lookup("mro").is_none() => return Ok(super::protocols::mro_method(c)),
             "__dict__" => return super::builtins::python::objects::attrs_dict(&c.attrs),
+            "__new__" if c.lookup(name).is_none() && c.module == "__main__" => {
+                return Ok(super::builtins::python::objects::method("object.__new__"))
+            }
             _ => {}
         }
         match c.lookup(name) {

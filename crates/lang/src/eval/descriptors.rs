@@ -106,12 +106,18 @@ impl Interp<'_> {
     }
 }
 
-/// Makes a plain `def __init_subclass__` in a class body a class method, as `type` does.
+/// Makes a plain `def __init_subclass__` in a class body a class method and a plain `def
+/// __new__` a static method, as `type` does.
 pub(super) fn implicit_classmethods(attrs: &mut [(String, Value)]) {
     for (name, v) in attrs.iter_mut() {
         if name == "__init_subclass__" && matches!(v, Value::Closure(_)) {
             let f = std::mem::replace(v, Value::None);
             *v = wrapper("classmethod", vec![("__func__".into(), f)]);
+        }
+        // `__new__` is a static method without the decorator.
+        if name == "__new__" && matches!(v, Value::Closure(_)) {
+            let f = std::mem::replace(v, Value::None);
+            *v = wrapper("staticmethod", vec![("__func__".into(), f)]);
         }
     }
 }

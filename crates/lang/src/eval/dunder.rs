@@ -111,6 +111,11 @@ impl<'s> Interp<'s> {
                 Some(r) if !is_not_implemented(&r) => Ok(Value::Bool(!self.truth(&r, span)?)),
                 _ => Ok(Value::Bool(!operators::identical(a, b))),
             },
+            // `'%s' % obj`: the instance formatted with its `__str__` or `__repr__`.
+            BinOp::Mod if matches!(a, Value::Str(_)) => {
+                self.prepare_shown(b, span)?;
+                operators::binary(op, a, b).map_err(|e| Error::from(e).at(span))
+            }
             // A builtin value on the left that knows nothing of the instance.
             _ if !is_instance(a) && !is_instance(b) => {
                 operators::binary(op, a, b).map_err(|e| Error::from(e).at(span))
@@ -389,6 +394,13 @@ impl<'s> Interp<'s> {
                 for (k, x) in d.items().iter() {
                     self.prepare_inner(k, span, seen)?;
                     self.prepare_inner(x, span, seen)?;
+                }
+                Ok(())
+            }
+            // A set of instances (of a class with `__hash__`, or deriving from int or str).
+            Value::Set(s) if !s.is_empty() => {
+                for x in s.items() {
+                    self.prepare_inner(&x, span, seen)?;
                 }
                 Ok(())
             }

@@ -91,6 +91,11 @@ fn unhashable_slice(span: Span) -> Error {
 pub(super) fn position(obj: &Value, key: &Value, at: Span, n: usize, what: &str) -> Result<usize> {
     let i = match key {
         Value::Int(_) | Value::Bool(_) | Value::Array(_) => convert::to_int(key).ok(),
+        // An instance of a class deriving from int.
+        Value::Instance(i) => match i.base() {
+            Some(Value::Int(n)) => Some(*n),
+            _ => None,
+        },
         _ => None,
     }
     .ok_or_else(|| {
@@ -330,6 +335,8 @@ pub fn del_item(obj: &Value, sub: Sub, span: Span) -> Result<()> {
         (Value::Dict(d), Sub::Key(k, at)) => {
             match d.remove(&k).map_err(|e| Error::from(e).at(at))? {
                 Some(_) => Ok(()),
+                // A Counter ignores deleting a missing key.
+                None if matches!(d.kind(), crate::value::DictKind::Counter) => Ok(()),
                 None => Err(Error::new(ExceptionClass::KeyError, repr_of(&k)).at(at)),
             }
         }

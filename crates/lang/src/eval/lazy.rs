@@ -111,6 +111,11 @@ const DRAINING: &[&str] = &[
     "str.join",
     "list.extend",
     "dict.update",
+    "collections.Counter",
+    "collections.Counter.update",
+    "collections.Counter.subtract",
+    "collections.OrderedDict",
+    "collections.defaultdict",
     "tf.constant",
     "tf.ragged.constant",
     "tf.convert_to_tensor",
@@ -132,6 +137,7 @@ impl<'s> Interp<'s> {
         if args.iter().any(|a| matches!(a.value, Value::Instance(_))) {
             // `dict.get(self, k)` in a class deriving from dict acts on its items.
             bases::unwrap_receiver(b, &mut args);
+            super::builtins::python::value_bases::unwrap_values(b, &mut args);
             if b.sig.contains("iterable") || DRAINING.contains(&b.name) {
                 // A method's receiver stays itself.
                 let skip = usize::from(b.kind == super::builtins::Kind::Method);

@@ -346,10 +346,11 @@ impl<'s> Interp<'s> {
     /// The items of a value a sequence pattern reads other than a list or tuple (none: it
     /// is no sequence; str, bytes and mappings never are).
     fn sequence_items(&mut self, v: &Value) -> Result<Option<Vec<Value>>> {
-        // An instance of a class deriving from list.
+        // An instance of a class deriving from list or tuple.
         Ok(match v {
             Value::Instance(i) => match i.base() {
                 Some(Value::List(l)) => Some(l.items()),
+                Some(Value::Tuple(t)) => Some(t.to_vec()),
                 _ => None,
             },
             _ => None,

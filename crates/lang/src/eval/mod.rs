@@ -15,6 +15,7 @@ mod class_order;
 pub mod classes;
 pub mod collection_items;
 mod combinatorics;
+mod construct;
 pub mod convert;
 mod descriptors;
 mod dunder;

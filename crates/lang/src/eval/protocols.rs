@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::builtins::python::builtin_bases as bases;
 use super::{operators, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::class::Class;
@@ -46,9 +47,10 @@ pub(super) fn check_bases(bases: &[Value], span: Span) -> Result<()> {
     let layouts: Vec<&str> = bases
         .iter()
         .filter_map(|b| match b {
-            Value::Class(c) if c.module == "builtins" => Some(c.name),
+            Value::Class(c) if c.module == "builtins" => Some(bases::layout(c.name)),
             Value::Class(c) => c
                 .builtin_base()
+                .map(bases::layout)
                 .or_else(|| c.exception_base().map(|_| "exception")),
             Value::ErrorClass(_) => Some("exception"),
             _ => None,
@@ -217,6 +219,12 @@ impl<'s> Interp<'s> {
         item: &Value,
         span: Span,
     ) -> Result<bool> {
+        // `Tag('a') in 'cat'`: an instance of a class deriving from str is its str here.
+        if let (Value::Str(_), Value::Instance(i)) = (container, item) {
+            if let Some(s @ Value::Str(_)) = i.base() {
+                return self.contains_primed(container, &s.clone(), span);
+            }
+        }
         if matches!(container, Value::List(_) | Value::Tuple(_)) {
             for x in crate::value::subscript_items(container) {
                 if self.eq_values(&x, item, span)? {

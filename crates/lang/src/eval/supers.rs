@@ -70,6 +70,8 @@ impl<'s> Interp<'s> {
             return Ok(v);
         }
         match name {
+            // `object.__new__` is a static method: the caller passes the class.
+            "__new__" => Ok(super::builtins::python::objects::method("object.__new__")),
             "__init__" | "__setattr__" | "__delattr__" | "__format__" | "__hash__"
             | "__init_subclass__" => Ok(bind(
                 super::builtins::python::objects::method(&format!("object.{name}")),

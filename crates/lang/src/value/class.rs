@@ -9,7 +9,17 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use super::Value;
 
 /// The builtin types a class statement may derive from.
-pub const BUILTIN_BASES: &[&str] = &["dict", "list"];
+pub const BUILTIN_BASES: &[&str] = &[
+    "dict",
+    "list",
+    "collections.Counter",
+    "collections.defaultdict",
+    "collections.OrderedDict",
+    "tuple",
+    "str",
+    "int",
+    "float",
+];
 
 /// Attributes by name, in the order they were first set (as a `__dict__` keeps them).
 pub type Attrs = Vec<(String, Value)>;

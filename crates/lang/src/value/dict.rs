@@ -121,6 +121,23 @@ impl Key {
                     .map(Key::of)
                     .collect::<Result<_, _>>()?,
             ),
+            // An instance of a class deriving from tuple, str, int or float is the key of
+            // its value, unless a class sets `__hash__` (to None, or a function of its own).
+            Value::Instance(i)
+                if matches!(
+                    i.base(),
+                    Some(
+                        Value::Tuple(_)
+                            | Value::Str(_)
+                            | Value::Int(_)
+                            | Value::Float(_)
+                            | Value::BigInt(_)
+                    )
+                ) && i.user_hash().is_none()
+                    && i.class.lookup("__hash__").is_none() =>
+            {
+                Key::of(i.base().unwrap_or(&Value::None))?
+            }
             // A class that defines `__eq__` without `__hash__` (or sets `__hash__ = None`)
             // makes its instances unhashable, as CPython does.
             Value::Instance(i)

@@ -46,7 +46,10 @@ pub fn value_help(v: &Value) -> String {
         let members: Vec<&str> = registry()
             .all
             .iter()
+            // The special methods (`__add__` of the class standing for int as a base) are
+            // not listed, as CPython's completion leaves them out.
             .filter(|b| b.kind != Kind::Function && b.name.starts_with(&prefix))
+            .filter(|b| !b.short_name().starts_with("__"))
             .map(|b| b.short_name())
             .collect();
         if !members.is_empty() {

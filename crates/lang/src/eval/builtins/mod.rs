@@ -235,6 +235,7 @@ pub fn registry() -> &'static Registry {
             python::CHAINMAP,
             python::USER_COLLECTIONS,
             python::BUILTIN_BASE_METHODS,
+            python::DICT_BASE_METHODS,
             python::DEQUE,
             python::NAMEDTUPLE,
             python::JSON_FILES,
@@ -336,7 +337,7 @@ pub fn registry() -> &'static Registry {
         let mut params = Paths::default();
         let mut params_at = HashMap::default();
         let mut modules = BTreeSet::new();
-        for table in tables {
+        for table in tables.iter().chain(python::VALUE_BASE_METHODS) {
             for b in table.iter() {
                 all.push(b);
                 params.insert(b.name, parse_sig(b.sig));

@@ -1,15 +1,19 @@
-//! Classes deriving from `dict` and `list` (`class D(dict)`). An instance of such a class
+//! Classes deriving from `dict` and `list` (`class D(dict)`; `tuple`, `str`, `int` and
+//! `float` are in `value_bases`, `collections`' dicts in `dict_bases`). An instance of such a class
 //! keeps its items in a plain dict or list of its own (its "base value", made with the
 //! instance); the class's MRO holds a class standing for the builtin type, whose methods
 //! below act on that value (so `super().__setitem__` and `dict.__setitem__(self, …)` reach
 //! them), and every other method of the type (`get`, `append`, …) is the builtin one bound
 //! to the base value, as CPython's builtin methods do not go through a subclass's
-//! overrides. Operators give the base type (`D(a=1) | {}` is a plain dict).
+//! overrides. Operators give the base type (`D(a=1) | {}` is a plain dict). `collections`'
+//! dicts as bases are in `dict_bases`.
 
 use std::sync::{Arc, OnceLock};
 
+use super::dict_bases::DICT_BASE_METHODS;
 use super::functools::class_members;
 use super::text::item_of;
+use super::value_bases::VALUE_BASE_METHODS;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::{Args, CallArg};
 use crate::eval::builtins::{Builtin, Kind};
@@ -17,7 +21,7 @@ use crate::eval::items::{self, Sub};
 use crate::eval::Interp;
 use crate::render::tf_text::repr_of;
 use crate::value::class::{Class, Instance, BUILTIN_BASES};
-use crate::value::{PyDict, PyList, Value};
+use crate::value::{DictKind, PyDict, PyList, Value};
 use ragtag_engine::ExceptionClass;
 use ragtag_syntax::ast::{BinOp, Span};
 
@@ -62,28 +66,66 @@ pub static BUILTIN_BASE_METHODS: &[Builtin] = &[
     m!("list.__imul__", "(self, other)", list_imul, "Repeats the items in place; the instance itself.", "class L(list): pass\nl = L([1])\nl *= 2\nl"),
 ];
 
-/// The class standing for the builtin type `name` (`dict`, `list`) as a base class.
+/// The class standing for the builtin type `name` (`dict`, `list`, `collections.Counter`,
+/// …) as a base class; `collections`' dicts derive from the one standing for `dict`.
 pub fn base_class(name: &str) -> Option<Value> {
     static CLASSES: OnceLock<Vec<Arc<Class>>> = OnceLock::new();
     let all = CLASSES.get_or_init(|| {
-        BUILTIN_BASES
-            .iter()
-            .map(|n| {
-                let mut attrs = class_members(BUILTIN_BASE_METHODS, &format!("{n}."));
+        let mut made: Vec<Arc<Class>> = Vec::new();
+        for n in BUILTIN_BASES {
+            let prefix = format!("{n}.");
+            let mut attrs = class_members(BUILTIN_BASE_METHODS, &prefix);
+            attrs.extend(class_members(DICT_BASE_METHODS, &prefix));
+            for table in VALUE_BASE_METHODS {
+                attrs.extend(class_members(table, &prefix));
+            }
+            // Instances of the mutable types are unhashable; the others hash as their
+            // base value (see `Key::of`).
+            if matches!(layout(n), "dict" | "list") {
                 attrs.push(("__hash__".into(), Value::None));
-                Class::new(n, "builtins", Vec::new(), attrs)
-            })
-            .collect()
+            }
+            if *n == "dict" {
+                let f = crate::eval::builtins::registry()
+                    .get("dict.__subclass_fromkeys__")
+                    .map_or(Value::None, Value::Builtin);
+                let f = crate::eval::classes::wrapper("classmethod", vec![("__func__".into(), f)]);
+                attrs.push(("fromkeys".into(), f));
+            }
+            let bases = match layout(n) {
+                "dict" if *n != "dict" => made
+                    .iter()
+                    .filter(|c| c.name == "dict")
+                    .map(|c| Value::Class(c.clone()))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            made.push(Class::new(n, "builtins", bases, attrs));
+        }
+        made
     });
     all.iter()
         .find(|c| c.name == name)
         .map(|c| Value::Class(c.clone()))
 }
 
+/// The builtin type whose instances' layout a base `name` has: `dict` for `collections`'
+/// dicts, else the name itself.
+pub fn layout(name: &str) -> &str {
+    if name.starts_with("collections.") {
+        "dict"
+    } else {
+        name
+    }
+}
+
 /// Gives a new instance of a class deriving from a builtin type its empty base value.
 pub fn init_base(i: &Instance) {
+    let dict = |kind| i.set_base(Value::Dict(PyDict::of_kind(kind)));
     match i.class.builtin_base() {
-        Some("dict") => i.set_base(Value::Dict(PyDict::of_kind(Default::default()))),
+        Some("dict") => dict(DictKind::Plain),
+        Some("collections.Counter") => dict(DictKind::Counter),
+        Some("collections.OrderedDict") => dict(DictKind::Ordered),
+        Some("collections.defaultdict") => dict(DictKind::Default(Value::None)),
         Some("list") => i.set_base(Value::List(PyList::new(Vec::new(), false))),
         _ => {}
     }
@@ -126,6 +168,15 @@ pub fn unwrap_receiver(b: &Builtin, args: &mut [CallArg]) {
     }
 }
 
+/// The builtins of `collections` reading a mapping's pairs (its counts for a Counter).
+const MAPPING_READERS: &[&str] = &[
+    "collections.Counter",
+    "collections.Counter.update",
+    "collections.Counter.subtract",
+    "collections.OrderedDict",
+    "collections.defaultdict",
+];
+
 /// An instance of a class deriving from dict or list passed where a builtin reads an
 /// iterable: its dict for `dict(d)` and `update(d)` (which read the pairs, as CPython's do
 /// for a subclass), else the list of its items through its `__iter__`.
@@ -140,7 +191,11 @@ pub fn iterable_arg(
     };
     match i.base() {
         None => return Ok(None),
-        Some(d @ Value::Dict(_)) if b.name.starts_with("dict") => return Ok(Some(d.clone())),
+        Some(d @ Value::Dict(_))
+            if b.name.starts_with("dict") || MAPPING_READERS.contains(&b.name) =>
+        {
+            return Ok(Some(d.clone()))
+        }
         Some(_) => {}
     }
     match it.instance_iter(v, span)? {
@@ -218,10 +273,14 @@ fn dict_getitem(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn list_getitem(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let l = me(a);
-    match sub_of(a, a.value("key"))? {
-        Sub::Key(k, _) => item_of(it, &l, k, a.call),
-        sub => items::get_item(&l, &sub, a.call),
+    item(it, &me(a), a.value("key"), a)
+}
+
+/// `base[key]`: an item, or a plain value of the base's type for a slice.
+pub(super) fn item(it: &mut Interp<'_>, base: &Value, key: &Value, a: &Args) -> Result<Value> {
+    match sub_of(a, key)? {
+        Sub::Key(k, _) => item_of(it, base, k, a.call),
+        sub => items::get_item(base, &sub, a.call),
     }
 }
 
@@ -269,7 +328,7 @@ thread_local! {
     static SHOWING: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-fn repr(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+pub(super) fn repr(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let d = me(a);
     let id = match &d {
         Value::Dict(x) => Arc::as_ptr(x) as usize,
@@ -308,7 +367,7 @@ fn not_implemented() -> Value {
     crate::eval::dunder::not_implemented()
 }
 
-fn combine(it: &mut Interp<'_>, a: &Args, op: BinOp, reflected: bool) -> Result<Value> {
+pub(super) fn combine(it: &mut Interp<'_>, a: &Args, op: BinOp, reflected: bool) -> Result<Value> {
     let (x, y) = (me(a), base_of(a.value("other")));
     let fits = matches!(
         (&x, &y, op),

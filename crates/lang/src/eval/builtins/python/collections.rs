@@ -86,7 +86,23 @@ pub static COLLECTIONS: &[Builtin] = &[
     )
     .doc("Removes and returns the last pair (or, with `last=False`, the first).")
     .examples(&["from collections import OrderedDict\nOrderedDict(a=1, b=2).popitem(last=False)"]),
+    Builtin::function("collections.OrderedDict.fromkeys", "(iterable, value=None)", |it, a| kind_fromkeys(it, a, DictKind::Ordered))
+        .doc("A new OrderedDict with each item of `iterable` as a key, all set to `value`.")
+        .examples(&["from collections import OrderedDict\nOrderedDict.fromkeys('ab', 0)"]),
+    Builtin::function("collections.defaultdict.fromkeys", "(iterable, value=None)", |it, a| kind_fromkeys(it, a, DictKind::Default(Value::None)))
+        .doc("A new defaultdict (its `default_factory` None) with each item of `iterable` as a key, all set to `value`.")
+        .examples(&["from collections import defaultdict\ndefaultdict.fromkeys('ab', 0)"]),
 ];
+
+fn kind_fromkeys(it: &mut Interp<'_>, a: &Args, kind: DictKind) -> Result<Value> {
+    let d = PyDict::of_kind(kind);
+    let value = a.get("value").cloned().unwrap_or(Value::None);
+    for k in it.iterate_value(a.value("iterable"), a.call)? {
+        d.insert(k, value.clone())
+            .map_err(|e| Error::from(e).at(a.call))?;
+    }
+    Ok(Value::Dict(d))
+}
 
 /// The class path whose members a dict of this kind has (`collections.Counter`).
 pub fn class_path(d: &PyDict) -> &'static str {

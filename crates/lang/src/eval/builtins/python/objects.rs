@@ -53,9 +53,18 @@ pub static OBJECTS: &[Builtin] = &[
     Builtin::method("BaseException.__str__", "(self)", exception_str)
         .doc("An exception's message: its one argument, or the tuple of its arguments.")
         .examples(&["class E(ValueError):\n    def __str__(self):\n        return 'E: ' + super().__str__()\nstr(E('x'))"]),
-    Builtin::method("object.__init__", "(self, *args, **kwargs)", |_, _| Ok(Value::None))
-        .doc("Does nothing: what `super().__init__()` runs in a class with no other base.")
+    Builtin::method("object.__init__", "(self, *args, **kwargs)", |_, a| {
+        let extra = a.rest().len() + a.kwargs().len();
+        crate::eval::construct::object_init(a.value("self"), extra, a.call)
+    })
+        .doc("Does nothing: what `super().__init__()` runs in a class with no other base (extra arguments are a TypeError when the class overrides `__init__`, or overrides neither it nor `__new__`).")
         .examples(&["class A:\n    def __init__(self):\n        super().__init__()\nA() is not None"]),
+    Builtin::function("object.__new__", "(cls, *args, **kwargs)", |_, a| {
+        let given: Vec<Value> = a.rest().iter().map(|(v, _)| v.clone()).collect();
+        crate::eval::construct::object_new(a.value("cls"), &given, a.kwargs().len(), a.call)
+    })
+        .doc("A new bare instance of the class `cls`, its `__init__` not called: what `super().__new__(cls)` runs in a class's `__new__`.")
+        .examples(&["class A:\n    def __new__(cls):\n        return super().__new__(cls)\ntype(A()).__name__", "class B: pass\nisinstance(object.__new__(B), B)"]),
     Builtin::method("property.setter", "(self, fset)", property_setter)
         .doc("The property with `fset` as its setter: `@name.setter`.")
         .examples(&["class A:\n    @property\n    def x(self): return self._x\n    @x.setter\n    def x(self, v): self._x = v\na = A()\na.x = 2\na.x"]),

@@ -98,6 +98,10 @@ pub(super) fn join(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     for (n, v) in items.iter().enumerate() {
         match v {
             Value::Str(s) => parts.push(s.to_string()),
+            // An instance of a class deriving from str joins as its str.
+            Value::Instance(i) if matches!(i.base(), Some(Value::Str(_))) => {
+                parts.push(str_of(i.base().unwrap_or(v)))
+            }
             // Tensors of strings join as their text, as ragtag has always joined them.
             Value::Array(_) | Value::NdArray(_) => parts.push(str_of(v)),
             other => {

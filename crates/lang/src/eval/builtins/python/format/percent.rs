@@ -143,6 +143,14 @@ fn formatted(chars: &[char], arg: &Value, bytes: bool) -> Result<String, Excepti
             ty,
             'd' | 'i' | 'u' | 'o' | 'x' | 'X' | 'e' | 'E' | 'f' | 'F' | 'g' | 'G'
         );
+        // An instance of a class deriving from int or float is formatted as its value.
+        let v = match &v {
+            Value::Instance(i) if numeric || ty == 'c' => match i.base() {
+                Some(b @ (Value::Int(_) | Value::Float(_) | Value::BigInt(_))) => b.clone(),
+                _ => v,
+            },
+            _ => v,
+        };
         spec.align = Some(if left {
             '<'
         } else if zero && numeric {
