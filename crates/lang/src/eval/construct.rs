@@ -175,6 +175,8 @@ impl<'s> Interp<'s> {
                 }
                 made
             }
+            // Only an exception keeps the arguments (as its `args`).
+            None if cls.exception_base().is_none() => bare_instance(cls, &[]),
             None => {
                 let given: Vec<Value> = args
                     .iter()

@@ -340,7 +340,7 @@ impl Class {
 
     /// The builtin exception class this class derives from, if any.
     pub fn exception_base(self: &Arc<Class>) -> Option<ragtag_engine::ExceptionClass> {
-        self.mro().iter().find_map(|c| match c {
+        self.after().iter().find_map(|c| match c {
             Value::ErrorClass(k) => Some(*k),
             _ => None,
         })
