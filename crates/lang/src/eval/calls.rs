@@ -325,7 +325,10 @@ impl<'s> Interp<'s> {
         args: &[Arg],
         span: Span,
     ) -> Option<Result<Value>> {
-        plain_positional(c, args, 0).then(|| self.call_closure_args(c, None, args, span))
+        if !plain_positional(c, args, 0) {
+            return None;
+        }
+        Some(self.call_closure_args(c, None, args, span))
     }
 
     /// Calls `c` with `receiver` (a method's) and then `args` bound to its parameters in
@@ -333,13 +336,15 @@ impl<'s> Interp<'s> {
     fn call_closure_args(
         &mut self,
         c: &Arc<Closure>,
-        receiver: Option<Value>,
+        mut receiver: Option<Value>,
         args: &[Arg],
         span: Span,
     ) -> Result<Value> {
+        // The closure borrows the receiver rather than taking it: a value moved into the
+        // closure's own record is written and read back piecewise on every call.
         let frame = self.closure_frame(c, |it, vars| {
             let mut names = c.bindings.params.iter();
-            if let Some(r) = receiver {
+            if let Some(r) = receiver.take() {
                 if let Some(name) = names.next() {
                     vars.push_param(name, r);
                 }
@@ -517,6 +522,7 @@ fn container_arity(name: &str, args: &[Arg]) -> Option<String> {
 
 /// Whether `args` are plain positional ones, as many as `c`'s plain positional parameters
 /// after the `bound` ones (a method's receiver) that the call fills itself.
+#[inline]
 fn plain_positional(c: &Closure, args: &[Arg], bound: usize) -> bool {
     c.bindings.positional
         && args.len() + bound == c.bindings.params.len()
