@@ -234,6 +234,14 @@ fn total(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn defaultdict(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let f = a.value("default_factory").clone();
+    check_factory(&f, a.span("default_factory"))?;
+    let d = PyDict::of_kind(DictKind::Default(f));
+    fill(&d, a)?;
+    Ok(Value::Dict(d))
+}
+
+/// CPython's TypeError for a `default_factory` that is neither callable nor None.
+pub(super) fn check_factory(f: &Value, span: ragtag_syntax::ast::Span) -> Result<()> {
     let callable = matches!(
         f,
         Value::None
@@ -244,16 +252,14 @@ fn defaultdict(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
             | Value::Method(..)
             | Value::ErrorClass(_)
     );
-    if !callable {
-        return Err(Error::new(
-            ExceptionClass::TypeError,
-            "first argument must be callable or None",
-        )
-        .at(a.span("default_factory")));
+    if callable {
+        return Ok(());
     }
-    let d = PyDict::of_kind(DictKind::Default(f));
-    fill(&d, a)?;
-    Ok(Value::Dict(d))
+    Err(Error::new(
+        ExceptionClass::TypeError,
+        "first argument must be callable or None",
+    )
+    .at(span))
 }
 
 /// Sets the pairs of the positional argument and the keywords, as `dict(…)` does.

@@ -9,7 +9,7 @@
 
 use super::builtin_bases::{base_of, combine};
 use crate::diagnostic::{Error, Result};
-use crate::eval::args::{Args, CallArg};
+use crate::eval::args::Args;
 use crate::eval::builtins::Builtin;
 use crate::eval::Interp;
 use crate::render::tf_text::repr_of;
@@ -76,20 +76,10 @@ fn counter_init(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .at(a.call));
     }
     let update = it.attribute(a.value("self").clone(), "update", a.call)?;
-    let mut args: Vec<CallArg> = a
-        .rest()
-        .iter()
-        .map(|(v, span)| CallArg {
-            name: None,
-            value: base_of(v),
-            span: *span,
-        })
-        .collect();
-    args.extend(a.kwargs().iter().map(|(k, v, span)| CallArg {
-        name: Some(k.clone()),
-        value: v.clone(),
-        span: *span,
-    }));
+    let mut args = a.forwarded();
+    for arg in args.iter_mut().filter(|arg| arg.name.is_none()) {
+        arg.value = base_of(&arg.value);
+    }
     it.call(&update, args, a.call)?;
     Ok(Value::None)
 }
@@ -97,23 +87,7 @@ fn counter_init(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn dd_init(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let rest = a.rest();
     let f = rest.first().map_or(Value::None, |(v, _)| v.clone());
-    let callable = matches!(
-        f,
-        Value::None
-            | Value::Builtin(_)
-            | Value::Closure(_)
-            | Value::Class(_)
-            | Value::Bound(_)
-            | Value::Method(..)
-            | Value::ErrorClass(_)
-    );
-    if !callable {
-        return Err(Error::new(
-            ExceptionClass::TypeError,
-            "first argument must be callable or None",
-        )
-        .at(a.call));
-    }
+    super::collections::check_factory(&f, a.call)?;
     if let Value::Instance(i) = a.value("self") {
         attr_set(&i.attrs, "default_factory", f);
     }

@@ -137,20 +137,7 @@ fn at<T>(a: &Args, r: std::result::Result<T, ragtag_engine::Exception>) -> Resul
 
 /// `ty.__new__(cls, *args, **kwargs)`: `ty(*args, **kwargs)` held by a new instance of `cls`.
 fn value_new(it: &mut Interp<'_>, a: &Args, ty: &str) -> Result<Value> {
-    let mut args: Vec<CallArg> = a
-        .rest()
-        .iter()
-        .map(|(v, span)| CallArg {
-            name: None,
-            value: v.clone(),
-            span: *span,
-        })
-        .collect();
-    args.extend(a.kwargs().iter().map(|(k, v, span)| CallArg {
-        name: Some(k.clone()),
-        value: v.clone(),
-        span: *span,
-    }));
+    let args = a.forwarded();
     if a.rest().len() > 1 && matches!(ty, "tuple" | "float") {
         return Err(Error::new(
             ExceptionClass::TypeError,
