@@ -8,6 +8,8 @@ use std::sync::Arc;
 
 use ragtag_engine::columns::ListLiteral;
 
+pub use crate::ident::Ident;
+
 /// A byte range `[start, end)` in one source (a REPL line, a notebook cell, a script).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Span {
@@ -225,7 +227,7 @@ pub struct Handler {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Target {
     /// A plain name.
-    Name(String, Span),
+    Name(Ident, Span),
     /// `a, b` or `(a, b)` or `[a, b]`: unpacks a sequence; at most one item is
     /// [`Target::Starred`].
     Tuple(Vec<Target>, Span),
@@ -322,7 +324,7 @@ pub enum ExprKind {
     /// numbers is held in columns.
     Data(Arc<ListLiteral>),
     /// A name.
-    Name(String),
+    Name(Ident),
     /// `[a, b, …]`.
     List(Vec<Expr>),
     /// `(a, b)`, `(a,)`, `()`, or a bare `a, b` where a tuple is allowed.

@@ -15,6 +15,7 @@
 #[allow(clippy::large_enum_variant)]
 pub mod ast;
 mod error;
+pub mod ident;
 mod parser;
 pub mod pattern;
 pub mod scope;

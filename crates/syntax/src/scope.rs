@@ -75,7 +75,7 @@ fn collect(body: &[Stmt], b: &mut Bindings) {
             StmtKind::Del(items) => {
                 for e in items {
                     if let ExprKind::Name(n) = &e.kind {
-                        b.locals.insert(n.clone());
+                        b.locals.insert(n.to_string());
                     }
                 }
             }
@@ -127,7 +127,7 @@ fn collect(body: &[Stmt], b: &mut Bindings) {
 fn target(t: &Target, b: &mut Bindings) {
     match t {
         Target::Name(n, _) => {
-            b.locals.insert(n.clone());
+            b.locals.insert(n.to_string());
         }
         Target::Tuple(items, _) => items.iter().for_each(|t| target(t, b)),
         Target::Starred(t, _) => target(t, b),

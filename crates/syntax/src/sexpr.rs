@@ -52,7 +52,7 @@ pub fn expr_to_sexpr(e: &Expr) -> String {
         ExprKind::Bool(false) => "False".into(),
         ExprKind::None => "None".into(),
         ExprKind::Ellipsis => "...".into(),
-        ExprKind::Name(n) => n.clone(),
+        ExprKind::Name(n) => n.to_string(),
         ExprKind::List(items) => form("list", items.iter().map(expr_to_sexpr)),
         ExprKind::Data(n) => nested(n),
         ExprKind::Tuple(items) => form("tuple", items.iter().map(expr_to_sexpr)),
@@ -239,7 +239,7 @@ fn param_list(params: &[Param]) -> String {
 
 fn target(t: &Target) -> String {
     match t {
-        Target::Name(n, _) => n.clone(),
+        Target::Name(n, _) => n.to_string(),
         Target::Tuple(items, _) => form("tuple", items.iter().map(target)),
         Target::Subscript(..) | Target::Attr(..) => {
             t.as_expr().map(|e| expr_to_sexpr(&e)).unwrap_or_default()

@@ -50,7 +50,7 @@ impl Interp<'_> {
             }
         };
         match &dict {
-            Value::Dict(d) => d.insert(Value::str(name), ann)?,
+            Value::Dict(d) => d.insert(Value::str(name.as_str()), ann)?,
             other => {
                 return Err(Error::new(
                     ExceptionClass::TypeError,

@@ -21,7 +21,7 @@ impl<'s> Interp<'s> {
             ExprKind::Float(f) => Value::Float(*f),
             ExprKind::Bool(b) => Value::Bool(*b),
             ExprKind::None => Value::None,
-            ExprKind::Name(n) => self.lookup(n, e.span)?,
+            ExprKind::Name(n) => self.lookup_ident(n, e.span)?,
             ExprKind::Attr(obj, name) => {
                 if let Some(v) = self.name_own_attr(obj, name) {
                     return Ok(v);
@@ -47,7 +47,7 @@ impl<'s> Interp<'s> {
         let ExprKind::Name(n) = &obj.kind else {
             return None;
         };
-        match self.peek(n)? {
+        match self.peek_ident(n)? {
             Value::Instance(i) => super::classes::own_plain_attr(i, name),
             _ => None,
         }

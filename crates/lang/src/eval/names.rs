@@ -67,6 +67,41 @@ impl<'s> Interp<'s> {
         }
     }
 
+    /// [`Self::set`] through a name's node: a variable of the running call is looked for
+    /// first where this node last bound it.
+    pub(super) fn set_ident(&mut self, name: &Ident, v: Value) {
+        match self.frames.last() {
+            Some(f) => {
+                if !f.assigns_global(name) && Arc::ptr_eq(f.target_of(name), f) {
+                    if let Some(vars) = self.own.get_mut(self.frames.len()) {
+                        vars.set_ident(name, v);
+                        return;
+                    }
+                }
+                self.set(name, v)
+            }
+            None => {
+                let hint = name.hint();
+                if let Some((k, slot)) = self.globals.get_index_mut(hint) {
+                    if crate::value::locals::same_name(k, name) {
+                        *slot = v;
+                        return;
+                    }
+                }
+                match self.globals.get_full_mut(name.as_str()) {
+                    Some((i, _, slot)) => {
+                        *slot = v;
+                        name.remember(i);
+                    }
+                    None => {
+                        let (i, _) = self.globals.insert_full(name.to_string(), v);
+                        name.remember(i);
+                    }
+                }
+            }
+        }
+    }
+
     /// Whether `name` is bound in the innermost frame.
     pub(super) fn has_local(&self, name: &str) -> bool {
         if let Some(vars) = self.own_vars() {
@@ -97,7 +132,7 @@ impl<'s> Interp<'s> {
                     )
                     .at(e.span));
                 }
-                match self.globals.remove(n.as_str()) {
+                match self.globals.shift_remove(n.as_str()) {
                     Some(_) => Ok(()),
                     None => Err(Error::new(
                         ExceptionClass::NameError,
@@ -134,7 +169,7 @@ impl<'s> Interp<'s> {
     pub(super) fn assign(&mut self, target: &Target, v: Value) -> Result<()> {
         match target {
             Target::Name(n, _) => {
-                self.set(n, v);
+                self.set_ident(n, v);
                 Ok(())
             }
             _ => self.assign_rest(target, v),
@@ -230,6 +265,49 @@ impl<'s> Interp<'s> {
         Error::new(ExceptionClass::AttributeError, message).at(span)
     }
 
+    /// [`Self::lookup`] through a name's node: a variable of the running call is looked for
+    /// first where this node last found it.
+    #[inline]
+    pub(super) fn lookup_ident(&self, name: &Ident, span: Span) -> Result<Value> {
+        match self.own_vars() {
+            Some(vars) => {
+                if let Some(v) = vars.get_ident(name) {
+                    return Ok(v.clone());
+                }
+            }
+            None if self.frames.is_empty() => {
+                if let Some(v) = self.global_ident(name) {
+                    return Ok(v.clone());
+                }
+            }
+            None => {}
+        }
+        self.lookup(name, span)
+    }
+
+    /// The global `name`, looked for first where this node last found it.
+    #[inline]
+    fn global_ident(&self, name: &Ident) -> Option<&Value> {
+        let hint = name.hint();
+        if let Some((k, v)) = self.globals.get_index(hint) {
+            if crate::value::locals::same_name(k, name) {
+                return Some(v);
+            }
+        }
+        let (i, _, v) = self.globals.get_full(name.as_str())?;
+        name.remember(i);
+        Some(v)
+    }
+
+    /// [`Self::peek`] through a name's node.
+    pub(super) fn peek_ident(&self, name: &Ident) -> Option<&Value> {
+        match self.own_vars() {
+            Some(vars) => vars.get_ident(name),
+            None if self.frames.is_empty() => self.global_ident(name),
+            None => None,
+        }
+    }
+
     /// Looks a name up: locals, globals, module roots, exception classes, Python builtins.
     pub(super) fn lookup(&self, name: &str, span: Span) -> Result<Value> {
         // A variable of the running call, when the interpreter holds them: a name declared
@@ -265,17 +343,6 @@ impl<'s> Interp<'s> {
             return Ok(v.clone());
         }
         self.lookup_builtin(name, span)
-    }
-
-    /// The value `name` is bound to, borrowed, when it is a variable of the running call that
-    /// the interpreter holds, or a global read at top level; `None` otherwise (when
-    /// [`Self::lookup`] has more to do).
-    pub(super) fn peek(&self, name: &str) -> Option<&Value> {
-        match self.own_vars() {
-            Some(vars) => vars.get(name),
-            None if self.frames.is_empty() => self.globals.get(name),
-            None => None,
-        }
     }
 
     /// Looks up a name bound neither locally nor globally: a module root, an exception

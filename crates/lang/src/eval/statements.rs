@@ -282,7 +282,7 @@ impl<'s> Interp<'s> {
     /// a list's `+=` and `*=` and a dict's `|=` change it in place, as Python's do.
     fn aug_assign(&mut self, target: &Target, op: BinOp, value: &Expr, span: Span) -> Result<()> {
         let (current, place) = match target {
-            Target::Name(n, s) => (self.lookup(n, *s)?, Place::Name),
+            Target::Name(n, s) => (self.lookup_ident(n, *s)?, Place::Name),
             Target::Subscript(obj, index, s) => {
                 let o = self.eval(obj)?;
                 let sub = self.eval_sub(&o, index, *s)?;
@@ -343,7 +343,7 @@ impl<'s> Interp<'s> {
             (_, Place::Item(o, sub)) => self.store_item(&o, sub, v, target.span()),
             (_, Place::Attr(o, name, s)) => self.store_attr(&o, name, v, s),
             (Target::Name(n, _), Place::Name) => {
-                self.set(n, v);
+                self.set_ident(n, v);
                 Ok(())
             }
             (t, Place::Name) => self.assign(t, v),
@@ -392,7 +392,7 @@ impl<'s> Interp<'s> {
     pub(super) fn catches_interrupt(&self, handlers: &[Handler]) -> bool {
         let names_it = |c: &Expr| match &c.kind {
             ExprKind::Name(n) => ExceptionClass::from_name(n)
-                .is_some_and(|k| k.name() == n && k.catches(ExceptionClass::KeyboardInterrupt)),
+                .is_some_and(|k| k.name() == n.as_str() && k.catches(ExceptionClass::KeyboardInterrupt)),
             _ => false,
         };
         handlers.iter().any(|h| h.classes.iter().any(names_it))

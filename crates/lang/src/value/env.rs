@@ -3,7 +3,6 @@
 //! environment itself, not a copy, so it sees the enclosing function's variables as they
 //! are when it runs, and `nonlocal` assignments reach them — Python's closure cells.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::value::Value;
@@ -15,7 +14,11 @@ use ragtag_syntax::scope::Bindings;
 /// went to hashing names). The fixed-seed state, not foldhash's per-process random one:
 /// evcxr compiles each cell into its own library with its own copy of foldhash's global
 /// seed, so a session made in one cell must hash names the same way in the next.
-pub type Names = HashMap<String, Value, foldhash::fast::FixedState>;
+///
+/// Kept in insertion order, as Python's module namespace is: a name's place is stable, so
+/// a top-level loop reads and binds its variables at the place its name's node remembers
+/// ([`ragtag_syntax::ast::Ident`]) without hashing the name.
+pub type Names = indexmap::IndexMap<String, Value, foldhash::fast::FixedState>;
 
 /// A function call's (or comprehension's, or class body's) variables. The names are shared
 /// strings: a call binds its parameters by sharing the names its function made once

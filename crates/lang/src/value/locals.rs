@@ -9,6 +9,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use ragtag_syntax::ast::Ident;
+
 use super::Value;
 
 /// How many names a scope holds before it keeps an index of them.
@@ -57,6 +59,58 @@ impl Locals {
 
     fn live(&self) -> &[(Arc<str>, Value)] {
         &self.entries[..self.bound]
+    }
+
+    /// The place of `name`, tried first at `hint` (see [`Ident`]).
+    #[inline]
+    fn position_from(&self, name: &str, hint: usize) -> Option<usize> {
+        match self.live().get(hint) {
+            Some((k, _)) if same_name(k, name) => Some(hint),
+            _ => self.position(name),
+        }
+    }
+
+    /// The value bound to `name`, looked for first where this node last found it.
+    #[inline]
+    pub fn get_ident(&self, name: &Ident) -> Option<&Value> {
+        let hint = name.hint();
+        let i = self.position_from(name, hint)?;
+        if i != hint {
+            name.remember(i);
+        }
+        Some(&self.entries[i].1)
+    }
+
+    /// Binds `name` to `value` as [`Locals::set`] does, looking for it first where this node
+    /// last found it.
+    #[inline]
+    pub fn set_ident(&mut self, name: &Ident, value: Value) -> Option<Value> {
+        let hint = name.hint();
+        match self.position_from(name, hint) {
+            Some(i) => {
+                if i != hint {
+                    name.remember(i);
+                }
+                Some(std::mem::replace(&mut self.entries[i].1, value))
+            }
+            None => {
+                name.remember(self.push_name(name, value));
+                None
+            }
+        }
+    }
+
+    /// Binds `name`, which is not bound, to `value` and returns its place: in a reused frame
+    /// where the last call bound the same name next, only the value is new.
+    fn push_name(&mut self, name: &str, value: Value) -> usize {
+        match self.entries.get_mut(self.bound) {
+            Some(slot) if self.index.is_none() && same_name(&slot.0, name) => {
+                slot.1 = value;
+                self.bound += 1;
+            }
+            _ => self.push_unbound(name.into(), value),
+        }
+        self.bound - 1
     }
 
     /// The value bound to `name`.

@@ -297,7 +297,7 @@ impl Converter<'_> {
             Rule::const_true => ExprKind::Bool(true),
             Rule::const_false => ExprKind::Bool(false),
             Rule::const_none => ExprKind::None,
-            _ => ExprKind::Name(pair.as_str().to_owned()),
+            _ => ExprKind::Name(pair.as_str().into()),
         };
         Ok(boxed(kind, span))
     }

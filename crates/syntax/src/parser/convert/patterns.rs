@@ -296,7 +296,7 @@ impl Converter<'_> {
 /// `a.b.c` as an attribute chain.
 fn dotted_expr(parts: &[Pair<'_, Rule>]) -> Expr {
     let mut e = boxed(
-        ExprKind::Name(parts[0].as_str().to_owned()),
+        ExprKind::Name(parts[0].as_str().into()),
         span_of(&parts[0]),
     );
     for p in &parts[1..] {

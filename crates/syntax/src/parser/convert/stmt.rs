@@ -160,7 +160,7 @@ pub(crate) fn target_items(pair: Pair<'_, Rule>) -> Result1<(Vec<Target>, bool)>
     for p in pair.into_inner() {
         let span = span_of(&p);
         match p.as_rule() {
-            Rule::name => items.push(Target::Name(p.as_str().to_owned(), span)),
+            Rule::name => items.push(Target::Name(p.as_str().into(), span)),
             Rule::trailing_comma => comma = true,
             Rule::target_paren => {
                 items.push(match p.into_inner().next() {

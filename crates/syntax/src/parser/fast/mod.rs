@@ -269,7 +269,7 @@ impl<'a> Fast<'a> {
                     "False" => ExprKind::Bool(false),
                     "None" => ExprKind::None,
                     _ if KEYWORDS.contains(&name) => return None,
-                    _ => ExprKind::Name(name.to_owned()),
+                    _ => ExprKind::Name(name.into()),
                 }
             }
             b'0'..=b'9' => {
