@@ -5,6 +5,10 @@
 
 use std::collections::HashSet;
 
+/// A set of names, hashed with foldhash: a call asks its function's sets whether a name is
+/// local or declared on every read of a name it does not hold yet (a global, a builtin).
+pub type NameSet = HashSet<String, foldhash::fast::FixedState>;
+
 use crate::ast::{ExprKind, Param, ParamKind, Program, Stmt, StmtKind, Target};
 use crate::error::{SyntaxError, SyntaxErrorKind};
 
@@ -13,11 +17,11 @@ use crate::error::{SyntaxError, SyntaxErrorKind};
 pub struct Bindings {
     /// Names bound in the body (parameters, assignments, `for`, `del`, `import`, `def`,
     /// `except … as`), less the declared ones: local everywhere in the body.
-    pub locals: HashSet<String>,
+    pub locals: NameSet,
     /// Names declared `global`.
-    pub globals: HashSet<String>,
+    pub globals: NameSet,
     /// Names declared `nonlocal`.
-    pub nonlocals: HashSet<String>,
+    pub nonlocals: NameSet,
     /// Whether the body holds a `yield`: calling the function makes a generator.
     pub generator: bool,
     /// The parameters' names in order, made once here so that each call binds its frame

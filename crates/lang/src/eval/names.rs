@@ -282,7 +282,7 @@ impl<'s> Interp<'s> {
             }
             None => {}
         }
-        self.lookup(name, span)
+        self.lookup_in(name, Some(name), span)
     }
 
     /// The global `name`, looked for first where this node last found it.
@@ -310,6 +310,12 @@ impl<'s> Interp<'s> {
 
     /// Looks a name up: locals, globals, module roots, exception classes, Python builtins.
     pub(super) fn lookup(&self, name: &str, span: Span) -> Result<Value> {
+        self.lookup_in(name, None, span)
+    }
+
+    /// [`Self::lookup`], with the name's node when there is one (a global is then looked
+    /// for first where the node last found it).
+    fn lookup_in(&self, name: &str, ident: Option<&Ident>, span: Span) -> Result<Value> {
         // A variable of the running call, when the interpreter holds them: a name declared
         // `global` is never bound there.
         if let Some(v) = self.own_vars().and_then(|vars| vars.get(name)) {
@@ -339,7 +345,11 @@ impl<'s> Interp<'s> {
                 Found::Global => {}
             }
         }
-        if let Some(v) = self.globals.get(name) {
+        let global = match ident {
+            Some(ident) => self.global_ident(ident),
+            None => self.globals.get(name),
+        };
+        if let Some(v) = global {
             return Ok(v.clone());
         }
         self.lookup_builtin(name, span)
