@@ -25,6 +25,7 @@ pub mod dispatch;
 pub mod dtype;
 pub mod element;
 pub mod error;
+mod exception_text;
 pub mod exceptions;
 pub mod guard;
 pub mod interrupt;

@@ -373,6 +373,10 @@ impl<'s> Interp<'s> {
         {
             return Ok(Value::ErrorClass(c));
         }
+        // Python's older names for OSError are the same class.
+        if matches!(name, "IOError" | "EnvironmentError") {
+            return Ok(Value::ErrorClass(ExceptionClass::OSError));
+        }
         if let Some(v) = builtins::constant(name) {
             return Ok(v);
         }

@@ -391,8 +391,9 @@ impl<'s> Interp<'s> {
     /// asks for the interrupt (a bare `except:` does not, so Ctrl-C still stops a loop).
     pub(super) fn catches_interrupt(&self, handlers: &[Handler]) -> bool {
         let names_it = |c: &Expr| match &c.kind {
-            ExprKind::Name(n) => ExceptionClass::from_name(n)
-                .is_some_and(|k| k.name() == n.as_str() && k.catches(ExceptionClass::KeyboardInterrupt)),
+            ExprKind::Name(n) => ExceptionClass::from_name(n).is_some_and(|k| {
+                k.name() == n.as_str() && k.catches(ExceptionClass::KeyboardInterrupt)
+            }),
             _ => false,
         };
         handlers.iter().any(|h| h.classes.iter().any(names_it))

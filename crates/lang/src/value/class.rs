@@ -198,7 +198,10 @@ pub fn attr_set(m: &(impl AttrStore + ?Sized), name: &str, v: Value) {
     // is released: it may look into this very object's class.
     let object = (m.watched() && matches!(v, Value::Instance(_))).then(|| v.clone());
     let mut attrs = lock(m.cell());
-    let old = match attrs.iter_mut().find(|(k, _)| crate::value::locals::same_name(k, name)) {
+    let old = match attrs
+        .iter_mut()
+        .find(|(k, _)| crate::value::locals::same_name(k, name))
+    {
         Some(slot) => Some(std::mem::replace(&mut slot.1, v)),
         None => {
             attrs.push((name.to_string(), v));
@@ -215,7 +218,10 @@ pub fn attr_set(m: &(impl AttrStore + ?Sized), name: &str, v: Value) {
 /// Removes `name` from attributes; false when it was not there.
 pub fn attr_del(m: &(impl AttrStore + ?Sized), name: &str) -> bool {
     let mut attrs = lock(m.cell());
-    let Some(at) = attrs.iter().position(|(k, _)| crate::value::locals::same_name(k, name)) else {
+    let Some(at) = attrs
+        .iter()
+        .position(|(k, _)| crate::value::locals::same_name(k, name))
+    else {
         return false;
     };
     let (_, old) = attrs.remove(at);

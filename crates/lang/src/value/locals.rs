@@ -264,9 +264,28 @@ mod tests {
     #[test]
     fn names_compare_equal_exactly_when_their_text_is() {
         let names = [
-            "", "a", "b", "ab", "ba", "abc", "acc", "abd", "self", "selg", "total", "totbl",
-            "counts", "xcounts", "abcdefgh", "abcdefgi", "bbcdefgh", "abcdefghijklmnop",
-            "abcdefghijklmnoq", "abcdefghXjklmnop", "abcdefghijklmnopq", "abcdefghijklmnopr",
+            "",
+            "a",
+            "b",
+            "ab",
+            "ba",
+            "abc",
+            "acc",
+            "abd",
+            "self",
+            "selg",
+            "total",
+            "totbl",
+            "counts",
+            "xcounts",
+            "abcdefgh",
+            "abcdefgi",
+            "bbcdefgh",
+            "abcdefghijklmnop",
+            "abcdefghijklmnoq",
+            "abcdefghXjklmnop",
+            "abcdefghijklmnopq",
+            "abcdefghijklmnopr",
         ];
         for a in names {
             for b in names {

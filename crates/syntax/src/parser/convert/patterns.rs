@@ -295,10 +295,7 @@ impl Converter<'_> {
 
 /// `a.b.c` as an attribute chain.
 fn dotted_expr(parts: &[Pair<'_, Rule>]) -> Expr {
-    let mut e = boxed(
-        ExprKind::Name(parts[0].as_str().into()),
-        span_of(&parts[0]),
-    );
+    let mut e = boxed(ExprKind::Name(parts[0].as_str().into()), span_of(&parts[0]));
     for p in &parts[1..] {
         let span = Span::new(e.span.start, span_of(p).end);
         e = boxed(ExprKind::Attr(Box::new(e), p.as_str().to_owned()), span);
