@@ -197,16 +197,20 @@ impl Session {
                     shows_none,
                     options,
                 };
+                let mut added = Vec::new();
                 let run = guard::catch(|| {
                     let program =
                         ragtag_syntax::parse_interruptible(&text, &cancel).map_err(Error::from)?;
-                    Interp::new(&mut globals, &mut relay, &cancel, id).run(&program)
+                    let mut interp = Interp::new(&mut globals, &mut relay, &cancel, id);
+                    let run = interp.run(&program);
+                    added = interp.take_sources();
+                    run
                 });
                 if run.is_err() {
                     // A bug: the statement that hit it may have changed names half-way.
                     globals = snapshot;
                 }
-                (globals, run)
+                (globals, added, run)
             },
             |event| shown.extend(event.deliver(sink)),
         );
@@ -219,14 +223,24 @@ impl Session {
     /// marked as failed or not.
     fn settle<T>(&mut self, id: usize, src: &str, outcome: Outcome<T>) -> Result<T, Error> {
         let result = match outcome {
-            Ok((globals, run)) => {
+            Ok((globals, added, run)) => {
                 self.globals = globals;
+                self.keep_sources(added);
                 run.unwrap_or_else(|crash| Err(internal_error(src, &crash)))
             }
             Err(crash) => Err(internal_error(src, &crash)),
         };
         self.failed[id] = result.is_err();
         result.map_err(|e| e.in_source(id))
+    }
+
+    /// Keeps the sources an input made while it ran (strings run by `exec`, `eval` and
+    /// `compile`), numbered after it as the evaluation numbered them.
+    fn keep_sources(&mut self, added: Vec<(String, String)>) {
+        for source in added {
+            self.sources.push(source);
+            self.failed.push(false);
+        }
     }
 
     /// Counts a meta-command as the next numbered input, so a notebook's prompt numbers and
@@ -307,12 +321,21 @@ impl Session {
                     shows_none,
                     options,
                 };
-                Interp::new(&mut scratch, &mut relay, &cancel, id).eval(&expr)
+                let mut interp = Interp::new(&mut scratch, &mut relay, &cancel, id);
+                let value = interp.eval(&expr);
+                Ok((interp.take_sources(), value))
             },
             |event| shown.extend(event.deliver(sink)),
         );
         self.shown = shown;
-        let result = outcome.unwrap_or_else(|crash| Err(internal_error(src, &crash)));
+        let result = match outcome {
+            Ok(Ok((added, value))) => {
+                self.keep_sources(added);
+                value
+            }
+            Ok(Err(e)) => Err(e),
+            Err(crash) => Err(internal_error(src, &crash)),
+        };
         self.failed[id] = result.is_err();
         result.map_err(|e| e.in_source(id))
     }
@@ -501,7 +524,10 @@ impl Sink for Relay<'_> {
 /// the input quoted so it can be reported.
 /// What an evaluation thread hands back: the names it ends with and its result, or the
 /// panic that ended it (caught inside the evaluation, or the thread's own).
-type Outcome<T> = Result<(Names, Result<Result<T, Error>, guard::Crash>), guard::Crash>;
+type Outcome<T> = Result<(Names, Sources, Result<Result<T, Error>, guard::Crash>), guard::Crash>;
+
+/// Sources as `(name, text)`.
+type Sources = Vec<(String, String)>;
 
 fn internal_error(src: &str, crash: &guard::Crash) -> Error {
     let first = src.lines().find(|l| !l.trim().is_empty()).unwrap_or("");

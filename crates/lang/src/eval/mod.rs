@@ -19,6 +19,7 @@ mod construct;
 pub mod convert;
 mod descriptors;
 mod dunder;
+pub mod exec_code;
 mod expressions;
 pub mod generator;
 pub mod items;
@@ -160,6 +161,11 @@ pub struct Interp<'s> {
     spare_envs: Vec<std::sync::Arc<crate::value::env::Env>>,
     /// The innermost frames' variables while the interpreter holds them (see `own_frame`).
     own: own_frame::OwnFrames,
+    /// The sources this evaluation made (the strings `exec`, `eval` and `compile` ran), as
+    /// `(name, text)`: source ids `first_added`, `first_added + 1`, … The session keeps
+    /// them after the input's own source, so that a report can show them.
+    added: Vec<(String, String)>,
+    first_added: usize,
 }
 
 /// How many finished calls' environments an evaluation keeps for reuse: enough for the
@@ -200,7 +206,34 @@ impl<'s> Interp<'s> {
             raised: None,
             spare_envs: Vec::new(),
             own: Default::default(),
+            added: Vec::new(),
+            first_added: source + 1,
         }
+    }
+
+    /// Continues the numbering of sources made by an earlier evaluation of the same input
+    /// (`sources` is what [`Self::take_sources`] gave back), for an input run many times.
+    pub fn with_sources(mut self, sources: Vec<(String, String)>) -> Self {
+        self.added = sources;
+        self
+    }
+
+    /// The sources this evaluation made, in the order of their ids (the first is the
+    /// input's id plus one), for the session to keep.
+    pub fn take_sources(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.added)
+    }
+
+    /// Registers a source made while running (a string given to `exec`) and returns its id.
+    pub fn add_source(&mut self, name: &str, text: &str) -> usize {
+        self.added.push((name.to_string(), text.to_string()));
+        self.first_added + self.added.len() - 1
+    }
+
+    /// The text of a source this evaluation made, by id.
+    pub fn added_source(&self, id: usize) -> Option<&str> {
+        let i = id.checked_sub(self.first_added)?;
+        self.added.get(i).map(|(_, t)| t.as_str())
     }
 
     /// Fails with KeyboardInterrupt when the user asked to stop.
