@@ -7,13 +7,15 @@
 //! - the caller's, at top level: the session's globals themselves (a name it binds stays);
 //! - the caller's, inside a function: the globals, and a frame holding a copy of the
 //!   function's variables (read there first; what it binds changes only the copy, as in
-//!   CPython, where it goes to the `locals()` snapshot);
+//!   CPython, where it goes to the `locals()` snapshot); in a class body, the body's own
+//!   namespace (what it binds becomes a class attribute);
 //! - a globals dict (and a locals dict): a frame holding the dict's names, so that a
 //!   function it defines finds the names the code bound when it is called later; the dicts
 //!   get what the code bound when it ends.
 
 use std::sync::Arc;
 
+use super::operators::identical;
 use super::Interp;
 use crate::diagnostic::{Error, Result};
 use crate::value::env::{Env, Locals, Names};
@@ -185,6 +187,13 @@ impl<'s> Interp<'s> {
         let mut own_names = Names::default();
         let (frame, globals): (Option<Arc<Env>>, &mut Names) = match &scope {
             Scope::Caller if self.frames.is_empty() => (None, &mut *self.globals),
+            // A class body's namespace itself, as CPython's class body dict.
+            Scope::Caller
+                if self.qualname.is_some()
+                    && self.frames.last().is_some_and(|f| f.bindings.is_none()) =>
+            {
+                (self.frames.last().cloned(), &mut *self.globals)
+            }
             Scope::Caller => {
                 let mut vars = Locals::default();
                 for (k, v) in self.local_names() {
@@ -225,7 +234,12 @@ impl<'s> Interp<'s> {
                 StmtKind::Expr(e) => inner.eval(e),
                 _ => Ok(Value::None),
             },
-            _ => inner.run(&program).map(|()| Value::None),
+            _ => match (&scope, &frame) {
+                (Scope::Dicts(_, None), Some(frame)) => {
+                    inner.run_synced(&program, frame).map(|()| Value::None)
+                }
+                _ => inner.run(&program).map(|()| Value::None),
+            },
         };
         inner.frames.clear();
         self.added = std::mem::take(&mut inner.added);
@@ -243,25 +257,48 @@ impl<'s> Interp<'s> {
                 Some(l) => {
                     drop_unbound(l, |k| vars.contains_key(k))?;
                     store(l, named(&vars))?;
+                    // What a `global` statement in a function the code ran bound.
                     drop_unbound(g, |k| own_names.contains_key(k))?;
                     let mut pairs: Vec<(String, Value)> = own_names.into_iter().collect();
                     pairs.sort_by(|a, b| a.0.cmp(&b.0));
                     store(g, pairs)?;
                 }
                 None => {
-                    // The frame holds what the code bound; the globals what a `global`
-                    // statement in a function it ran bound.
-                    drop_unbound(g, |k| vars.contains_key(k) || own_names.contains_key(k))?;
-                    let mut extra: Vec<(String, Value)> = own_names
-                        .into_iter()
-                        .filter(|(k, _)| !vars.contains_key(k))
-                        .collect();
-                    extra.sort_by(|a, b| a.0.cmp(&b.0));
-                    store(g, extra)?;
+                    // The frame holds every name, kept in step with the globals.
+                    drop_unbound(g, |k| vars.contains_key(k))?;
                     store(g, named(&vars))?;
                 }
             }
         }
         result.map_err(|e| e.in_source(id))
+    }
+
+    /// Runs code whose frame holds a globals dict's names (see [`Self::run_code`]): before
+    /// each top-level statement the globals get the frame's names, so that a function the
+    /// code defined reads them under a `global` statement; after it, the frame gets what
+    /// such a function bound.
+    fn run_synced(&mut self, program: &ragtag_syntax::ast::Program, frame: &Arc<Env>) -> Result<()> {
+        for stmt in &program.body {
+            self.check_cancel()?;
+            for (k, v) in frame.vars().iter() {
+                self.globals.insert(k.to_string(), v.clone());
+            }
+            let before = self.globals.clone();
+            let flow = self.exec(stmt);
+            let changed: Vec<(String, Value)> = self
+                .globals
+                .iter()
+                .filter(|(k, v)| !before.get(*k).is_some_and(|b| identical(b, v)))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            for (k, v) in changed {
+                let old = frame.vars().set(&k, v);
+                drop(old);
+            }
+            if let super::Flow::Break | super::Flow::Continue = flow? {
+                return Err(super::statements::outside_loop(stmt.span));
+            }
+        }
+        Ok(())
     }
 }

@@ -239,19 +239,27 @@ fn compile(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     attr_set(&code.attrs, TEXT, Value::str(text));
     attr_set(&code.attrs, MODE, Value::str(mode.name()));
     attr_set(&code.attrs, SOURCE, Value::Int(id as i64));
+    // Shown as computed now: the renderers run no `__repr__` of a builtin type's instance.
+    let shown = repr_text(&code);
+    code.set_shown(shown.clone(), shown);
     Ok(Value::Instance(code))
 }
 
 fn code_repr(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let Value::Instance(i) = a.value("self") else {
-        return Ok(Value::str("<code object>"));
-    };
-    let file = match attr_get(&i.attrs, "co_filename") {
+    match a.value("self") {
+        Value::Instance(i) => Ok(Value::str(repr_text(i))),
+        _ => Ok(Value::str("<code object>")),
+    }
+}
+
+/// `<code object <module> at 0x…, file "name", line 1>`.
+fn repr_text(code: &Arc<Instance>) -> String {
+    let file = match attr_get(&code.attrs, "co_filename") {
         Some(Value::Str(s)) => s.to_string(),
         _ => String::new(),
     };
-    Ok(Value::str(format!(
+    format!(
         "<code object <module> at {:#x}, file \"{file}\", line 1>",
-        Arc::as_ptr(i) as usize
-    )))
+        Arc::as_ptr(code) as usize
+    )
 }
