@@ -338,6 +338,13 @@ impl Sink for StdoutSink {
         let _ = std::io::stdout().flush();
         let _ = write!(std::io::stderr().lock(), "{text}");
     }
+    fn input(&mut self, prompt: &str) -> Result<Option<String>, ragtag::diagnostic::Error> {
+        if self.format == Format::Json {
+            self.print(prompt);
+            return ragtag::eval::read_stdin_line("");
+        }
+        ragtag::eval::read_stdin_line(prompt)
+    }
     fn restyle(&mut self, format: Format, options: &Options) {
         (self.format, self.options) = (format, *options);
     }

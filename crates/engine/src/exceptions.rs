@@ -38,6 +38,9 @@ pub enum ExceptionClass {
     TabError,
     /// `AssertionError`: a failed `assert` statement, e.g. `assert 1 == 2`.
     AssertionError,
+    /// `EOFError`: `input()` with no line left to read (standard input at its end, or none
+    /// at all, as in a transcript), e.g. `input()`.
+    EOFError,
     /// `LookupError`: a missing index or key; raised through its subclasses, e.g. `{}['a']`
     /// (a KeyError).
     LookupError,
@@ -130,7 +133,7 @@ use ExceptionClass as C;
 impl ExceptionClass {
     /// Every class, each base class followed by the classes under it (the catalogue's
     /// order: a tree read top to bottom).
-    pub const ALL: [ExceptionClass; 42] = [
+    pub const ALL: [ExceptionClass; 43] = [
         C::BaseException,
         C::Exception,
         C::ValueError,
@@ -146,6 +149,7 @@ impl ExceptionClass {
         C::IndentationError,
         C::TabError,
         C::AssertionError,
+        C::EOFError,
         C::LookupError,
         C::IndexError,
         C::KeyError,
@@ -190,6 +194,7 @@ impl ExceptionClass {
             C::IndentationError => "IndentationError",
             C::TabError => "TabError",
             C::AssertionError => "AssertionError",
+            C::EOFError => "EOFError",
             C::LookupError => "LookupError",
             C::IndexError => "IndexError",
             C::KeyError => "KeyError",
@@ -261,6 +266,7 @@ impl ExceptionClass {
             | C::AttributeError
             | C::SyntaxError
             | C::AssertionError
+            | C::EOFError
             | C::LookupError
             | C::ArithmeticError
             | C::RuntimeError
@@ -339,6 +345,7 @@ impl ExceptionClass {
             C::IndentationError => "if True:\nx = 1",
             C::TabError => "if True:\n\tx = 1\n        y = 2",
             C::AssertionError => "assert 1 == 2",
+            C::EOFError => "input()",
             C::LookupError | C::KeyError => "{}['a']",
             C::ArithmeticError | C::ZeroDivisionError => "1 / 0",
             C::OverflowError => "float(10 ** 400)",
@@ -388,6 +395,7 @@ impl ExceptionClass {
             C::IndentationError => "a block's lines not indented as its header needs",
             C::TabError => "a block indented with tabs on some lines and spaces on others",
             C::AssertionError => "a failed `assert` statement",
+            C::EOFError => "`input()` with no line left to read",
             C::LookupError => "a missing index or key (IndexError, KeyError)",
             C::IndexError => "a row or element index out of range",
             C::KeyError => "a missing dictionary key",

@@ -446,6 +446,8 @@ enum Event {
     Stderr(String),
     DisplayNow(Value),
     ClearOutput(bool),
+    /// `input(prompt)`: the line read goes back to the evaluation thread.
+    Input(String, std::sync::mpsc::Sender<Result<Option<String>, Error>>),
 }
 
 impl Event {
@@ -467,6 +469,10 @@ impl Event {
             Event::Page(text) => sink.page(&text),
             Event::Stderr(text) => sink.print_stderr(&text),
             Event::ClearOutput(wait) => sink.clear_output(wait),
+            Event::Input(prompt, reply) => {
+                // The evaluation thread waits for the answer; if it is gone, nobody asks.
+                let _ = reply.send(sink.input(&prompt));
+            }
         }
         None
     }
@@ -517,6 +523,12 @@ impl Sink for Relay<'_> {
     }
     fn clear_output(&mut self, wait: bool) {
         self.events.send(Event::ClearOutput(wait));
+    }
+    // The caller's sink reads the line on the caller's thread (the terminal is there).
+    fn input(&mut self, prompt: &str) -> Result<Option<String>, Error> {
+        let (reply, answer) = std::sync::mpsc::channel();
+        self.events.send(Event::Input(prompt.to_string(), reply));
+        answer.recv().unwrap_or(Ok(None))
     }
 }
 

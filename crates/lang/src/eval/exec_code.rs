@@ -101,6 +101,9 @@ impl super::Sink for Quiet<'_> {
     fn clear_output(&mut self, wait: bool) {
         self.inner.clear_output(wait);
     }
+    fn input(&mut self, prompt: &str) -> Result<Option<String>> {
+        self.inner.input(prompt)
+    }
 }
 
 /// A dict's names (its str keys) as a scope's variables, in the dict's order.

@@ -104,11 +104,47 @@ pub trait Sink: Send {
     /// (`:format json`, `:set width=60`): a sink that renders values itself takes these
     /// for the rest of the cell.
     fn restyle(&mut self, _format: crate::render::Format, _options: &crate::render::Options) {}
+    /// `input(prompt)`: shows `prompt` and reads one line, without its line end; `Ok(None)`
+    /// when there is no line to read (an EOFError). By default there is no input: the
+    /// prompt is printed and nothing is read (a transcript, a test). A terminal front end
+    /// reads standard input ([`read_stdin_line`]); one that cannot ask for input raises an
+    /// error saying so.
+    fn input(&mut self, prompt: &str) -> Result<Option<String>> {
+        self.print(prompt);
+        Ok(None)
+    }
     /// `%load FILE`: a front end with editable cells (the kernel) takes `text` as the
     /// cell's new contents, as IPython's `set_next_input` does, and returns true; any
     /// other returns false and the file runs.
     fn next_input(&mut self, _text: &str) -> bool {
         false
+    }
+}
+
+/// Writes `prompt` to standard output and reads one line from standard input, without its
+/// line end (`None` at the end of input): `input()` for a terminal front end.
+pub fn read_stdin_line(prompt: &str) -> Result<Option<String>> {
+    use std::io::{BufRead, Write};
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(prompt.as_bytes());
+    let _ = out.flush();
+    drop(out);
+    let mut line = String::new();
+    match std::io::stdin().lock().read_line(&mut line) {
+        Ok(0) => Ok(None),
+        Ok(_) => {
+            if line.ends_with('\n') {
+                line.pop();
+                if line.ends_with('\r') {
+                    line.pop();
+                }
+            }
+            Ok(Some(line))
+        }
+        Err(e) => Err(Error::new(
+            ragtag_engine::ExceptionClass::OSError,
+            format!("cannot read standard input: {e}"),
+        )),
     }
 }
 

@@ -29,6 +29,9 @@ impl Sink for Quiet<'_> {
     fn render_options(&self) -> crate::render::Options {
         self.0.render_options()
     }
+    fn input(&mut self, prompt: &str) -> Result<Option<String>, Error> {
+        self.0.input(prompt)
+    }
 }
 
 impl Session {

@@ -1,4 +1,4 @@
-//! `eval`, `exec` and `compile`: code from a string (or bytes, or a code object) run in the
+//! `eval`, `exec`, `compile` and `input`: code from a string (or bytes, or a code object) run in the
 //! caller's scope or in the dicts given (see `eval::exec_code`). Each string is a source of
 //! its own, named `<string>` (or `compile`'s file name): an error inside it is reported
 //! against its own text.
@@ -25,6 +25,9 @@ pub static EXEC: &[Builtin] = &[
     Builtin::function("compile", "(source, filename, mode, flags=0, dont_inherit=False, optimize=-1)", compile)
         .doc("A code object for `source` (a str or bytes) to give to `eval` or `exec`: `mode` is 'exec' (statements), 'eval' (one expression) or 'single' (an interactive statement, whose expression value is printed). A syntax error is raised now; `filename` names the source in error reports.")
         .examples(&["c = compile('2 ** 10', 'calc', 'eval')\neval(c)", "c = compile('print(1 + 1)', 'f.py', 'exec')\nc.co_filename"]),
+    Builtin::function("input", "(prompt='', /)", input)
+        .doc("Writes `prompt` (without a newline) and returns the next line of standard input, without its line end; EOFError when there is none. `ragtag run`, `-c` and the REPL read standard input; a transcript has none (EOFError), and the Jupyter kernel cannot ask the notebook for a line (a RuntimeError says so).")
+        .examples(&["try:\n    name = input('name? ')\nexcept EOFError:\n    name = 'nobody'\nname"]),
     Builtin::method("code.__repr__", "(self)", code_repr)
         .doc("`<code object <module> at 0x…, file \"name\", line 1>`.")
         .examples(&["repr(compile('1', 'f', 'eval')).startswith('<code object <module>')"]),
@@ -262,4 +265,15 @@ fn repr_text(code: &Arc<Instance>) -> String {
         "<code object <module> at {:#x}, file \"{file}\", line 1>",
         Arc::as_ptr(code) as usize
     )
+}
+
+fn input(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let prompt = match a.given("prompt") {
+        Some(v) => crate::render::tf_text::str_of(v),
+        None => String::new(),
+    };
+    match it.sink().input(&prompt).map_err(|e| e.at(a.call))? {
+        Some(line) => Ok(Value::str(line)),
+        None => Err(Error::new(ExceptionClass::EOFError, "EOF when reading a line").at(a.call)),
+    }
 }
