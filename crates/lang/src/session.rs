@@ -447,7 +447,10 @@ enum Event {
     DisplayNow(Value),
     ClearOutput(bool),
     /// `input(prompt)`: the line read goes back to the evaluation thread.
-    Input(String, std::sync::mpsc::Sender<Result<Option<String>, Error>>),
+    Input(
+        String,
+        std::sync::mpsc::Sender<Result<Option<String>, Error>>,
+    ),
 }
 
 impl Event {

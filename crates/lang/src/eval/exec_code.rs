@@ -205,7 +205,10 @@ impl<'s> Interp<'s> {
                 (Some(Env::new(vars, None, None)), &mut *self.globals)
             }
             Scope::Dicts(g, l) => {
-                if !g.contains(&Value::str("__builtins__")).map_err(Error::from)? {
+                if !g
+                    .contains(&Value::str("__builtins__"))
+                    .map_err(Error::from)?
+                {
                     let builtins = Value::Module(crate::value::ThinStr::from("builtins"));
                     g.insert(Value::str("__builtins__"), builtins)
                         .map_err(Error::from)?;
@@ -216,7 +219,11 @@ impl<'s> Interp<'s> {
                     }
                 }
                 let frame = match l {
-                    Some(l) => Env::new(dict_locals(l), None, Some(Env::new(dict_locals(g), None, None))),
+                    Some(l) => Env::new(
+                        dict_locals(l),
+                        None,
+                        Some(Env::new(dict_locals(g), None, None)),
+                    ),
                     None => Env::new(dict_locals(g), None, None),
                 };
                 (Some(frame), &mut own_names)
@@ -254,7 +261,9 @@ impl<'s> Interp<'s> {
         if let Scope::Dicts(g, l) = &scope {
             let vars = frame.map(|f| f.vars().clone()).unwrap_or_default();
             let named = |vars: &Locals| -> Vec<(String, Value)> {
-                vars.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+                vars.iter()
+                    .map(|(k, v)| (k.to_string(), v.clone()))
+                    .collect()
             };
             match l {
                 Some(l) => {
@@ -280,7 +289,11 @@ impl<'s> Interp<'s> {
     /// each top-level statement the globals get the frame's names, so that a function the
     /// code defined reads them under a `global` statement; after it, the frame gets what
     /// such a function bound.
-    fn run_synced(&mut self, program: &ragtag_syntax::ast::Program, frame: &Arc<Env>) -> Result<()> {
+    fn run_synced(
+        &mut self,
+        program: &ragtag_syntax::ast::Program,
+        frame: &Arc<Env>,
+    ) -> Result<()> {
         for stmt in &program.body {
             self.check_cancel()?;
             for (k, v) in frame.vars().iter() {

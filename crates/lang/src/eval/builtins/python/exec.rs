@@ -64,12 +64,7 @@ fn code_parts(i: &Instance) -> Option<(String, String, Mode, Option<usize>)> {
         Some(Value::Int(n)) => usize::try_from(n).ok(),
         _ => None,
     };
-    Some((
-        s(TEXT)?,
-        s("co_filename")?,
-        Mode::named(&s(MODE)?)?,
-        source,
-    ))
+    Some((s(TEXT)?, s("co_filename")?, Mode::named(&s(MODE)?)?, source))
 }
 
 /// The text of a str or bytes source.
@@ -135,9 +130,8 @@ fn scope(it: &Interp<'_>, a: &Args, fname: &str) -> Result<Scope> {
 fn run(it: &mut Interp<'_>, a: &Args, fname: &str) -> Result<Value> {
     let source = a.value("source");
     let (text, name, mode, known) = match source {
-        Value::Instance(i) if Arc::ptr_eq(&i.class, &code_class()) => {
-            code_parts(i).ok_or_else(|| Error::new(ExceptionClass::TypeError, "a broken code object"))?
-        }
+        Value::Instance(i) if Arc::ptr_eq(&i.class, &code_class()) => code_parts(i)
+            .ok_or_else(|| Error::new(ExceptionClass::TypeError, "a broken code object"))?,
         v => match text_of(v) {
             Some(text) => {
                 let text = text.map_err(|e| e.at(a.span("source")))?;
