@@ -204,6 +204,10 @@ pub struct Interp<'s> {
     first_added: usize,
 }
 
+/// How many of the latest sources an evaluation made [`Interp::add_source`] looks through
+/// for the same text.
+const RECENT_SOURCES: usize = 16;
+
 /// How many finished calls' environments an evaluation keeps for reuse: enough for the
 /// nesting of the calls in a loop's body.
 const SPARE_ENVS: usize = 16;
@@ -261,15 +265,18 @@ impl<'s> Interp<'s> {
     }
 
     /// Registers a source made while running (a string given to `exec`) and returns its id.
+    /// The same string run again soon after (`exec` in a loop) keeps its first id, so that
+    /// a loop does not keep a copy of its text for every pass.
     pub fn add_source(&mut self, name: &str, text: &str) -> usize {
+        let recent = self.added.len().saturating_sub(RECENT_SOURCES);
+        if let Some(i) = (recent..self.added.len())
+            .rev()
+            .find(|&i| self.added[i].0 == name && self.added[i].1 == text)
+        {
+            return self.first_added + i;
+        }
         self.added.push((name.to_string(), text.to_string()));
         self.first_added + self.added.len() - 1
-    }
-
-    /// The text of a source this evaluation made, by id.
-    pub fn added_source(&self, id: usize) -> Option<&str> {
-        let i = id.checked_sub(self.first_added)?;
-        self.added.get(i).map(|(_, t)| t.as_str())
     }
 
     /// Fails with KeyboardInterrupt when the user asked to stop.
