@@ -8,13 +8,15 @@ use ragtag::diagnostic::Style;
 use ragtag::engine::ExceptionClass::SystemExit;
 use ragtag::eval::{builtins::python::exception_args::exited, Sink};
 use ragtag::render::{json, Format, Options};
-use ragtag::value::Value;
 use ragtag::Session;
 
 #[cfg(feature = "jupyter")]
 mod jupyter;
 #[cfg(feature = "repl")]
 mod repl;
+mod stdout_sink;
+
+use stdout_sink::StdoutSink;
 
 /// Explore ragged, sparse and LoD tensors.
 #[derive(Parser)]
@@ -297,49 +299,6 @@ impl From<FormatArg> for Format {
             FormatArg::Html => Format::Html,
             FormatArg::Svg => Format::Svg,
         }
-    }
-}
-
-/// Writes displayed values and printed text to standard output as they happen.
-struct StdoutSink {
-    format: Format,
-    options: Options,
-}
-
-impl Sink for StdoutSink {
-    fn shows_none(&self) -> bool {
-        self.format == Format::Json
-    }
-    fn display(&mut self, value: &Value) {
-        let text = ragtag::render::render(value, self.format, &self.options);
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{text}");
-    }
-    fn print(&mut self, text: &str) {
-        let mut out = std::io::stdout().lock();
-        if self.format == Format::Json {
-            let _ = writeln!(out, "{}", json::print_json(text));
-        } else {
-            let _ = write!(out, "{text}");
-        }
-    }
-    fn render_options(&self) -> Options {
-        self.options
-    }
-    fn picture(&mut self, svg: &str, text: &str) {
-        if self.format == Format::Svg {
-            self.print(svg);
-        } else {
-            let note = ragtag::render::svg::TEXT_NOTE;
-            self.print(&format!("{text}\n{note}\n"));
-        }
-    }
-    fn print_stderr(&mut self, text: &str) {
-        let _ = std::io::stdout().flush();
-        let _ = write!(std::io::stderr().lock(), "{text}");
-    }
-    fn restyle(&mut self, format: Format, options: &Options) {
-        (self.format, self.options) = (format, *options);
     }
 }
 

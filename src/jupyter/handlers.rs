@@ -239,6 +239,15 @@ impl Sink for KernelSink<'_> {
     fn page(&mut self, text: &str) {
         self.print(&command::signature::wrap_help(text, HELP_WIDTH));
     }
+    /// `input()` cannot ask the notebook for a line: this kernel sends no input_request.
+    fn input(&mut self, _prompt: &str) -> Result<Option<String>, ragtag::diagnostic::Error> {
+        Err(ragtag::diagnostic::Error::new(
+            ragtag::engine::ExceptionClass::RuntimeError,
+            "input() cannot read a line in the Jupyter kernel: ragtag's kernel does not ask \
+             the notebook for input",
+        )
+        .with_hint("set the value in the cell instead, or run the code with `ragtag run`, whose input() reads standard input"))
+    }
     /// `%load FILE` replaces the cell, as IPython's `set_next_input(replace=True)` does.
     fn next_input(&mut self, text: &str) -> bool {
         self.next_input = Some(text.to_string());

@@ -102,6 +102,9 @@ impl Sink for TermSink {
         let _ = std::io::stdout().flush();
         eprint!("{text}");
     }
+    fn input(&mut self, prompt: &str) -> Result<Option<String>, ragtag::diagnostic::Error> {
+        ragtag::eval::read_stdin_line(prompt)
+    }
 }
 
 fn history_path() -> Option<std::path::PathBuf> {

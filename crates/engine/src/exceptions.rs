@@ -38,6 +38,9 @@ pub enum ExceptionClass {
     TabError,
     /// `AssertionError`: a failed `assert` statement, e.g. `assert 1 == 2`.
     AssertionError,
+    /// `EOFError`: `input()` with no line left to read (standard input at its end, or none
+    /// at all, as in a transcript), e.g. `input()`.
+    EOFError,
     /// `LookupError`: a missing index or key; raised through its subclasses, e.g. `{}['a']`
     /// (a KeyError).
     LookupError,
@@ -156,7 +159,7 @@ use ExceptionClass as C;
 impl ExceptionClass {
     /// Every class, each base class followed by the classes under it (the catalogue's
     /// order: a tree read top to bottom).
-    pub const ALL: [ExceptionClass; 55] = [
+    pub const ALL: [ExceptionClass; 56] = [
         C::BaseException,
         C::Exception,
         C::ValueError,
@@ -172,6 +175,7 @@ impl ExceptionClass {
         C::IndentationError,
         C::TabError,
         C::AssertionError,
+        C::EOFError,
         C::LookupError,
         C::IndexError,
         C::KeyError,
@@ -242,6 +246,7 @@ impl ExceptionClass {
             C::IndentationError => "IndentationError",
             C::TabError => "TabError",
             C::AssertionError => "AssertionError",
+            C::EOFError => "EOFError",
             C::LookupError => "LookupError",
             C::IndexError => "IndexError",
             C::KeyError => "KeyError",
@@ -326,6 +331,7 @@ impl ExceptionClass {
             | C::AttributeError
             | C::SyntaxError
             | C::AssertionError
+            | C::EOFError
             | C::LookupError
             | C::ArithmeticError
             | C::RuntimeError

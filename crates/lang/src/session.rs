@@ -15,6 +15,9 @@ use ragtag_engine::guard;
 
 mod inputs;
 mod parts;
+mod relay;
+
+use relay::{Event, Relay};
 
 /// One session of ragtag: the names the user defined, the inputs run so far (numbered as
 /// cells), and how values are displayed.
@@ -197,16 +200,20 @@ impl Session {
                     shows_none,
                     options,
                 };
+                let mut added = Vec::new();
                 let run = guard::catch(|| {
                     let program =
                         ragtag_syntax::parse_interruptible(&text, &cancel).map_err(Error::from)?;
-                    Interp::new(&mut globals, &mut relay, &cancel, id).run(&program)
+                    let mut interp = Interp::new(&mut globals, &mut relay, &cancel, id);
+                    let run = interp.run(&program);
+                    added = interp.take_sources();
+                    run
                 });
                 if run.is_err() {
                     // A bug: the statement that hit it may have changed names half-way.
                     globals = snapshot;
                 }
-                (globals, run)
+                (globals, added, run)
             },
             |event| shown.extend(event.deliver(sink)),
         );
@@ -219,14 +226,24 @@ impl Session {
     /// marked as failed or not.
     fn settle<T>(&mut self, id: usize, src: &str, outcome: Outcome<T>) -> Result<T, Error> {
         let result = match outcome {
-            Ok((globals, run)) => {
+            Ok((globals, added, run)) => {
                 self.globals = globals;
+                self.keep_sources(added);
                 run.unwrap_or_else(|crash| Err(internal_error(src, &crash)))
             }
             Err(crash) => Err(internal_error(src, &crash)),
         };
         self.failed[id] = result.is_err();
         result.map_err(|e| e.in_source(id))
+    }
+
+    /// Keeps the sources an input made while it ran (strings run by `exec`, `eval` and
+    /// `compile`), numbered after it as the evaluation numbered them.
+    fn keep_sources(&mut self, added: Vec<(String, String)>) {
+        for source in added {
+            self.sources.push(source);
+            self.failed.push(false);
+        }
     }
 
     /// Counts a meta-command as the next numbered input, so a notebook's prompt numbers and
@@ -307,12 +324,21 @@ impl Session {
                     shows_none,
                     options,
                 };
-                Interp::new(&mut scratch, &mut relay, &cancel, id).eval(&expr)
+                let mut interp = Interp::new(&mut scratch, &mut relay, &cancel, id);
+                let value = interp.eval(&expr);
+                Ok((interp.take_sources(), value))
             },
             |event| shown.extend(event.deliver(sink)),
         );
         self.shown = shown;
-        let result = outcome.unwrap_or_else(|crash| Err(internal_error(src, &crash)));
+        let result = match outcome {
+            Ok(Ok((added, value))) => {
+                self.keep_sources(added);
+                value
+            }
+            Ok(Err(e)) => Err(e),
+            Err(crash) => Err(internal_error(src, &crash)),
+        };
         self.failed[id] = result.is_err();
         result.map_err(|e| e.in_source(id))
     }
@@ -413,95 +439,14 @@ impl Session {
     }
 }
 
-/// What evaluation hands to the caller's sink, across threads.
-enum Event {
-    Display(Value),
-    Print(String),
-    Show(crate::render::grid::Display, Options),
-    Picture(String, String),
-    Page(String),
-    Stderr(String),
-    DisplayNow(Value),
-    ClearOutput(bool),
-}
-
-impl Event {
-    /// Hands the event to `sink`; a displayed value comes back, to be dropped later on an
-    /// evaluation thread.
-    fn deliver(self, sink: &mut dyn Sink) -> Option<Value> {
-        match self {
-            Event::Display(v) => {
-                sink.display(&v);
-                return Some(v);
-            }
-            Event::DisplayNow(v) => {
-                sink.display_now(&v);
-                return Some(v);
-            }
-            Event::Print(text) => sink.print(&text),
-            Event::Show(display, opts) => sink.show(&display, &opts),
-            Event::Picture(svg, text) => sink.picture(&svg, &text),
-            Event::Page(text) => sink.page(&text),
-            Event::Stderr(text) => sink.print_stderr(&text),
-            Event::ClearOutput(wait) => sink.clear_output(wait),
-        }
-        None
-    }
-}
-
-/// The sink evaluation writes to on its own thread: it relays each output, in order, to
-/// the session's caller, whose sink shows it while the input is still running.
-struct Relay<'a> {
-    events: &'a guard::Events<Event>,
-    /// The caller's sink's answers, asked once before the input runs.
-    shows_none: bool,
-    options: Options,
-}
-
-impl Sink for Relay<'_> {
-    fn display(&mut self, value: &Value) {
-        // Shown as it is now: later statements may change a list or dict it holds.
-        self.events
-            .send(Event::Display(crate::value::snapshot(value)));
-    }
-    fn print(&mut self, text: &str) {
-        self.events.send(Event::Print(text.to_string()));
-    }
-    fn shows_none(&self) -> bool {
-        self.shows_none
-    }
-    fn render_options(&self) -> Options {
-        self.options
-    }
-    fn show(&mut self, display: &crate::render::grid::Display, opts: &Options) {
-        self.events.send(Event::Show(display.clone(), *opts));
-    }
-    // Every other output is relayed too, so each front end still decides how to show it
-    // (a pager, a picture, the stderr stream).
-    fn picture(&mut self, svg: &str, text: &str) {
-        self.events
-            .send(Event::Picture(svg.to_string(), text.to_string()));
-    }
-    fn page(&mut self, text: &str) {
-        self.events.send(Event::Page(text.to_string()));
-    }
-    fn print_stderr(&mut self, text: &str) {
-        self.events.send(Event::Stderr(text.to_string()));
-    }
-    fn display_now(&mut self, value: &Value) {
-        self.events
-            .send(Event::DisplayNow(crate::value::snapshot(value)));
-    }
-    fn clear_output(&mut self, wait: bool) {
-        self.events.send(Event::ClearOutput(wait));
-    }
-}
-
 /// The report of an input that crashed the evaluator: a bug in ragtag, said as such, with
 /// the input quoted so it can be reported.
 /// What an evaluation thread hands back: the names it ends with and its result, or the
 /// panic that ended it (caught inside the evaluation, or the thread's own).
-type Outcome<T> = Result<(Names, Result<Result<T, Error>, guard::Crash>), guard::Crash>;
+type Outcome<T> = Result<(Names, Sources, Result<Result<T, Error>, guard::Crash>), guard::Crash>;
+
+/// Sources as `(name, text)`.
+type Sources = Vec<(String, String)>;
 
 fn internal_error(src: &str, crash: &guard::Crash) -> Error {
     let first = src.lines().find(|l| !l.trim().is_empty()).unwrap_or("");

@@ -197,6 +197,9 @@ impl Sink for Held<'_> {
     fn restyle(&mut self, format: crate::render::Format, options: &crate::render::Options) {
         self.inner.restyle(format, options);
     }
+    fn input(&mut self, prompt: &str) -> crate::diagnostic::Result<Option<String>> {
+        self.inner.input(prompt)
+    }
     fn next_input(&mut self, text: &str) -> bool {
         self.inner.next_input(text)
     }

@@ -19,6 +19,7 @@ mod construct;
 pub mod convert;
 mod descriptors;
 mod dunder;
+pub mod exec_code;
 mod expressions;
 pub mod generator;
 pub mod items;
@@ -103,11 +104,47 @@ pub trait Sink: Send {
     /// (`:format json`, `:set width=60`): a sink that renders values itself takes these
     /// for the rest of the cell.
     fn restyle(&mut self, _format: crate::render::Format, _options: &crate::render::Options) {}
+    /// `input(prompt)`: shows `prompt` and reads one line, without its line end; `Ok(None)`
+    /// when there is no line to read (an EOFError). By default there is no input: the
+    /// prompt is printed and nothing is read (a transcript, a test). A terminal front end
+    /// reads standard input ([`read_stdin_line`]); one that cannot ask for input raises an
+    /// error saying so.
+    fn input(&mut self, prompt: &str) -> Result<Option<String>> {
+        self.print(prompt);
+        Ok(None)
+    }
     /// `%load FILE`: a front end with editable cells (the kernel) takes `text` as the
     /// cell's new contents, as IPython's `set_next_input` does, and returns true; any
     /// other returns false and the file runs.
     fn next_input(&mut self, _text: &str) -> bool {
         false
+    }
+}
+
+/// Writes `prompt` to standard output and reads one line from standard input, without its
+/// line end (`None` at the end of input): `input()` for a terminal front end.
+pub fn read_stdin_line(prompt: &str) -> Result<Option<String>> {
+    use std::io::{BufRead, Write};
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(prompt.as_bytes());
+    let _ = out.flush();
+    drop(out);
+    let mut line = String::new();
+    match std::io::stdin().lock().read_line(&mut line) {
+        Ok(0) => Ok(None),
+        Ok(_) => {
+            if line.ends_with('\n') {
+                line.pop();
+                if line.ends_with('\r') {
+                    line.pop();
+                }
+            }
+            Ok(Some(line))
+        }
+        Err(e) => Err(Error::new(
+            ragtag_engine::ExceptionClass::OSError,
+            format!("cannot read standard input: {e}"),
+        )),
     }
 }
 
@@ -160,7 +197,16 @@ pub struct Interp<'s> {
     spare_envs: Vec<std::sync::Arc<crate::value::env::Env>>,
     /// The innermost frames' variables while the interpreter holds them (see `own_frame`).
     own: own_frame::OwnFrames,
+    /// The sources this evaluation made (the strings `exec`, `eval` and `compile` ran), as
+    /// `(name, text)`: source ids `first_added`, `first_added + 1`, … The session keeps
+    /// them after the input's own source, so that a report can show them.
+    added: Vec<(String, String)>,
+    first_added: usize,
 }
+
+/// How many of the latest sources an evaluation made [`Interp::add_source`] looks through
+/// for the same text.
+const RECENT_SOURCES: usize = 16;
 
 /// How many finished calls' environments an evaluation keeps for reuse: enough for the
 /// nesting of the calls in a loop's body.
@@ -200,7 +246,37 @@ impl<'s> Interp<'s> {
             raised: None,
             spare_envs: Vec::new(),
             own: Default::default(),
+            added: Vec::new(),
+            first_added: source + 1,
         }
+    }
+
+    /// Continues the numbering of sources made by an earlier evaluation of the same input
+    /// (`sources` is what [`Self::take_sources`] gave back), for an input run many times.
+    pub fn with_sources(mut self, sources: Vec<(String, String)>) -> Self {
+        self.added = sources;
+        self
+    }
+
+    /// The sources this evaluation made, in the order of their ids (the first is the
+    /// input's id plus one), for the session to keep.
+    pub fn take_sources(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.added)
+    }
+
+    /// Registers a source made while running (a string given to `exec`) and returns its id.
+    /// The same string run again soon after (`exec` in a loop) keeps its first id, so that
+    /// a loop does not keep a copy of its text for every pass.
+    pub fn add_source(&mut self, name: &str, text: &str) -> usize {
+        let recent = self.added.len().saturating_sub(RECENT_SOURCES);
+        if let Some(i) = (recent..self.added.len())
+            .rev()
+            .find(|&i| self.added[i].0 == name && self.added[i].1 == text)
+        {
+            return self.first_added + i;
+        }
+        self.added.push((name.to_string(), text.to_string()));
+        self.first_added + self.added.len() - 1
     }
 
     /// Fails with KeyboardInterrupt when the user asked to stop.

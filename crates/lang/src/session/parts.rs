@@ -29,6 +29,9 @@ impl Sink for Quiet<'_> {
     fn render_options(&self) -> crate::render::Options {
         self.0.render_options()
     }
+    fn input(&mut self, prompt: &str) -> Result<Option<String>, Error> {
+        self.0.input(prompt)
+    }
 }
 
 impl Session {
@@ -82,13 +85,18 @@ impl Session {
                     shows_none,
                     options,
                 });
+                let mut added = Vec::new();
                 let run = guard::catch(|| {
                     let program =
                         ragtag_syntax::parse_interruptible(&text, &cancel).map_err(Error::from)?;
                     let mut loops = |n: usize| -> Result<f64, Error> {
                         let start = Instant::now();
                         for _ in 0..n {
-                            Interp::new(&mut globals, &mut quiet, &cancel, id).run(&program)?;
+                            let mut interp = Interp::new(&mut globals, &mut quiet, &cancel, id)
+                                .with_sources(std::mem::take(&mut added));
+                            let run = interp.run(&program);
+                            added = interp.take_sources();
+                            run?;
                         }
                         Ok(start.elapsed().as_secs_f64())
                     };
@@ -111,7 +119,7 @@ impl Session {
                 if run.is_err() {
                     globals = snapshot;
                 }
-                (globals, run)
+                (globals, added, run)
             },
             |event| {
                 event.deliver(sink);

@@ -248,6 +248,7 @@ pub fn registry() -> &'static Registry {
             python::DATACLASS_FUNCTIONS,
             python::DATACLASS_METHODS,
             python::IDENTITY,
+            python::EXEC,
             python::MATH,
             python::MATH_INTS,
             python::MATH_GAMMA,
