@@ -405,6 +405,14 @@ impl Interp<'_> {
         {
             return self.container_binary(op, a, b, span).map(Ok);
         }
+        // `'%s' % (obj,)`, `'%(k)r' % {'k': obj}`: instances inside are formatted with their
+        // `__str__` and `__repr__`, as an instance alone is.
+        if op == BinOp::Mod
+            && matches!(a, Value::Str(_))
+            && matches!(b, Value::Tuple(_) | Value::Dict(_))
+        {
+            self.prepare_shown(b, span)?;
+        }
         match operators::binary(op, a, b) {
             Ok(v) => Ok(Ok(v)),
             // Lists or tuples of instances order item by item with their methods.

@@ -161,6 +161,14 @@ fn named_repr(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn fromkeys(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let cls = a.value("cls");
+    if matches!(cls, Value::Class(c) if c.builtin_base() == Some("collections.Counter")) {
+        return Err(Error::new(
+            ExceptionClass::NotImplementedError,
+            "Counter.fromkeys() is undefined.  Use Counter(iterable) instead.",
+        )
+        .at(a.call)
+        .with_hint("a Counter counts an iterable's items: `Counter(keys)` counts each key once"));
+    }
     let keys = it.iterate_value(a.value("keys"), a.call)?;
     let value = a.get("value").cloned().unwrap_or(Value::None);
     let made = it.call_values(cls, Vec::new(), a.call)?;
