@@ -167,42 +167,10 @@ impl Sink for Held<'_> {
     fn display(&mut self, value: &Value) {
         self.values.push(value.clone());
     }
-    fn print(&mut self, text: &str) {
-        self.inner.print(text);
-    }
     fn shows_none(&self) -> bool {
         self.inner.shows_none()
     }
-    fn render_options(&self) -> crate::render::Options {
-        self.inner.render_options()
-    }
-    fn show(&mut self, display: &crate::render::grid::Display, opts: &crate::render::Options) {
-        self.inner.show(display, opts);
-    }
-    fn picture(&mut self, svg: &str, text: &str) {
-        self.inner.picture(svg, text);
-    }
-    fn page(&mut self, text: &str) {
-        self.inner.page(text);
-    }
-    fn print_stderr(&mut self, text: &str) {
-        self.inner.print_stderr(text);
-    }
-    fn display_now(&mut self, value: &Value) {
-        self.inner.display_now(value);
-    }
-    fn clear_output(&mut self, wait: bool) {
-        self.inner.clear_output(wait);
-    }
-    fn restyle(&mut self, format: crate::render::Format, options: &crate::render::Options) {
-        self.inner.restyle(format, options);
-    }
-    fn input(&mut self, prompt: &str) -> crate::diagnostic::Result<Option<String>> {
-        self.inner.input(prompt)
-    }
-    fn next_input(&mut self, text: &str) -> bool {
-        self.inner.next_input(text)
-    }
+    crate::eval::forward_sink!(inner);
 }
 
 /// `%time CODE`: runs the code once, prints IPython's CPU and wall times, then shows the

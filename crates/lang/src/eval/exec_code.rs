@@ -77,33 +77,7 @@ impl super::Sink for Quiet<'_> {
             self.inner.print(&format!("{text}\n"));
         }
     }
-    fn print(&mut self, text: &str) {
-        self.inner.print(text);
-    }
-    fn render_options(&self) -> crate::render::Options {
-        self.inner.render_options()
-    }
-    fn show(&mut self, display: &crate::render::grid::Display, opts: &crate::render::Options) {
-        self.inner.show(display, opts);
-    }
-    fn picture(&mut self, svg: &str, text: &str) {
-        self.inner.picture(svg, text);
-    }
-    fn page(&mut self, text: &str) {
-        self.inner.page(text);
-    }
-    fn print_stderr(&mut self, text: &str) {
-        self.inner.print_stderr(text);
-    }
-    fn display_now(&mut self, value: &Value) {
-        self.inner.display_now(value);
-    }
-    fn clear_output(&mut self, wait: bool) {
-        self.inner.clear_output(wait);
-    }
-    fn input(&mut self, prompt: &str) -> Result<Option<String>> {
-        self.inner.input(prompt)
-    }
+    super::forward_sink!(inner);
 }
 
 /// A dict's names (its str keys) as a scope's variables, in the dict's order.

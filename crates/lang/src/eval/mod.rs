@@ -121,6 +121,48 @@ pub trait Sink: Send {
     }
 }
 
+/// The methods of [`Sink`] other than `display` and `shows_none`, each passed on to the sink
+/// in field `$inner`: for a sink that changes only what is displayed (`%time`'s, which holds
+/// values back, and the one of code run from a string, which shows none).
+macro_rules! forward_sink {
+    ($inner:ident) => {
+        fn print(&mut self, text: &str) {
+            self.$inner.print(text);
+        }
+        fn render_options(&self) -> crate::render::Options {
+            self.$inner.render_options()
+        }
+        fn show(&mut self, display: &crate::render::grid::Display, opts: &crate::render::Options) {
+            self.$inner.show(display, opts);
+        }
+        fn picture(&mut self, svg: &str, text: &str) {
+            self.$inner.picture(svg, text);
+        }
+        fn page(&mut self, text: &str) {
+            self.$inner.page(text);
+        }
+        fn print_stderr(&mut self, text: &str) {
+            self.$inner.print_stderr(text);
+        }
+        fn display_now(&mut self, value: &crate::value::Value) {
+            self.$inner.display_now(value);
+        }
+        fn clear_output(&mut self, wait: bool) {
+            self.$inner.clear_output(wait);
+        }
+        fn restyle(&mut self, format: crate::render::Format, options: &crate::render::Options) {
+            self.$inner.restyle(format, options);
+        }
+        fn input(&mut self, prompt: &str) -> crate::diagnostic::Result<Option<String>> {
+            self.$inner.input(prompt)
+        }
+        fn next_input(&mut self, text: &str) -> bool {
+            self.$inner.next_input(text)
+        }
+    };
+}
+pub(crate) use forward_sink;
+
 /// Writes `prompt` to standard output and reads one line from standard input, without its
 /// line end (`None` at the end of input): `input()` for a terminal front end.
 pub fn read_stdin_line(prompt: &str) -> Result<Option<String>> {
