@@ -407,10 +407,7 @@ impl Interp<'_> {
         }
         // `'%s' % (obj,)`, `'%(k)r' % {'k': obj}`: instances inside are formatted with their
         // `__str__` and `__repr__`, as an instance alone is.
-        if op == BinOp::Mod
-            && matches!(a, Value::Str(_))
-            && matches!(b, Value::Tuple(_) | Value::Dict(_))
-        {
+        if op == BinOp::Mod && matches!(a, Value::Str(_)) && may_hold_shown(b) {
             self.prepare_shown(b, span)?;
         }
         match operators::binary(op, a, b) {
@@ -430,4 +427,20 @@ fn binary_error(err: Exception, span: Span, l: &Expr, r: &Expr, a: &Value, b: &V
         .at(span)
         .with_label(l.span, describe(a))
         .with_label(r.span, describe(b))
+}
+
+/// Whether the arguments of `'…' % b` may hold an instance to format with its `__str__` or
+/// `__repr__`: a dict, or a tuple with an item other than a number, str, bool or None (the
+/// usual `'%d: %s' % (i, name)` is not looked into).
+fn may_hold_shown(b: &Value) -> bool {
+    match b {
+        Value::Dict(_) => true,
+        Value::Tuple(items) => !items.iter().all(|x| {
+            matches!(
+                x,
+                Value::Int(_) | Value::Float(_) | Value::Str(_) | Value::Bool(_) | Value::None
+            )
+        }),
+        _ => false,
+    }
 }
