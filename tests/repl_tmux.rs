@@ -95,6 +95,24 @@ impl Tmux {
         }
     }
 
+    /// Waits until the visible window (no scrollback) satisfies `pred`, and returns that same
+    /// capture: a predicate that captured the window again could pass on a newer screen than
+    /// the one returned.
+    #[track_caller]
+    fn wait_visible(&self, what: &str, secs: u64, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let v = self.visible();
+            if pred(&v) {
+                return v;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {what}; the window:\n{v}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
     /// Waits until the last non-blank line is an empty prompt, `n` prompts in all.
     #[track_caller]
     fn wait_prompt(&self, n: usize) -> String {
@@ -534,41 +552,35 @@ fn long_help_opens_the_pager() {
     // status line; space scrolls, `q` returns to the prompt with the screen as it was.
     tmux.type_text(":help tf.ragged");
     tmux.send(&["Enter"]);
-    let first = tmux.wait_for("the pager's first screen", 10, |_| {
-        tmux.visible().contains("q leaves")
-    });
-    let v = tmux.visible();
+    let v = tmux.wait_visible("the pager's first screen", 10, |v| v.contains("q leaves"));
     assert!(
         v.contains("tf.ragged: ") && v.contains(" lines 1-23 of "),
-        "{v}\n{first}"
+        "{v}"
     );
     tmux.send(&["Space"]);
-    tmux.wait_for("the next screen", 10, |_| tmux.visible().contains("(END)"));
+    tmux.wait_visible("the next screen", 10, |v| v.contains("(END)"));
     tmux.send(&["Home"]);
-    tmux.wait_for("the start again", 10, |_| {
-        tmux.visible().contains(" lines 1-23 ")
-    });
+    tmux.wait_visible("the start again", 10, |v| v.contains(" lines 1-23 "));
     tmux.send(&["Down"]);
-    tmux.wait_for("a line on", 10, |_| tmux.visible().contains(" lines 2-24 "));
+    tmux.wait_visible("a line on", 10, |v| v.contains(" lines 2-24 "));
     tmux.send(&["q"]);
-    let s = tmux.wait_for("the prompt again", 10, |_| {
-        let v = tmux.visible();
-        !v.contains("q leaves") && last_line(&v) == ">>>"
+    tmux.wait_visible("the prompt again", 10, |v| {
+        !v.contains("q leaves") && last_line(v) == ">>>"
     });
+    // The pager has left: the screen with its scrollback shows the command as it was typed.
+    let s = tmux.screen();
     assert!(s.contains(">>> :help tf.ragged"), "{s}");
     // `help(x)` pages too when taller than the window; here a 12-line one.
     let out = tmux.cmd(&["resize-window", "-t", "rt", "-x", "80", "-y", "12"]);
     assert!(out.status.success());
     tmux.type_text("help(tf.ragged.constant)");
     tmux.send(&["Enter"]);
-    tmux.wait_for("help in the pager", 10, |_| {
-        let v = tmux.visible();
+    tmux.wait_visible("help in the pager", 10, |v| {
         v.contains("q leaves") && v.contains("tf.ragged.constant(pylist")
     });
     tmux.send(&["q"]);
-    tmux.wait_for("the prompt after help", 10, |_| {
-        let v = tmux.visible();
-        !v.contains("q leaves") && last_line(&v) == ">>>"
+    tmux.wait_visible("the prompt after help", 10, |v| {
+        !v.contains("q leaves") && last_line(v) == ">>>"
     });
     tmux.send(&["C-d"]);
     drop(tmux);
