@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use parking_lot::Mutex;
+use spin::Mutex;
 
 use super::Value;
 

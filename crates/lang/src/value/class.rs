@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::Value;
 
@@ -23,6 +23,11 @@ pub const BUILTIN_BASES: &[&str] = &[
 
 /// Attributes by name, in the order they were first set (as a `__dict__` keeps them).
 pub type Attrs = Vec<(String, Value)>;
+
+/// The lock around attributes. Only one thread runs Python code at a time, so it is never
+/// contended; a spin lock takes and releases it with one atomic instruction where a
+/// futex-based mutex takes two, and an attribute is read or set under it on every `obj.x`.
+pub type AttrCell = spin::Mutex<Attrs>;
 
 /// A class: one a `class` statement made, or a builtin type object.
 pub struct Class {
@@ -78,7 +83,7 @@ pub struct Bound {
 /// class's ([`ClassAttrs`]).
 pub trait AttrStore {
     /// The attributes.
-    fn cell(&self) -> &Mutex<Attrs>;
+    fn cell(&self) -> &AttrCell;
     /// Whether [`AttrStore::changed`] is wanted (an instance's changes are not watched).
     fn watched(&self) -> bool {
         false
@@ -88,8 +93,8 @@ pub trait AttrStore {
     fn changed(&self, _name: &str, _old: Option<&Value>, _new: Option<&Value>) {}
 }
 
-impl AttrStore for Mutex<Attrs> {
-    fn cell(&self) -> &Mutex<Attrs> {
+impl AttrStore for AttrCell {
+    fn cell(&self) -> &AttrCell {
         self
     }
 }
@@ -109,10 +114,10 @@ static CLASS_EPOCH: AtomicU64 = AtomicU64::new(1);
 
 /// A class's attributes. Changing them (`A.x = …`, a decorator adding methods) makes every
 /// class's cached facts about its attributes stale.
-pub struct ClassAttrs(Mutex<Attrs>);
+pub struct ClassAttrs(AttrCell);
 
 impl AttrStore for ClassAttrs {
-    fn cell(&self) -> &Mutex<Attrs> {
+    fn cell(&self) -> &AttrCell {
         &self.0
     }
 
@@ -134,7 +139,7 @@ impl AttrStore for ClassAttrs {
 /// instead), and the answer is almost always no.
 #[derive(Default)]
 pub struct InstanceAttrs {
-    cell: Mutex<Attrs>,
+    cell: AttrCell,
     /// One bit per [`name_bit`] of each name ever set (a removed name keeps its bit).
     names: AtomicU64,
 }
@@ -147,7 +152,7 @@ impl InstanceAttrs {
 }
 
 impl AttrStore for InstanceAttrs {
-    fn cell(&self) -> &Mutex<Attrs> {
+    fn cell(&self) -> &AttrCell {
         &self.cell
     }
 
@@ -180,8 +185,8 @@ fn data_descriptor(v: &Value) -> bool {
     d.class.lookup("__set__").is_some() || d.class.lookup("__delete__").is_some()
 }
 
-fn lock(m: &Mutex<Attrs>) -> MutexGuard<'_, Attrs> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
+fn lock(m: &AttrCell) -> spin::MutexGuard<'_, Attrs> {
+    m.lock()
 }
 
 /// Looks `name` up in attributes.
@@ -258,7 +263,7 @@ impl Class {
             name: intern(name),
             module: intern(module),
             bases,
-            attrs: ClassAttrs(Mutex::new(attrs)),
+            attrs: ClassAttrs(AttrCell::new(attrs)),
             linear: OnceLock::new(),
             slots: OnceLock::new(),
             plain: AtomicU64::new(0),

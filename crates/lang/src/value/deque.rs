@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use parking_lot::Mutex;
+use spin::Mutex;
 
 use super::Value;
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use indexmap::IndexMap;
-use parking_lot::Mutex;
+use spin::Mutex;
 use ragtag_engine::{type_error, Exception};
 
 use super::Value;

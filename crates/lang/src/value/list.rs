@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use parking_lot::Mutex;
+use spin::Mutex;
 use ragtag_engine::columns::ListLiteral;
 use ragtag_engine::literal::{Leaf, Nested};
 

@@ -222,7 +222,7 @@ pub struct Closure {
     pub annotations: Option<Value>,
     /// The function's own attributes (`f.x = 1`, `__wrapped__`), and the `__name__`,
     /// `__qualname__`, `__doc__` and `__module__` given to it (`functools.wraps`).
-    pub attrs: std::sync::Mutex<class::Attrs>,
+    pub attrs: class::AttrCell,
 }
 
 /// A lambda's expression or a def's statements.

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use parking_lot::Mutex;
+use spin::Mutex;
 use ragtag_engine::{budget, Exception};
 
 use super::{Key, Value};
