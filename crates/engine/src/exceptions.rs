@@ -152,6 +152,44 @@ pub enum ExceptionClass {
     FutureWarning,
     /// `RuntimeWarning`: a doubtful runtime behaviour, e.g. `raise RuntimeWarning('overflow')`.
     RuntimeWarning,
+    /// `UnicodeTranslateError`: a character `str.translate`-style codecs cannot map, e.g. `raise UnicodeTranslateError('x', 0, 1, 'no mapping')`.
+    UnicodeTranslateError,
+    /// `BlockingIOError`: an operation that would block a non-blocking stream, e.g. `raise BlockingIOError('would block')`.
+    BlockingIOError,
+    /// `ChildProcessError`: a failed operation on a child process, e.g. `raise ChildProcessError('no child')`.
+    ChildProcessError,
+    /// `ConnectionError`: a connection problem; the base of the connection errors, e.g. `raise ConnectionError('network down')`.
+    ConnectionError,
+    /// `BrokenPipeError`: a write to a pipe or socket whose other end closed, e.g. `raise BrokenPipeError('pipe closed')`.
+    BrokenPipeError,
+    /// `ConnectionAbortedError`: a connection the peer aborted, e.g. `raise ConnectionAbortedError('aborted')`.
+    ConnectionAbortedError,
+    /// `ConnectionRefusedError`: a connection the peer refused, e.g. `raise ConnectionRefusedError('refused')`.
+    ConnectionRefusedError,
+    /// `ConnectionResetError`: a connection the peer reset, e.g. `raise ConnectionResetError('reset')`.
+    ConnectionResetError,
+    /// `InterruptedError`: a system call interrupted by a signal, e.g. `raise InterruptedError('interrupted')`.
+    InterruptedError,
+    /// `ProcessLookupError`: a process that does not exist, e.g. `raise ProcessLookupError('no such process')`.
+    ProcessLookupError,
+    /// `BufferError`: a buffer operation that cannot be done, e.g. `raise BufferError('buffer in use')`.
+    BufferError,
+    /// `ReferenceError`: a weak reference whose object is gone, e.g. `raise ReferenceError('object gone')`.
+    ReferenceError,
+    /// `PendingDeprecationWarning`: a feature that will be deprecated, e.g. `raise PendingDeprecationWarning('use g')`.
+    PendingDeprecationWarning,
+    /// `SyntaxWarning`: doubtful syntax, e.g. `raise SyntaxWarning('is with a literal')`.
+    SyntaxWarning,
+    /// `ImportWarning`: a doubtful module import, e.g. `raise ImportWarning('shadowed')`.
+    ImportWarning,
+    /// `UnicodeWarning`: a doubtful Unicode operation, e.g. `raise UnicodeWarning('mixed')`.
+    UnicodeWarning,
+    /// `BytesWarning`: a doubtful bytes operation, e.g. `raise BytesWarning('str() on bytes')`.
+    BytesWarning,
+    /// `ResourceWarning`: a resource left open, e.g. `raise ResourceWarning('unclosed file')`.
+    ResourceWarning,
+    /// `EncodingWarning`: text opened without an encoding, e.g. `raise EncodingWarning('no encoding')`.
+    EncodingWarning,
 }
 
 use ExceptionClass as C;
@@ -159,7 +197,7 @@ use ExceptionClass as C;
 impl ExceptionClass {
     /// Every class, each base class followed by the classes under it (the catalogue's
     /// order: a tree read top to bottom).
-    pub const ALL: [ExceptionClass; 56] = [
+    pub const ALL: [ExceptionClass; 75] = [
         C::BaseException,
         C::Exception,
         C::ValueError,
@@ -167,6 +205,7 @@ impl ExceptionClass {
         C::UnicodeError,
         C::UnicodeDecodeError,
         C::UnicodeEncodeError,
+        C::UnicodeTranslateError,
         C::TypeError,
         C::NameError,
         C::UnboundLocalError,
@@ -195,6 +234,15 @@ impl ExceptionClass {
         C::FileExistsError,
         C::NotADirectoryError,
         C::TimeoutError,
+        C::BlockingIOError,
+        C::ChildProcessError,
+        C::ConnectionError,
+        C::BrokenPipeError,
+        C::ConnectionAbortedError,
+        C::ConnectionRefusedError,
+        C::ConnectionResetError,
+        C::InterruptedError,
+        C::ProcessLookupError,
         C::OpError,
         C::InvalidArgumentError,
         C::NotFoundError,
@@ -208,11 +256,20 @@ impl ExceptionClass {
         C::MemoryError,
         C::StopAsyncIteration,
         C::SystemError,
+        C::BufferError,
+        C::ReferenceError,
         C::Warning,
         C::UserWarning,
         C::DeprecationWarning,
         C::FutureWarning,
         C::RuntimeWarning,
+        C::PendingDeprecationWarning,
+        C::SyntaxWarning,
+        C::ImportWarning,
+        C::UnicodeWarning,
+        C::BytesWarning,
+        C::ResourceWarning,
+        C::EncodingWarning,
         C::KeyboardInterrupt,
         C::GeneratorExit,
         C::SystemExit,
@@ -235,6 +292,25 @@ impl ExceptionClass {
             C::DeprecationWarning => "DeprecationWarning",
             C::FutureWarning => "FutureWarning",
             C::RuntimeWarning => "RuntimeWarning",
+            C::UnicodeTranslateError => "UnicodeTranslateError",
+            C::BlockingIOError => "BlockingIOError",
+            C::ChildProcessError => "ChildProcessError",
+            C::ConnectionError => "ConnectionError",
+            C::BrokenPipeError => "BrokenPipeError",
+            C::ConnectionAbortedError => "ConnectionAbortedError",
+            C::ConnectionRefusedError => "ConnectionRefusedError",
+            C::ConnectionResetError => "ConnectionResetError",
+            C::InterruptedError => "InterruptedError",
+            C::ProcessLookupError => "ProcessLookupError",
+            C::BufferError => "BufferError",
+            C::ReferenceError => "ReferenceError",
+            C::PendingDeprecationWarning => "PendingDeprecationWarning",
+            C::SyntaxWarning => "SyntaxWarning",
+            C::ImportWarning => "ImportWarning",
+            C::UnicodeWarning => "UnicodeWarning",
+            C::BytesWarning => "BytesWarning",
+            C::ResourceWarning => "ResourceWarning",
+            C::EncodingWarning => "EncodingWarning",
             C::Exception => "Exception",
             C::ValueError => "ValueError",
             C::AxisError => "AxisError",
@@ -303,6 +379,25 @@ impl ExceptionClass {
             C::DeprecationWarning => C::Warning,
             C::FutureWarning => C::Warning,
             C::RuntimeWarning => C::Warning,
+            C::UnicodeTranslateError => C::UnicodeError,
+            C::BlockingIOError => C::OSError,
+            C::ChildProcessError => C::OSError,
+            C::ConnectionError => C::OSError,
+            C::BrokenPipeError => C::ConnectionError,
+            C::ConnectionAbortedError => C::ConnectionError,
+            C::ConnectionRefusedError => C::ConnectionError,
+            C::ConnectionResetError => C::ConnectionError,
+            C::InterruptedError => C::OSError,
+            C::ProcessLookupError => C::OSError,
+            C::BufferError => C::Exception,
+            C::ReferenceError => C::Exception,
+            C::PendingDeprecationWarning => C::Warning,
+            C::SyntaxWarning => C::Warning,
+            C::ImportWarning => C::Warning,
+            C::UnicodeWarning => C::Warning,
+            C::BytesWarning => C::Warning,
+            C::ResourceWarning => C::Warning,
+            C::EncodingWarning => C::Warning,
             C::Exception | C::KeyboardInterrupt | C::GeneratorExit | C::SystemExit => {
                 C::BaseException
             }

@@ -76,6 +76,9 @@ impl<'s> Interp<'s> {
             if let Some(v) = builtins::python::exception_args::json_error_attr(x, name) {
                 return Ok(v);
             }
+            if let Some(v) = builtins::python::exception_attrs::attr(x, name) {
+                return Ok(v);
+            }
         }
         let class = builtins::class_of(&o);
         let member = class.and_then(|c| registry().member(c, name));

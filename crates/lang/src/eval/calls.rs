@@ -36,6 +36,13 @@ impl<'s> Interp<'s> {
             Value::Bound(b) => self.call_method(&b.receiver, &b.func, args, span),
             Value::Instance(_) => self.call_instance(func, args, span),
             Value::ErrorClass(class) => {
+                let values: Vec<Value> = args.iter().map(|a| a.value.clone()).collect();
+                if let Some((class, msg)) =
+                    builtins::python::exception_attrs::construct(*class, &values)
+                {
+                    let e = builtins::python::exception_args::make(class, msg, values);
+                    return Ok(Value::Exception(Arc::new(e)));
+                }
                 let msg = match args.first().map(|a| &a.value) {
                     // `str(KeyError('k'))` is the key's repr, as CPython's.
                     Some(v) if *class == ExceptionClass::KeyError && args.len() == 1 => {
@@ -48,8 +55,7 @@ impl<'s> Interp<'s> {
                     Some(v) => crate::render::tf_text::str_of(v),
                     None => String::new(),
                 };
-                let args = args.iter().map(|a| a.value.clone()).collect();
-                let e = builtins::python::exception_args::make(*class, msg, args);
+                let e = builtins::python::exception_args::make(*class, msg, values);
                 Ok(Value::Exception(Arc::new(e)))
             }
             Value::DType(d) => {

@@ -258,7 +258,23 @@ impl<'s> Interp<'s> {
                 Some(d) => d.clone(),
                 None => Value::dict(Vec::new())?,
             },
-            (Value::ErrorClass(k), "__name__") => Value::str(k.name()),
+            (Value::ErrorClass(k), "__name__" | "__qualname__") => Value::str(k.name()),
+            (Value::ErrorClass(k), "__module__") => Value::str(match k {
+                _ if k.is_tf() => "tensorflow.python.framework.errors_impl",
+                ExceptionClass::AxisError => "numpy.exceptions",
+                _ => "builtins",
+            }),
+            (Value::ErrorClass(k), "__bases__") => Value::tuple(match k.parent() {
+                Some(p) => vec![Value::ErrorClass(p)],
+                None => vec![super::builtins::python::objects::object_type()],
+            }),
+            (Value::ErrorClass(k), "__mro__") => {
+                Value::tuple(super::protocols::error_class_mro(*k))
+            }
+            (Value::ErrorClass(_), "mro") => match super::builtins::registry().get("type.mro") {
+                Some(b) => Value::method(o.clone(), b),
+                None => return Ok(None),
+            },
             (Value::Module(m), "__name__") if m.as_ref() == "tf.RaggedTensor" => {
                 Value::str("RaggedTensor")
             }

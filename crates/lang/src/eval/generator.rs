@@ -193,8 +193,15 @@ impl<'s> Interp<'s> {
         span: Span,
     ) -> Result<Out> {
         let IterState::Generator(GenBox(b)) = &mut *state else {
+            // A generator expression: `next()` and `send(None)` step it.
             it.put(state);
-            return Ok(Out::Done(Value::None));
+            return Ok(match input {
+                Resume::Next | Resume::Send(Value::None) => match self.next_iter(it, span)? {
+                    Some(x) => Out::Yield(x),
+                    None => Out::Done(Value::None),
+                },
+                _ => Out::Done(Value::None),
+            });
         };
         let Some(gen) = b.downcast_mut::<Gen>() else {
             it.finish();

@@ -22,6 +22,15 @@ pub(super) fn full_mro(c: &Arc<Class>) -> Vec<Value> {
     out
 }
 
+/// A builtin exception class's `__mro__`: it, its bases up to BaseException, and `object`.
+pub(crate) fn error_class_mro(k: ExceptionClass) -> Vec<Value> {
+    let mut out: Vec<Value> = std::iter::successors(Some(k), |k| k.parent())
+        .map(Value::ErrorClass)
+        .collect();
+    out.push(super::builtins::python::objects::object_type());
+    out
+}
+
 /// `C.mro`, bound to the class.
 pub(super) fn mro_method(c: &Arc<Class>) -> Value {
     match super::builtins::registry().get("type.mro") {

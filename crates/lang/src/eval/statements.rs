@@ -172,7 +172,12 @@ impl<'s> Interp<'s> {
                         "No active exception to reraise",
                     ),
                     Some(e) => match self.eval(e)? {
-                        Value::Exception(x) => Error::from((*x).clone()),
+                        Value::Exception(x) => {
+                            // `except … as e` gets this very object back (`e is err`).
+                            self.raised =
+                                Some((Value::Exception(x.clone()), x.class, x.message.clone()));
+                            Error::from((*x).clone())
+                        }
                         Value::ErrorClass(c) => Error::new(c, ""),
                         v @ (Value::Instance(_) | Value::Class(_)) => {
                             self.raise_object(v, e.span)?
@@ -427,7 +432,11 @@ impl<'s> Interp<'s> {
                             .at(c.span))
                         }
                     };
-                    matched |= class.catches(err.class);
+                    // A user's exception with several builtin bases is caught by each.
+                    matched |= match self.raised_instance(&err) {
+                        Some(i) => i.class.is_subclass_of(&Value::ErrorClass(class)),
+                        None => class.catches(err.class),
+                    };
                 }
             }
             if matched {

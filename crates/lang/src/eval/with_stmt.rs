@@ -76,6 +76,11 @@ impl<'s> Interp<'s> {
     /// The class and the value of a raised error, as `__exit__` and `except … as e` see
     /// them: the user's instance when it is one.
     pub(super) fn exception_values(&mut self, err: &Error) -> (Value, Value) {
+        if let Some((x @ Value::Exception(_), class, message)) = &self.raised {
+            if *class == err.class && *message == err.message {
+                return (Value::ErrorClass(err.class), x.clone());
+            }
+        }
         match self.raised_instance(err) {
             Some(i) => (Value::Class(i.class.clone()), Value::Instance(i)),
             None => (

@@ -556,6 +556,10 @@ pub fn c3(bases: &[Value]) -> Option<Vec<Value>> {
         .iter()
         .map(|b| match b {
             Value::Class(c) => c.mro(),
+            // A builtin exception class's own order: it, then its bases up to BaseException.
+            Value::ErrorClass(k) => std::iter::successors(Some(*k), |k| k.parent())
+                .map(Value::ErrorClass)
+                .collect(),
             other => vec![other.clone()],
         })
         .collect();

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use indexmap::IndexMap;
-use spin::Mutex;
 use ragtag_engine::{type_error, Exception};
+use spin::Mutex;
 
 use super::Value;
 
@@ -110,6 +110,7 @@ impl Key {
             Value::Module(m) => Key::Named("module", m.to_string()),
             Value::Builtin(b) => Key::Named("builtin", format!("{:p}", *b)),
             Value::Closure(c) => Key::Named("function", format!("{:p}", Arc::as_ptr(c))),
+            Value::Exception(x) => Key::Named("exception", format!("{:p}", Arc::as_ptr(x))),
             // Instances and classes of the user's hash by identity (a `__hash__` of their
             // own is not called).
             Value::Class(c) => Key::Named("class", format!("{:p}", Arc::as_ptr(c))),

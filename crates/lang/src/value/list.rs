@@ -7,9 +7,9 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use spin::Mutex;
 use ragtag_engine::columns::ListLiteral;
 use ragtag_engine::literal::{Leaf, Nested};
+use spin::Mutex;
 
 use super::Value;
 

@@ -14,6 +14,7 @@ pub mod convert;
 pub mod deque;
 mod dict;
 pub mod env;
+pub mod exception_args;
 mod fast_literal;
 pub mod iter;
 mod list;

@@ -8,8 +8,8 @@
 
 use std::sync::Arc;
 
-use spin::Mutex;
 use ragtag_engine::{budget, Exception};
+use spin::Mutex;
 
 use super::{Key, Value};
 

@@ -528,6 +528,7 @@ pub fn class_of(v: &Value) -> Option<&'static str> {
         v if numpy_random::is_generator(v) => "np.random.Generator",
         Value::Iter(i) if i.is_generator() => "generator",
         Value::Opaque(o) if matches!(&**o, "<sys.stdout>" | "<sys.stderr>") => "sys.stdout",
+        Value::Exception(_) => "BaseException",
         _ => return None,
     })
 }

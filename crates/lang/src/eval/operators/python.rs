@@ -41,6 +41,7 @@ pub fn identical(a: &Value, b: &Value) -> bool {
         (Value::ByteArray(x), Value::ByteArray(y)) => Arc::ptr_eq(x, y),
         (Value::Range(x), Value::Range(y)) => Arc::ptr_eq(x, y),
         (Value::View(x), Value::View(y)) => Arc::ptr_eq(x, y),
+        (Value::Exception(x), Value::Exception(y)) => Arc::ptr_eq(x, y),
         _ => false,
     }
 }
@@ -157,12 +158,13 @@ pub fn python_eq(a: &Value, b: &Value) -> bool {
                     _ => false,
                 })
         }
-        // Type objects, classes and functions are equal only to themselves.
+        // Type objects, classes, functions and exceptions are equal only to themselves.
         (Value::Builtin(_), Value::Builtin(_))
         | (Value::Class(_), Value::Class(_))
         | (Value::Instance(_), Value::Instance(_))
         | (Value::ErrorClass(_), Value::ErrorClass(_))
         | (Value::Closure(_), Value::Closure(_))
+        | (Value::Exception(_), Value::Exception(_))
         | (Value::Module(_), Value::Module(_)) => identical(a, b),
         _ => match (num(a), num(b)) {
             (Some(x), Some(y)) => x == y,

@@ -509,12 +509,7 @@ fn repr_leaf(v: &Value) -> String {
             c.name()
         ),
         Value::ErrorClass(c) => format!("<class '{}'>", c.name()),
-        // A KeyError's message is already the repr of its key: `KeyError('a')`.
-        Value::Exception(e) if e.class.name() == "KeyError" => {
-            format!("KeyError({})", e.message)
-        }
-        Value::Exception(e) if e.message.is_empty() => format!("{}()", e.class.name()),
-        Value::Exception(e) => format!("{}({})", e.class.name(), py_str(&e.message)),
+        Value::Exception(e) => exception_repr(e),
         Value::Opaque(o) => o.to_string(),
         Value::Iter(i) => i.repr(repr_of),
         Value::Spec(s) => {
@@ -571,3 +566,23 @@ fn repr_leaf(v: &Value) -> String {
 /// guide shows (TensorFlow's own); the rest are checked on values built directly.
 #[cfg(test)]
 mod tests;
+
+/// An exception's repr: its class and the arguments it was made with (`OSError(2, 'x')`);
+/// for one ragtag raised, those its message stands for.
+fn exception_repr(e: &ragtag_engine::Exception) -> String {
+    let name = e.class.name();
+    if let Some(args) = crate::value::exception_args::remembered(e) {
+        let shown = crate::value::exception_args::visible_args(e.class, &args);
+        let items: Vec<String> = shown.iter().map(repr_of).collect();
+        return format!("{name}({})", items.join(", "));
+    }
+    if let Some((errno, strerror, _)) = crate::value::exception_args::errno_parts(&e.message) {
+        return format!("{name}({errno}, {})", py_str(strerror));
+    }
+    match e.class.name() {
+        _ if e.message.is_empty() => format!("{name}()"),
+        // A KeyError's message is already the repr of its key: `KeyError('a')`.
+        "KeyError" => format!("KeyError({})", e.message),
+        _ => format!("{name}({})", py_str(&e.message)),
+    }
+}

@@ -1,6 +1,7 @@
 //! The text codecs of `str.encode` and `bytes.decode`: UTF-8, ASCII and Latin-1, with the
 //! `strict`, `replace` and `ignore` error handlers and CPython's messages.
 
+use crate::value::Value;
 use ragtag_engine::{Exception, ExceptionClass};
 
 /// A codec by any of CPython's spellings of its name.
@@ -90,17 +91,15 @@ pub fn encode(s: &str, codec: Codec, errors: Errors) -> Result<Vec<u8>, Exceptio
                     .skip(i)
                     .take_while(|&c| (c as u32) >= limit)
                     .count();
-                let what = if run == 1 {
-                    format!("character '{}' in position {i}", ascii_escape(c))
-                } else {
-                    format!("characters in position {i}-{}", i + run - 1)
-                };
-                return Err(Exception::new(
+                return Err(unicode_error(
                     ExceptionClass::UnicodeEncodeError,
-                    format!(
-                        "'{}' codec can't encode {what}: ordinal not in range({limit})",
-                        codec.name()
-                    ),
+                    vec![
+                        Value::str(codec.name()),
+                        Value::str(s),
+                        Value::Int(i as i64),
+                        Value::Int((i + run) as i64),
+                        Value::str(format!("ordinal not in range({limit})")),
+                    ],
                 ));
             }
         }
@@ -109,7 +108,7 @@ pub fn encode(s: &str, codec: Codec, errors: Errors) -> Result<Vec<u8>, Exceptio
 }
 
 /// A non-ASCII character as CPython's messages write it: `\xe9`, `\u65e5`, `\U0001f600`.
-fn ascii_escape(c: char) -> String {
+pub(super) fn ascii_escape(c: char) -> String {
     match c as u32 {
         n if n < 0x100 => format!("\\x{n:02x}"),
         n if n < 0x10000 => format!("\\u{n:04x}"),
@@ -132,11 +131,15 @@ pub fn decode(b: &[u8], codec: Codec, errors: Errors) -> Result<String, Exceptio
                     Errors::Ignore => {}
                     Errors::Replace => out.push('\u{FFFD}'),
                     Errors::Strict => {
-                        return Err(Exception::new(
+                        return Err(unicode_error(
                             ExceptionClass::UnicodeDecodeError,
-                            format!(
-                                "'ascii' codec can't decode byte 0x{c:02x} in position {i}: ordinal not in range(128)"
-                            ),
+                            vec![
+                                Value::str("ascii"),
+                                Value::bytes(b),
+                                Value::Int(i as i64),
+                                Value::Int(i as i64 + 1),
+                                Value::str("ordinal not in range(128)"),
+                            ],
                         ))
                     }
                 }
@@ -145,6 +148,16 @@ pub fn decode(b: &[u8], codec: Codec, errors: Errors) -> Result<String, Exceptio
         }
         Codec::Utf8 => decode_utf8(b, errors),
     }
+}
+
+/// The Unicode error of `class` with CPython's constructor arguments (encoding, object,
+/// start, end, reason): its message is the one the constructor makes, and its attributes
+/// (`e.object`, `e.start`, …) are those arguments.
+fn unicode_error(class: ExceptionClass, args: Vec<Value>) -> Exception {
+    let message = super::exception_attrs::construct(class, &args)
+        .map(|(_, m)| m)
+        .unwrap_or_default();
+    super::exception_args::make(class, message, args)
 }
 
 fn decode_utf8(b: &[u8], errors: Errors) -> Result<String, Exception> {
@@ -171,14 +184,15 @@ fn decode_utf8(b: &[u8], errors: Errors) -> Result<String, Exception> {
                     } else {
                         "invalid continuation byte"
                     };
-                    let what = if bad == 1 {
-                        format!("byte 0x{lead:02x} in position {pos}")
-                    } else {
-                        format!("bytes in position {pos}-{}", pos + bad - 1)
-                    };
-                    return Err(Exception::new(
+                    return Err(unicode_error(
                         ExceptionClass::UnicodeDecodeError,
-                        format!("'utf-8' codec can't decode {what}: {reason}"),
+                        vec![
+                            Value::str("utf-8"),
+                            Value::bytes(b),
+                            Value::Int(pos as i64),
+                            Value::Int((pos + bad) as i64),
+                            Value::str(reason),
+                        ],
                     ));
                 }
                 if errors == Errors::Replace {

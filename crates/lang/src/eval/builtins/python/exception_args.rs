@@ -1,47 +1,31 @@
 //! `e.args` of a builtin exception: the arguments it was made with (`KeyError('k').args ==
-//! ('k',)`). An exception value holds only its class and message, so the arguments of the
-//! exceptions the program makes are remembered by class and message (the last few hundred),
-//! which a raised and caught exception keeps; one ragtag raised itself has its message as
-//! its one argument (a KeyError's key read back from its repr).
-
-use std::cell::RefCell;
-use std::collections::HashMap;
+//! ('k',)`), remembered by class and message (`value::exception_args`); one ragtag raised
+//! itself has its message as its one argument (a KeyError's key read back from its repr, an
+//! OSError's errno and strerror from its `[Errno N] …` form).
 
 use crate::value::Value;
 use ragtag_engine::{Exception, ExceptionClass};
 
-const KEEP: usize = 512;
-
-thread_local! {
-    static ARGS: RefCell<HashMap<(String, String), Vec<Value>>> = RefCell::new(HashMap::new());
-}
-
-/// Remembers the arguments an exception of `class` with `message` was made with.
-pub fn remember(class: ExceptionClass, message: &str, args: Vec<Value>) {
-    ARGS.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= KEEP {
-            m.clear();
-        }
-        m.insert((class.name().to_string(), message.to_string()), args);
-    });
-}
+pub use crate::value::exception_args::{remember, remembered};
 
 /// `e.args`.
 pub fn args_of(e: &Exception) -> Value {
-    let known = ARGS.with(|m| {
-        m.borrow()
-            .get(&(e.class.name().to_string(), e.message.clone()))
-            .cloned()
-    });
-    if let Some(args) = known {
-        return Value::tuple(args);
+    if let Some(args) = remembered(e) {
+        return Value::tuple(crate::value::exception_args::visible_args(e.class, &args).to_vec());
     }
     if e.message.is_empty() {
         return Value::tuple(Vec::new());
     }
     if e.class == ExceptionClass::KeyError {
         return Value::tuple(vec![key_of(&e.message)]);
+    }
+    // An OSError ragtag raised (`[Errno 2] No such file or directory: 'f'`): its errno and
+    // strerror, as CPython's.
+    if ExceptionClass::OSError.catches(e.class) {
+        let field = |name| super::exception_attrs::attr(e, name).unwrap_or(Value::None);
+        if let (errno @ Value::Int(_), strerror) = (field("errno"), field("strerror")) {
+            return Value::tuple(vec![errno, strerror]);
+        }
     }
     Value::tuple(vec![Value::str(&e.message)])
 }

@@ -64,6 +64,10 @@ pub(super) fn next(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )
         .at(a.span("iterator")));
     }
+    // A generator's return value is the `value` of the StopIteration that ends it.
+    if matches!(v, Value::Iter(i) if i.is_generator()) && a.given("default").is_none() {
+        return yielded(it.send_to(v, crate::eval::generator::Resume::Next, a.call)?);
+    }
     match it.next_of(v, a.call)? {
         Some(x) => Ok(x),
         None => match a.given("default") {
@@ -78,10 +82,11 @@ fn yielded(out: crate::eval::generator::Out) -> Result<Value> {
         crate::eval::generator::Out::Yield(v) => Ok(v),
         crate::eval::generator::Out::Done(v) => Err(match v {
             Value::None => stop(),
-            v => Error::new(
+            v => Error::from(super::exception_args::make(
                 ExceptionClass::StopIteration,
                 crate::render::tf_text::str_of(&v),
-            ),
+                vec![v],
+            )),
         }),
     }
 }

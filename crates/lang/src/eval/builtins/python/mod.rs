@@ -19,6 +19,7 @@ pub mod dataclasses;
 mod deque;
 pub mod dict_bases;
 pub mod exception_args;
+pub mod exception_attrs;
 mod exec;
 mod files;
 pub mod format;

@@ -53,6 +53,16 @@ pub static OBJECTS: &[Builtin] = &[
     Builtin::method("BaseException.__str__", "(self)", exception_str)
         .doc("An exception's message: its one argument, or the tuple of its arguments.")
         .examples(&["class E(ValueError):\n    def __str__(self):\n        return 'E: ' + super().__str__()\nstr(E('x'))"]),
+    Builtin::method("BaseException.__repr__", "(self, /)", |it, a| {
+        let v = a.value("self");
+        it.prepare_shown(v, a.call)?;
+        Ok(Value::str(crate::render::tf_text::repr_of(v)))
+    })
+        .doc("An exception as the REPL shows it: its class and its arguments.")
+        .examples(&["ValueError('bad').__repr__()"]),
+    Builtin::method("BaseException.with_traceback", "(self, tb, /)", |_, a| Ok(a.value("self").clone()))
+        .doc("The exception itself: ragtag keeps no traceback objects, so `raise e.with_traceback(tb)` raises `e` again.")
+        .examples(&["e = ValueError('x')\ne.with_traceback(None) is e"]),
     Builtin::method("object.__init__", "(self, *args, **kwargs)", |_, a| {
         let extra = a.rest().len() + a.kwargs().len();
         crate::eval::construct::object_init(a.value("self"), extra, a.call)
@@ -87,6 +97,7 @@ fn exception_str(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let v = a.value("self");
     let args = match v {
         Value::Instance(i) => attr_get(&i.attrs, "args"),
+        Value::Exception(e) => return Ok(Value::str(&e.message)),
         _ => None,
     };
     Ok(Value::str(match args {

@@ -51,6 +51,7 @@ fn init_subclass(_: &mut Interp<'_>, _: &Args) -> Result<Value> {
 fn mro(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     match a.value("self") {
         Value::Class(c) => Ok(Value::list(crate::eval::protocols::full_mro(c))),
+        Value::ErrorClass(k) => Ok(Value::list(crate::eval::protocols::error_class_mro(*k))),
         other => Ok(Value::list(vec![other.clone()])),
     }
 }
