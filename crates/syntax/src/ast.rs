@@ -98,6 +98,8 @@ pub enum StmtKind {
         cond: Expr,
         /// The loop body.
         body: Vec<Stmt>,
+        /// `else:` statements, run when the condition is false (not after a `break`).
+        orelse: Vec<Stmt>,
     },
     /// `def name(params): body`, with any decorators already dropped.
     Def {
@@ -118,6 +120,9 @@ pub enum StmtKind {
         body: Vec<Stmt>,
         /// The handlers, in order.
         handlers: Vec<Handler>,
+        /// `else:` statements, run when the body raised nothing (their own errors are not
+        /// handled by `handlers`).
+        orelse: Vec<Stmt>,
         /// `finally:` statements, if any.
         finally: Vec<Stmt>,
     },
@@ -162,6 +167,8 @@ pub enum StmtKind {
         iter: Expr,
         /// The loop body.
         body: Vec<Stmt>,
+        /// `else:` statements, run when the items ran out (not after a `break`).
+        orelse: Vec<Stmt>,
     },
     /// `class Name(bases…): body`.
     Class {

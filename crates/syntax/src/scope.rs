@@ -65,10 +65,14 @@ fn collect(body: &[Stmt], b: &mut Bindings) {
                 target(t, b)
             }
             StmtKind::For {
-                target: t, body, ..
+                target: t,
+                body,
+                orelse,
+                ..
             } => {
                 target(t, b);
                 collect(body, b);
+                collect(orelse, b);
             }
             StmtKind::Import { module, alias } if !module.starts_with("__future__.") => {
                 let bound = alias
@@ -86,7 +90,10 @@ fn collect(body: &[Stmt], b: &mut Bindings) {
             StmtKind::Def { name, .. } => {
                 b.locals.insert(name.clone());
             }
-            StmtKind::While { body, .. } => collect(body, b),
+            StmtKind::While { body, orelse, .. } => {
+                collect(body, b);
+                collect(orelse, b);
+            }
             StmtKind::If { body, orelse, .. } => {
                 collect(body, b);
                 collect(orelse, b);
@@ -94,9 +101,11 @@ fn collect(body: &[Stmt], b: &mut Bindings) {
             StmtKind::Try {
                 body,
                 handlers,
+                orelse,
                 finally,
             } => {
                 collect(body, b);
+                collect(orelse, b);
                 for h in handlers {
                     if let Some(n) = &h.name {
                         b.locals.insert(n.clone());
@@ -199,8 +208,9 @@ fn check_body(
                 enclosing.pop();
                 r?;
             }
-            StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
-                check_body(body, enclosing, in_class)?
+            StmtKind::For { body, orelse, .. } | StmtKind::While { body, orelse, .. } => {
+                check_body(body, enclosing, in_class)?;
+                check_body(orelse, enclosing, in_class)?;
             }
             StmtKind::If { body, orelse, .. } => {
                 check_body(body, enclosing, in_class)?;
@@ -209,9 +219,11 @@ fn check_body(
             StmtKind::Try {
                 body,
                 handlers,
+                orelse,
                 finally,
             } => {
                 check_body(body, enclosing, in_class)?;
+                check_body(orelse, enclosing, in_class)?;
                 for h in handlers {
                     check_body(&h.body, enclosing, in_class)?;
                 }

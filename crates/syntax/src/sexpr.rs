@@ -276,9 +276,9 @@ fn stmt(s: &Stmt) -> String {
         StmtKind::Break => "(break)".into(),
         StmtKind::Continue => "(continue)".into(),
         StmtKind::Del(items) => form("del", items.iter().map(expr_to_sexpr)),
-        StmtKind::While { cond, body } => {
+        StmtKind::While { cond, body, orelse } => {
             let head = format!("while {}", expr_to_sexpr(cond));
-            form(&head, body.iter().map(stmt))
+            with_else(form(&head, body.iter().map(stmt)), orelse)
         }
         StmtKind::Global(names) => form("global", names.iter().cloned()),
         StmtKind::Nonlocal(names) => form("nonlocal", names.iter().cloned()),
@@ -333,13 +333,15 @@ fn stmt(s: &Stmt) -> String {
             target: t,
             iter,
             body,
+            orelse,
         } => {
             let head = format!("for {} {}", target(t), expr_to_sexpr(iter));
-            form(&head, body.iter().map(stmt))
+            with_else(form(&head, body.iter().map(stmt)), orelse)
         }
         StmtKind::Try {
             body,
             handlers,
+            orelse,
             finally,
         } => {
             let mut parts = vec![block(body)];
@@ -347,6 +349,9 @@ fn stmt(s: &Stmt) -> String {
                 let classes = form("", h.classes.iter().map(expr_to_sexpr)).replacen("( ", "(", 1);
                 let head = format!("except {classes} {}", h.name.as_deref().unwrap_or("_"));
                 parts.push(form(&head, h.body.iter().map(stmt)));
+            }
+            if !orelse.is_empty() {
+                parts.push(form("else", orelse.iter().map(stmt)));
             }
             if !finally.is_empty() {
                 parts.push(form("finally", finally.iter().map(stmt)));
@@ -421,4 +426,13 @@ fn pattern(p: &crate::pattern::Pattern) -> String {
         P::Or(alts, _) => form("|", alts.iter().map(pattern)),
         P::As(inner, n, _) => format!("(as {} {n})", pattern(inner)),
     }
+}
+
+/// A loop's form with its `else:` block, when it has one: `(for … (else …))`.
+fn with_else(loop_form: String, orelse: &[Stmt]) -> String {
+    if orelse.is_empty() {
+        return loop_form;
+    }
+    let inner = loop_form.strip_suffix(')').unwrap_or(&loop_form);
+    format!("{inner} {})", form("else", orelse.iter().map(stmt)))
 }

@@ -18,14 +18,24 @@ pub fn stmt_has_yield(s: &Stmt) -> bool {
         StmtKind::AnnAssign { value, .. } => value.as_ref().is_some_and(expr_has_yield),
         StmtKind::Return(e) | StmtKind::Raise(e) => e.as_ref().is_some_and(expr_has_yield),
         StmtKind::Del(items) => items.iter().any(expr_has_yield),
-        StmtKind::While { cond, body } => expr_has_yield(cond) || block(body),
-        StmtKind::For { iter, body, .. } => expr_has_yield(iter) || block(body),
+        StmtKind::While { cond, body, orelse } => {
+            expr_has_yield(cond) || block(body) || block(orelse)
+        }
+        StmtKind::For {
+            iter, body, orelse, ..
+        } => expr_has_yield(iter) || block(body) || block(orelse),
         StmtKind::If { cond, body, orelse } => expr_has_yield(cond) || block(body) || block(orelse),
         StmtKind::Try {
             body,
             handlers,
+            orelse,
             finally,
-        } => block(body) || handlers.iter().any(|h| block(&h.body)) || block(finally),
+        } => {
+            block(body)
+                || handlers.iter().any(|h| block(&h.body))
+                || block(orelse)
+                || block(finally)
+        }
         StmtKind::Assert { test, msg } => {
             expr_has_yield(test) || msg.as_ref().is_some_and(expr_has_yield)
         }

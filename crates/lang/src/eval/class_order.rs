@@ -56,12 +56,19 @@ fn collect(body: &[Stmt], first: &mut HashMap<String, usize>) {
                 note(&bound, first);
             }
             StmtKind::For {
-                target: t, body, ..
+                target: t,
+                body,
+                orelse,
+                ..
             } => {
                 target(t, first);
                 collect(body, first);
+                collect(orelse, first);
             }
-            StmtKind::While { body, .. } => collect(body, first),
+            StmtKind::While { body, orelse, .. } => {
+                collect(body, first);
+                collect(orelse, first);
+            }
             StmtKind::If { body, orelse, .. } => {
                 collect(body, first);
                 collect(orelse, first);
@@ -69,9 +76,11 @@ fn collect(body: &[Stmt], first: &mut HashMap<String, usize>) {
             StmtKind::Try {
                 body,
                 handlers,
+                orelse,
                 finally,
             } => {
                 collect(body, first);
+                collect(orelse, first);
                 for h in handlers {
                     collect(&h.body, first);
                 }

@@ -17,6 +17,8 @@ use ragtag_engine::ExceptionClass;
 use ragtag_syntax::ast::{ExprKind, Handler, Span, Stmt, StmtKind};
 use ragtag_syntax::yields::stmt_has_yield;
 
+use super::generator_blocks::{block_of, frame, parent_stmt, Block, Frame, Pending};
+
 /// What a generator is resumed with.
 pub enum Resume {
     /// `next(g)`.
@@ -43,73 +45,6 @@ struct Gen {
     started: bool,
     /// The iterator a `yield from` is delegating to.
     delegate: Option<Value>,
-}
-
-/// One open block of the body.
-#[derive(Clone)]
-struct Frame {
-    block: Block,
-    pos: usize,
-    /// A `for` body's iterator.
-    iter: Option<Value>,
-    /// What a `finally` block interrupted.
-    pending: Option<Pending>,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Block {
-    Root,
-    Body,
-    Orelse,
-    Handler(usize),
-    Finally,
-}
-
-#[derive(Clone)]
-enum Pending {
-    Raise(Box<Error>),
-    Return(Value),
-    /// `break` (false) or `continue` (true) on the way to its loop.
-    Jump(bool),
-}
-
-fn frame(block: Block) -> Frame {
-    Frame {
-        block,
-        pos: 0,
-        iter: None,
-        pending: None,
-    }
-}
-
-/// The statements of the innermost block of `frames`.
-fn block_of<'a>(root: &'a [Stmt], frames: &[Frame]) -> &'a [Stmt] {
-    let mut block = root;
-    for k in 1..frames.len() {
-        let Some(stmt) = block.get(frames[k - 1].pos) else {
-            return &[];
-        };
-        block = match (&stmt.kind, frames[k].block) {
-            (StmtKind::If { body, .. }, Block::Body)
-            | (StmtKind::While { body, .. }, Block::Body)
-            | (StmtKind::For { body, .. }, Block::Body)
-            | (StmtKind::Try { body, .. }, Block::Body) => body,
-            (StmtKind::If { orelse, .. }, Block::Orelse) => orelse,
-            (StmtKind::Try { handlers, .. }, Block::Handler(i)) => &handlers[i].body,
-            (StmtKind::Try { finally, .. }, Block::Finally) => finally,
-            _ => &[],
-        };
-    }
-    block
-}
-
-/// The statement the innermost frame's parent is at (the compound statement it is in).
-fn parent_stmt<'a>(root: &'a [Stmt], frames: &[Frame]) -> Option<&'a Stmt> {
-    let n = frames.len();
-    if n < 2 {
-        return None;
-    }
-    block_of(root, &frames[..n - 1]).get(frames[n - 2].pos)
 }
 
 fn unsupported(span: Span) -> Error {
@@ -384,15 +319,22 @@ impl<'s> Interp<'s> {
                 gen.frames
                     .push(frame(if t { Block::Body } else { Block::Orelse }));
             }
-            StmtKind::While { cond, .. } => {
+            StmtKind::While { cond, orelse, .. } => {
                 let t = self.eval(cond)?;
                 if t.truthy().map_err(|e| Error::from(e).at(cond.span))? {
                     gen.frames.push(frame(Block::Body));
+                } else if !orelse.is_empty() {
+                    gen.frames.push(frame(Block::Orelse));
                 } else {
                     top_mut(gen).pos += 1;
                 }
             }
-            StmtKind::For { target, iter, .. } => {
+            StmtKind::For {
+                target,
+                iter,
+                orelse,
+                ..
+            } => {
                 let it = self.eval_iterable(iter)?;
                 match self.next_of(&it, iter.span)? {
                     Some(x) => {
@@ -402,6 +344,7 @@ impl<'s> Interp<'s> {
                             ..frame(Block::Body)
                         });
                     }
+                    None if !orelse.is_empty() => gen.frames.push(frame(Block::Orelse)),
                     None => top_mut(gen).pos += 1,
                 }
             }
@@ -440,14 +383,27 @@ impl<'s> Interp<'s> {
             return Ok(Some(Out::Done(Value::None)));
         };
         match (&parent.kind, top.block) {
-            (StmtKind::While { cond, .. }, Block::Body) => {
+            (StmtKind::While { cond, orelse, .. }, Block::Body) => {
                 let t = self.eval(cond)?;
                 if t.truthy().map_err(|e| Error::from(e).at(cond.span))? {
                     top_mut(gen).pos = 0;
                     return Ok(None);
                 }
+                if !orelse.is_empty() {
+                    gen.frames.pop();
+                    gen.frames.push(frame(Block::Orelse));
+                    return Ok(None);
+                }
             }
-            (StmtKind::For { target, iter, .. }, Block::Body) => {
+            (
+                StmtKind::For {
+                    target,
+                    iter,
+                    orelse,
+                    ..
+                },
+                Block::Body,
+            ) => {
                 if let Some(it) = &top.iter {
                     if let Some(x) = self.next_of(it, iter.span)? {
                         self.assign(target, x)?;
@@ -455,8 +411,19 @@ impl<'s> Interp<'s> {
                         return Ok(None);
                     }
                 }
+                if !orelse.is_empty() {
+                    gen.frames.pop();
+                    gen.frames.push(frame(Block::Orelse));
+                    return Ok(None);
+                }
             }
-            (StmtKind::Try { finally, .. }, Block::Body | Block::Handler(_))
+            // The body of a `try` ran to its end: its `else:` next, then its `finally:`.
+            (StmtKind::Try { orelse, .. }, Block::Body) if !orelse.is_empty() => {
+                gen.frames.pop();
+                gen.frames.push(frame(Block::Orelse));
+                return Ok(None);
+            }
+            (StmtKind::Try { finally, .. }, Block::Body | Block::Handler(_) | Block::Orelse)
                 if !finally.is_empty() =>
             {
                 gen.frames.pop();
@@ -531,9 +498,11 @@ impl<'s> Interp<'s> {
                         return Ok(None);
                     }
                 }
-                (_, Block::Body | Block::Handler(_), StmtKind::Try { finally, .. })
-                    if !finally.is_empty() =>
-                {
+                (
+                    _,
+                    Block::Body | Block::Handler(_) | Block::Orelse,
+                    StmtKind::Try { finally, .. },
+                ) if !finally.is_empty() => {
                     gen.frames.push(Frame {
                         pending: Some(pending),
                         ..frame(Block::Finally)

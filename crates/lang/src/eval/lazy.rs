@@ -13,6 +13,7 @@ use ragtag_syntax::ast::{ExprKind, Span, Stmt};
 
 impl<'s> Interp<'s> {
     /// `for target in it:` over an iterator, one item at a time (it may be endless).
+    /// `Flow::Break` when a `break` ended the loop.
     pub(super) fn for_iter(
         &mut self,
         target: &ragtag_syntax::ast::Target,
@@ -23,7 +24,7 @@ impl<'s> Interp<'s> {
         while let Some(item) = self.next_of(it, span)? {
             self.assign(target, item)?;
             match self.exec_block(body)? {
-                Flow::Break => break,
+                Flow::Break => return Ok(Flow::Break),
                 Flow::Return(v) => return Ok(Flow::Return(v)),
                 Flow::Normal | Flow::Continue => {}
             }

@@ -22,6 +22,7 @@ mod dunder;
 pub mod exec_code;
 mod expressions;
 pub mod generator;
+mod generator_blocks;
 pub mod items;
 mod iteration;
 pub mod iterators;
@@ -234,6 +235,9 @@ pub struct Interp<'s> {
     /// The last instance of a user exception class raised, with the builtin class and
     /// message of the error that carries it.
     raised: Option<(Value, ragtag_engine::ExceptionClass, String)>,
+    /// The exceptions whose `except` handlers are running, innermost last: what a bare
+    /// `raise` raises again.
+    handling: Vec<Error>,
     /// Environments of finished calls that nothing else held, emptied, for the next calls
     /// to reuse (at most [`SPARE_ENVS`]).
     spare_envs: Vec<std::sync::Arc<crate::value::env::Env>>,
@@ -286,6 +290,7 @@ impl<'s> Interp<'s> {
             block_depth: 0,
             qualname: None,
             raised: None,
+            handling: Vec::new(),
             spare_envs: Vec::new(),
             own: Default::default(),
             added: Vec::new(),

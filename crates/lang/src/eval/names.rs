@@ -390,6 +390,10 @@ impl<'s> Interp<'s> {
         if name == "NotImplemented" {
             return Ok(super::dunder::not_implemented());
         }
+        // The session is the main module: `if __name__ == "__main__":` runs its block.
+        if name == "__name__" {
+            return Ok(Value::str("__main__"));
+        }
         let mut candidates: Vec<&str> = self.globals.keys().map(|k| k.as_str()).collect();
         let locals: Vec<String> = match self.own_vars() {
             Some(vars) => vars.keys().map(|k| k.to_string()).collect(),

@@ -138,11 +138,11 @@ impl<'s> Interp<'s> {
                     self.delete(e)?;
                 }
             }
-            StmtKind::While { cond, body } => loop {
+            StmtKind::While { cond, body, orelse } => loop {
                 self.check_cancel()?;
                 let c = self.eval(cond)?;
                 if !self.truth(&c, cond.span)? {
-                    break;
+                    return self.exec_block(orelse);
                 }
                 match self.exec_block(body)? {
                     Flow::Break => break,
@@ -167,10 +167,14 @@ impl<'s> Interp<'s> {
             }
             StmtKind::Raise(e) => {
                 let err = match e {
-                    None => Error::new(
-                        ExceptionClass::RuntimeError,
-                        "No active exception to reraise",
-                    ),
+                    // A bare `raise` in a handler raises the exception it handles again.
+                    None => match self.handling.last() {
+                        Some(err) => return Err(err.clone()),
+                        None => Error::new(
+                            ExceptionClass::RuntimeError,
+                            "No active exception to reraise",
+                        ),
+                    },
                     Some(e) => match self.eval(e)? {
                         Value::Exception(x) => {
                             // `except … as e` gets this very object back (`e is err`).
@@ -207,46 +211,24 @@ impl<'s> Interp<'s> {
                         .with_hint("the asserted condition is false"));
                 }
             }
-            StmtKind::For { target, iter, body } => {
-                let mut it = self.eval(iter)?;
-                if let Value::Instance(_) = it {
-                    it = self.iter_of(&it, iter.span)?;
-                }
-                if let Value::Iter(_) = it {
-                    return self.for_iter(target, &it, body, iter.span);
-                }
-                // A range's items are made one pass at a time, as CPython's range iterator
-                // does: `for i in range(10**12)` allocates nothing up front.
-                if let Value::Range(r) = it {
-                    for k in 0..r.len() {
-                        self.check_cancel()?;
-                        self.assign(target, Value::Int(r.at(k)))?;
-                        match self.exec_block(body)? {
-                            Flow::Break => break,
-                            Flow::Return(v) => return Ok(Flow::Return(v)),
-                            Flow::Normal | Flow::Continue => {}
-                        }
-                    }
-                    return Ok(Flow::Normal);
-                }
-                let items = self.iterate_value(&it, iter.span)?;
-                let sized = super::keys::Sized::of(&it);
-                for item in items {
-                    self.check_cancel()?;
-                    self.assign(target, item)?;
-                    match self.exec_block(body)? {
-                        Flow::Break => break,
-                        Flow::Return(v) => return Ok(Flow::Return(v)),
-                        Flow::Normal | Flow::Continue => {}
-                    }
-                    if let Some(s) = &sized {
-                        s.check(iter.span)?;
-                    }
-                }
+            StmtKind::For {
+                target,
+                iter,
+                body,
+                orelse,
+            } => {
+                // `else:` runs when the items ran out, not after a `break`; a `break` or
+                // `continue` in it belongs to an enclosing loop.
+                return match self.exec_for(target, iter, body)? {
+                    Flow::Break => Ok(Flow::Normal),
+                    Flow::Normal | Flow::Continue => self.exec_block(orelse),
+                    ret => Ok(ret),
+                };
             }
             StmtKind::Try {
                 body,
                 handlers,
+                orelse,
                 finally,
             } => {
                 let result = self.exec_block(body);
@@ -257,6 +239,9 @@ impl<'s> Interp<'s> {
                     {
                         self.handle(err, handlers)
                     }
+                    // `else:` runs when the body raised nothing and did not return, break or
+                    // continue; its own errors are not the handlers' to catch.
+                    Ok(Flow::Normal) => self.exec_block(orelse),
                     other => other,
                 };
                 if !finally.is_empty() {
@@ -279,6 +264,46 @@ impl<'s> Interp<'s> {
                 value,
                 simple,
             } => self.exec_ann_assign(target, annotation, value.as_ref(), *simple)?,
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// A `for` loop's passes: `Flow::Break` when a `break` ended it.
+    fn exec_for(&mut self, target: &Target, iter: &Expr, body: &[Stmt]) -> Result<Flow> {
+        let mut it = self.eval(iter)?;
+        if let Value::Instance(_) = it {
+            it = self.iter_of(&it, iter.span)?;
+        }
+        if let Value::Iter(_) = it {
+            return self.for_iter(target, &it, body, iter.span);
+        }
+        // A range's items are made one pass at a time, as CPython's range iterator
+        // does: `for i in range(10**12)` allocates nothing up front.
+        if let Value::Range(r) = it {
+            for k in 0..r.len() {
+                self.check_cancel()?;
+                self.assign(target, Value::Int(r.at(k)))?;
+                match self.exec_block(body)? {
+                    Flow::Break => return Ok(Flow::Break),
+                    Flow::Return(v) => return Ok(Flow::Return(v)),
+                    Flow::Normal | Flow::Continue => {}
+                }
+            }
+            return Ok(Flow::Normal);
+        }
+        let items = self.iterate_value(&it, iter.span)?;
+        let sized = super::keys::Sized::of(&it);
+        for item in items {
+            self.check_cancel()?;
+            self.assign(target, item)?;
+            match self.exec_block(body)? {
+                Flow::Break => return Ok(Flow::Break),
+                Flow::Return(v) => return Ok(Flow::Return(v)),
+                Flow::Normal | Flow::Continue => {}
+            }
+            if let Some(s) = &sized {
+                s.check(iter.span)?;
+            }
         }
         Ok(Flow::Normal)
     }
@@ -444,7 +469,18 @@ impl<'s> Interp<'s> {
                     let (_, value) = self.exception_values(&err);
                     self.set(name, value);
                 }
-                return self.exec_block(&h.body);
+                self.handling.push(err);
+                let flow = self.exec_block(&h.body);
+                self.handling.pop();
+                // As CPython, `except … as e` unbinds `e` when the handler ends.
+                if let Some(name) = &h.name {
+                    let e = Expr {
+                        kind: ExprKind::Name(name.as_str().into()),
+                        span: h.span,
+                    };
+                    let _ = self.delete(&e);
+                }
+                return flow;
             }
         }
         Err(err)

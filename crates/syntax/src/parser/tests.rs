@@ -636,16 +636,22 @@ fn stmt_exprs<'a>(s: &'a Stmt, out: &mut Vec<&'a Expr>) {
             walk(cond, out);
             body.iter().chain(orelse).for_each(|s| stmt_exprs(s, out));
         }
-        StmtKind::For { iter, body, .. } => {
+        StmtKind::For {
+            iter, body, orelse, ..
+        } => {
             walk(iter, out);
-            body.iter().for_each(|s| stmt_exprs(s, out));
+            body.iter().chain(orelse).for_each(|s| stmt_exprs(s, out));
         }
         StmtKind::Try {
             body,
             handlers,
+            orelse,
             finally,
         } => {
-            body.iter().chain(finally).for_each(|s| stmt_exprs(s, out));
+            body.iter()
+                .chain(orelse)
+                .chain(finally)
+                .for_each(|s| stmt_exprs(s, out));
             for h in handlers {
                 h.classes.iter().for_each(|c| walk(c, out));
                 h.body.iter().for_each(|s| stmt_exprs(s, out));

@@ -414,27 +414,47 @@ impl Converter<'_> {
 
     pub(crate) fn for_stmt(&self, pair: Pair<'_, Rule>) -> Result1<Stmt> {
         let span = span_of(&pair);
-        let mut it = children(pair);
+        let mut clauses = pair.into_inner();
+        let mut it = children(clauses.next().expect("the for clause"));
         let target = target_list(it.next().expect("target"))?;
         let iter = self.testlist(it.next().expect("iterable"))?;
         let body = self.suite(it.next().expect("body"))?;
-        Ok(stmt(StmtKind::For { target, iter, body }, span))
+        let orelse = self.else_suite(clauses.next())?;
+        let kind = StmtKind::For {
+            target,
+            iter,
+            body,
+            orelse,
+        };
+        Ok(stmt(kind, span))
     }
 
     pub(crate) fn while_stmt(&self, pair: Pair<'_, Rule>) -> Result1<Stmt> {
         let span = span_of(&pair);
-        let mut it = children(pair);
+        let mut clauses = pair.into_inner();
+        let mut it = children(clauses.next().expect("the while clause"));
         let cond = self.expr(it.next().expect("condition"))?;
         let body = self.suite(it.next().expect("body"))?;
-        Ok(stmt(StmtKind::While { cond, body }, span))
+        let orelse = self.else_suite(clauses.next())?;
+        Ok(stmt(StmtKind::While { cond, body, orelse }, span))
+    }
+
+    /// The statements of an `else:` clause, if there is one.
+    fn else_suite(&self, clause: Option<Pair<'_, Rule>>) -> Result1<Vec<Stmt>> {
+        match clause {
+            Some(c) => self.suite(children(c).next().expect("the else body")),
+            None => Ok(Vec::new()),
+        }
     }
 
     pub(crate) fn try_stmt(&self, pair: Pair<'_, Rule>) -> Result1<Stmt> {
         let span = span_of(&pair);
         let (mut body, mut handlers, mut finally) = (Vec::new(), Vec::new(), Vec::new());
+        let mut orelse = Vec::new();
         for clause in pair.into_inner() {
             match clause.as_rule() {
                 Rule::try_clause => body = self.suite(children(clause).next().expect("body"))?,
+                Rule::else_clause => orelse = self.else_suite(Some(clause))?,
                 Rule::finally_clause => {
                     finally = self.suite(children(clause).next().expect("body"))?
                 }
@@ -445,6 +465,7 @@ impl Converter<'_> {
             StmtKind::Try {
                 body,
                 handlers,
+                orelse,
                 finally,
             },
             span,
