@@ -82,17 +82,7 @@ impl Tmux {
     /// Waits until the screen satisfies `pred`; fails with the screen after `secs`.
     #[track_caller]
     fn wait_for(&self, what: &str, secs: u64, pred: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(secs);
-        loop {
-            let s = self.screen();
-            if pred(&s) {
-                return s;
-            }
-            if Instant::now() > deadline {
-                panic!("timed out waiting for {what}; the screen:\n{s}");
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        self.wait_on(what, secs, || self.screen(), pred)
     }
 
     /// Waits until the visible window (no scrollback) satisfies `pred`, and returns that same
@@ -100,14 +90,26 @@ impl Tmux {
     /// the one returned.
     #[track_caller]
     fn wait_visible(&self, what: &str, secs: u64, pred: impl Fn(&str) -> bool) -> String {
+        self.wait_on(what, secs, || self.visible(), pred)
+    }
+
+    /// Captures with `capture` until a capture satisfies `pred`, and returns it.
+    #[track_caller]
+    fn wait_on(
+        &self,
+        what: &str,
+        secs: u64,
+        capture: impl Fn() -> String,
+        pred: impl Fn(&str) -> bool,
+    ) -> String {
         let deadline = Instant::now() + Duration::from_secs(secs);
         loop {
-            let v = self.visible();
-            if pred(&v) {
-                return v;
+            let s = capture();
+            if pred(&s) {
+                return s;
             }
             if Instant::now() > deadline {
-                panic!("timed out waiting for {what}; the window:\n{v}");
+                panic!("timed out waiting for {what}; the screen:\n{s}");
             }
             std::thread::sleep(Duration::from_millis(100));
         }
