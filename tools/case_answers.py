@@ -8,6 +8,7 @@ exception shows {"kind": "error", "error": CLASS} and ends the program; a progra
 not compile shows only {"kind": "error", "error": "SyntaxError"}.
 """
 import ast
+import builtins
 import json
 import os
 import sys
@@ -30,6 +31,9 @@ def answers(program, show, names=None, error=error_shown):
     shown = []
 
     def record_print(*args, sep=" ", end="\n", file=None, flush=False):
+        # A file of the program's own (an open file, an object with `write`) gets the text.
+        if file is not None and file is not sys.stdout and file is not sys.stderr:
+            return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
         sep = " " if sep is None else sep
         end = "\n" if end is None else end
         text = sep.join(str(a) for a in args) + end

@@ -1,7 +1,5 @@
-//! The typed syntax tree that the parser produces and the evaluator walks.
-//!
-//! Every expression and statement carries the byte span of its source text, so that errors
-//! found later (a shape mismatch, an unknown name) can point at the operand that caused them.
+//! The typed syntax tree that the parser produces and the evaluator walks. Every node carries
+//! the byte span of its source text, so an error found later can point at its operand.
 
 use std::fmt;
 use std::sync::Arc;
@@ -120,8 +118,7 @@ pub enum StmtKind {
         body: Vec<Stmt>,
         /// The handlers, in order.
         handlers: Vec<Handler>,
-        /// `else:` statements, run when the body raised nothing (their own errors are not
-        /// handled by `handlers`).
+        /// `else:` statements, run when the body raised nothing (not under `handlers`).
         orelse: Vec<Stmt>,
         /// `finally:` statements, if any.
         finally: Vec<Stmt>,
@@ -353,6 +350,9 @@ pub enum ExprKind {
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `a and b` / `a or b` (short-circuit, yields an operand as Python does).
     Logic(LogicOp, Box<Expr>, Box<Expr>),
+    /// A chain of comparisons, `a < b <= c`: each operand evaluated once, stopping at the
+    /// first false comparison.
+    Compare(Box<Expr>, Vec<(BinOp, Expr)>),
     /// `not a`.
     Not(Box<Expr>),
     /// `lambda params: body`.

@@ -84,6 +84,22 @@ pub fn expr_to_sexpr(e: &Expr) -> String {
             };
             format!("({name} {} {})", expr_to_sexpr(a), expr_to_sexpr(b))
         }
+        // Written as the `and` of its links: `(and (< a b) (< b c))`.
+        ExprKind::Compare(first, links) => {
+            let mut prev = expr_to_sexpr(first);
+            let mut out = String::new();
+            for (op, e) in links {
+                let cur = expr_to_sexpr(e);
+                let link = format!("({} {prev} {cur})", binop(*op));
+                out = if out.is_empty() {
+                    link
+                } else {
+                    format!("(and {out} {link})")
+                };
+                prev = cur;
+            }
+            out
+        }
         ExprKind::Not(x) => format!("(not {})", expr_to_sexpr(x)),
         ExprKind::Lambda(params, body) => {
             format!("(lambda {} {})", param_list(params), expr_to_sexpr(body))

@@ -85,6 +85,9 @@ pub fn expr_has_yield(e: &Expr) -> bool {
         ExprKind::Binary(_, a, b) | ExprKind::Logic(_, a, b) => {
             expr_has_yield(a) || expr_has_yield(b)
         }
+        ExprKind::Compare(first, links) => {
+            expr_has_yield(first) || links.iter().any(|(_, e)| expr_has_yield(e))
+        }
         ExprKind::IfElse { cond, then, orelse } => {
             expr_has_yield(cond) || expr_has_yield(then) || expr_has_yield(orelse)
         }

@@ -153,6 +153,29 @@ impl<'s> Interp<'s> {
                     _ => self.eval(r)?,
                 }
             }
+            ExprKind::Compare(first, links) => {
+                let mut left = self.eval(first)?;
+                let mut left_expr: &Expr = first;
+                let mut result = Value::Bool(true);
+                for (op, right_expr) in links {
+                    let right = self.eval(right_expr)?;
+                    let span = left_expr.span.to(right_expr.span);
+                    result = match self.binary_values(*op, &left, &right, span)? {
+                        Ok(v) => v,
+                        Err(err) => {
+                            return Err(binary_error(
+                                err, span, left_expr, right_expr, &left, &right,
+                            ))
+                        }
+                    };
+                    if !self.truth(&result, span)? {
+                        break;
+                    }
+                    left = right;
+                    left_expr = right_expr;
+                }
+                result
+            }
             ExprKind::Not(x) => {
                 let v = self.eval(x)?;
                 Value::Bool(!self.truth(&v, x.span)?)

@@ -291,6 +291,22 @@ impl<'s> Interp<'s> {
             }
             return Ok(Flow::Normal);
         }
+        // A list is read an item at a time, as CPython's list iterator reads it: items
+        // appended in the loop are visited (a work list), and the loop sees changes.
+        if let Value::List(l) = &it {
+            let mut k = 0;
+            while let Some(item) = l.get(k) {
+                self.check_cancel()?;
+                self.assign(target, item)?;
+                match self.exec_block(body)? {
+                    Flow::Break => return Ok(Flow::Break),
+                    Flow::Return(v) => return Ok(Flow::Return(v)),
+                    Flow::Normal | Flow::Continue => {}
+                }
+                k += 1;
+            }
+            return Ok(Flow::Normal);
+        }
         let items = self.iterate_value(&it, iter.span)?;
         let sized = super::keys::Sized::of(&it);
         for item in items {

@@ -378,6 +378,10 @@ fn shift(e: &mut Expr, by: usize) {
             shift(a, by);
             shift(b, by);
         }
+        ExprKind::Compare(first, links) => {
+            shift(first, by);
+            links.iter_mut().for_each(|(_, e)| shift(e, by));
+        }
         ExprKind::Lambda(params, body) => {
             params
                 .iter_mut()

@@ -66,11 +66,11 @@ pub(crate) fn binop(rule: Rule) -> Option<BinOp> {
     })
 }
 
-/// A Pratt operand: the expression, the right operand of a trailing comparison (to chain
-/// `a < b < c`), and whether it is an unparenthesised `not …`.
+/// A Pratt operand: the expression, whether it is an unparenthesised comparison (another
+/// comparison after it chains: `a < b < c`), and whether it is an unparenthesised `not …`.
 pub(crate) struct Operand {
     pub(crate) expr: Expr,
-    pub(crate) cmp_tail: Option<Expr>,
+    pub(crate) compared: bool,
     pub(crate) bare_not: bool,
 }
 
@@ -78,7 +78,7 @@ impl Operand {
     fn plain(expr: Expr) -> Self {
         Operand {
             expr,
-            cmp_tail: None,
+            compared: false,
             bare_not: false,
         }
     }
@@ -127,7 +127,7 @@ impl Converter<'_> {
                     let e = boxed(ExprKind::Not(Box::new(rhs.expr)), span);
                     return Ok(Operand {
                         expr: e,
-                        cmp_tail: None,
+                        compared: false,
                         bare_not: true,
                     });
                 }
@@ -163,22 +163,27 @@ impl Converter<'_> {
                     let e = ExprKind::Binary(bop, Box::new(lhs.expr), Box::new(rhs.expr));
                     return Ok(Operand::plain(boxed(e, span)));
                 }
-                let tail = rhs.expr.clone();
-                let e = match lhs.cmp_tail {
-                    // `a < b < c` is `a < b and b < c`.
-                    Some(prev) => {
-                        let link_span = prev.span.to(rhs.expr.span);
-                        let link = boxed(
-                            ExprKind::Binary(bop, Box::new(prev), Box::new(rhs.expr)),
-                            link_span,
-                        );
-                        ExprKind::Logic(LogicOp::And, Box::new(lhs.expr), Box::new(link))
+                let e = match (lhs.compared, lhs.expr.kind) {
+                    // `a < b < c`: one chain, `b` evaluated once.
+                    (true, ExprKind::Binary(op0, a, b)) => {
+                        ExprKind::Compare(a, vec![(op0, *b), (bop, rhs.expr)])
                     }
-                    None => ExprKind::Binary(bop, Box::new(lhs.expr), Box::new(rhs.expr)),
+                    (true, ExprKind::Compare(a, mut links)) => {
+                        links.push((bop, rhs.expr));
+                        ExprKind::Compare(a, links)
+                    }
+                    (_, kind) => ExprKind::Binary(
+                        bop,
+                        Box::new(Expr {
+                            kind,
+                            span: lhs.expr.span,
+                        }),
+                        Box::new(rhs.expr),
+                    ),
                 };
                 Ok(Operand {
                     expr: boxed(e, span),
-                    cmp_tail: Some(tail),
+                    compared: true,
                     bare_not: false,
                 })
             })

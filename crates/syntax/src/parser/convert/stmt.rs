@@ -55,6 +55,7 @@ pub(crate) fn to_target(e: Expr) -> Result1<Target> {
         | ExprKind::Ellipsis => "a literal",
         ExprKind::Lambda(..) => "a lambda",
         ExprKind::Binary(op, ..) if op.is_comparison() => "a comparison",
+        ExprKind::Compare(..) => "a comparison",
         _ => "an expression",
     };
     Err(SyntaxError::new(
@@ -118,6 +119,7 @@ fn aug_assign(target: Expr, op: &Pair<'_, Rule>, value: Expr) -> Result1<StmtKin
         ExprKind::GenExp { .. } => "generator expression",
         ExprKind::FString(_) => "f-string expression",
         ExprKind::Binary(o, ..) if o.is_comparison() => "comparison",
+        ExprKind::Compare(..) => "comparison",
         ExprKind::Int(_)
         | ExprKind::BigInt(_)
         | ExprKind::Float(_)

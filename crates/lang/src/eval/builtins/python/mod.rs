@@ -144,7 +144,7 @@ pub use sysmod::SYSMOD;
 
 /// Python builtins.
 pub static BUILTINS: &[Builtin] = &[
-    Builtin::function("print", "(*values, sep=' ', end='\\n', file=None)", print)
+    Builtin::function("print", "(*values, sep=' ', end='\\n', file=None, flush=False)", print)
         .doc(
             "Writes the values' text forms (TensorFlow's, for tensors), separated by `sep`; \
              to standard error with `file=sys.stderr`.",
@@ -314,11 +314,25 @@ fn print(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
     for (v, s) in a.rest() {
         it.prepare_shown(v, *s)?;
     }
-    let text: Vec<String> = a.rest().iter().map(|(v, _)| str_of(v)).collect();
-    let text = format!("{}{}", text.join(&sep), end);
+    let parts: Vec<String> = a.rest().iter().map(|(v, _)| str_of(v)).collect();
+    let text = format!("{}{}", parts.join(&sep), end);
     match a.get("file") {
         Some(f) if super::notebook::is_stderr(f) => it.sink().print_stderr(&text),
-        _ => it.print(&text),
+        None | Some(Value::None) => it.print(&text),
+        Some(Value::Opaque(o)) if &**o == "<sys.stdout>" => it.print(&text),
+        // Any other file is an object with a `write` method (an open file, a user's
+        // class), called as CPython's print calls it: each value, separator and the end.
+        Some(f) => {
+            let span = a.span("file");
+            let write = it.attribute(f.clone(), "write", span)?;
+            for (i, part) in parts.iter().enumerate() {
+                if i > 0 {
+                    it.call_values(&write, vec![Value::str(&sep)], span)?;
+                }
+                it.call_values(&write, vec![Value::str(part)], span)?;
+            }
+            it.call_values(&write, vec![Value::str(&end)], span)?;
+        }
     }
     Ok(Value::None)
 }
