@@ -142,8 +142,7 @@ pub enum StmtKind {
         orelse: Vec<Stmt>,
     },
     /// `x += value` and the other twelve augmented assignments, to a name, a subscript or an
-    /// attribute: `x = x op value`, with `x` (and a subscript's object and index) evaluated
-    /// once.
+    /// attribute: `x = x op value`, `x` (and a subscript's object and index) evaluated once.
     AugAssign {
         /// The name, subscript or attribute assigned.
         target: Target,
@@ -350,9 +349,10 @@ pub enum ExprKind {
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `a and b` / `a or b` (short-circuit, yields an operand as Python does).
     Logic(LogicOp, Box<Expr>, Box<Expr>),
-    /// A chain of comparisons, `a < b <= c`: each operand evaluated once, stopping at the
-    /// first false comparison.
+    /// A chain of comparisons (`a < b <= c`), each operand evaluated once.
     Compare(Box<Expr>, Vec<(BinOp, Expr)>),
+    /// `name := value` (in a comprehension, binding in the scope around it).
+    Walrus(Ident, Box<Expr>),
     /// `not a`.
     Not(Box<Expr>),
     /// `lambda params: body`.

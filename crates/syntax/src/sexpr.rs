@@ -84,6 +84,7 @@ pub fn expr_to_sexpr(e: &Expr) -> String {
             };
             format!("({name} {} {})", expr_to_sexpr(a), expr_to_sexpr(b))
         }
+        ExprKind::Walrus(name, value) => format!("(:= {} {})", name.as_str(), expr_to_sexpr(value)),
         // Written as the `and` of its links: `(and (< a b) (< b c))`.
         ExprKind::Compare(first, links) => {
             let mut prev = expr_to_sexpr(first);

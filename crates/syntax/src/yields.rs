@@ -85,6 +85,7 @@ pub fn expr_has_yield(e: &Expr) -> bool {
         ExprKind::Binary(_, a, b) | ExprKind::Logic(_, a, b) => {
             expr_has_yield(a) || expr_has_yield(b)
         }
+        ExprKind::Walrus(_, value) => expr_has_yield(value),
         ExprKind::Compare(first, links) => {
             expr_has_yield(first) || links.iter().any(|(_, e)| expr_has_yield(e))
         }

@@ -153,6 +153,11 @@ impl<'s> Interp<'s> {
                     _ => self.eval(r)?,
                 }
             }
+            ExprKind::Walrus(name, value) => {
+                let v = self.eval(value)?;
+                self.bind_walrus(name, v.clone());
+                v
+            }
             ExprKind::Compare(first, links) => {
                 let mut left = self.eval(first)?;
                 let mut left_expr: &Expr = first;
@@ -300,7 +305,7 @@ impl<'s> Interp<'s> {
         };
         let it = self.eval(&first.iter)?;
         let items = self.comprehension_items(&it, first.iter.span)?;
-        let env = crate::value::env::Env::new(Default::default(), None, self.shared_frame());
+        let env = crate::value::env::Env::comprehension(self.shared_frame());
         self.push_own_frame(env, Default::default());
         let result = self.comprehension_level(generators, 0, Some(items), emit);
         self.own_frame_vars();

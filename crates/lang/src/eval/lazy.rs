@@ -42,7 +42,7 @@ impl<'s> Interp<'s> {
             return Ok(Value::None);
         };
         let it = self.eval_iterable(&first.iter)?;
-        let env = Env::new(Default::default(), None, self.shared_frame());
+        let env = Env::comprehension(self.shared_frame());
         Ok(Value::Iter(PyIter::named(
             "generator",
             "<genexpr>".into(),

@@ -102,6 +102,24 @@ impl<'s> Interp<'s> {
         }
     }
 
+    /// `name := v`: bound as an assignment binds it, but from inside a comprehension or
+    /// generator expression in the nearest enclosing scope that is not one, as CPython's.
+    pub(super) fn bind_walrus(&mut self, name: &Ident, v: Value) {
+        if !self.frames.last().is_some_and(|f| f.comprehension) {
+            return self.set_ident(name, v);
+        }
+        let mut scope = self.frames.last().and_then(|f| f.parent.clone());
+        while let Some(e) = scope.clone().filter(|e| e.comprehension) {
+            scope = e.parent.clone();
+        }
+        match scope {
+            Some(env) if !env.assigns_global(name) => {
+                env.target_of(name).vars().set(name, v);
+            }
+            _ => self.set_global(name, v),
+        }
+    }
+
     /// Whether `name` is bound in the innermost frame.
     pub(super) fn has_local(&self, name: &str) -> bool {
         if let Some(vars) = self.own_vars() {

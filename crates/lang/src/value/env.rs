@@ -34,6 +34,9 @@ pub struct Env {
     pub(crate) bindings: Option<Arc<Bindings>>,
     /// The environment of the function this one's function was defined in.
     pub(crate) parent: Option<Arc<Env>>,
+    /// A comprehension's or generator expression's: `name := …` in it binds in the
+    /// nearest enclosing scope that is not one.
+    pub(crate) comprehension: bool,
 }
 
 /// Where a name lives, seen from the innermost environment.
@@ -59,6 +62,17 @@ impl Env {
             vars: Mutex::new(vars),
             bindings,
             parent,
+            comprehension: false,
+        })
+    }
+
+    /// A new comprehension's or generator expression's environment inside `parent`.
+    pub(crate) fn comprehension(parent: Option<Arc<Env>>) -> Arc<Env> {
+        Arc::new(Env {
+            vars: Mutex::new(Locals::default()),
+            bindings: None,
+            parent,
+            comprehension: true,
         })
     }
 

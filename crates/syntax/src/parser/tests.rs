@@ -586,6 +586,7 @@ fn walk<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
             go(a);
             go(b);
         }
+        ExprKind::Walrus(_, value) => go(value),
         ExprKind::Compare(first, links) => {
             go(first);
             links.iter().for_each(|(_, e)| go(e));

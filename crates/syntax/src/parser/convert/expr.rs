@@ -10,27 +10,40 @@ impl Converter<'_> {
     pub(crate) fn expr(&self, pair: Pair<'_, Rule>) -> Result1<Expr> {
         let _depth = self.enter(1, &pair)?;
         let span = span_of(&pair);
-        let mut it = children(pair);
+        let mut it = children(pair).peekable();
+        let walrus = it
+            .next_if(|p| p.as_rule() == Rule::walrus_name)
+            .and_then(|p| children(p).next())
+            .map(|n| n.as_str().to_owned());
         let first = it.next().expect("an expression");
-        if first.as_rule() == Rule::lambda_expr {
-            return self.lambda(first);
-        }
-        let then = self.or_test(first)?;
-        match (it.next(), it.next()) {
-            (Some(cond), Some(orelse)) => {
-                let cond = Box::new(self.or_test(cond)?);
-                let orelse = Box::new(self.expr(orelse)?);
-                Ok(boxed(
-                    ExprKind::IfElse {
-                        cond,
-                        then: Box::new(then),
-                        orelse,
-                    },
-                    span,
-                ))
+        let value_span = Span::new(span_of(&first).start, span.end);
+        let value = if first.as_rule() == Rule::lambda_expr {
+            self.lambda(first)?
+        } else {
+            let then = self.or_test(first)?;
+            match (it.next(), it.next()) {
+                (Some(cond), Some(orelse)) => {
+                    let cond = Box::new(self.or_test(cond)?);
+                    let orelse = Box::new(self.expr(orelse)?);
+                    boxed(
+                        ExprKind::IfElse {
+                            cond,
+                            then: Box::new(then),
+                            orelse,
+                        },
+                        value_span,
+                    )
+                }
+                _ => then,
             }
-            _ => Ok(then),
-        }
+        };
+        Ok(match walrus {
+            Some(name) => boxed(
+                ExprKind::Walrus(name.as_str().into(), Box::new(value)),
+                span,
+            ),
+            None => value,
+        })
     }
 
     pub(crate) fn lambda(&self, pair: Pair<'_, Rule>) -> Result1<Expr> {

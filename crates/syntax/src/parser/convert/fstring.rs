@@ -378,6 +378,7 @@ fn shift(e: &mut Expr, by: usize) {
             shift(a, by);
             shift(b, by);
         }
+        ExprKind::Walrus(_, value) => shift(value, by),
         ExprKind::Compare(first, links) => {
             shift(first, by);
             links.iter_mut().for_each(|(_, e)| shift(e, by));
