@@ -251,6 +251,15 @@ impl<'s> Interp<'s> {
                     return self.instance_setitem(&o, index, v, *span);
                 }
                 let sub = self.eval_sub(&o, index, *span)?;
+                // A slice of a list takes any iterable's items.
+                let v = match (&o, &sub, v) {
+                    (
+                        Value::List(_),
+                        items::Sub::Slice(..),
+                        v @ (Value::Iter(_) | Value::Instance(_)),
+                    ) => Value::list(self.iterate_value(&v, *span)?),
+                    (_, _, v) => v,
+                };
                 items::set_item(&o, sub, v, *span)
             }
             Target::Attr(obj, name, span) => {

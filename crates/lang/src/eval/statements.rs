@@ -365,7 +365,15 @@ impl<'s> Interp<'s> {
                 .at(*s))
             }
         };
-        let operand = self.eval(value)?;
+        let mut operand = self.eval(value)?;
+        // A list's `+=` extends it with any iterable: a generator's or an iterable object's
+        // items are read first.
+        if op == BinOp::Add
+            && matches!(current, Value::List(_))
+            && matches!(operand, Value::Iter(_) | Value::Instance(_))
+        {
+            operand = Value::list(self.iterate_value(&operand, value.span)?);
+        }
         if matches!(current, Value::Instance(_)) || matches!(operand, Value::Instance(_)) {
             let v = self.instance_aug(op, &current, &operand, span)?;
             return self.store_aug(target, place, v);

@@ -190,6 +190,12 @@ pub fn iterable_arg(
         return Ok(None);
     };
     match i.base() {
+        // An object of the user's whose `__iter__` gives an iterator: that iterator (a
+        // mapping, with `keys`, is left to the builtin, which reads it as one).
+        None if i.class.lookup("__iter__").is_some() && i.class.lookup("keys").is_none() => {
+            let iter = it.iter_of(v, span)?;
+            return Ok(Some(crate::eval::user_iter::wrap(&iter).unwrap_or(iter)));
+        }
         None => return Ok(None),
         Some(d @ Value::Dict(_))
             if b.name.starts_with("dict") || MAPPING_READERS.contains(&b.name) =>
