@@ -165,39 +165,7 @@ impl<'s> Interp<'s> {
                 self.annotate_function(&mut closure, params, returns.as_deref())?;
                 self.set(name, closure);
             }
-            StmtKind::Raise(e) => {
-                let err = match e {
-                    // A bare `raise` in a handler raises the exception it handles again.
-                    None => match self.handling.last() {
-                        Some(err) => return Err(err.clone()),
-                        None => Error::new(
-                            ExceptionClass::RuntimeError,
-                            "No active exception to reraise",
-                        ),
-                    },
-                    Some(e) => match self.eval(e)? {
-                        Value::Exception(x) => {
-                            // `except … as e` gets this very object back (`e is err`).
-                            self.raised =
-                                Some((Value::Exception(x.clone()), x.class, x.message.clone()));
-                            Error::from((*x).clone())
-                        }
-                        Value::ErrorClass(c) => Error::new(c, ""),
-                        v @ (Value::Instance(_) | Value::Class(_)) => {
-                            self.raise_object(v, e.span)?
-                        }
-                        other => Error::new(
-                            ExceptionClass::TypeError,
-                            format!(
-                                "exceptions must derive from BaseException, not {}",
-                                other.type_name()
-                            ),
-                        ),
-                    }
-                    .at(e.span),
-                };
-                return Err(err);
-            }
+            StmtKind::Raise(e) => return Err(self.raise_error(e.as_ref())?),
             StmtKind::Assert { test, msg } => {
                 let t = self.eval(test)?;
                 let holds = self.truth(&t, test.span)?;
@@ -230,28 +198,7 @@ impl<'s> Interp<'s> {
                 handlers,
                 orelse,
                 finally,
-            } => {
-                let result = self.exec_block(body);
-                let result = match result {
-                    Err(err)
-                        if err.class != ExceptionClass::KeyboardInterrupt
-                            || self.catches_interrupt(handlers) =>
-                    {
-                        self.handle(err, handlers)
-                    }
-                    // `else:` runs when the body raised nothing and did not return, break or
-                    // continue; its own errors are not the handlers' to catch.
-                    Ok(Flow::Normal) => self.exec_block(orelse),
-                    other => other,
-                };
-                if !finally.is_empty() {
-                    match self.exec_block(finally)? {
-                        Flow::Normal => {}
-                        other => return Ok(other),
-                    }
-                }
-                return result;
-            }
+            } => return self.exec_try(body, handlers, orelse, finally),
             StmtKind::Class { name, bases, body } => {
                 self.exec_class(name, bases, body, stmt.span)?;
             }
@@ -268,7 +215,73 @@ impl<'s> Interp<'s> {
         Ok(Flow::Normal)
     }
 
+    /// `try`: the body, the handler that catches its error or else the `else:` block, then
+    /// the `finally:` block.
+    #[inline(never)]
+    fn exec_try(
+        &mut self,
+        body: &[Stmt],
+        handlers: &[Handler],
+        orelse: &[Stmt],
+        finally: &[Stmt],
+    ) -> Result<Flow> {
+        let result = self.exec_block(body);
+        let result = match result {
+            Err(err)
+                if err.class != ExceptionClass::KeyboardInterrupt
+                    || self.catches_interrupt(handlers) =>
+            {
+                self.handle(err, handlers)
+            }
+            // `else:` runs when the body raised nothing and did not return, break or
+            // continue; its own errors are not the handlers' to catch.
+            Ok(Flow::Normal) => self.exec_block(orelse),
+            other => other,
+        };
+        if !finally.is_empty() {
+            match self.exec_block(finally)? {
+                Flow::Normal => {}
+                other => return Ok(other),
+            }
+        }
+        result
+    }
+
+    /// The error `raise e` (or a bare `raise`) raises.
+    #[inline(never)]
+    fn raise_error(&mut self, e: Option<&Expr>) -> Result<Error> {
+        let err = match e {
+            // A bare `raise` in a handler raises the exception it handles again.
+            None => match self.handling.last() {
+                Some(err) => return Ok(err.clone()),
+                None => Error::new(
+                    ExceptionClass::RuntimeError,
+                    "No active exception to reraise",
+                ),
+            },
+            Some(e) => match self.eval(e)? {
+                Value::Exception(x) => {
+                    // `except … as e` gets this very object back (`e is err`).
+                    self.raised = Some((Value::Exception(x.clone()), x.class, x.message.clone()));
+                    Error::from((*x).clone())
+                }
+                Value::ErrorClass(c) => Error::new(c, ""),
+                v @ (Value::Instance(_) | Value::Class(_)) => self.raise_object(v, e.span)?,
+                other => Error::new(
+                    ExceptionClass::TypeError,
+                    format!(
+                        "exceptions must derive from BaseException, not {}",
+                        other.type_name()
+                    ),
+                ),
+            }
+            .at(e.span),
+        };
+        Ok(err)
+    }
+
     /// A `for` loop's passes: `Flow::Break` when a `break` ended it.
+    #[inline(never)]
     fn exec_for(&mut self, target: &Target, iter: &Expr, body: &[Stmt]) -> Result<Flow> {
         let mut it = self.eval(iter)?;
         if let Value::Instance(_) = it {
