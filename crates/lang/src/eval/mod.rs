@@ -220,6 +220,10 @@ pub fn set_recursion_limit(n: usize) {
     RECURSION_LIMIT.store(n, std::sync::atomic::Ordering::Relaxed);
 }
 
+/// The last object raised (an instance of a user's exception class, or a builtin exception
+/// raised as an object), with the builtin class and message of the error that carries it.
+type Raised = Option<(Value, ragtag_engine::ExceptionClass, String)>;
+
 /// One evaluation in progress: the session's globals plus a stack of local frames.
 pub struct Interp<'s> {
     globals: &'s mut Names,
@@ -232,12 +236,11 @@ pub struct Interp<'s> {
     block_depth: usize,
     /// The qualified name of the class whose body is running (methods are named `A.f`).
     qualname: Option<String>,
-    /// The last instance of a user exception class raised, with the builtin class and
-    /// message of the error that carries it.
-    raised: Option<(Value, ragtag_engine::ExceptionClass, String)>,
-    /// The exceptions whose `except` handlers are running, innermost last: what a bare
-    /// `raise` raises again.
-    handling: Vec<Error>,
+    /// The last object raised (see [`Raised`]).
+    raised: Raised,
+    /// The exceptions whose `except` handlers are running, innermost last, each with the
+    /// object it was raised from: what a bare `raise` raises again.
+    handling: Vec<(Error, Raised)>,
     /// Environments of finished calls that nothing else held, emptied, for the next calls
     /// to reuse (at most [`SPARE_ENVS`]).
     spare_envs: Vec<std::sync::Arc<crate::value::env::Env>>,

@@ -253,7 +253,10 @@ impl<'s> Interp<'s> {
         let err = match e {
             // A bare `raise` in a handler raises the exception it handles again.
             None => match self.handling.last() {
-                Some(err) => return Ok(err.clone()),
+                Some((err, raised)) => {
+                    self.raised = raised.clone();
+                    return Ok(err.clone());
+                }
                 None => Error::new(
                     ExceptionClass::RuntimeError,
                     "No active exception to reraise",
@@ -506,7 +509,7 @@ impl<'s> Interp<'s> {
                     let (_, value) = self.exception_values(&err);
                     self.set(name, value);
                 }
-                self.handling.push(err);
+                self.handling.push((err, self.raised.clone()));
                 let flow = self.exec_block(&h.body);
                 self.handling.pop();
                 // As CPython, `except … as e` unbinds `e` when the handler ends.
