@@ -195,10 +195,23 @@ fn pad(text: String, fill: char, align: char, width: usize) -> Result<String, Ex
         "format",
         text.len().saturating_add(n.saturating_mul(fill.len_utf8())),
     )?;
-    out.extend(std::iter::repeat_n(fill, left));
+    push_fill(&mut out, fill, left);
     out.push_str(&text);
-    out.extend(std::iter::repeat_n(fill, right));
+    push_fill(&mut out, fill, right);
     Ok(out)
+}
+
+/// Appends `n` copies of `fill`, a block of them at a time: a field a billion wide is
+/// copied in blocks rather than encoded one character at a time.
+fn push_fill(out: &mut String, fill: char, n: usize) {
+    const BLOCK: usize = 4096;
+    let block: String = std::iter::repeat_n(fill, n.min(BLOCK)).collect();
+    let mut left = n;
+    while left >= BLOCK {
+        out.push_str(&block);
+        left -= BLOCK;
+    }
+    out.extend(std::iter::repeat_n(fill, left));
 }
 
 fn format_str(s: &str, spec: &Spec) -> Result<String, Exception> {
