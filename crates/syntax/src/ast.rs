@@ -123,8 +123,8 @@ pub enum StmtKind {
         /// `finally:` statements, if any.
         finally: Vec<Stmt>,
     },
-    /// `raise expr?`.
-    Raise(Option<Expr>),
+    /// `raise expr? (from cause)?`.
+    Raise(Option<Expr>, Option<Expr>),
     /// `assert test` or `assert test, message`.
     Assert {
         /// The condition that must hold.

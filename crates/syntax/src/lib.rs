@@ -16,6 +16,7 @@
 pub mod ast;
 mod error;
 pub mod ident;
+mod mangle;
 mod parser;
 pub mod pattern;
 pub mod scope;

@@ -300,7 +300,14 @@ fn stmt(s: &Stmt) -> String {
         StmtKind::Global(names) => form("global", names.iter().cloned()),
         StmtKind::Nonlocal(names) => form("nonlocal", names.iter().cloned()),
         StmtKind::Return(value) => form("return", value.iter().map(expr_to_sexpr)),
-        StmtKind::Raise(value) => form("raise", value.iter().map(expr_to_sexpr)),
+        StmtKind::Raise(value, cause) => form(
+            "raise",
+            value.iter().map(expr_to_sexpr).chain(
+                cause
+                    .iter()
+                    .map(|c| form("from", std::iter::once(expr_to_sexpr(c)))),
+            ),
+        ),
         StmtKind::Assert { test, msg } => form(
             "assert",
             std::iter::once(expr_to_sexpr(test)).chain(msg.iter().map(expr_to_sexpr)),

@@ -16,7 +16,8 @@ pub fn stmt_has_yield(s: &Stmt) -> bool {
         StmtKind::Expr(e) | StmtKind::Assign { value: e, .. } => expr_has_yield(e),
         StmtKind::AugAssign { value, .. } => expr_has_yield(value),
         StmtKind::AnnAssign { value, .. } => value.as_ref().is_some_and(expr_has_yield),
-        StmtKind::Return(e) | StmtKind::Raise(e) => e.as_ref().is_some_and(expr_has_yield),
+        StmtKind::Return(e) => e.as_ref().is_some_and(expr_has_yield),
+        StmtKind::Raise(e, c) => e.iter().chain(c).any(expr_has_yield),
         StmtKind::Del(items) => items.iter().any(expr_has_yield),
         StmtKind::While { cond, body, orelse } => {
             expr_has_yield(cond) || block(body) || block(orelse)

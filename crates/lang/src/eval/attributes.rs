@@ -67,6 +67,9 @@ impl<'s> Interp<'s> {
             }
         }
         if let Value::Exception(x) = &o {
+            if let Some(v) = crate::value::exception_chain::chain_attr(&o, name) {
+                return Ok(v);
+            }
             if name == "args" {
                 return Ok(builtins::python::exception_args::args_of(x));
             }

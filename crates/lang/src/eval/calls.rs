@@ -298,8 +298,11 @@ impl<'s> Interp<'s> {
         args: Vec<CallArg>,
         span: Span,
     ) -> Result<Value> {
-        let args = self.drain_iterators(b, args)?;
+        let mut args = self.drain_iterators(b, args)?;
         if args.iter().any(|a| matches!(a.value, Value::Instance(_))) {
+            if let Some(v) = self.numeric_protocol(b.name, &mut args, span)? {
+                return Ok(v);
+            }
             self.prime_builtin_args(b.name, &args, span)?;
         }
         let args = Args::bind(b, args, span)?;

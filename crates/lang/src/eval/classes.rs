@@ -47,9 +47,11 @@ pub(super) fn type_error(msg: String, span: Span) -> Error {
 /// An instance's `__dict__`: its attributes but those a class's `__slots__` holds.
 fn instance_dict(i: &Instance) -> Result<Value> {
     let declared = i.class.declared_slots();
+    // An exception's `args` is BaseException's slot, not in its `__dict__`.
+    let exception = i.class.exception_base().is_some();
     let items = attr_items(&i.attrs)
         .into_iter()
-        .filter(|(k, _)| !declared.contains(k))
+        .filter(|(k, _)| !(declared.contains(k) || (exception && k == "args")))
         .map(|(k, v)| (Value::str(k), v))
         .collect();
     Value::dict(items).map_err(Error::from)
@@ -271,6 +273,10 @@ impl<'s> Interp<'s> {
             (Value::ErrorClass(k), "__mro__") => {
                 Value::tuple(super::protocols::error_class_mro(*k))
             }
+            // `Exception.__init__(self, msg)` in a subclass's `__init__`.
+            (Value::ErrorClass(_), "__init__" | "__str__" | "__repr__") => {
+                super::builtins::python::objects::method(&format!("BaseException.{name}"))
+            }
             (Value::ErrorClass(_), "mro") => match super::builtins::registry().get("type.mro") {
                 Some(b) => Value::method(o.clone(), b),
                 None => return Ok(None),
@@ -326,6 +332,15 @@ impl<'s> Interp<'s> {
         }
         if let Some(v) = bases::base_attr(self, &this(), name, span) {
             return Ok(v);
+        }
+        // An exception's chaining attributes and BaseException's methods (`add_note`).
+        if i.class.exception_base().is_some() {
+            if let Some(v) = crate::value::exception_chain::chain_attr(&this(), name) {
+                return Ok(v);
+            }
+            if let Some(b) = super::builtins::registry().get(&format!("BaseException.{name}")) {
+                return Ok(Value::method(this(), b));
+            }
         }
         if let Some(g) = i.class.lookup("__getattr__") {
             return self.call_method(&this(), &g, vec![arg(Value::str(name), span)], span);

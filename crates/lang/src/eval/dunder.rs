@@ -120,6 +120,23 @@ impl<'s> Interp<'s> {
             _ if !is_instance(a) && !is_instance(b) => {
                 operators::binary(op, a, b).map_err(|e| Error::from(e).at(span))
             }
+            // `[0] * n` with an object that has `__index__`.
+            BinOp::Mul if is_sequence(a) || is_sequence(b) => {
+                let (seq, n) = if is_sequence(a) { (a, b) } else { (b, a) };
+                let n = match self.try_index(n, span)? {
+                    Some(n) => n,
+                    None => return Err(sequence_times(seq, n, span)),
+                };
+                operators::binary(op, seq, &n).map_err(|e| Error::from(e).at(span))
+            }
+            // `typing.List[int] | None`, `(int | str) | float`: unions of types.
+            BinOp::BitOr => match super::builtins::python::union_type::type_union(a, b) {
+                Some(u) => {
+                    self.prime_quietly(&u, span);
+                    Ok(u)
+                }
+                None => Err(unsupported(op, a, b, span)),
+            },
             _ => Err(unsupported(op, a, b, span)),
         }
     }
@@ -504,4 +521,25 @@ fn unsupported(op: BinOp, a: &Value, b: &Value, span: Span) -> Error {
         )
     };
     Error::new(ExceptionClass::TypeError, msg).at(span)
+}
+
+/// A sequence that `*` repeats.
+fn is_sequence(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Bytes(_) | Value::ByteArray(_)
+    )
+}
+
+/// CPython's error for `seq * x` when `x` is not an integer.
+fn sequence_times(seq: &Value, n: &Value, span: Span) -> Error {
+    Error::new(
+        ExceptionClass::TypeError,
+        format!(
+            "can't multiply sequence by non-int of type '{}'",
+            n.type_name()
+        ),
+    )
+    .at(span)
+    .with_hint(format!("repeat a {} by an int", seq.type_name()))
 }

@@ -444,7 +444,21 @@ impl Interp<'_> {
             Err(_) if op.is_comparison() && super::protocols::orders_instances(a, b) => {
                 self.sequence_order(op, a, b, span).map(Ok)
             }
-            Err(err) => Ok(Err(err)),
+            // `int | None`: the union of two types.
+            Err(err) => match op {
+                BinOp::BitOr => {
+                    use crate::eval::builtins::python::union_type::{type_union, union_error};
+                    match type_union(a, b) {
+                        // Hashed now, as an instance is when made, so a dict finds it.
+                        Some(u) => {
+                            self.prime_quietly(&u, span);
+                            Ok(Ok(u))
+                        }
+                        None => Ok(Err(union_error(a, b).unwrap_or(err))),
+                    }
+                }
+                _ => Ok(Err(err)),
+            },
         }
     }
 }

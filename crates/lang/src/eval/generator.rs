@@ -253,7 +253,16 @@ impl<'s> Interp<'s> {
                 continue;
             };
             if !stmt_has_yield(stmt) {
+                // Inside an `except` block, what it handles is the one a bare `raise`
+                // raises again.
+                let base = self.handling.len();
+                for f in &gen.frames {
+                    if let Some(h) = &f.handled {
+                        self.handling.push((**h).clone());
+                    }
+                }
                 let flow = self.exec(stmt);
+                self.handling.truncate(base);
                 let pending = match flow {
                     Ok(Flow::Normal) => {
                         top_mut(gen).pos += 1;
@@ -484,10 +493,15 @@ impl<'s> Interp<'s> {
                     },
                 ) => {
                     if let Some(i) = self.handler_for(e, handlers)? {
+                        let (_, value) = self.exception_values(e);
+                        self.raised = Some((value.clone(), e.class, e.message.clone()));
                         if let Some(name) = &handlers[i].name {
-                            self.set(name, Value::Exception(Arc::new(e.to_exception())));
+                            self.set(name, value);
                         }
-                        gen.frames.push(frame(Block::Handler(i)));
+                        gen.frames.push(Frame {
+                            handled: Some(Box::new(((**e).clone(), self.raised.clone()))),
+                            ..frame(Block::Handler(i))
+                        });
                         return Ok(None);
                     }
                     if !finally.is_empty() {
@@ -520,21 +534,8 @@ impl<'s> Interp<'s> {
             return Ok(None);
         }
         for (i, h) in handlers.iter().enumerate() {
-            if h.classes.is_empty() {
+            if self.handler_matches(err, h)? {
                 return Ok(Some(i));
-            }
-            for c in &h.classes {
-                let classes = match self.eval(c)? {
-                    Value::Tuple(items) => items.to_vec(),
-                    other => vec![other],
-                };
-                for class in classes {
-                    if let Value::ErrorClass(k) = class {
-                        if k.catches(err.class) {
-                            return Ok(Some(i));
-                        }
-                    }
-                }
             }
         }
         Ok(None)

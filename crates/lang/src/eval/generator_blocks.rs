@@ -15,6 +15,8 @@ pub(super) struct Frame {
     pub(super) iter: Option<Value>,
     /// What a `finally` block interrupted.
     pub(super) pending: Option<Pending>,
+    /// The exception an `except` block handles, for a bare `raise` and `__context__`.
+    pub(super) handled: Option<Box<(Error, super::Raised)>>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -40,6 +42,7 @@ pub(super) fn frame(block: Block) -> Frame {
         pos: 0,
         iter: None,
         pending: None,
+        handled: None,
     }
 }
 

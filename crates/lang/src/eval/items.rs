@@ -56,6 +56,13 @@ impl<'s> Interp<'s> {
                     };
                     Sub::Slice(at(a)?, at(b)?, at(c)?)
                 }
+                // An instance with `__index__` indexes a sequence as its int.
+                v @ Value::Instance(_) if !matches!(obj, Value::Dict(_)) => {
+                    match self.try_index(&v, e.span)? {
+                        Some(i) => Sub::Key(i, e.span),
+                        None => Sub::Key(v, e.span),
+                    }
+                }
                 v => Sub::Key(v, e.span),
             },
             Index::Slice {
@@ -73,6 +80,12 @@ impl<'s> Interp<'s> {
             None => Ok(None),
             Some(e) => match self.eval(e)? {
                 Value::None => Ok(None),
+                v @ Value::Instance(_) => {
+                    let i = self.index_of(&v, e.span)?;
+                    convert::to_int(&i)
+                        .map(Some)
+                        .map_err(|err| Error::from(err).at(e.span))
+                }
                 v => convert::to_int(&v).map(Some).map_err(|err| {
                     Error::from(err)
                         .at(e.span)

@@ -63,7 +63,8 @@ static NEXT: AtomicU64 = AtomicU64::new(1);
 /// The `__hash__` a user class gives its instances (`None`: it has none of its own, or
 /// sets `__hash__ = None`).
 fn user_hash_fn(i: &Instance) -> Option<Value> {
-    if i.class.module != "__main__" {
+    // The program's classes, and `int | str` (hashed by its members).
+    if i.class.module != "__main__" && i.class.module != "types" {
         return None;
     }
     match i.class.lookup("__hash__") {

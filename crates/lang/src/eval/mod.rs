@@ -30,10 +30,12 @@ mod keys;
 mod lazy;
 mod matching;
 mod names;
+mod numeric_protocol;
 pub mod operators;
 mod own_frame;
 mod params;
 mod protocols;
+mod raising;
 pub mod rng;
 mod set_attrs;
 mod statements;
@@ -222,7 +224,7 @@ pub fn set_recursion_limit(n: usize) {
 
 /// The last object raised (an instance of a user's exception class, or a builtin exception
 /// raised as an object), with the builtin class and message of the error that carries it.
-type Raised = Option<(Value, ragtag_engine::ExceptionClass, String)>;
+pub(super) type Raised = Option<(Value, ragtag_engine::ExceptionClass, String)>;
 
 /// One evaluation in progress: the session's globals plus a stack of local frames.
 pub struct Interp<'s> {

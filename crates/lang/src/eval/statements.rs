@@ -165,7 +165,7 @@ impl<'s> Interp<'s> {
                 self.annotate_function(&mut closure, params, returns.as_deref())?;
                 self.set(name, closure);
             }
-            StmtKind::Raise(e) => return Err(self.raise_error(e.as_ref())?),
+            StmtKind::Raise(e, cause) => return Err(self.raise_error(e.as_ref(), cause.as_ref())?),
             StmtKind::Assert { test, msg } => {
                 let t = self.eval(test)?;
                 let holds = self.truth(&t, test.span)?;
@@ -245,42 +245,6 @@ impl<'s> Interp<'s> {
             }
         }
         result
-    }
-
-    /// The error `raise e` (or a bare `raise`) raises.
-    #[inline(never)]
-    fn raise_error(&mut self, e: Option<&Expr>) -> Result<Error> {
-        let err = match e {
-            // A bare `raise` in a handler raises the exception it handles again.
-            None => match self.handling.last() {
-                Some((err, raised)) => {
-                    self.raised = raised.clone();
-                    return Ok(err.clone());
-                }
-                None => Error::new(
-                    ExceptionClass::RuntimeError,
-                    "No active exception to reraise",
-                ),
-            },
-            Some(e) => match self.eval(e)? {
-                Value::Exception(x) => {
-                    // `except … as e` gets this very object back (`e is err`).
-                    self.raised = Some((Value::Exception(x.clone()), x.class, x.message.clone()));
-                    Error::from((*x).clone())
-                }
-                Value::ErrorClass(c) => Error::new(c, ""),
-                v @ (Value::Instance(_) | Value::Class(_)) => self.raise_object(v, e.span)?,
-                other => Error::new(
-                    ExceptionClass::TypeError,
-                    format!(
-                        "exceptions must derive from BaseException, not {}",
-                        other.type_name()
-                    ),
-                ),
-            }
-            .at(e.span),
-        };
-        Ok(err)
     }
 
     /// A `for` loop's passes: `Flow::Break` when a `break` ended it.
@@ -472,41 +436,13 @@ impl<'s> Interp<'s> {
     /// Runs the first handler whose classes catch `err`; `err` again when none does.
     fn handle(&mut self, err: Error, handlers: &[Handler]) -> Result<Flow> {
         for h in handlers {
-            let mut matched = h.classes.is_empty();
-            for c in &h.classes {
-                let v = self.eval(c)?;
-                let classes: Vec<Value> = match v {
-                    Value::Tuple(items) => items.to_vec(),
-                    other => vec![other],
-                };
-                for class in classes {
-                    let class = match &class {
-                        Value::Class(k) => {
-                            matched |= self.user_class_catches(k, &err);
-                            continue;
-                        }
-                        Value::ErrorClass(k) => *k,
-                        other => {
-                            return Err(Error::new(
-                                ExceptionClass::TypeError,
-                                format!(
-                                    "catching classes that do not inherit from BaseException is not allowed (got a {})",
-                                    other.type_name()
-                                ),
-                            )
-                            .at(c.span))
-                        }
-                    };
-                    // A user's exception with several builtin bases is caught by each.
-                    matched |= match self.raised_instance(&err) {
-                        Some(i) => i.class.is_subclass_of(&Value::ErrorClass(class)),
-                        None => class.catches(err.class),
-                    };
-                }
-            }
+            let matched = self.handler_matches(&err, h)?;
             if matched {
+                // The handled object is made now, so that `except … as e`, a bare `raise`
+                // and the `__context__` of what the handler raises are the same object.
+                let (_, value) = self.exception_values(&err);
+                self.raised = Some((value.clone(), err.class, err.message.clone()));
                 if let Some(name) = &h.name {
-                    let (_, value) = self.exception_values(&err);
                     self.set(name, value);
                 }
                 self.handling.push((err, self.raised.clone()));

@@ -15,6 +15,7 @@ pub mod deque;
 mod dict;
 pub mod env;
 pub mod exception_args;
+pub mod exception_chain;
 mod fast_literal;
 pub mod iter;
 mod list;

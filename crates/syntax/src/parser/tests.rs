@@ -435,7 +435,7 @@ fn nested_blocks_and_multi_level_dedent() {
     );
     assert_eq!(
         sx("raise ValueError('x') from err"),
-        r#"(raise (call ValueError "x"))"#
+        r#"(raise (call ValueError "x") (from err))"#
     );
 }
 
@@ -627,7 +627,7 @@ fn walk<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
 fn stmt_exprs<'a>(s: &'a Stmt, out: &mut Vec<&'a Expr>) {
     match &s.kind {
         StmtKind::Expr(e) | StmtKind::Assign { value: e, .. } => walk(e, out),
-        StmtKind::Return(Some(e)) | StmtKind::Raise(Some(e)) => walk(e, out),
+        StmtKind::Return(Some(e)) | StmtKind::Raise(Some(e), _) => walk(e, out),
         StmtKind::Assert { test, msg } => {
             walk(test, out);
             if let Some(m) = msg {

@@ -255,6 +255,7 @@ pub fn registry() -> &'static Registry {
             python::OPERATOR_FNS,
             python::TOTAL_ORDERING,
             python::TYPING,
+            python::UNION_TYPE,
             python::TYPING_CLASSES,
             tensor::BUILTINS,
             tensor::MATH,

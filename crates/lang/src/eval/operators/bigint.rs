@@ -98,7 +98,7 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value, Exception
 }
 
 /// A big int against a float, exactly (as Python compares them); None against NaN.
-fn cmp_float(n: &BigInt, f: f64) -> Option<std::cmp::Ordering> {
+pub(super) fn cmp_float(n: &BigInt, f: f64) -> Option<std::cmp::Ordering> {
     if f.is_nan() {
         return None;
     }

@@ -5,6 +5,7 @@
 pub mod bigint;
 pub mod bytes;
 mod collections;
+mod num;
 mod numpy;
 mod python;
 mod sets;

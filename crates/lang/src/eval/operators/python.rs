@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use super::num::{float_pow, num, zero_div, Num};
+
 use crate::value::Value;
 use ragtag_engine::{budget, DType, Exception, ExceptionClass};
 use ragtag_engine::{type_error, value_error};
@@ -183,41 +185,23 @@ fn items_eq(xs: &[Value], ys: &[Value]) -> bool {
         .all(|(p, q)| identical(p, q) || python_eq(p, q))
 }
 
-#[derive(Clone, Copy)]
-enum Num {
-    I(i64),
-    F(f64),
-}
-
-fn num(v: &Value) -> Option<Num> {
-    match v {
-        Value::Bool(b) => Some(Num::I(*b as i64)),
-        Value::Int(i) => Some(Num::I(*i)),
-        Value::Float(f) => Some(Num::F(*f)),
-        _ => None,
-    }
-}
-
-impl PartialEq for Num {
-    fn eq(&self, other: &Self) -> bool {
-        match (*self, *other) {
-            (Num::I(a), Num::I(b)) => a == b,
-            (a, b) => a.f() == b.f(),
-        }
-    }
-}
-
-impl Num {
-    fn f(self) -> f64 {
-        match self {
-            Num::I(i) => i as f64,
-            Num::F(f) => f,
-        }
-    }
-}
-
 /// CPython's TypeError for an operator its operands do not support.
 pub(super) fn unsupported_operands(op: BinOp, a: &Value, b: &Value) -> Exception {
+    match (op, a) {
+        // The sequence on the left concatenates only its own kind.
+        (BinOp::Add, Value::Str(_) | Value::List(_) | Value::Tuple(_)) => {
+            return type_error!(
+                "can only concatenate {} (not \"{}\") to {}",
+                a.type_name(),
+                b.type_name(),
+                a.type_name()
+            )
+        }
+        (BinOp::Add, Value::Bytes(_) | Value::ByteArray(_)) => {
+            return type_error!("can't concat {} to {}", b.type_name(), a.type_name())
+        }
+        _ => {}
+    }
     match op {
         BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => type_error!(
             "'{op}' not supported between instances of '{}' and '{}'",
@@ -270,11 +254,7 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
 
         (BinOp::Add, _, _) if is_list(a) || is_list(b) => {
             if !(is_list(a) && is_list(b)) {
-                let other = if is_list(a) { b } else { a };
-                return Err(type_error!(
-                    "can only concatenate list (not \"{}\") to list",
-                    other.type_name()
-                ));
+                return Err(unsupported());
             }
             let xs = as_items(a)?;
             let ys = as_items(b)?;
@@ -440,11 +420,16 @@ pub(super) fn python_binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Ex
                         r
                     })
                 }
-                BinOp::Pow => Value::Float(p.powf(q)),
-                BinOp::Lt => Value::Bool(p < q),
-                BinOp::Le => Value::Bool(p <= q),
-                BinOp::Gt => Value::Bool(p > q),
-                BinOp::Ge => Value::Bool(p >= q),
+                BinOp::Pow => float_pow(p, q)?,
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                    let o = x.cmp_exact(y);
+                    Value::Bool(match op {
+                        BinOp::Lt => o.is_some_and(|o| o.is_lt()),
+                        BinOp::Le => o.is_some_and(|o| o.is_le()),
+                        BinOp::Gt => o.is_some_and(|o| o.is_gt()),
+                        _ => o.is_some_and(|o| o.is_ge()),
+                    })
+                }
                 _ => return Err(unsupported()),
             }
         }
@@ -548,7 +533,7 @@ pub fn python_cmp(a: &Value, b: &Value) -> Result<std::cmp::Ordering, Exception>
         _ => {
             return match (num(a), num(b)) {
                 (Some(Num::I(x)), Some(Num::I(y))) => Ok(x.cmp(&y)),
-                (Some(x), Some(y)) => Ok(x.f().partial_cmp(&y.f()).unwrap_or(Ordering::Equal)),
+                (Some(x), Some(y)) => Ok(x.cmp_exact(y).unwrap_or(Ordering::Equal)),
                 _ => Err(type_error!(
                     "'<' not supported between instances of '{}' and '{}'",
                     a.type_name(),
@@ -566,10 +551,6 @@ pub fn python_cmp(a: &Value, b: &Value) -> Result<std::cmp::Ordering, Exception>
         return python_cmp(x, y);
     }
     Ok(xs.len().cmp(&ys.len()))
-}
-
-fn zero_div(msg: &str) -> Exception {
-    Exception::new(ExceptionClass::ZeroDivisionError, msg)
 }
 
 /// The items of a list-like value.

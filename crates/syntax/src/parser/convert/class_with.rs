@@ -17,6 +17,7 @@ impl Converter<'_> {
                 _ => body = self.suite(p)?,
             }
         }
+        crate::mangle::class_body(&name, &mut body);
         Ok(stmt(StmtKind::Class { name, bases, body }, span))
     }
 

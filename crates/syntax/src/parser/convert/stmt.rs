@@ -266,8 +266,8 @@ impl Converter<'_> {
             Rule::raise_stmt => {
                 let mut it = children(pair).map(|p| self.expr(p));
                 let value = it.next().transpose()?;
-                it.next().transpose()?; // `from cause`
-                StmtKind::Raise(value)
+                let cause = it.next().transpose()?;
+                StmtKind::Raise(value, cause)
             }
             Rule::assert_stmt => {
                 let mut it = children(pair).map(|p| self.expr(p));

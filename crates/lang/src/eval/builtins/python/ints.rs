@@ -149,8 +149,9 @@ pub(super) fn round(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         Some(other) => return Err(Error::not_an_integer(other.type_name()).at(a.span("ndigits"))),
     };
     match x {
-        // An int past 64 bits rounds to itself (a negative ndigits is not supported on it).
+        // An int past 64 bits rounds to itself, or to a multiple of a power of ten.
         Value::BigInt(_) if nd.is_none_or(|n| n >= 0) => Ok(x.clone()),
+        Value::BigInt(n) => Ok(round_big(n, nd.unwrap_or(0).unsigned_abs())),
         Value::Int(_) | Value::Bool(_) => {
             let i = int_arg(a, "number")?;
             match nd {
@@ -167,16 +168,8 @@ pub(super) fn round(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
                     )
                     .at(a.span("number")));
                 }
-                let r = f.round_ties_even();
-                // 2**63 is exact in a float; every integral float below it fits an i64.
-                if !r.is_finite() || r.abs() >= -(i64::MIN as f64) {
-                    return Err(Error::new(
-                        ExceptionClass::OverflowError,
-                        "cannot convert float infinity to integer",
-                    )
-                    .at(a.span("number")));
-                }
-                Ok(Value::Int(r as i64))
+                // Exact past 64 bits: `round(1e20)` is 100000000000000000000.
+                super::pymath::integral(f.round_ties_even()).map_err(|e| e.at(a.span("number")))
             }
             Some(n) => Ok(Value::Float(round_float(*f, n))),
         },
@@ -186,6 +179,20 @@ pub(super) fn round(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         )
         .at(a.span("number"))),
     }
+}
+
+/// A big int rounded to a multiple of 10^`places`, ties to even.
+fn round_big(n: &num_bigint::BigInt, places: u64) -> Value {
+    use num_integer::Integer;
+    let Ok(places) = u32::try_from(places) else {
+        return Value::Int(0);
+    };
+    let p = num_bigint::BigInt::from(10).pow(places);
+    let (q, r) = n.div_mod_floor(&p);
+    let twice: num_bigint::BigInt = &r * 2;
+    let up = twice > p || (twice == p && q.is_odd());
+    let q = if up { q + 1 } else { q };
+    crate::eval::operators::bigint::norm(q * p)
 }
 
 /// An int rounded to a multiple of 10^`places`, ties to even.

@@ -66,6 +66,7 @@ mod text;
 mod total_ordering;
 pub mod typing;
 pub mod typing_classes;
+pub mod union_type;
 pub mod user_collections;
 pub mod value_bases;
 
@@ -120,6 +121,7 @@ pub use str_split::STR_SPLIT;
 pub use total_ordering::TOTAL_ORDERING;
 pub use typing::TYPING;
 pub use typing_classes::TYPING_CLASSES;
+pub use union_type::UNION_TYPE;
 pub use user_collections::USER_COLLECTIONS;
 pub use value_bases::VALUE_BASE_METHODS;
 
@@ -525,21 +527,34 @@ fn type_(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn isinstance(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let obj = a.value("obj").type_name();
     let classes = objects::classes_of(a.value("classinfo"));
-    // CPython refuses subscripted types; `typing.List` checks as `list`.
-    for c in &classes {
-        if let Value::Instance(i) = c {
-            if typing::is_alias(c) {
-                let msg = if i.class.module == "types" {
-                    "isinstance() argument 2 cannot be a parameterized generic"
-                } else {
-                    "Subscripted generics cannot be used with class and instance checks"
-                };
-                return Err(Error::new(ExceptionClass::TypeError, msg).at(a.span("classinfo")));
-            }
+    // CPython refuses a subscripted type when it reaches it: the classes before it are
+    // checked first (`isinstance(1, int | list[int])` is True).
+    if let Some(at) = classes.iter().position(typing::is_alias) {
+        if instance_of_any(a, classes[..at].to_vec()) {
+            return Ok(Value::Bool(true));
         }
+        // `typing.Union[int, list[int]]` checks its members with `issubclass`.
+        let in_typing_union = objects::classes_of_shallow(a.value("classinfo"))
+            .iter()
+            .any(|c| matches!(c, Value::Instance(i) if i.class.name == "_UnionGenericAlias"));
+        let msg = match &classes[at] {
+            Value::Instance(i) if i.class.module == "types" && in_typing_union => {
+                "issubclass() argument 2 cannot be a parameterized generic"
+            }
+            Value::Instance(i) if i.class.module == "types" => {
+                "isinstance() argument 2 cannot be a parameterized generic"
+            }
+            _ => "Subscripted generics cannot be used with class and instance checks",
+        };
+        return Err(Error::new(ExceptionClass::TypeError, msg).at(a.span("classinfo")));
     }
+    Ok(Value::Bool(instance_of_any(a, classes)))
+}
+
+/// Whether `a`'s object is an instance of any of `classes` (`typing.List` checks as `list`).
+fn instance_of_any(a: &Args, classes: Vec<Value>) -> bool {
+    let obj = a.value("obj").type_name();
     let classes: Vec<Value> = classes.into_iter().map(typing::plain_origin).collect();
     let name_of = |v: &Value| -> String {
         match v {
@@ -552,15 +567,15 @@ fn isinstance(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let mut user = false;
     for c in &classes {
         match objects::is_instance_of(a.value("obj"), c) {
-            Some(true) => return Ok(Value::Bool(true)),
+            Some(true) => return true,
             Some(false) => user = true,
             None => {}
         }
     }
     if user && matches!(a.value("obj"), Value::Instance(_)) {
-        return Ok(Value::Bool(false));
+        return false;
     }
-    Ok(Value::Bool(classes.iter().any(|c| {
+    classes.iter().any(|c| {
         if let (Value::Exception(e), Value::ErrorClass(k)) = (a.value("obj"), c) {
             return k.catches(e.class);
         }
@@ -569,5 +584,5 @@ fn isinstance(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         n == obj
             || (n == "int" && obj == "bool")
             || (n == "dict" && matches!(a.value("obj"), Value::Dict(_)))
-    })))
+    })
 }

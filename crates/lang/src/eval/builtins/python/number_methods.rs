@@ -88,11 +88,19 @@ fn bit_length(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 }
 
 fn bit_count(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    if let Value::BigInt(n) = a.value("self") {
+        let ones: u64 = n.iter_u64_digits().map(|d| u64::from(d.count_ones())).sum();
+        return Ok(Value::Int(ones as i64));
+    }
     Ok(Value::Int(int_self(a).unsigned_abs().count_ones() as i64))
 }
 
 fn int_ratio(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    Ok(Value::tuple(vec![Value::Int(int_self(a)), Value::Int(1)]))
+    let n = match a.value("self") {
+        v @ Value::BigInt(_) => v.clone(),
+        _ => Value::Int(int_self(a)),
+    };
+    Ok(Value::tuple(vec![n, Value::Int(1)]))
 }
 
 /// The value itself, as an int for a bool (`True.real` is 1).

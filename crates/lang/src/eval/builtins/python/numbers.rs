@@ -51,15 +51,40 @@ pub(super) fn math1(a: &Args, f: fn(f64) -> f64) -> Result<Value> {
 }
 
 pub(super) fn math_int(a: &Args, f: fn(f64) -> f64) -> Result<Value> {
-    if let Value::Int(i) = a.value("x") {
-        return Ok(Value::Int(*i));
+    match a.value("x") {
+        v @ (Value::Int(_) | Value::BigInt(_)) => return Ok(v.clone()),
+        Value::Bool(b) => return Ok(Value::Int(i64::from(*b))),
+        _ => {}
     }
     let y = f(num_arg(a)?);
     // Exact past 64 bits: `math.floor(1e20)` is 100000000000000000000.
     super::pymath::integral(y).map_err(|e| e.at(a.span("x")))
 }
 
+/// `f(x)` for an int too large for a float, as CPython's logarithms take it: with
+/// `x = m * 2**e` (`m` in [0.5, 1)), `f(m) + f(2) * e`. None for any other `x`.
+pub(super) fn big_log(x: &Value, f: fn(f64) -> f64) -> Option<f64> {
+    use num_traits::{Signed, ToPrimitive};
+    let Value::BigInt(n) = x else { return None };
+    if !n.is_positive() || n.to_f64().is_some_and(f64::is_finite) {
+        return None;
+    }
+    let bits = n.bits();
+    let top: num_bigint::BigInt = &**n >> (bits - 64);
+    let m = top.to_f64()? / 2f64.powi(64);
+    Some(f(m) + f(2.0) * bits as f64)
+}
+
 pub(super) fn math_log(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    if let Some(ln) = big_log(a.value("x"), f64::ln) {
+        return match a.get("base") {
+            None => Ok(Value::Float(ln)),
+            Some(b) => {
+                let b = convert::to_f64(b).map_err(|e| a.err_at("base", e))?;
+                Ok(Value::Float(ln / b.ln()))
+            }
+        };
+    }
     let x = num_arg(a)?;
     if x <= 0.0 {
         return Err(Error::new(ExceptionClass::ValueError, "math domain error").at(a.span("x")));
@@ -68,6 +93,19 @@ pub(super) fn math_log(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
         None => Ok(Value::Float(x.ln())),
         Some(b) => {
             let b = convert::to_f64(b).map_err(|e| a.err_at("base", e))?;
+            if b <= 0.0 {
+                return Err(
+                    Error::new(ExceptionClass::ValueError, "math domain error").at(a.span("base"))
+                );
+            }
+            // CPython divides the two logarithms: a base of 1 divides by zero.
+            if b.ln() == 0.0 {
+                return Err(Error::new(
+                    ExceptionClass::ZeroDivisionError,
+                    "float division by zero",
+                )
+                .at(a.span("base")));
+            }
             Ok(Value::Float(x.ln() / b.ln()))
         }
     }

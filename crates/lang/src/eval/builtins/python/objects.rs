@@ -63,6 +63,9 @@ pub static OBJECTS: &[Builtin] = &[
     Builtin::method("BaseException.with_traceback", "(self, tb, /)", |_, a| Ok(a.value("self").clone()))
         .doc("The exception itself: ragtag keeps no traceback objects, so `raise e.with_traceback(tb)` raises `e` again.")
         .examples(&["e = ValueError('x')\ne.with_traceback(None) is e"]),
+    Builtin::method("BaseException.add_note", "(self, note, /)", add_note)
+        .doc("Adds a line to the exception's `__notes__`, shown after its message when it is not caught.")
+        .examples(&["e = ValueError('bad row')\ne.add_note('in data.csv, line 3')\ne.__notes__"]),
     Builtin::method("object.__init__", "(self, *args, **kwargs)", |_, a| {
         let extra = a.rest().len() + a.kwargs().len();
         crate::eval::construct::object_init(a.value("self"), extra, a.call)
@@ -89,6 +92,40 @@ fn exception_init(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     if let Value::Instance(i) = a.value("self") {
         let args: Vec<Value> = a.rest().iter().map(|(v, _)| v.clone()).collect();
         attr_set(&i.attrs, "args", Value::tuple(args));
+    }
+    Ok(Value::None)
+}
+
+fn add_note(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    let note = a.value("note");
+    if !matches!(note, Value::Str(_)) {
+        return Err(Error::new(
+            ExceptionClass::TypeError,
+            format!("note must be a str, not '{}'", note.type_name()),
+        )
+        .at(a.span("note")));
+    }
+    let this = a.value("self");
+    let notes = match this {
+        Value::Instance(i) => attr_get(&i.attrs, "__notes__"),
+        v => crate::value::exception_chain::chain_of(v).notes,
+    };
+    match notes {
+        Some(Value::List(l)) => l.with_mut(|items| items.push(note.clone())),
+        Some(_) => {
+            return Err(Error::new(
+                ExceptionClass::TypeError,
+                "Cannot add note: __notes__ is not a list",
+            )
+            .at(a.call))
+        }
+        None => {
+            let list = Value::list(vec![note.clone()]);
+            match this {
+                Value::Instance(i) => attr_set(&i.attrs, "__notes__", list),
+                v => crate::value::exception_chain::update_chain(v, |ch| ch.notes = Some(list)),
+            }
+        }
     }
     Ok(Value::None)
 }
@@ -203,10 +240,22 @@ pub fn is_instance_of(v: &Value, c: &Value) -> Option<bool> {
     })
 }
 
+/// The classes of an `isinstance` argument, tuples flattened but unions kept whole.
+pub(super) fn classes_of_shallow(v: &Value) -> Vec<Value> {
+    match v {
+        Value::Tuple(items) => items.iter().flat_map(classes_of_shallow).collect(),
+        other => vec![other.clone()],
+    }
+}
+
 pub(super) fn classes_of(v: &Value) -> Vec<Value> {
     match v {
         Value::Tuple(items) => items.iter().flat_map(classes_of).collect(),
-        other => vec![other.clone()],
+        // `int | str` and `typing.Union[int, str]` check against each of their types.
+        other => match super::union_type::union_args(other) {
+            Some(args) => args.iter().flat_map(classes_of).collect(),
+            None => vec![other.clone()],
+        },
     }
 }
 

@@ -100,18 +100,25 @@ pub static MATH: &[Builtin] = &[
         "e**x - 1, exact for small x.",
         "math.expm1(1e-10)"
     ),
-    unary!(
-        "log2",
+    Builtin::function("math.log2", "(x, /)", |_, a| match super::numbers::big_log(
+        a.value("x"),
         log2,
-        "The base-2 logarithm of x.",
-        "math.log2(1024)"
-    ),
-    unary!(
-        "log10",
-        log10,
-        "The base-10 logarithm of x.",
-        "math.log10(1000)"
-    ),
+    ) {
+        Some(y) => Ok(Value::Float(y)),
+        None => float1(a, log2),
+    })
+    .doc("The base-2 logarithm of x (of an int of any size).")
+    .examples(&["math.log2(1024)"]),
+    Builtin::function(
+        "math.log10",
+        "(x, /)",
+        |_, a| match super::numbers::big_log(a.value("x"), log10) {
+            Some(y) => Ok(Value::Float(y)),
+            None => float1(a, log10),
+        },
+    )
+    .doc("The base-10 logarithm of x (of an int of any size).")
+    .examples(&["math.log10(1000)"]),
     unary!(
         "log1p",
         log1p,

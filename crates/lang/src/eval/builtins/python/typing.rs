@@ -198,7 +198,7 @@ fn is_union(v: &Value) -> bool {
 }
 
 /// `Union[args]`: nested unions flattened, repeats dropped, one type left is that type.
-fn union(args: Vec<Value>) -> Value {
+pub(super) fn union(args: Vec<Value>) -> Value {
     let mut flat: Vec<Value> = Vec::new();
     for v in args.into_iter().map(none_type) {
         let parts = match &v {
@@ -359,6 +359,19 @@ pub fn is_alias(v: &Value) -> bool {
 
 fn eq(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let (x, y) = (a.value("self"), a.value("other"));
+    // `Optional[int] == int | None`: a union against either kind of union.
+    if is_union(x) && super::union_type::is_union_type(y) {
+        let sorted = |v: &Value| {
+            let mut k: Vec<String> = super::union_type::union_args(v)
+                .unwrap_or_default()
+                .iter()
+                .map(arg_repr)
+                .collect();
+            k.sort();
+            k
+        };
+        return Ok(Value::Bool(sorted(x) == sorted(y)));
+    }
     let same_kind = match (x, y) {
         (Value::Instance(p), Value::Instance(q)) => p.class.module == q.class.module,
         _ => false,
