@@ -394,7 +394,12 @@ impl<'s> Interp<'s> {
                     if let Some(d) = &f.debug {
                         out.push_str(d);
                     }
-                    out.push_str(&text);
+                    // A field that starts the text is moved in, not copied.
+                    if out.is_empty() {
+                        *out = text;
+                    } else {
+                        out.push_str(&text);
+                    }
                 }
             }
         }

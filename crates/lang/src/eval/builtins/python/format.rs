@@ -203,7 +203,7 @@ fn pad(text: String, fill: char, align: char, width: usize) -> Result<String, Ex
 
 /// Appends `n` copies of `fill`, a block of them at a time: a field a billion wide is
 /// copied in blocks rather than encoded one character at a time.
-fn push_fill(out: &mut String, fill: char, n: usize) {
+pub(crate) fn push_fill(out: &mut String, fill: char, n: usize) {
     const BLOCK: usize = 4096;
     let block: String = std::iter::repeat_n(fill, n.min(BLOCK)).collect();
     let mut left = n;

@@ -359,11 +359,12 @@ fn fill_arg(a: &Args, what: &str) -> Result<char> {
 fn padded(a: &Args, what: &str, fill: char, left: usize, right: usize) -> Result<Value> {
     let s = me(a);
     let bytes = s.len() as u128 + (left as u128 + right as u128) * fill.len_utf8() as u128;
-    budget::check_bytes(what, bytes).map_err(|e| Error::from(e).at(a.call))?;
-    let mut out = String::new();
-    out.extend(std::iter::repeat_n(fill, left));
+    // Reserved once and filled a block at a time: a billion-wide field is written once.
+    let size = usize::try_from(bytes).unwrap_or(usize::MAX);
+    let mut out = budget::string(what, size).map_err(|e| Error::from(e).at(a.call))?;
+    super::format::push_fill(&mut out, fill, left);
     out.push_str(s);
-    out.extend(std::iter::repeat_n(fill, right));
+    super::format::push_fill(&mut out, fill, right);
     Ok(Value::str(out))
 }
 

@@ -319,7 +319,12 @@ fn formatted(chars: &[char], arg: &Value, bytes: bool) -> Result<String, Excepti
             }
         };
         let _ = start;
-        out.push_str(&text);
+        // A field that starts the text is moved in, not copied.
+        if out.is_empty() {
+            out = text;
+        } else {
+            out.push_str(&text);
+        }
     }
     if next < args.len() && !(mapping.is_some() || used_mapping) {
         return Err(type_error!(

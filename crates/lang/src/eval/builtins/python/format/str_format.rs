@@ -99,7 +99,14 @@ fn render(
                     return Err(value_error!("Max string recursion exceeded"));
                 }
                 let field: String = chars[i + 1..j].iter().collect();
-                out.push_str(&replace_field(&field, args, kwargs, attr, auto, depth)?);
+                let piece = replace_field(&field, args, kwargs, attr, auto, depth)?;
+                // A field that starts the text is moved in, not copied: a field a
+                // gigabyte wide is not written twice.
+                if out.is_empty() {
+                    out = piece;
+                } else {
+                    out.push_str(&piece);
+                }
                 i = j + 1;
             }
             _ => {
