@@ -256,6 +256,7 @@ pub fn registry() -> &'static Registry {
             python::TOTAL_ORDERING,
             python::TYPING,
             python::UNION_TYPE,
+            python::OS,
             python::TYPING_CLASSES,
             tensor::BUILTINS,
             tensor::MATH,
@@ -458,6 +459,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         .or_else(|| python::json::constant(&path))
         .or_else(|| python::dataclasses::constant(&path))
         .or_else(|| python::typing::constant(&path))
+        .or_else(|| python::osmod::constant(&path))
     {
         return Some(v);
     }

@@ -52,7 +52,7 @@ pub static FILES: &[Builtin] = &[
 ];
 
 /// CPython's OSError subclass and message for a failed file operation.
-fn os_error(e: &std::io::Error, path: &str, span: ragtag_syntax::ast::Span) -> Error {
+pub(super) fn os_error(e: &std::io::Error, path: &str, span: ragtag_syntax::ast::Span) -> Error {
     use std::io::ErrorKind as K;
     let class = match e.kind() {
         K::NotFound => ExceptionClass::FileNotFoundError,

@@ -28,6 +28,8 @@ pub fn constant_names(module: &str) -> &'static [&'static str] {
             "maxunicode",
         ],
         "json" => &["JSONDecodeError", "JSONEncoder", "JSONDecoder"],
+        "os" => &["path", "sep", "linesep", "name", "curdir", "pardir", "environ"],
+        "os.path" => &["sep", "curdir", "pardir"],
         "collections" => &["ChainMap", "UserDict", "UserList", "UserString"],
         "dataclasses" => &[
             "MISSING",
@@ -78,6 +80,8 @@ pub const STDLIB_MODULES: &[&str] = &[
     "copy",
     "dataclasses",
     "typing",
+    "os",
+    "os.path",
 ];
 
 /// The modules ragtag's own builtins live under, which `import` finds (`paddle.fluid` too).
