@@ -257,6 +257,7 @@ pub fn registry() -> &'static Registry {
             python::TYPING,
             python::UNION_TYPE,
             python::OS,
+            python::WARNINGS,
             python::TYPING_CLASSES,
             tensor::BUILTINS,
             tensor::MATH,

@@ -70,6 +70,7 @@ pub mod typing_classes;
 pub mod union_type;
 pub mod user_collections;
 pub mod value_bases;
+mod warnings;
 
 use self::bigints::int;
 use self::higher::{callable, max, min, sorted};
@@ -126,6 +127,7 @@ pub use typing_classes::TYPING_CLASSES;
 pub use union_type::UNION_TYPE;
 pub use user_collections::USER_COLLECTIONS;
 pub use value_bases::VALUE_BASE_METHODS;
+pub use warnings::WARNINGS;
 
 pub use copy::COPY;
 pub use json::JSON;

@@ -28,7 +28,9 @@ pub fn constant_names(module: &str) -> &'static [&'static str] {
             "maxunicode",
         ],
         "json" => &["JSONDecodeError", "JSONEncoder", "JSONDecoder"],
-        "os" => &["path", "sep", "linesep", "name", "curdir", "pardir", "environ"],
+        "os" => &[
+            "path", "sep", "linesep", "name", "curdir", "pardir", "environ",
+        ],
         "os.path" => &["sep", "curdir", "pardir"],
         "collections" => &["ChainMap", "UserDict", "UserList", "UserString"],
         "dataclasses" => &[
@@ -82,6 +84,7 @@ pub const STDLIB_MODULES: &[&str] = &[
     "typing",
     "os",
     "os.path",
+    "warnings",
 ];
 
 /// The modules ragtag's own builtins live under, which `import` finds (`paddle.fluid` too).
