@@ -258,6 +258,7 @@ pub fn registry() -> &'static Registry {
             python::UNION_TYPE,
             python::OS,
             python::WARNINGS,
+            python::RE,
             python::TYPING_CLASSES,
             tensor::BUILTINS,
             tensor::MATH,
@@ -461,6 +462,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         .or_else(|| python::dataclasses::constant(&path))
         .or_else(|| python::typing::constant(&path))
         .or_else(|| python::osmod::constant(&path))
+        .or_else(|| python::re_mod::constant(&path))
     {
         return Some(v);
     }

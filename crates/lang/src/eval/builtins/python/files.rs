@@ -9,9 +9,8 @@
 //! when it is never closed; a file open for reading and writing (`+`) keeps its contents
 //! in memory and writes them back on each `write`.
 
-use std::io::Write;
-
 use super::codecs::{self, Codec, Errors};
+
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
@@ -38,8 +37,8 @@ pub static FILES: &[Builtin] = &[
     method!("readlines", "(self, hint=-1, /)", readlines, "The remaining lines.", "with open('notes.txt', 'w') as f:\n    f.write('one\\ntwo\\n')\nopen('notes.txt').readlines()"),
     method!("__iter__", "(self)", iter, "The file itself: an iterator of its lines.", "with open('notes.txt', 'w') as f:\n    f.write('one\\ntwo\\n')\nf = open('notes.txt')\niter(f) is f"),
     method!("__next__", "(self)", next_line, "The next line; StopIteration at the end.", "with open('notes.txt', 'w') as f:\n    f.write('one\\ntwo\\n')\nnext(open('notes.txt'))"),
-    method!("write", "(self, s, /)", write, "Writes `s` (str, or bytes in binary mode); the number of characters or bytes written.", "with open('notes.txt', 'w') as f:\n    n = f.write('one\\n')\nn"),
-    method!("writelines", "(self, lines, /)", writelines, "Writes each string of `lines` (no newlines are added).", "with open('notes.txt', 'w') as f:\n    f.writelines(['a\\n', 'b\\n'])\nopen('notes.txt').read()"),
+    method!("write", "(self, s, /)", super::file_write::write, "Writes `s` (str, or bytes in binary mode); the number of characters or bytes written.", "with open('notes.txt', 'w') as f:\n    n = f.write('one\\n')\nn"),
+    method!("writelines", "(self, lines, /)", super::file_write::writelines, "Writes each string of `lines` (no newlines are added).", "with open('notes.txt', 'w') as f:\n    f.writelines(['a\\n', 'b\\n'])\nopen('notes.txt').read()"),
     method!("seek", "(self, offset, whence=0, /)", seek, "Moves to `offset` (from the start, the current position or the end, as `whence` is 0, 1 or 2); the new position.", "with open('notes.txt', 'w') as f:\n    f.write('one\\ntwo\\n')\nf = open('notes.txt')\nf.read()\nf.seek(0)\nf.readline()"),
     method!("tell", "(self, /)", tell, "The current position, in bytes from the start.", "with open('notes.txt', 'w') as f:\n    f.write('one\\ntwo\\n')\nf = open('notes.txt')\nf.readline()\nf.tell()"),
     method!("flush", "(self, /)", flush, "Nothing to do: every write is already on the disk.", "with open('notes.txt', 'w') as f:\n    f.write('one')\n    f.flush()"),
@@ -270,7 +269,7 @@ fn flag(a: &Args, name: &str) -> bool {
 }
 
 /// The file, checked open (and readable or writable as `reading` says).
-fn file(a: &Args, reading: bool) -> Result<&Instance> {
+pub(super) fn file(a: &Args, reading: bool) -> Result<&Instance> {
     let Value::Instance(f) = a.value("self") else {
         return Err(Error::new(ExceptionClass::TypeError, "not a file").at(a.call));
     };
@@ -292,13 +291,13 @@ fn file(a: &Args, reading: bool) -> Result<&Instance> {
 }
 
 /// The contents held in memory: the text or the bytes.
-enum Data {
+pub(super) enum Data {
     Text(std::sync::Arc<String>),
     Bytes(std::sync::Arc<crate::value::PyBytes>),
 }
 
 impl Data {
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         match self {
             Data::Text(s) => s.len(),
             Data::Bytes(b) => b.data.len(),
@@ -332,7 +331,7 @@ impl Data {
 }
 
 /// The byte offset `n` characters after `from` in `s` (its end when fewer are left).
-fn char_end(s: &str, from: usize, n: usize) -> usize {
+pub(super) fn char_end(s: &str, from: usize, n: usize) -> usize {
     s[from..]
         .char_indices()
         .nth(n)
@@ -340,7 +339,7 @@ fn char_end(s: &str, from: usize, n: usize) -> usize {
 }
 
 /// The contents and the position (clamped to them).
-fn contents(f: &Instance) -> (Data, usize) {
+pub(super) fn contents(f: &Instance) -> (Data, usize) {
     let data = match attr_get(&f.attrs, "_data") {
         Some(Value::Bytes(b)) => Data::Bytes(b),
         Some(Value::Str(s)) => Data::Text(s),
@@ -354,7 +353,7 @@ fn contents(f: &Instance) -> (Data, usize) {
     (data, pos)
 }
 
-fn set_pos(f: &Instance, pos: usize) {
+pub(super) fn set_pos(f: &Instance, pos: usize) {
     attr_set(&f.attrs, "_pos", Value::Int(pos as i64));
 }
 
@@ -427,119 +426,6 @@ fn next_line(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let end = data.line_end(pos, None);
     set_pos(f, end);
     Ok(data.slice(pos, end))
-}
-
-/// What one `write` puts on the disk for the value `v`, and what it counts.
-fn encoded(f: &Instance, v: &Value, a: &Args) -> Result<(Vec<u8>, usize)> {
-    let binary = matches!(attr_get(&f.attrs, "_data"), Some(Value::Bytes(_)));
-    match (binary, v) {
-        (false, Value::Str(s)) => {
-            let text = match attr_get(&f.attrs, "_newline") {
-                Some(Value::Str(n)) if n.as_str() == "\r\n" || n.as_str() == "\r" => {
-                    s.replace('\n', &n)
-                }
-                _ => s.to_string(),
-            };
-            let enc = match attr_get(&f.attrs, "encoding") {
-                Some(Value::Str(e)) => e.to_string(),
-                _ => "utf-8".into(),
-            };
-            let errors = match attr_get(&f.attrs, "_errors") {
-                Some(Value::Str(e)) => e.to_string(),
-                _ => "strict".into(),
-            };
-            let codec = Codec::named(&enc).map_err(|e| Error::from(e).at(a.call))?;
-            let handler = Errors::named(&errors).map_err(|e| Error::from(e).at(a.call))?;
-            let bytes =
-                codecs::encode(&text, codec, handler).map_err(|e| Error::from(e).at(a.call))?;
-            Ok((bytes, s.chars().count()))
-        }
-        (true, Value::Bytes(b)) => Ok((b.data.clone(), b.data.len())),
-        (true, Value::ByteArray(b)) => {
-            let data = b.bytes();
-            let n = data.len();
-            Ok((data, n))
-        }
-        (false, other) => Err(Error::new(
-            ExceptionClass::TypeError,
-            format!("write() argument must be str, not {}", other.type_name()),
-        )
-        .at(a.call)),
-        (true, other) => Err(Error::new(
-            ExceptionClass::TypeError,
-            format!(
-                "a bytes-like object is required, not '{}'",
-                other.type_name()
-            ),
-        )
-        .at(a.call)),
-    }
-}
-
-/// Writes `v` to the file: appended on the disk for a write-only file; for one also open
-/// for reading, placed at the position in memory (at the end in append mode) and the whole
-/// contents written back.
-fn put(f: &Instance, v: &Value, a: &Args) -> Result<usize> {
-    let (bytes, count) = encoded(f, v, a)?;
-    let path = match attr_get(&f.attrs, "name") {
-        Some(Value::Str(p)) => p.to_string(),
-        _ => String::new(),
-    };
-    let fail = |e: std::io::Error| os_error(&e, &path, a.call);
-    let read_too = matches!(attr_get(&f.attrs, "_read"), Some(Value::Bool(true)));
-    if !read_too {
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .and_then(|mut h| h.write_all(&bytes))
-            .map_err(fail)?;
-        return Ok(count);
-    }
-    let (data, pos) = contents(f);
-    let append = matches!(attr_get(&f.attrs, "_append"), Some(Value::Bool(true)));
-    let at = if append { data.len() } else { pos };
-    let (new, end) = match (&data, v) {
-        (Data::Text(s), Value::Str(t)) => {
-            let mut out = s[..at].to_string();
-            out.push_str(t);
-            let end = out.len();
-            let after = char_end(s, at, t.chars().count());
-            out.push_str(&s[after..]);
-            (Value::str(out), end)
-        }
-        (Data::Bytes(b), _) => {
-            let mut out = b.data[..at].to_vec();
-            out.extend_from_slice(&bytes);
-            let end = out.len();
-            out.extend_from_slice(&b.data[(at + bytes.len()).min(b.data.len())..]);
-            (Value::bytes(out), end)
-        }
-        _ => return Ok(count),
-    };
-    let whole = match &new {
-        Value::Str(s) => encoded(f, &Value::Str(s.clone()), a)?.0,
-        Value::Bytes(b) => b.data.clone(),
-        _ => Vec::new(),
-    };
-    std::fs::write(&path, whole).map_err(fail)?;
-    attr_set(&f.attrs, "_data", new);
-    set_pos(f, end);
-    Ok(count)
-}
-
-fn write(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let f = file(a, false)?;
-    let n = put(f, a.value("s"), a)?;
-    Ok(Value::Int(n as i64))
-}
-
-fn writelines(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let f = file(a, false)?;
-    let lines = it.collect(a.value("lines"), a.span("lines"))?;
-    for line in &lines {
-        put(f, line, a)?;
-    }
-    Ok(Value::None)
 }
 
 fn seek(_: &mut Interp<'_>, a: &Args) -> Result<Value> {

@@ -32,6 +32,26 @@ pub fn constant_names(module: &str) -> &'static [&'static str] {
             "path", "sep", "linesep", "name", "curdir", "pardir", "environ",
         ],
         "os.path" => &["sep", "curdir", "pardir"],
+        "re" => &[
+            "I",
+            "IGNORECASE",
+            "L",
+            "LOCALE",
+            "M",
+            "MULTILINE",
+            "S",
+            "DOTALL",
+            "U",
+            "UNICODE",
+            "X",
+            "VERBOSE",
+            "A",
+            "ASCII",
+            "NOFLAG",
+            "error",
+            "Pattern",
+            "Match",
+        ],
         "collections" => &["ChainMap", "UserDict", "UserList", "UserString"],
         "dataclasses" => &[
             "MISSING",
@@ -85,6 +105,7 @@ pub const STDLIB_MODULES: &[&str] = &[
     "os",
     "os.path",
     "warnings",
+    "re",
 ];
 
 /// The modules ragtag's own builtins live under, which `import` finds (`paddle.fluid` too).

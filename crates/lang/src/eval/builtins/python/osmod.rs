@@ -203,7 +203,14 @@ fn normpath(path: &str) -> String {
             comps.pop();
         }
     }
-    let out = format!("{}{}", "/".repeat(initial), comps.join("/"));
+    let root = if initial == 2 {
+        "//"
+    } else if initial == 1 {
+        "/"
+    } else {
+        ""
+    };
+    let out = format!("{root}{}", comps.join("/"));
     if out.is_empty() {
         ".".into()
     } else {
@@ -254,8 +261,9 @@ fn relpath(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     };
     let (from, to) = (parts(&start), parts(&path));
     let common = from.iter().zip(&to).take_while(|(x, y)| x == y).count();
-    let mut rel: Vec<String> = vec!["..".to_string(); from.len() - common];
-    rel.extend(to[common..].iter().cloned());
+    let rel: Vec<String> = std::iter::repeat_n("..".to_string(), from.len() - common)
+        .chain(to[common..].iter().cloned())
+        .collect();
     Ok(Value::str(if rel.is_empty() {
         ".".to_string()
     } else {
