@@ -371,7 +371,7 @@ impl<'s> Interp<'s> {
     pub fn run(&mut self, program: &Program) -> Result<()> {
         for stmt in &program.body {
             self.check_cancel()?;
-            match self.exec(stmt)? {
+            match self.exec(stmt).map_err(|e| self.uncaught(e))? {
                 Flow::Break | Flow::Continue => return Err(outside_loop(stmt.span)),
                 Flow::Normal | Flow::Return(_) => {}
             }

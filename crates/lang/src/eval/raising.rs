@@ -79,6 +79,57 @@ impl Interp<'_> {
         Ok(err)
     }
 
+    /// An error no handler caught, as its report shows it: with the notes `add_note` gave
+    /// it after its message (as CPython prints them), and a hint naming its `__cause__` or,
+    /// when no cause suppressed it, the exception being handled when it was raised.
+    pub(super) fn uncaught(&self, mut e: Error) -> Error {
+        let Some((obj, class, message)) = &self.raised else {
+            return e;
+        };
+        if *class != e.class || *message != e.message {
+            return e;
+        }
+        let chain = crate::value::exception_chain::chain_of(obj);
+        let notes = match obj {
+            Value::Instance(i) => crate::value::class::attr_get(&i.attrs, "__notes__"),
+            _ => chain.notes.clone(),
+        };
+        if let Some(Value::List(l)) = notes {
+            for n in l.items() {
+                e.message.push('\n');
+                e.message.push_str(&crate::render::tf_text::str_of(&n));
+            }
+        }
+        let describe = |v: &Value| match v {
+            Value::Exception(x) if x.message.is_empty() => x.class.name().to_string(),
+            Value::Exception(x) => format!("{}: {}", x.class.name(), x.message),
+            Value::Instance(i) => {
+                let text = crate::render::tf_text::str_of(v);
+                if text.is_empty() {
+                    i.class.name.to_string()
+                } else {
+                    format!("{}: {text}", i.class.name)
+                }
+            }
+            other => crate::render::tf_text::repr_of(other),
+        };
+        let line = match (&chain.cause, &chain.context) {
+            (Some(c), _) => Some(format!("raised from {} (its __cause__)", describe(c))),
+            (None, Some(c)) if !chain.suppress => Some(format!(
+                "raised while handling {} (its __context__)",
+                describe(c)
+            )),
+            _ => None,
+        };
+        if let Some(line) = line {
+            e.hint = Some(match e.hint.take() {
+                Some(h) => format!("{h}\n{line}"),
+                None => line,
+            });
+        }
+        e
+    }
+
     /// The exception `raise … from c` names: an exception object, a class (made with no
     /// arguments) or None.
     fn exception_cause(&mut self, c: &Expr) -> Result<Value> {
