@@ -385,6 +385,10 @@ impl<'s> Interp<'s> {
     /// The innermost block ran to its end.
     fn end_block(&mut self, gen: &mut Gen, root: &[Stmt]) -> Result<Option<Out>> {
         let top = gen.frames.last().cloned().expect("a frame");
+        // An `except` block that ran to its end is done with its exception.
+        if matches!(top.block, Block::Handler(_)) {
+            self.raised = None;
+        }
         if top.block == Block::Root {
             return Ok(Some(Out::Done(Value::None)));
         }

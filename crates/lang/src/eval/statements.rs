@@ -448,6 +448,11 @@ impl<'s> Interp<'s> {
                 self.handling.push((err, self.raised.clone()));
                 let flow = self.exec_block(&h.body);
                 self.handling.pop();
+                // A handler that ran to its end is done with the exception: the next error
+                // with the same class and message is a new object.
+                if flow.is_ok() {
+                    self.raised = None;
+                }
                 // As CPython, `except … as e` unbinds `e` when the handler ends.
                 if let Some(name) = &h.name {
                     let e = Expr {
