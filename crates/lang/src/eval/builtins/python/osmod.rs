@@ -72,6 +72,7 @@ pub static OS: &[Builtin] = &[
     }, "Deletes the empty directory.", "os.makedirs('empty_dir', exist_ok=True)\nos.rmdir('empty_dir')\nos.path.exists('empty_dir')"),
     os_fn!("rename", "(src, dst)", rename, "Renames (moves) `src` to `dst`.", "with open('a.txt', 'w') as f:\n    n = f.write('x')\nos.rename('a.txt', 'b.txt')\nos.path.exists('b.txt')"),
     os_fn!("replace", "(src, dst)", rename, "Renames `src` to `dst`, replacing `dst` if it exists.", "with open('a.txt', 'w') as f:\n    n = f.write('x')\nos.replace('a.txt', 'b.txt')\nos.path.exists('b.txt')"),
+    os_fn!("getpid", "()", |_, _| Ok(Value::Int(i64::from(std::process::id()))), "The process id of the running ragtag.", "os.getpid() > 0"),
     os_fn!("getenv", "(key, default=None)", |_, a| {
         let k = text(a, "key")?;
         Ok(std::env::var(&k).map_or_else(|_| a.value("default").clone(), Value::str))
