@@ -53,6 +53,7 @@ mod random_dists;
 mod random_instances;
 mod random_state;
 mod ranges;
+mod re_check;
 mod re_match;
 pub mod re_mod;
 mod re_syntax;

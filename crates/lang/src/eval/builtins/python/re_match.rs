@@ -182,7 +182,7 @@ pub(super) fn fill_template(
     t: &str,
     s: &str,
     m: &Spans,
-    re: &regex::Regex,
+    re: &super::re_syntax::Regex,
     a: &Args,
 ) -> Result<String> {
     let chars: Vec<char> = t.chars().collect();

@@ -2,16 +2,16 @@
 //! `fullmatch`, `findall`, `finditer`, `sub`/`subn` (templates with `\1` and `\g<name>`, or a
 //! function), `split`, `escape`, the flags, `re.Pattern` and `re.Match` (`group`, `groups`,
 //! `groupdict`, `start`/`end`/`span`, positions in characters). Matching follows Python's
-//! leftmost-first rules through the `regex` crate (see `re_syntax` for what it cannot run),
-//! and empty matches after a match are found as CPython 3.7+ finds them. A bad pattern is
-//! `re.error`.
+//! leftmost-first rules through the `fancy-regex` crate (see `re_syntax` for how a pattern is
+//! read for it), and empty matches after a match are found as CPython 3.7+ finds them. A bad
+//! pattern is `re.error` with CPython's message (`re_check`).
 
 use std::sync::Arc;
 
 use super::re_match::{
     expand, fill_template, group, group_of, groupdict, groups, match_object, span_of,
 };
-use super::re_syntax::{self as syntax, Anchor};
+use super::re_syntax::{self as syntax, Anchor, Regex};
 use super::Builtin;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
@@ -286,45 +286,40 @@ impl Chars {
     }
 }
 
-/// One match: each group's byte span, None for a group that took no part.
-pub(super) type Spans = Vec<Option<(usize, usize)>>;
+pub(super) use syntax::Spans;
 
 /// Matches of `re` in `s` from byte `from`, as CPython's scanner finds them: after an empty
 /// match the next must not be empty at the same place.
-fn all_matches(re: &regex::Regex, s: &str, from: usize, limit: usize) -> Vec<Spans> {
+fn all_matches(re: &Regex, s: &str, from: usize, limit: usize) -> Result<Vec<Spans>, String> {
     let mut out = Vec::new();
     let mut pos = from;
     let mut must_advance = false;
     while pos <= s.len() && (limit == 0 || out.len() < limit) {
-        let Some(c) = re.captures_at(s, pos) else {
+        let Some(m) = syntax::captures_at(re, s, pos)? else {
             break;
         };
-        let m = c.get(0).expect("group 0 takes part");
-        if must_advance && m.start() == pos && m.end() == pos {
+        let (start, end) = m[0].expect("group 0 takes part");
+        if must_advance && start == pos && end == pos {
             // An empty match where the last one ended: look again one character on.
             let Some(next) = s[pos..].chars().next().map(|ch| pos + ch.len_utf8()) else {
                 break;
             };
-            match re.captures_at(s, next) {
-                Some(c2) => {
-                    let m2 = c2.get(0).expect("group 0");
-                    pos = m2.end();
-                    must_advance = m2.start() == m2.end();
-                    out.push(spans(&c2));
+            match syntax::captures_at(re, s, next)? {
+                Some(m2) => {
+                    let (x, y) = m2[0].expect("group 0");
+                    pos = y;
+                    must_advance = x == y;
+                    out.push(m2);
                 }
                 None => break,
             }
             continue;
         }
-        pos = m.end();
-        must_advance = m.start() == m.end();
-        out.push(spans(&c));
+        pos = end;
+        must_advance = start == end;
+        out.push(m);
     }
-    out
-}
-
-fn spans(c: &regex::Captures<'_>) -> Spans {
-    c.iter().map(|g| g.map(|m| (m.start(), m.end()))).collect()
+    Ok(out)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -347,26 +342,29 @@ fn run(
     let start = chars.byte(&full, if pos < 0 { 0 } else { pos }).min(end);
     let make =
         |spans: Spans| match_object(pattern_obj, &full, &chars, spans, pos, endpos.unwrap_or(n));
+    let failed = |it: &mut Interp<'_>, m: String| re_error(it, m, a.call);
+    let starts_here = |m: &Spans| m[0].is_some_and(|(x, _)| x == start);
     match op {
-        "search" => Ok(re
-            .captures_at(s, start)
-            .map_or(Value::None, |c| make(spans(&c)))),
-        "match" => Ok(re
-            .captures_at(s, start)
-            .filter(|c| c.get(0).is_some_and(|m| m.start() == start))
-            .map_or(Value::None, |c| make(spans(&c)))),
+        "search" => Ok(syntax::captures_at(&re, s, start)
+            .map_err(|m| failed(it, m))?
+            .map_or(Value::None, make)),
+        "match" => Ok(syntax::captures_at(&re, s, start)
+            .map_err(|m| failed(it, m))?
+            .filter(starts_here)
+            .map_or(Value::None, make)),
         "fullmatch" => {
             let anchored = syntax::compiled(pattern, flags, Anchor::End)
                 .map_err(|m| re_error(it, m, a.call))?;
-            Ok(anchored
-                .captures_at(s, start)
-                .filter(|c| c.get(0).is_some_and(|m| m.start() == start))
-                .map_or(Value::None, |c| make(spans(&c))))
+            Ok(syntax::captures_at(&anchored, s, start)
+                .map_err(|m| failed(it, m))?
+                .filter(starts_here)
+                .map_or(Value::None, make))
         }
         "findall" => {
             let groups = re.captures_len() - 1;
             let piece = |sp: Option<(usize, usize)>| Value::str(sp.map_or("", |(x, y)| &s[x..y]));
             let items = all_matches(&re, s, start, 0)
+                .map_err(|m| failed(it, m))?
                 .into_iter()
                 .map(|m| match groups {
                     0 => piece(m[0]),
@@ -378,6 +376,7 @@ fn run(
         }
         "finditer" => {
             let items: std::collections::VecDeque<Value> = all_matches(&re, s, start, 0)
+                .map_err(|m| failed(it, m))?
                 .into_iter()
                 .map(make)
                 .collect();
@@ -391,7 +390,7 @@ fn run(
             let repl = a.value("repl").clone();
             let mut out = String::new();
             let mut last = 0;
-            let found = all_matches(&re, s, 0, count);
+            let found = all_matches(&re, s, 0, count).map_err(|m| failed(it, m))?;
             let total = found.len();
             for m in found {
                 let (x, y) = m[0].expect("group 0");
@@ -427,7 +426,7 @@ fn run(
             let maxsplit = a.opt_int("maxsplit")?.unwrap_or(0).max(0) as usize;
             let mut out = Vec::new();
             let mut last = 0;
-            for m in all_matches(&re, s, 0, maxsplit) {
+            for m in all_matches(&re, s, 0, maxsplit).map_err(|m| failed(it, m))? {
                 let (x, y) = m[0].expect("group 0");
                 out.push(Value::str(&s[last..x]));
                 for g in &m[1..] {

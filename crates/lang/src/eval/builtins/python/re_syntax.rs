@@ -1,8 +1,9 @@
-//! Python's regular expression syntax read for the `regex` crate: the flags as inline
-//! groups, `\Z` as `\z`, `{` that is not a repetition as a literal, `[` inside a class as
-//! a literal, `{,n}` as `{0,n}`. What the crate cannot run (backreferences, look-ahead and
-//! look-behind) is refused with a message naming it; the crate's own syntax errors are
-//! passed on.
+//! Python's regular expression syntax read for the `fancy-regex` crate (which hands what
+//! needs no backtracking to `regex`): the flags as inline groups, `\Z` as `\z`, `$` as
+//! Python's (the end, or before a newline that ends the string), `{` that is not a
+//! repetition as a literal, `[` inside a class as a literal, `{,n}` as `{0,n}`.
+//! Backreferences, look-ahead, look-behind, atomic groups and possessive repetitions are
+//! passed through; the crate's own syntax errors are passed on.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -28,28 +29,32 @@ pub enum Anchor {
 }
 
 thread_local! {
-    static CACHE: RefCell<HashMap<(String, i64, Anchor), Arc<regex::Regex>>> =
+    static CACHE: RefCell<HashMap<(String, i64, Anchor), Arc<Regex>>> =
         RefCell::new(HashMap::new());
 }
 
+/// A compiled pattern.
+pub type Regex = fancy_regex::Regex;
+
+/// How many backtracking steps one search may take before it fails with an error, where
+/// CPython would run on for as long as the pattern's catastrophic backtracking lasts.
+const BACKTRACK_LIMIT: usize = 10_000_000;
+
 /// The compiled form of `pattern` with `flags`, from a cache of the last few hundred.
-pub fn compiled(pattern: &str, flags: i64, anchor: Anchor) -> Result<Arc<regex::Regex>, String> {
+pub fn compiled(pattern: &str, flags: i64, anchor: Anchor) -> Result<Arc<Regex>, String> {
     let key = (pattern.to_string(), flags, anchor);
     if let Some(r) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
         return Ok(r);
     }
+    super::re_check::check(pattern, (flags | leading_flags(pattern)) & VERBOSE != 0)?;
     let mut text = translate(pattern, flags)?;
     if anchor == Anchor::End {
         text = format!("(?:{text})\\z");
     }
-    let re = regex::Regex::new(&text).map_err(|e| match e {
-        regex::Error::Syntax(s) => s
-            .lines()
-            .rev()
-            .find(|l| l.starts_with("error:"))
-            .map_or(s.clone(), |l| l.trim_start_matches("error: ").to_string()),
-        other => other.to_string(),
-    })?;
+    let re = fancy_regex::RegexBuilder::new(&text)
+        .backtrack_limit(BACKTRACK_LIMIT)
+        .build()
+        .map_err(compile_message)?;
     let re = Arc::new(re);
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
@@ -61,8 +66,74 @@ pub fn compiled(pattern: &str, flags: i64, anchor: Anchor) -> Result<Arc<regex::
     Ok(re)
 }
 
+/// The message of a pattern the crate refuses: the `regex` crate's own line when it is the
+/// one that refused, else the crate's description.
+fn compile_message(e: fancy_regex::Error) -> String {
+    use fancy_regex::{CompileError as E, Error};
+    if let Error::CompileError(c) = &e {
+        if matches!(
+            **c,
+            E::LookBehindNotConst | E::VariableLookBehindRequiresFeature
+        ) {
+            return "look-behind requires fixed-width pattern".into();
+        }
+    }
+    let text = e.to_string();
+    text.lines()
+        .rev()
+        .find(|l| l.starts_with("error:"))
+        .map_or(text.clone(), |l| {
+            l.trim_start_matches("error: ").to_string()
+        })
+}
+
+/// The spans of the first match of `re` in `s` at or after byte `pos` (each group's byte
+/// span, None for a group that took no part); an error when the search backtracked past
+/// [`BACKTRACK_LIMIT`].
+pub fn captures_at(re: &Regex, s: &str, pos: usize) -> Result<Option<Spans>, String> {
+    match re.captures_from_pos(s, pos) {
+        Ok(found) => Ok(found.map(|c| c.iter().map(|g| g.map(|m| (m.start(), m.end()))).collect())),
+        Err(fancy_regex::Error::RuntimeError(_)) => Err(format!(
+            "the pattern backtracked more than {BACKTRACK_LIMIT} steps on this string (CPython \
+             would run on until it ends); a pattern without nested repetitions of the same \
+             text avoids it"
+        )),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// One match: each group's byte span, None for a group that took no part.
+pub type Spans = Vec<Option<(usize, usize)>>;
+
+/// The flags set by inline groups at the start of `pattern` (`(?m)`, `(?si)`), where
+/// Python allows global flags.
+fn leading_flags(pattern: &str) -> i64 {
+    let mut flags = 0;
+    let mut rest = pattern;
+    while let Some(body) = rest.strip_prefix("(?") {
+        let Some(end) = body.find(')') else { break };
+        let letters = &body[..end];
+        if letters.is_empty() || !letters.chars().all(|c| "aiLmsux".contains(c)) {
+            break;
+        }
+        for c in letters.chars() {
+            flags |= match c {
+                'i' => IGNORECASE,
+                'm' => MULTILINE,
+                's' => DOTALL,
+                'x' => VERBOSE,
+                'a' => ASCII,
+                'L' => LOCALE,
+                _ => UNICODE,
+            };
+        }
+        rest = &body[end + 1..];
+    }
+    flags
+}
+
 /// Whether `chars[i..]` starts a repetition `{n}`, `{n,}`, `{n,m}` or `{,m}`; its end.
-fn repetition(chars: &[char], i: usize) -> Option<usize> {
+pub(super) fn repetition(chars: &[char], i: usize) -> Option<usize> {
     let mut j = i + 1;
     let digits = |j: &mut usize| {
         let s = *j;
@@ -84,6 +155,26 @@ fn repetition(chars: &[char], i: usize) -> Option<usize> {
     (chars.get(j) == Some(&'}')).then_some(j)
 }
 
+/// An octal escape at `chars[i]` (a backslash): `\0` with up to two more octal digits,
+/// three octal digits, or in a set any one to three; its code and where it ends. Other
+/// digits after a backslash outside a set are a group reference.
+pub(super) fn octal(chars: &[char], i: usize, in_class: bool) -> Option<(u32, usize)> {
+    let is_octal = |j: usize| chars.get(j).is_some_and(|c| ('0'..='7').contains(c));
+    let first = *chars.get(i + 1)?;
+    let len = if first == '0' || in_class {
+        if !is_octal(i + 1) {
+            return None;
+        }
+        1 + usize::from(is_octal(i + 2)) + usize::from(is_octal(i + 2) && is_octal(i + 3))
+    } else if first <= '3' && is_octal(i + 1) && is_octal(i + 2) && is_octal(i + 3) {
+        3
+    } else {
+        return None;
+    };
+    let digits: String = chars[i + 1..i + 1 + len].iter().collect();
+    Some((u32::from_str_radix(&digits, 8).ok()?, i + 1 + len))
+}
+
 /// `pattern` in the crate's syntax, with `flags` as an inline group.
 pub fn translate(pattern: &str, flags: i64) -> Result<String, String> {
     let mut out = String::new();
@@ -103,6 +194,7 @@ pub fn translate(pattern: &str, flags: i64) -> Result<String, String> {
     if !inline.is_empty() {
         out.push_str(&format!("(?{inline})"));
     }
+    let multiline = (flags | leading_flags(pattern)) & MULTILINE != 0;
     let chars: Vec<char> = pattern.chars().collect();
     let mut i = 0;
     let mut in_class = false;
@@ -113,12 +205,17 @@ pub fn translate(pattern: &str, flags: i64) -> Result<String, String> {
                 let Some(&n) = chars.get(i + 1) else {
                     return Err(format!("bad escape (end of pattern) at position {i}"));
                 };
+                if let Some((code, end)) = octal(&chars, i, in_class) {
+                    out.push_str(&format!("\\x{{{code:x}}}"));
+                    i = end;
+                    continue;
+                }
                 match n {
                     'Z' if !in_class => out.push_str("\\z"),
-                    '1'..='9' if !in_class => {
-                        return Err(format!(
-                        "backreferences (\\{n}) are not supported by ragtag's re, at position {i}"
-                    ))
+                    // Any other character escaped is itself (the crate reads `\\<` as a word
+                    // boundary).
+                    n if !n.is_ascii_alphanumeric() => {
+                        out.push_str(&format!("\\x{{{:x}}}", u32::from(n)));
                     }
                     _ => {
                         out.push('\\');
@@ -151,22 +248,7 @@ pub fn translate(pattern: &str, flags: i64) -> Result<String, String> {
                 out.push(']');
             }
             '(' if !in_class && chars.get(i + 1) == Some(&'?') => {
-                let rest: String = chars[i + 2..].iter().take(3).collect();
-                if rest.starts_with("P=") {
-                    return Err(format!(
-                        "backreferences ((?P=name)) are not supported by ragtag's re, at position {i}"
-                    ));
-                }
-                if rest.starts_with('=')
-                    || rest.starts_with('!')
-                    || rest.starts_with("<=")
-                    || rest.starts_with("<!")
-                {
-                    return Err(format!(
-                        "look-ahead and look-behind assertions are not supported by ragtag's re, at position {i}"
-                    ));
-                }
-                if rest.starts_with('#') {
+                if chars.get(i + 2) == Some(&'#') {
                     // A comment group: skipped.
                     while i < chars.len() && chars[i] != ')' {
                         i += 1;
@@ -192,6 +274,8 @@ pub fn translate(pattern: &str, flags: i64) -> Result<String, String> {
                 None => out.push_str("\\{"),
             },
             '}' if !in_class => out.push_str("\\}"),
+            // Python's `$` also matches before a newline that ends the string.
+            '$' if !in_class && !multiline => out.push_str("(?=\\n?\\z)"),
             _ => out.push(c),
         }
         i += 1;
