@@ -144,6 +144,11 @@ impl<'s> Interp<'s> {
                 *next = super::operators::binary(BinOp::Add, next, step).map_err(err)?;
                 v
             }
+            IterState::Walk {
+                stack,
+                last,
+                follow,
+            } => return super::builtins::python::os_walk::step(self, stack, last, *follow, span),
             IterState::Repeat { value, left } => {
                 if let Some(n) = left {
                     if *n <= 0 {

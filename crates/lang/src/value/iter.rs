@@ -44,6 +44,14 @@ pub enum IterState {
     Range { next: i64, stop: i64, step: i64 },
     /// `itertools.count(start, step)`.
     Count { next: Value, step: Value },
+    /// `os.walk(top)` from the top down: the directories still to visit (the next last),
+    /// and the last directory given with its `dirnames` list, which says (as the caller
+    /// left it) where to go next; `follow`: into symbolic links to directories too.
+    Walk {
+        stack: Vec<String>,
+        last: Option<(String, Value)>,
+        follow: bool,
+    },
     /// `itertools.repeat(value, times)`.
     Repeat { value: Value, left: Option<i64> },
     /// `itertools.cycle(xs)`: the items seen, then round again.

@@ -257,6 +257,9 @@ pub fn registry() -> &'static Registry {
             python::TYPING,
             python::UNION_TYPE,
             python::OS,
+            python::csv_mod::CSV,
+            python::os_walk::WALK,
+            python::io_mod::IO,
             python::WARNINGS,
             python::RE,
             python::TYPING_CLASSES,
@@ -463,6 +466,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         .or_else(|| python::typing::constant(&path))
         .or_else(|| python::osmod::constant(&path))
         .or_else(|| python::re_mod::constant(&path))
+        .or_else(|| python::csv_mod::constant(&path))
     {
         return Some(v);
     }

@@ -16,6 +16,17 @@ use ragtag_engine::ExceptionClass;
 /// What one `write` puts on the disk for the value `v`, and what it counts.
 fn encoded(f: &Instance, v: &Value, a: &Args) -> Result<(Vec<u8>, usize)> {
     let binary = matches!(attr_get(&f.attrs, "_data"), Some(Value::Bytes(_)));
+    if in_memory(f) && !binary {
+        // A StringIO holds text, never encoded.
+        return match v {
+            Value::Str(s) => Ok((Vec::new(), s.chars().count())),
+            other => Err(Error::new(
+                ExceptionClass::TypeError,
+                format!("string argument expected, got '{}'", other.type_name()),
+            )
+            .at(a.call)),
+        };
+    }
     match (binary, v) {
         (false, Value::Str(s)) => {
             let text = match attr_get(&f.attrs, "_newline") {
@@ -60,6 +71,11 @@ fn encoded(f: &Instance, v: &Value, a: &Args) -> Result<(Vec<u8>, usize)> {
     }
 }
 
+/// Whether the file is held in memory only (`io.StringIO`, `io.BytesIO`: no name).
+fn in_memory(f: &Instance) -> bool {
+    attr_get(&f.attrs, "name").is_none()
+}
+
 /// Writes `v` to the file: appended on the disk for a write-only file; for one also open
 /// for reading, placed at the position in memory (at the end in append mode) and the whole
 /// contents written back.
@@ -71,7 +87,8 @@ fn put(f: &Instance, v: &Value, a: &Args) -> Result<usize> {
     };
     let fail = |e: std::io::Error| os_error(&e, &path, a.call);
     let read_too = matches!(attr_get(&f.attrs, "_read"), Some(Value::Bool(true)));
-    if !read_too {
+    let memory = in_memory(f);
+    if !read_too && !memory {
         std::fs::OpenOptions::new()
             .append(true)
             .open(&path)
@@ -81,7 +98,13 @@ fn put(f: &Instance, v: &Value, a: &Args) -> Result<usize> {
     }
     let (data, pos) = contents(f);
     let append = matches!(attr_get(&f.attrs, "_append"), Some(Value::Bool(true)));
-    let at = if append { data.len() } else { pos };
+    let mut at = if append { data.len() } else { pos };
+    if let Data::Text(s) = &data {
+        // Written from the start of a character a `seek` landed inside.
+        while !s.is_char_boundary(at) {
+            at -= 1;
+        }
+    }
     let (new, end) = match (&data, v) {
         (Data::Text(s), Value::Str(t)) => {
             let mut out = s[..at].to_string();
@@ -105,7 +128,9 @@ fn put(f: &Instance, v: &Value, a: &Args) -> Result<usize> {
         Value::Bytes(b) => b.data.clone(),
         _ => Vec::new(),
     };
-    std::fs::write(&path, whole).map_err(fail)?;
+    if !memory {
+        std::fs::write(&path, whole).map_err(fail)?;
+    }
     attr_set(&f.attrs, "_data", new);
     set_pos(f, end);
     Ok(count)

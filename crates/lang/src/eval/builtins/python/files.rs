@@ -244,7 +244,7 @@ fn universal_newlines(text: &str) -> String {
 }
 
 /// The class of `_io` named `name`, with the file methods.
-fn file_class(name: &str) -> std::sync::Arc<crate::value::class::Class> {
+pub(super) fn file_class(name: &str) -> std::sync::Arc<crate::value::class::Class> {
     let Value::Class(c) = builtin_type(name, "_io") else {
         unreachable!("builtin_type makes a class")
     };
@@ -274,7 +274,14 @@ pub(super) fn file(a: &Args, reading: bool) -> Result<&Instance> {
         return Err(Error::new(ExceptionClass::TypeError, "not a file").at(a.call));
     };
     if matches!(attr_get(&f.attrs, "closed"), Some(Value::Bool(true))) {
-        return Err(value_error("I/O operation on closed file.", a.call));
+        // A file in memory (`io.StringIO`) says it without the full stop, as CPython's.
+        let memory = attr_get(&f.attrs, "name").is_none();
+        let msg = if memory {
+            "I/O operation on closed file"
+        } else {
+            "I/O operation on closed file."
+        };
+        return Err(value_error(msg, a.call));
     }
     let allowed = flag(a, if reading { "_read" } else { "_write" });
     if !allowed {
@@ -353,6 +360,23 @@ pub(super) fn contents(f: &Instance) -> (Data, usize) {
     (data, pos)
 }
 
+/// [`contents`] for reading: a position inside a character (a `seek` to a byte offset in
+/// the middle of one) is the UnicodeDecodeError CPython's decoder raises there.
+fn readable(f: &Instance, span: ragtag_syntax::ast::Span) -> Result<(Data, usize)> {
+    let (data, pos) = contents(f);
+    if let Data::Text(s) = &data {
+        if !s.is_char_boundary(pos) {
+            let byte = s.as_bytes()[pos];
+            return Err(Error::new(
+                ExceptionClass::UnicodeDecodeError,
+                format!("'utf-8' codec can't decode byte 0x{byte:02x} in position 0: invalid start byte"),
+            )
+            .at(span));
+        }
+    }
+    Ok((data, pos))
+}
+
 pub(super) fn set_pos(f: &Instance, pos: usize) {
     attr_set(&f.attrs, "_pos", Value::Int(pos as i64));
 }
@@ -367,7 +391,7 @@ fn size_arg(a: &Args, name: &str) -> Result<Option<usize>> {
 
 fn read(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let f = file(a, true)?;
-    let (data, pos) = contents(f);
+    let (data, pos) = readable(f, a.call)?;
     let end = match (size_arg(a, "size")?, &data) {
         (None, _) => data.len(),
         (Some(n), Data::Text(s)) => char_end(s, pos, n),
@@ -379,7 +403,7 @@ fn read(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn readline(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let f = file(a, true)?;
-    let (data, pos) = contents(f);
+    let (data, pos) = readable(f, a.call)?;
     let end = data.line_end(pos, size_arg(a, "size")?);
     set_pos(f, end);
     Ok(data.slice(pos, end))
@@ -388,7 +412,7 @@ fn readline(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 fn readlines(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let f = file(a, true)?;
     let hint = size_arg(a, "hint")?.filter(|h| *h > 0);
-    let (data, mut pos) = contents(f);
+    let (data, mut pos) = readable(f, a.call)?;
     let start = pos;
     let mut out = Vec::new();
     while pos < data.len() {
@@ -419,7 +443,7 @@ fn iter(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn next_line(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let f = file(a, true)?;
-    let (data, pos) = contents(f);
+    let (data, pos) = readable(f, a.call)?;
     if pos >= data.len() {
         return Err(Error::new(ExceptionClass::StopIteration, "").at(a.call));
     }

@@ -32,6 +32,7 @@ pub fn constant_names(module: &str) -> &'static [&'static str] {
             "path", "sep", "linesep", "name", "curdir", "pardir", "environ",
         ],
         "os.path" => &["sep", "curdir", "pardir"],
+        "csv" => super::csv_mod::CONSTANTS,
         "re" => &[
             "I",
             "IGNORECASE",
@@ -106,6 +107,10 @@ pub const STDLIB_MODULES: &[&str] = &[
     "os.path",
     "warnings",
     "re",
+    "csv",
+    "glob",
+    "fnmatch",
+    "io",
 ];
 
 /// The modules ragtag's own builtins live under, which `import` finds (`paddle.fluid` too).
