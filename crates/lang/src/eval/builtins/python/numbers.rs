@@ -14,20 +14,52 @@ pub(super) fn float(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     }
     let v = a.value("x");
     Ok(Value::Float(match v {
-        Value::Str(s) => match s.trim().to_ascii_lowercase().as_str() {
-            "nan" => f64::NAN,
-            "inf" | "infinity" => f64::INFINITY,
-            "-inf" | "-infinity" => f64::NEG_INFINITY,
-            t => t.parse::<f64>().map_err(|_| {
-                Error::new(
-                    ExceptionClass::ValueError,
-                    format!("could not convert string to float: '{s}'"),
-                )
-                .at(a.span("x"))
-            })?,
-        },
+        Value::Str(s) => parse_float(s).ok_or_else(|| {
+            Error::new(ExceptionClass::ValueError, float_error(s)).at(a.span("x"))
+        })?,
         _ => convert::to_f64(v).map_err(|e| a.err_at("x", e))?,
     }))
+}
+
+/// Python's `float(s)` of a string: surrounding whitespace, a sign, `inf`, `infinity` and
+/// `nan` in any case, and `_` between digits; None where CPython raises ValueError.
+pub(super) fn parse_float(s: &str) -> Option<f64> {
+    let t = s.trim();
+    let (sign, body) = match t.as_bytes().first() {
+        Some(b'-') => (-1.0, &t[1..]),
+        Some(b'+') => (1.0, &t[1..]),
+        _ => (1.0, t),
+    };
+    if body.starts_with(['+', '-']) {
+        return None;
+    }
+    match body.to_ascii_lowercase().as_str() {
+        "nan" => return Some(f64::NAN),
+        "inf" | "infinity" => return Some(sign * f64::INFINITY),
+        _ => {}
+    }
+    let bytes = body.as_bytes();
+    let digit = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
+    let mut clean = String::new();
+    for (i, c) in body.char_indices() {
+        match c {
+            '_' if i > 0 && digit(i - 1) && digit(i + 1) => {}
+            '0'..='9' | '.' | 'e' | 'E' | '+' | '-' => clean.push(c),
+            _ => return None,
+        }
+    }
+    if clean.is_empty() || clean.contains("inf") {
+        return None;
+    }
+    clean.parse::<f64>().ok().map(|x| sign * x)
+}
+
+/// CPython's ValueError message for a string `float` cannot read.
+pub(super) fn float_error(s: &str) -> String {
+    format!(
+        "could not convert string to float: {}",
+        crate::render::tf_text::py_str(s)
+    )
 }
 
 pub(super) fn bool_(it: &mut Interp<'_>, a: &Args) -> Result<Value> {

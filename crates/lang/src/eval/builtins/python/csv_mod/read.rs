@@ -36,9 +36,9 @@ impl Parser<'_> {
         let text = std::mem::take(&mut self.field);
         let v = if self.numeric {
             self.numeric = false;
-            match text.trim().parse::<f64>() {
-                Ok(x) => Value::Float(x),
-                Err(_) => return Err(format!("could not convert string to float: '{text}'")),
+            match super::super::numbers::parse_float(&text) {
+                Some(x) => Value::Float(x),
+                None => return Err(super::super::numbers::float_error(&text)),
             }
         } else {
             Value::str(text)
@@ -114,8 +114,9 @@ impl Parser<'_> {
                     self.save()?;
                     self.state = State::StartField;
                 } else {
+                    // The state stays: after an escaped line break, the end of the line
+                    // still does not end the record (CPython's fall-through).
                     self.add(c.unwrap_or('\n'))?;
-                    self.state = State::InField;
                 }
             }
             State::InQuotedField => {
@@ -166,7 +167,7 @@ impl Parser<'_> {
                 } else if eol {
                     self.state = State::StartRecord;
                 } else {
-                    return Err("new-line character seen in unquoted field - do you need to open the file with newline=''?".into());
+                    return Err("new-line character seen in unquoted field - do you need to open the file in universal-newline mode?".into());
                 }
             }
         }
