@@ -55,6 +55,18 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// A line break or the end of a line ends the field and the record: the next line
+    /// starts a record, or a line break's second character (`\r\n`) is eaten first.
+    fn end_line(&mut self, eol: bool) -> std::result::Result<(), String> {
+        self.save()?;
+        self.state = if eol {
+            State::StartRecord
+        } else {
+            State::EatCrnl
+        };
+        Ok(())
+    }
+
     /// One character, or the end of a line (`None`). An `Err` is a csv.Error's message,
     /// or a ValueError's when it starts with "could not convert".
     fn process(&mut self, c: Option<char>) -> std::result::Result<(), String> {
@@ -69,12 +81,7 @@ impl Parser<'_> {
             State::StartRecord if newline => self.state = State::EatCrnl,
             State::StartRecord | State::StartField => {
                 if newline || eol {
-                    self.save()?;
-                    self.state = if eol {
-                        State::StartRecord
-                    } else {
-                        State::EatCrnl
-                    };
+                    self.end_line(eol)?;
                 } else if quote {
                     self.state = State::InQuotedField;
                 } else if escape {
@@ -102,12 +109,7 @@ impl Parser<'_> {
             State::AfterEscapedCrnl if eol => {}
             State::AfterEscapedCrnl | State::InField => {
                 if newline || eol {
-                    self.save()?;
-                    self.state = if eol {
-                        State::StartRecord
-                    } else {
-                        State::EatCrnl
-                    };
+                    self.end_line(eol)?;
                 } else if escape {
                     self.state = State::EscapedChar;
                 } else if delim {
@@ -145,12 +147,7 @@ impl Parser<'_> {
                     self.save()?;
                     self.state = State::StartField;
                 } else if newline || eol {
-                    self.save()?;
-                    self.state = if eol {
-                        State::StartRecord
-                    } else {
-                        State::EatCrnl
-                    };
+                    self.end_line(eol)?;
                 } else if !d.strict {
                     self.add(c.unwrap_or('\n'))?;
                     self.state = State::InField;
