@@ -61,9 +61,7 @@ fn instance_dict(i: &Instance) -> Result<Value> {
 /// user class with no attribute `name` of its own, and its class's `name` is a plain `def`
 /// (not a property, static or class method). The caller calls it with `i` first.
 pub(super) fn plain_function(i: &Instance, name: &str) -> Option<Arc<Closure>> {
-    if i.class.module != "__main__"
-        || (i.attrs.may_have(name) && attr_get(&i.attrs, name).is_some())
-    {
+    if !i.class.is_python() || (i.attrs.may_have(name) && attr_get(&i.attrs, name).is_some()) {
         return None;
     }
     match i.class.lookup(name)? {
@@ -357,7 +355,7 @@ impl<'s> Interp<'s> {
             "__name__" | "__qualname__" => return Ok(Value::str(c.name)),
             "__module__" => return Ok(Value::str(c.module)),
             "__bases__" => {
-                let bases = if c.bases.is_empty() && c.module == "__main__" {
+                let bases = if c.bases.is_empty() && c.is_python() {
                     vec![super::builtins::python::objects::object_type()]
                 } else {
                     c.bases.clone()
@@ -367,7 +365,7 @@ impl<'s> Interp<'s> {
             "__mro__" => return Ok(Value::tuple(super::protocols::full_mro(c))),
             "mro" if c.lookup("mro").is_none() => return Ok(super::protocols::mro_method(c)),
             "__dict__" => return super::builtins::python::objects::attrs_dict(&c.attrs),
-            "__new__" if c.lookup(name).is_none() && c.module == "__main__" => {
+            "__new__" if c.lookup(name).is_none() && c.is_python() => {
                 return Ok(super::builtins::python::objects::method("object.__new__"))
             }
             _ => {}

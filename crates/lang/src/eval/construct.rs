@@ -75,9 +75,7 @@ pub fn object_new(cls: &Value, given: &[Value], keywords: usize, span: Span) -> 
     if let Some(ty) = value_base {
         // CPython names the first class in the order without a `__new__` of its own.
         let own = c.mro().into_iter().find_map(|k| match k {
-            Value::Class(k)
-                if k.module == "__main__" && attr_get(&k.attrs, "__new__").is_none() =>
-            {
+            Value::Class(k) if k.is_python() && attr_get(&k.attrs, "__new__").is_none() => {
                 Some(k.name)
             }
             _ => None,
@@ -91,7 +89,7 @@ pub fn object_new(cls: &Value, given: &[Value], keywords: usize, span: Span) -> 
             span,
         ));
     }
-    if c.module != "__main__" {
+    if !c.is_python() {
         return Err(type_error(
             format!(
                 "object.__new__({}) is not safe, use {}.__new__()",
@@ -125,7 +123,7 @@ pub fn object_new(cls: &Value, given: &[Value], keywords: usize, span: Span) -> 
 pub fn object_init(obj: &Value, extra: usize, span: Span) -> Result<Value> {
     if let (Value::Instance(i), true) = (obj, extra > 0) {
         let c = &i.class;
-        if c.module == "__main__" && c.exception_base().is_none() {
+        if c.is_python() && c.exception_base().is_none() {
             if c.lookup("__init__").is_some() {
                 return Err(type_error(
                     "object.__init__() takes exactly one argument (the instance to initialize)"
@@ -152,7 +150,7 @@ impl<'s> Interp<'s> {
         if cls.module == "builtins" && cls.name == "NoneType" && args.is_empty() {
             return Ok(Value::None);
         }
-        if cls.module != "__main__" {
+        if !cls.is_python() {
             return Err(type_error(
                 format!("cannot create '{}' instances", cls.name),
                 span,

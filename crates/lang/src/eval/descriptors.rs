@@ -23,7 +23,7 @@ use ragtag_syntax::ast::Span;
 /// `v`'s class's method `name`, when `v` is an instance of a user class that has one.
 fn method_of(v: &Value, name: &str) -> Option<Value> {
     match v {
-        Value::Instance(d) if d.class.module == "__main__" => d.class.lookup(name),
+        Value::Instance(d) if d.class.is_python() => d.class.lookup(name),
         _ => None,
     }
 }

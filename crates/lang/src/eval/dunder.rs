@@ -383,7 +383,7 @@ impl<'s> Interp<'s> {
 
     fn prepare_inner(&mut self, v: &Value, span: Span, seen: &mut HashSet<usize>) -> Result<()> {
         match v {
-            Value::Instance(i) if i.class.module == "__main__" => {
+            Value::Instance(i) if i.class.is_python() => {
                 if !seen.insert(Arc::as_ptr(i) as usize) {
                     return Ok(());
                 }

@@ -64,7 +64,7 @@ static NEXT: AtomicU64 = AtomicU64::new(1);
 /// sets `__hash__ = None`).
 fn user_hash_fn(i: &Instance) -> Option<Value> {
     // The program's classes, and `int | str` (hashed by its members).
-    if i.class.module != "__main__" && i.class.module != "types" {
+    if !i.class.is_python() && i.class.module != "types" {
         return None;
     }
     match i.class.lookup("__hash__") {

@@ -81,7 +81,7 @@ pub(super) fn check_bases(bases: &[Value], span: Span) -> Result<()> {
 /// The method `name` a user class defines for its instance `o`, if it does.
 pub(super) fn hook(o: &Value, name: &str) -> Option<Value> {
     match o {
-        Value::Instance(i) if i.class.module == "__main__" => i.class.lookup(name),
+        Value::Instance(i) if i.class.is_python() => i.class.lookup(name),
         _ => None,
     }
 }

@@ -57,7 +57,7 @@ impl Interp<'_> {
         span: Span,
     ) -> Result<bool> {
         match o {
-            Value::Instance(i) if i.class.module == "__main__" => {
+            Value::Instance(i) if i.class.is_python() => {
                 let found = i.class.lookup(name);
                 if let Some(f) = &found {
                     if self.descriptor_set(f, o, &v, span)? {
@@ -96,7 +96,7 @@ impl Interp<'_> {
                 self.reprime(o, span);
                 Ok(true)
             }
-            Value::Class(c) if c.module == "__main__" => {
+            Value::Class(c) if c.is_python() => {
                 attr_set(&c.attrs, name, v);
                 Ok(true)
             }
@@ -120,7 +120,7 @@ impl Interp<'_> {
     /// `object.__delattr__`: removes the attribute without the class's `__delattr__`.
     pub(super) fn del_attr_raw(&mut self, o: &Value, name: &str, span: Span) -> Result<bool> {
         let (attrs, msg) = match o {
-            Value::Instance(i) if i.class.module == "__main__" => {
+            Value::Instance(i) if i.class.is_python() => {
                 let found = i.class.lookup(name);
                 if let Some(f) = &found {
                     if self.descriptor_delete(f, o, span)? {
@@ -146,7 +146,7 @@ impl Interp<'_> {
                     format!("'{}' object has no attribute '{name}'", i.class.name),
                 )
             }
-            Value::Class(c) if c.module == "__main__" => (
+            Value::Class(c) if c.is_python() => (
                 &c.attrs as &dyn AttrStore,
                 format!("type object '{}' has no attribute '{name}'", c.name),
             ),
@@ -208,7 +208,7 @@ impl Interp<'_> {
                     )));
                 }
                 if let Value::Instance(i) = &x {
-                    if i.class.module == "__main__" && i.class.slot_names().is_none() {
+                    if i.class.is_python() && i.class.slot_names().is_none() {
                         return Ok(ItemOwner::Attrs(i.clone()));
                     }
                 }

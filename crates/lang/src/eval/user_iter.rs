@@ -71,6 +71,6 @@ impl<'s> Interp<'s> {
 /// Whether an instance can be iterated: its class defines `__iter__`, or `__getitem__`
 /// (the old sequence protocol).
 pub fn iterable(v: &Value) -> bool {
-    matches!(v, Value::Instance(i) if i.class.module == "__main__"
+    matches!(v, Value::Instance(i) if i.class.is_python()
         && (i.class.lookup("__iter__").is_some() || i.class.lookup("__getitem__").is_some()))
 }

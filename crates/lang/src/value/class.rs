@@ -8,6 +8,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::Value;
 
+pub use super::mro::c3;
+use super::mro::same;
+
 /// The builtin types a class statement may derive from.
 pub const BUILTIN_BASES: &[&str] = &[
     "dict",
@@ -48,6 +51,8 @@ pub struct Class {
     /// [`Class::plain_instances`] as last found (bit 0) and the [`CLASS_EPOCH`] it was
     /// found at (the other bits).
     plain: AtomicU64,
+    /// [`Class::is_python`].
+    python: bool,
 }
 
 /// An instance of a user class: its class and its own attributes.
@@ -259,6 +264,17 @@ pub fn intern(name: &str) -> &'static str {
 impl Class {
     /// A new class.
     pub fn new(name: &str, module: &str, bases: Vec<Value>, attrs: Attrs) -> Arc<Class> {
+        Self::made(name, module, bases, attrs, module == "__main__")
+    }
+
+    /// A class of a standard module that CPython writes in Python (`collections.UserDict`,
+    /// `string.Template`): shown with its own module, and treated as the user's classes
+    /// are (see [`Class::is_python`]).
+    pub fn python(name: &str, module: &str, bases: Vec<Value>, attrs: Attrs) -> Arc<Class> {
+        Self::made(name, module, bases, attrs, true)
+    }
+
+    fn made(name: &str, module: &str, bases: Vec<Value>, attrs: Attrs, python: bool) -> Arc<Class> {
         Arc::new(Class {
             name: intern(name),
             module: intern(module),
@@ -267,7 +283,16 @@ impl Class {
             linear: OnceLock::new(),
             slots: OnceLock::new(),
             plain: AtomicU64::new(0),
+            python,
         })
+    }
+
+    /// Whether the class is one written in Python: the user's (module `__main__`), or one
+    /// made by [`Class::python`]. Its instances go through the class protocol — dunder
+    /// methods, `__new__` and `__init__`, descriptors, attribute setting — where a builtin
+    /// type's instances (a `re.Match`, a file) have ragtag's own behaviour.
+    pub fn is_python(&self) -> bool {
+        self.python
     }
 
     /// The classes searched for an attribute, this one first: Python's method resolution
@@ -312,7 +337,7 @@ impl Class {
             return known & 1 == 1;
         }
         let own = |k: &Class| {
-            if k.module != "__main__" {
+            if !k.is_python() {
                 return false;
             }
             // The objects are looked at after the lock is released: one may be an instance
@@ -398,7 +423,7 @@ impl Class {
         let mut out = Vec::new();
         for k in self.mro() {
             match k {
-                Value::Class(k) if k.module == "__main__" => out.extend(k.own_slots()?),
+                Value::Class(k) if k.is_python() => out.extend(k.own_slots()?),
                 // `Generic` and `Protocol` add no `__dict__`.
                 Value::Class(k) if k.module == "typing" => {}
                 _ => return None,
@@ -543,54 +568,4 @@ pub fn type_repr(name: &str) -> Option<String> {
         "np.object_" => "<class 'numpy.object_'>".into(),
         _ => return None,
     })
-}
-
-/// The C3 linearization of a class with these bases, without the class itself (`None`
-/// when there is no consistent order, as `class C(A, B)` where B derives from A).
-pub fn c3(bases: &[Value]) -> Option<Vec<Value>> {
-    let is = |a: &Value, b: &Value| match (a, b) {
-        (Value::Class(x), Value::Class(y)) => Arc::ptr_eq(x, y),
-        (a, b) => same(a, b),
-    };
-    let mut seqs: Vec<Vec<Value>> = bases
-        .iter()
-        .map(|b| match b {
-            Value::Class(c) => c.mro(),
-            // A builtin exception class's own order: it, then its bases up to BaseException.
-            Value::ErrorClass(k) => std::iter::successors(Some(*k), |k| k.parent())
-                .map(Value::ErrorClass)
-                .collect(),
-            other => vec![other.clone()],
-        })
-        .collect();
-    seqs.push(bases.to_vec());
-    let mut out = Vec::new();
-    loop {
-        seqs.retain(|s| !s.is_empty());
-        if seqs.is_empty() {
-            return Some(out);
-        }
-        let next = seqs
-            .iter()
-            .map(|s| &s[0])
-            .find(|c| !seqs.iter().any(|s| s[1..].iter().any(|x| is(x, c))))?
-            .clone();
-        for s in &mut seqs {
-            if is(&s[0], &next) {
-                s.remove(0);
-            }
-        }
-        out.push(next);
-    }
-}
-
-/// Whether two class values are the same object.
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Class(x), Value::Class(y)) => Arc::ptr_eq(x, y),
-        (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
-        (Value::ErrorClass(x), Value::ErrorClass(y)) => x == y,
-        (Value::Module(x), Value::Module(y)) => x == y,
-        _ => false,
-    }
 }

@@ -142,7 +142,7 @@ impl Key {
             // A class that defines `__eq__` without `__hash__` (or sets `__hash__ = None`)
             // makes its instances unhashable, as CPython does.
             Value::Instance(i)
-                if i.class.module == "__main__"
+                if i.class.is_python()
                     && match i.class.lookup("__hash__") {
                         Some(h) => matches!(h, Value::None),
                         None => i.class.lookup("__eq__").is_some(),

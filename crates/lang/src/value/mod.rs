@@ -20,6 +20,7 @@ mod fast_literal;
 pub mod iter;
 mod list;
 pub mod locals;
+mod mro;
 pub mod named;
 pub mod np_type;
 pub mod pyhash;

@@ -185,9 +185,9 @@ pub fn chainmap_class() -> Value {
                 vec![("fget".into(), fget), ("fset".into(), Value::None)],
             ),
         ));
-        // Module `__main__`, as a program's class: the evaluator gives `__repr__`,
-        // `__iter__` and attribute setting to the classes of that module.
-        Class::new("ChainMap", "__main__", Vec::new(), attrs)
+        // Written in Python in CPython's `collections`: the evaluator gives `__repr__`,
+        // `__iter__` and attribute setting to such classes.
+        Class::python("ChainMap", "collections", Vec::new(), attrs)
     });
     Value::Class(c.clone())
 }

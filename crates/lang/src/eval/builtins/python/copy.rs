@@ -39,7 +39,7 @@ pub fn shallow(it: &mut Interp<'_>, v: &Value, span: Span) -> Result<Value> {
             Value::Set(s.copy_as(false).map_err(|e| Error::from(e).at(span))?)
         }
         Value::ByteArray(_) | Value::Deque(_) => rebuild(v, v_items(v), span)?,
-        Value::Instance(i) if i.class.module == "__main__" => {
+        Value::Instance(i) if i.class.is_python() => {
             if let Some(f) = i.class.lookup("__copy__") {
                 return it.call_method(v, &f, Vec::new(), span);
             }
@@ -191,7 +191,7 @@ pub fn deep(it: &mut Interp<'_>, v: &Value, memo: &Arc<PyDict>, span: Span) -> R
             remember(memo, id, &out, span)?;
             out
         }
-        Value::Instance(i) if i.class.module == "__main__" => {
+        Value::Instance(i) if i.class.is_python() => {
             if let Some(f) = i.class.lookup("__deepcopy__") {
                 let memo_arg = crate::eval::classes::arg(Value::Dict(memo.clone()), span);
                 let out = it.call_method(v, &f, vec![memo_arg], span)?;

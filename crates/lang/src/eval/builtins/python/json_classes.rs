@@ -57,9 +57,14 @@ fn class(name: &str) -> Value {
             .iter()
             .map(|n| {
                 let attrs = class_members(JSON_CLASSES, &format!("json.{n}."));
-                // Module `__main__`, as a program's class: the evaluator makes instances of
-                // that module's classes and lets their attributes be set.
-                Class::new(n, "__main__", Vec::new(), attrs)
+                // Written in Python in CPython (`json.encoder`, `json.decoder`): the
+                // evaluator makes instances of such classes and lets their attributes be set.
+                let module = if *n == "JSONEncoder" {
+                    "json.encoder"
+                } else {
+                    "json.decoder"
+                };
+                Class::python(n, module, Vec::new(), attrs)
             })
             .collect()
     });

@@ -46,9 +46,9 @@ pub fn template_class() -> Value {
             })
             .collect();
         attrs.push(("delimiter".into(), Value::str("$")));
-        // Module `__main__`, as a program's class: the evaluator gives `__repr__`,
-        // `__iter__` and attribute setting to the classes of that module.
-        Class::new("Template", "__main__", Vec::new(), attrs)
+        // Written in Python in CPython's `string`: the evaluator gives `__repr__`,
+        // `__iter__` and attribute setting to such classes.
+        Class::python("Template", "string", Vec::new(), attrs)
     });
     Value::Class(c.clone())
 }

@@ -99,9 +99,9 @@ pub fn user_class(name: &str) -> Option<Value> {
             .iter()
             .map(|n| {
                 let attrs = class_members(USER_COLLECTIONS, &format!("collections.{n}."));
-                // Module `__main__`, as a program's class: the evaluator gives `__repr__`,
-                // `__iter__` and attribute setting to the classes of that module.
-                Class::new(n, "__main__", Vec::new(), attrs)
+                // A class written in Python in CPython's `collections`: the evaluator gives
+                // `__repr__`, `__iter__` and attribute setting to such classes.
+                Class::python(n, "collections", Vec::new(), attrs)
             })
             .collect()
     });

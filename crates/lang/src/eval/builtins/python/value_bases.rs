@@ -160,7 +160,7 @@ fn value_new(it: &mut Interp<'_>, a: &Args, ty: &str) -> Result<Value> {
         )
         .at(a.call));
     };
-    if c.module != "__main__" || !c.is_subclass_of(&Value::Builtin(registered(ty))) {
+    if !c.is_python() || !c.is_subclass_of(&Value::Builtin(registered(ty))) {
         return Err(Error::new(
             ExceptionClass::TypeError,
             format!(
