@@ -260,6 +260,7 @@ pub fn registry() -> &'static Registry {
             python::csv_mod::CSV,
             python::os_walk::WALK,
             python::io_mod::IO,
+            python::osmod::pathlib::PATHLIB,
             python::WARNINGS,
             python::RE,
             python::TYPING_CLASSES,
@@ -467,6 +468,7 @@ pub fn module_attr(module: &str, name: &str) -> Option<Value> {
         .or_else(|| python::osmod::constant(&path))
         .or_else(|| python::re_mod::constant(&path))
         .or_else(|| python::csv_mod::constant(&path))
+        .or_else(|| python::osmod::pathlib::constant(&path))
     {
         return Some(v);
     }

@@ -119,7 +119,9 @@ fn value_error(msg: impl Into<String>, span: ragtag_syntax::ast::Span) -> Error 
 
 fn open(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let path = match a.value("file") {
-        Value::Str(s) => s.to_string(),
+        v if super::osmod::pathlib::fspath(v).is_some() => {
+            super::osmod::pathlib::fspath(v).unwrap_or_default()
+        }
         other => {
             return Err(Error::new(
                 ExceptionClass::TypeError,

@@ -33,6 +33,7 @@ pub fn constant_names(module: &str) -> &'static [&'static str] {
         ],
         "os.path" => &["sep", "curdir", "pardir"],
         "csv" => super::csv_mod::CONSTANTS,
+        "pathlib" => super::osmod::pathlib::CONSTANTS,
         "re" => &[
             "I",
             "IGNORECASE",
@@ -111,6 +112,7 @@ pub const STDLIB_MODULES: &[&str] = &[
     "glob",
     "fnmatch",
     "io",
+    "pathlib",
 ];
 
 /// The modules ragtag's own builtins live under, which `import` finds (`paddle.fluid` too).

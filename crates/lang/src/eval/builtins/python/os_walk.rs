@@ -56,7 +56,9 @@ pub static WALK: &[Builtin] = &[
 
 fn text(a: &Args, name: &str) -> Result<String> {
     match a.value(name) {
-        Value::Str(s) => Ok(s.to_string()),
+        v if super::osmod::pathlib::fspath(v).is_some() => {
+            Ok(super::osmod::pathlib::fspath(v).unwrap_or_default())
+        }
         other => Err(Error::new(
             C::TypeError,
             format!(
@@ -285,10 +287,23 @@ fn glob(it: &mut Interp<'_>, a: &Args) -> Result<Vec<Value>> {
     let pattern = text(a, "pathname")?;
     let recursive = a.value("recursive").truthy().unwrap_or(false);
     let hidden = a.value("include_hidden").truthy().unwrap_or(false);
-    let root = match a.value("root_dir") {
-        Value::Str(s) => Some(s.to_string()),
-        _ => None,
-    };
+    let root = super::osmod::pathlib::fspath(a.value("root_dir"));
+    let found = glob_paths(it, &pattern, root.as_deref(), recursive, hidden, false)?;
+    Ok(found.into_iter().map(Value::str).collect())
+}
+
+/// The paths matching `pattern`, relative to `root` when given (and the pattern is not
+/// absolute); `**` is any depth when `recursive`, and then names only directories when
+/// `dirs_only` ends the pattern with it (pathlib's rule); names starting with a dot match
+/// a wildcard only when `hidden`.
+pub(super) fn glob_paths(
+    it: &mut Interp<'_>,
+    pattern: &str,
+    root: Option<&str>,
+    recursive: bool,
+    hidden: bool,
+    dirs_only: bool,
+) -> Result<Vec<String>> {
     let absolute = pattern.starts_with('/');
     let parts: Vec<&str> = pattern.split('/').collect();
     // Paths so far, each with the directory it names on disk.
@@ -299,7 +314,7 @@ fn glob(it: &mut Interp<'_>, a: &Args) -> Result<Vec<Value>> {
     };
     let mut found: Vec<String> = vec![start];
     let parts: Vec<&str> = if absolute { parts[1..].to_vec() } else { parts };
-    let on_disk = |p: &str| match &root {
+    let on_disk = |p: &str| match root {
         Some(r) if !absolute => join(r, p),
         _ => p.to_string(),
     };
@@ -316,8 +331,14 @@ fn glob(it: &mut Interp<'_>, a: &Args) -> Result<Vec<Value>> {
                 continue;
             }
             if recursive && *part == "**" {
-                let mut all = vec![if last { join(base, "") } else { base.clone() }];
-                descend(it, base, &on_disk, hidden, last, &mut all)?;
+                let own = match (last && !dirs_only, base.is_empty()) {
+                    (true, _) => join(base, ""),
+                    // pathlib's `**` gives the directory it starts from too.
+                    (false, true) if dirs_only => ".".to_string(),
+                    (false, _) => base.clone(),
+                };
+                let mut all = vec![own];
+                descend(it, base, &on_disk, hidden, last && !dirs_only, &mut all)?;
                 next.extend(all);
                 continue;
             }
@@ -343,11 +364,7 @@ fn glob(it: &mut Interp<'_>, a: &Args) -> Result<Vec<Value>> {
         }
         found = next;
     }
-    Ok(found
-        .into_iter()
-        .filter(|p| !p.is_empty())
-        .map(Value::str)
-        .collect())
+    Ok(found.into_iter().filter(|p| !p.is_empty()).collect())
 }
 
 /// Every path under `base` for `**`: directories, and files too when `**` ends the pattern.

@@ -5,6 +5,8 @@
 //! and renaming files, and the environment (`environ`, `getenv`). Failures are CPython's
 //! OSError subclasses with their errno.
 
+pub mod pathlib;
+
 use super::files::os_error;
 use crate::diagnostic::{Error, Result};
 use crate::eval::args::Args;
@@ -102,7 +104,7 @@ pub fn constant(path: &str) -> Option<Value> {
 /// A str argument, or CPython's TypeError for a path of another type.
 fn text(a: &Args, name: &str) -> Result<String> {
     match a.value(name) {
-        Value::Str(s) => Ok(s.to_string()),
+        v if pathlib::fspath(v).is_some() => Ok(pathlib::fspath(v).unwrap_or_default()),
         other => Err(Error::new(
             ExceptionClass::TypeError,
             format!(
