@@ -118,21 +118,7 @@ fn value_error(msg: impl Into<String>, span: ragtag_syntax::ast::Span) -> Error 
 }
 
 fn open(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let path = match a.value("file") {
-        v if super::osmod::pathlib::fspath(v).is_some() => {
-            super::osmod::pathlib::fspath(v).unwrap_or_default()
-        }
-        other => {
-            return Err(Error::new(
-                ExceptionClass::TypeError,
-                format!(
-                    "expected str, bytes or os.PathLike object, not {}",
-                    other.type_name()
-                ),
-            )
-            .at(a.span("file")))
-        }
-    };
+    let path = super::osmod::pathlib::path_arg(a, "file")?;
     let mode_text = a.opt_str("mode")?.unwrap_or_else(|| "r".into());
     let mode = parse_mode(&mode_text).map_err(|m| value_error(m, a.span("mode")))?;
     let encoding = a.opt_str("encoding")?;

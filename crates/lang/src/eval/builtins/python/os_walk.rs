@@ -7,13 +7,14 @@
 use std::collections::VecDeque;
 
 use super::super::Builtin;
-use crate::diagnostic::{Error, Result};
+use crate::diagnostic::Result;
 use crate::eval::args::Args;
 use crate::eval::Interp;
 use crate::value::iter::{IterState, PyIter};
 use crate::value::Value;
-use ragtag_engine::ExceptionClass as C;
 use ragtag_syntax::ast::Span;
+
+use super::osmod::pathlib::path_arg as text;
 
 /// `os.walk`, `glob` and `fnmatch`.
 pub static WALK: &[Builtin] = &[
@@ -53,22 +54,6 @@ pub static WALK: &[Builtin] = &[
         .doc("The names that match the pattern.")
         .examples(&["import fnmatch\nfnmatch.filter(['a.csv', 'b.txt', 'c.csv'], '*.csv')"]),
 ];
-
-fn text(a: &Args, name: &str) -> Result<String> {
-    match a.value(name) {
-        v if super::osmod::pathlib::fspath(v).is_some() => {
-            Ok(super::osmod::pathlib::fspath(v).unwrap_or_default())
-        }
-        other => Err(Error::new(
-            C::TypeError,
-            format!(
-                "expected str, bytes or os.PathLike object, not {}",
-                other.type_name()
-            ),
-        )
-        .at(a.span(name))),
-    }
-}
 
 fn join(dir: &str, name: &str) -> String {
     if dir.is_empty() || dir.ends_with('/') {

@@ -101,20 +101,8 @@ pub fn constant(path: &str) -> Option<Value> {
     }
 }
 
-/// A str argument, or CPython's TypeError for a path of another type.
-fn text(a: &Args, name: &str) -> Result<String> {
-    match a.value(name) {
-        v if pathlib::fspath(v).is_some() => Ok(pathlib::fspath(v).unwrap_or_default()),
-        other => Err(Error::new(
-            ExceptionClass::TypeError,
-            format!(
-                "expected str, bytes or os.PathLike object, not {}",
-                other.type_name()
-            ),
-        )
-        .at(a.span(name))),
-    }
-}
+/// A path argument (a str or a `pathlib` path), or CPython's TypeError.
+use pathlib::path_arg as text;
 
 fn meta(a: &Args) -> Option<std::fs::Metadata> {
     std::fs::metadata(text(a, "path").ok()?).ok()

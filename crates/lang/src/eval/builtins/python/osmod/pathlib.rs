@@ -54,8 +54,8 @@ pub static PATHLIB: &[Builtin] = &[
     m!("__gt__", "(self, other)", |_, a| compare(a, std::cmp::Ordering::is_gt), "Ordered by parts.", "Path('b') > Path('a')"),
     m!("__ge__", "(self, other)", |_, a| compare(a, std::cmp::Ordering::is_ge), "Ordered by parts.", "Path('b') >= Path('a')"),
     m!("is_absolute", "(self)", |_, a| Ok(Value::Bool(me(a)?.starts_with('/'))), "Whether the path starts at the root.", "Path('/tmp').is_absolute()"),
-    m!("with_name", "(self, name)", |_, a| with_name(a, |_| text_arg(a, "name")), "The path with its last part replaced.", "Path('a/b.txt').with_name('c.csv')"),
-    m!("with_stem", "(self, stem)", |_, a| with_name(a, |name| Ok(text_arg(a, "stem")? + &suffix(name))), "The path with its last part's stem replaced.", "Path('a/b.txt').with_stem('c')"),
+    m!("with_name", "(self, name)", |_, a| with_name(a, |_| path_arg(a, "name")), "The path with its last part replaced.", "Path('a/b.txt').with_name('c.csv')"),
+    m!("with_stem", "(self, stem)", |_, a| with_name(a, |name| Ok(path_arg(a, "stem")? + &suffix(name))), "The path with its last part's stem replaced.", "Path('a/b.txt').with_stem('c')"),
     m!("with_suffix", "(self, suffix)", with_suffix, "The path with its suffix replaced (or added, or removed with '').", "Path('a/b.txt').with_suffix('.csv')"),
     m!("relative_to", "(self, *other)", relative_to, "The path relative to `other`; a ValueError when it is not under it.", "Path('/data/runs/a.csv').relative_to('/data')"),
     m!("is_relative_to", "(self, *other)", |it, a| Ok(Value::Bool(relative_to(it, a).is_ok())), "Whether the path is under `other`.", "Path('/data/a').is_relative_to('/data')"),
@@ -153,7 +153,8 @@ pub fn fspath(v: &Value) -> Option<String> {
     }
 }
 
-fn type_error(v: &Value, a: &Args) -> Error {
+/// CPython's TypeError for `v` where a path was wanted.
+fn not_a_path(v: &Value, span: ragtag_syntax::ast::Span) -> Error {
     Error::new(
         C::TypeError,
         format!(
@@ -161,11 +162,16 @@ fn type_error(v: &Value, a: &Args) -> Error {
             v.type_name()
         ),
     )
-    .at(a.call)
+    .at(span)
+}
+
+/// The path in parameter `name` (a str or a `pathlib` path), or CPython's TypeError there.
+pub fn path_arg(a: &Args, name: &str) -> Result<String> {
+    fspath(a.value(name)).ok_or_else(|| not_a_path(a.value(name), a.span(name)))
 }
 
 fn me(a: &Args) -> Result<String> {
-    fspath(a.value("self")).ok_or_else(|| type_error(a.value("self"), a))
+    path_arg(a, "self")
 }
 
 fn other(a: &Args) -> Option<String> {
@@ -175,13 +181,9 @@ fn other(a: &Args) -> Option<String> {
     }
 }
 
-fn text_arg(a: &Args, name: &str) -> Result<String> {
-    fspath(a.value(name)).ok_or_else(|| type_error(a.value(name), a))
-}
-
 fn texts(vs: &[Value], a: &Args) -> Result<Vec<String>> {
     vs.iter()
-        .map(|v| fspath(v).ok_or_else(|| type_error(v, a)))
+        .map(|v| fspath(v).ok_or_else(|| not_a_path(v, a.call)))
         .collect()
 }
 
@@ -368,7 +370,7 @@ fn with_name(a: &Args, name: impl Fn(&str) -> Result<String>) -> Result<Value> {
 }
 
 fn with_suffix(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let s = text_arg(a, "suffix")?;
+    let s = path_arg(a, "suffix")?;
     if s.contains('/') || (!s.is_empty() && (!s.starts_with('.') || s == ".")) {
         return Err(Error::new(
             C::ValueError,
@@ -435,7 +437,7 @@ fn mkdir(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn rename(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
     let p = me(a)?;
-    let to = text_arg(a, "target")?;
+    let to = path_arg(a, "target")?;
     std::fs::rename(&p, &to).map_err(|e| os_error(&e, &p, a.call))?;
     new_path(&[to])
 }
@@ -450,53 +452,19 @@ fn absolute(p: &str) -> String {
     parse(&[cwd, p.to_string()])
 }
 
-/// Calls the builtin `open` with this path and `mode`, passing the call's keywords on;
-/// reads the whole file, or writes parameter `data` to it.
-fn via_open(
-    it: &mut Interp<'_>,
-    a: &Args,
-    mode: &str,
-    data: Option<&str>,
-    keys: &[&str],
-) -> Result<Value> {
-    let arg = |name: Option<&str>, value: Value| CallArg {
-        name: name.map(str::to_string),
+/// The builtin `open` called with this path, `mode` when given, and the call's keywords
+/// among `keys` that are given (and not None).
+fn call_open(it: &mut Interp<'_>, a: &Args, mode: Option<&str>, keys: &[&str]) -> Result<Value> {
+    let arg = |name: &str, value: Value| CallArg {
+        name: Some(name.to_string()).filter(|n| !n.is_empty()),
         value,
         span: a.call,
     };
-    let mut args = vec![
-        arg(None, Value::str(me(a)?)),
-        arg(Some("mode"), Value::str(mode)),
-    ];
+    let mut args = vec![arg("", Value::str(me(a)?))];
+    args.extend(mode.map(|m| arg("mode", Value::str(m))));
     for k in keys {
         if let Some(v) = a.given(k).filter(|v| !matches!(v, Value::None)) {
-            args.push(arg(Some(k), v.clone()));
-        }
-    }
-    let open = registry()
-        .get("open")
-        .map(Value::Builtin)
-        .ok_or_else(|| Error::new(C::NameError, "open"))?;
-    let f = it.call(&open, args, a.call)?;
-    let method = if data.is_some() { "write" } else { "read" };
-    let m = it.get_attr(f.clone(), method, a.call, a.call)?;
-    let call_args = data.map_or_else(Vec::new, |d| vec![arg(None, a.value(d).clone())]);
-    let out = it.call(&m, call_args, a.call)?;
-    let close = it.get_attr(f, "close", a.call, a.call)?;
-    it.call(&close, Vec::new(), a.call)?;
-    Ok(out)
-}
-
-fn open(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
-    let arg = |name: Option<&str>, value: Value| CallArg {
-        name: name.map(str::to_string),
-        value,
-        span: a.call,
-    };
-    let mut args = vec![arg(None, Value::str(me(a)?))];
-    for k in ["mode", "buffering", "encoding", "errors", "newline"] {
-        if let Some(v) = a.given(k) {
-            args.push(arg(Some(k), v.clone()));
+            args.push(arg(k, v.clone()));
         }
     }
     let open = registry()
@@ -504,6 +472,40 @@ fn open(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
         .map(Value::Builtin)
         .ok_or_else(|| Error::new(C::NameError, "open"))?;
     it.call(&open, args, a.call)
+}
+
+/// Opens the path with `mode`, reads it whole or writes parameter `data` to it, and
+/// closes it.
+fn via_open(
+    it: &mut Interp<'_>,
+    a: &Args,
+    mode: &str,
+    data: Option<&str>,
+    keys: &[&str],
+) -> Result<Value> {
+    let f = call_open(it, a, Some(mode), keys)?;
+    let method = if data.is_some() { "write" } else { "read" };
+    let m = it.get_attr(f.clone(), method, a.call, a.call)?;
+    let call_args = data.map_or_else(Vec::new, |d| {
+        vec![CallArg {
+            name: None,
+            value: a.value(d).clone(),
+            span: a.call,
+        }]
+    });
+    let out = it.call(&m, call_args, a.call)?;
+    let close = it.get_attr(f, "close", a.call, a.call)?;
+    it.call(&close, Vec::new(), a.call)?;
+    Ok(out)
+}
+
+fn open(it: &mut Interp<'_>, a: &Args) -> Result<Value> {
+    call_open(
+        it,
+        a,
+        None,
+        &["mode", "buffering", "encoding", "errors", "newline"],
+    )
 }
 
 fn iterdir(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
@@ -523,7 +525,7 @@ fn iterdir(_: &mut Interp<'_>, a: &Args) -> Result<Value> {
 
 fn glob(it: &mut Interp<'_>, a: &Args, any_depth: bool) -> Result<Value> {
     let p = me(a)?;
-    let pattern = text_arg(a, "pattern")?;
+    let pattern = path_arg(a, "pattern")?;
     if pattern.is_empty() {
         return Err(Error::new(
             C::ValueError,
