@@ -107,6 +107,9 @@ impl<'s> Interp<'s> {
         span: Span,
     ) -> Result<Value> {
         ragtag_engine::guard::check_stack().map_err(|err| Error::from(err).at(f.span))?;
+        if let Some(result) = self.named_container_method(obj, name, args) {
+            return result;
+        }
         let o = match (name, &obj.kind) {
             // `self.__dict__.update(kwargs)` sets the instance's attributes.
             ("update", ExprKind::Attr(_, d)) if d == "__dict__" => {

@@ -15,13 +15,17 @@ impl<'s> Interp<'s> {
     /// [`Self::eval_rest`], out of line, so that this function's frame (one per nested
     /// expression) stays small.
     pub fn eval(&mut self, e: &Expr) -> Result<Value> {
+        // Leaves first: they evaluate nothing nested, so they need no stack check.
+        match &e.kind {
+            ExprKind::Int(i) => return Ok(Value::Int(*i)),
+            ExprKind::Float(f) => return Ok(Value::Float(*f)),
+            ExprKind::Bool(b) => return Ok(Value::Bool(*b)),
+            ExprKind::None => return Ok(Value::None),
+            ExprKind::Name(n) => return self.lookup_ident(n, e.span),
+            _ => {}
+        }
         ragtag_engine::guard::check_stack().map_err(|err| Error::from(err).at(e.span))?;
         Ok(match &e.kind {
-            ExprKind::Int(i) => Value::Int(*i),
-            ExprKind::Float(f) => Value::Float(*f),
-            ExprKind::Bool(b) => Value::Bool(*b),
-            ExprKind::None => Value::None,
-            ExprKind::Name(n) => self.lookup_ident(n, e.span)?,
             ExprKind::Attr(obj, name) => {
                 if let Some(v) = self.name_own_attr(obj, name) {
                     return Ok(v);
@@ -31,6 +35,9 @@ impl<'s> Interp<'s> {
             }
             ExprKind::Call(f, args) => return self.eval_call(e, f, args),
             ExprKind::Subscript(obj, index) => {
+                if let Some(r) = self.named_item(obj, index, e.span) {
+                    return r;
+                }
                 let o = self.eval(obj)?;
                 subscript::subscript(self, &o, index, e.span)?
             }
@@ -58,6 +65,13 @@ impl<'s> Interp<'s> {
     fn eval_binary(&mut self, e: &Expr, op: BinOp, l: &Expr, r: &Expr) -> Result<Value> {
         let a = self.eval(l)?;
         let b = self.eval(r)?;
+        // Two ints (counters, indices, sums) are answered here, without the checks for
+        // instances, containers and tensors.
+        if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
+            if let Some(v) = operators::small_ints(op, *x, *y) {
+                return Ok(v);
+            }
+        }
         match self.binary_values(op, &a, &b, e.span)? {
             Ok(v) => Ok(v),
             Err(err) => Err(binary_error(err, e.span, l, r, &a, &b)),

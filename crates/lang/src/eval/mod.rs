@@ -29,6 +29,7 @@ pub mod iterators;
 mod keys;
 mod lazy;
 mod matching;
+mod named_items;
 mod names;
 mod numeric_protocol;
 pub mod operators;

@@ -239,6 +239,10 @@ impl<'s> Interp<'s> {
                 Ok(())
             }
             Target::Subscript(obj, index, span) => {
+                let v = match self.store_named_item(obj, index, v, *span) {
+                    Ok(stored) => return stored,
+                    Err(v) => v,
+                };
                 if let Some(name) = self.globals_item(obj, index)? {
                     self.bind_global(&name, v);
                     return Ok(());

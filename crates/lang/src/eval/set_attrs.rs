@@ -8,7 +8,7 @@ use crate::diagnostic::{Error, Result};
 use crate::value::class::{attr_del, attr_get, attr_set, AttrStore, Instance};
 use crate::value::Value;
 use ragtag_engine::exceptions::ExceptionClass;
-use ragtag_syntax::ast::{Expr, ExprKind, Index, Span};
+use ragtag_syntax::ast::{BinOp, Expr, ExprKind, Ident, Index, Span};
 use std::sync::Arc;
 
 /// CPython's AttributeError for setting or deleting (`what`) an attribute of a named tuple:
@@ -46,6 +46,48 @@ impl Interp<'_> {
             return Ok(true);
         }
         self.set_attr_raw(o, name, v, span)
+    }
+
+    /// `x.name op= e` done by [`Self::aug_own_attr`] when `x` is a variable and `e` a name
+    /// or a literal (evaluating it first changes nothing); false when it was not.
+    #[inline(never)]
+    pub(super) fn aug_named_attr(&mut self, x: &Expr, name: &str, op: BinOp, e: &Expr) -> bool {
+        let simple = matches!(
+            e.kind,
+            ExprKind::Name(_) | ExprKind::Int(_) | ExprKind::Float(_)
+        );
+        let ExprKind::Name(x) = &x.kind else {
+            return false;
+        };
+        simple
+            && self
+                .eval(e)
+                .is_ok_and(|operand| self.aug_own_attr(x, name, op, &operand))
+    }
+
+    /// `x.name op= operand` where the variable `x` holds an instance whose own attribute
+    /// `name` and `operand` are numbers (`self.total += x`): the attribute is changed in
+    /// place under one lock, without taking a reference to the instance. False when any of
+    /// that does not hold, or the operator fails, leaving everything as it was for the
+    /// general path (which raises the error).
+    pub(super) fn aug_own_attr(&self, x: &Ident, name: &str, op: BinOp, operand: &Value) -> bool {
+        if !matches!(operand, Value::Int(_) | Value::Float(_)) {
+            return false;
+        }
+        let Some(Value::Instance(i)) = self.peek_ident(x) else {
+            return false;
+        };
+        if matches!(name, "__class__" | "__dict__")
+            || !i.class.plain_instances()
+            || i.class.slot_names().is_some()
+            || i.user_hash().is_some()
+        {
+            return false;
+        }
+        crate::value::class::attr_update(&i.attrs, name, |current| match current {
+            Value::Int(_) | Value::Float(_) => super::operators::binary(op, current, operand).ok(),
+            _ => None,
+        })
     }
 
     /// `object.__setattr__`: sets the attribute without the class's `__setattr__`.

@@ -307,6 +307,12 @@ impl<'s> Interp<'s> {
     /// `target op= value`: the target (and a subscript's object and index) is evaluated once;
     /// a list's `+=` and `*=` and a dict's `|=` change it in place, as Python's do.
     fn aug_assign(&mut self, target: &Target, op: BinOp, value: &Expr, span: Span) -> Result<()> {
+        // `self.total += x`, in place when it can be (see `aug_own_attr`).
+        if let Target::Attr(obj, name, _) = target {
+            if self.aug_named_attr(obj, name, op, value) {
+                return Ok(());
+            }
+        }
         let (current, place) = match target {
             Target::Name(n, s) => (self.lookup_ident(n, *s)?, Place::Name),
             Target::Subscript(obj, index, s) => {

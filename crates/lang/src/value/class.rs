@@ -225,6 +225,30 @@ pub fn attr_set(m: &(impl AttrStore + ?Sized), name: &str, v: Value) {
     drop(old);
 }
 
+/// Replaces the value of `name` in attributes by what `f` makes of it, when it is there and
+/// `f` makes something; false otherwise. `f` runs under the lock: it must not reach any
+/// object's attributes.
+pub fn attr_update(
+    m: &(impl AttrStore + ?Sized),
+    name: &str,
+    f: impl FnOnce(&Value) -> Option<Value>,
+) -> bool {
+    let mut attrs = lock(m.cell());
+    let Some(slot) = attrs
+        .iter_mut()
+        .find(|(k, _)| crate::value::locals::same_name(k, name))
+    else {
+        return false;
+    };
+    let Some(new) = f(&slot.1) else {
+        return false;
+    };
+    let old = std::mem::replace(&mut slot.1, new);
+    drop(attrs);
+    drop(old);
+    true
+}
+
 /// Removes `name` from attributes; false when it was not there.
 pub fn attr_del(m: &(impl AttrStore + ?Sized), name: &str) -> bool {
     let mut attrs = lock(m.cell());

@@ -101,7 +101,7 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, Exception> {
 /// `x op y` for two ints when the answer is an int of i64 or a bool: Python's floored `//`
 /// and `%` (the sign of the divisor); `None` for a zero divisor, an overflow or another
 /// operator, which the general path answers (with its errors).
-fn small_ints(op: BinOp, x: i64, y: i64) -> Option<Value> {
+pub(crate) fn small_ints(op: BinOp, x: i64, y: i64) -> Option<Value> {
     let floored = |x: i64, y: i64| {
         let q = x.checked_div(y)?;
         let r = x.checked_rem(y)?;
