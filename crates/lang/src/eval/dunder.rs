@@ -219,7 +219,20 @@ impl<'s> Interp<'s> {
     }
 
     /// Python truthiness, with an instance's `__bool__` or `__len__`.
+    #[inline]
     pub fn truth(&mut self, v: &Value, span: Span) -> Result<bool> {
+        // A comparison's bool or a counter's int, without the general checks.
+        match v {
+            Value::Bool(b) => return Ok(*b),
+            Value::Int(i) => return Ok(*i != 0),
+            _ => {}
+        }
+        self.truth_general(v, span)
+    }
+
+    /// [`Self::truth`] of anything but a bool or an int.
+    #[inline(never)]
+    fn truth_general(&mut self, v: &Value, span: Span) -> Result<bool> {
         if is_instance(v) {
             if let Some(r) = self.dunder(v, "__bool__", Vec::new(), span)? {
                 return match r {

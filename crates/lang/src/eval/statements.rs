@@ -364,6 +364,11 @@ impl<'s> Interp<'s> {
             let v = self.instance_aug(op, &current, &operand, span)?;
             return self.store_aug(target, place, v);
         }
+        if let (Value::Int(x), Value::Int(y)) = (&current, &operand) {
+            if let Some(v) = super::operators::small_ints(op, *x, *y) {
+                return self.store_aug(target, place, v);
+            }
+        }
         let v = match super::operators::in_place(op, &current, &operand) {
             Some(r) => r,
             None => super::operators::binary(op, &current, &operand),
