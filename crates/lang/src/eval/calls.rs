@@ -446,6 +446,13 @@ impl<'s> Interp<'s> {
                     if let Some(vars) = vars {
                         *env.vars() = vars;
                     }
+                    // Spare frames of functions defined in this one hold it as their
+                    // enclosing environment: not a holder `release` should count.
+                    for spare in &mut self.spare_envs {
+                        if let Some(spare) = Arc::get_mut(spare) {
+                            spare.forget_parent(&env);
+                        }
+                    }
                     Env::release(env);
                 }
             }

@@ -37,7 +37,9 @@ impl<'s> Interp<'s> {
         match &stmt.kind {
             StmtKind::Expr(e) => {
                 let v = self.eval(e)?;
-                if self.frames.is_empty() {
+                // A None inside a block (a call in a loop) shows nothing.
+                let quiet = self.block_depth > 0 && matches!(v, Value::None);
+                if self.frames.is_empty() && !quiet {
                     self.show_statement_value(e, v)?;
                 }
             }

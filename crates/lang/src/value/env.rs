@@ -162,18 +162,30 @@ impl Env {
     }
 
     /// A finished call's environment for the next call to reuse, when nothing else holds
-    /// it (no closure or generator kept it): its variables and its enclosing environment
-    /// are dropped and its room kept, so a call allocates neither a new environment nor a
-    /// new frame. Its function's bindings stay: the next call is most often of the same
-    /// function, and [`Env::enter`] then keeps them as they are.
+    /// it (no closure or generator kept it): its variables are dropped and its room kept,
+    /// so a call allocates neither a new environment nor a new frame. Its function's
+    /// bindings and enclosing environment stay: the next call is most often of the same
+    /// function (a method's enclosing environment is its class body's), and
+    /// [`Env::enter`] then keeps them as they are, without a reference counted up and
+    /// down. The interpreter lets go of an enclosing environment kept so before it asks
+    /// whether that one is held elsewhere (see `Interp::run_closure`).
     ///
     /// `vars` are its variables when the interpreter held them while the call ran.
     pub(crate) fn recycle(&mut self, vars: Option<Locals>) {
-        if let Some(vars) = vars {
-            *self.vars_mut() = vars;
+        match vars {
+            Some(mut vars) => {
+                vars.clear();
+                *self.vars_mut() = vars;
+            }
+            None => self.vars_mut().clear(),
         }
-        self.vars_mut().clear();
-        self.parent = None;
+    }
+
+    /// Lets go of the enclosing environment kept by [`Env::recycle`] when it is `env`.
+    pub(crate) fn forget_parent(&mut self, env: &Arc<Env>) {
+        if self.parent.as_ref().is_some_and(|p| Arc::ptr_eq(p, env)) {
+            self.parent = None;
+        }
     }
 
     /// The variables, for an environment no one else holds yet.
@@ -191,7 +203,14 @@ impl Env {
         {
             self.bindings = Some(bindings.clone());
         }
-        self.parent = parent.clone();
+        let same = match (&self.parent, parent) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.parent = parent.clone();
+        }
     }
 
     /// Called as a call's environment is left: when only closures stored in its own
