@@ -375,25 +375,31 @@ impl<'s> Interp<'s> {
     /// apart (the call runs with the interpreter holding them, see `own_frame`): a finished
     /// call's environment reused when one is spare (unless `bind` fails, when it stays
     /// spare), or a new one.
+    ///
+    /// A spare environment last used by the same function (its bindings and enclosing
+    /// environment are already the ones wanted) is taken as it is; another is changed,
+    /// which first proves that nothing else holds it (an atomic operation, the cost this
+    /// spares the common case of a function called over and over).
     fn closure_frame(
         &mut self,
         c: &Arc<Closure>,
         bind: impl FnOnce(&mut Self, &mut Locals) -> Result<()>,
     ) -> Result<(Arc<Env>, Locals)> {
+        let mut vars = self.spare_vars.pop().unwrap_or_default();
+        if let Err(err) = bind(self, &mut vars) {
+            vars.clear();
+            self.spare_vars.push(vars);
+            return Err(err);
+        }
         if let Some(mut env) = self.spare_envs.pop() {
+            if env.entered(&c.bindings, &c.env) {
+                return Ok((env, vars));
+            }
             if let Some(e) = Arc::get_mut(&mut env) {
-                if let Err(err) = bind(self, e.vars_mut()) {
-                    e.vars_mut().clear();
-                    self.spare_envs.push(env);
-                    return Err(err);
-                }
                 e.enter(&c.bindings, &c.env);
-                let vars = std::mem::take(e.vars_mut());
                 return Ok((env, vars));
             }
         }
-        let mut vars = Locals::default();
-        bind(self, &mut vars)?;
         let env = Env::new(Locals::default(), Some(c.bindings.clone()), c.env.clone());
         Ok((env, vars))
     }
@@ -435,6 +441,21 @@ impl<'s> Interp<'s> {
         };
         let vars = self.own_frame_vars();
         if let Some(mut env) = self.frames.pop() {
+            // The interpreter held the variables throughout and the frame is not held
+            // elsewhere (a plain load, no atomic operation): the frame is spare as it is, its
+            // own variables never used.
+            let unique = Arc::strong_count(&env) == 1;
+            let vars = match vars {
+                Some(mut vars) if unique => {
+                    vars.clear();
+                    if self.spare_envs.len() < SPARE_ENVS {
+                        self.spare_envs.push(env);
+                        self.spare_vars.push(vars);
+                    }
+                    return self.call_result(c, result);
+                }
+                vars => vars,
+            };
             match Arc::get_mut(&mut env) {
                 Some(e) => {
                     e.recycle(vars);
@@ -457,7 +478,12 @@ impl<'s> Interp<'s> {
                 }
             }
         }
-        // An error inside a function from another cell keeps its own source.
+        self.call_result(c, result)
+    }
+
+    /// A call of `c`'s result: an error inside a function from another cell keeps its own
+    /// source.
+    fn call_result(&self, c: &Closure, result: Result<Value>) -> Result<Value> {
         result.map_err(|e| {
             if c.source != self.source {
                 e.in_source(c.source)

@@ -247,6 +247,9 @@ pub struct Interp<'s> {
     /// Environments of finished calls that nothing else held, emptied, for the next calls
     /// to reuse (at most [`SPARE_ENVS`]).
     spare_envs: Vec<std::sync::Arc<crate::value::env::Env>>,
+    /// Emptied variables of finished calls, whose room the next calls bind their
+    /// parameters in (at most [`SPARE_ENVS`]).
+    spare_vars: Vec<crate::value::env::Locals>,
     /// The innermost frames' variables while the interpreter holds them (see `own_frame`).
     own: own_frame::OwnFrames,
     /// The sources this evaluation made (the strings `exec`, `eval` and `compile` ran), as
@@ -298,6 +301,7 @@ impl<'s> Interp<'s> {
             raised: None,
             handling: Vec::new(),
             spare_envs: Vec::new(),
+            spare_vars: Vec::new(),
             own: Default::default(),
             added: Vec::new(),
             first_added: source + 1,

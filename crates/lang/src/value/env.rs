@@ -193,6 +193,19 @@ impl Env {
         self.vars.get_mut().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Whether this environment is set up for a call of the function with `bindings`,
+    /// defined in `parent`, already.
+    pub(crate) fn entered(&self, bindings: &Arc<Bindings>, parent: &Option<Arc<Env>>) -> bool {
+        self.bindings
+            .as_ref()
+            .is_some_and(|b| Arc::ptr_eq(b, bindings))
+            && match (&self.parent, parent) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+
     /// Sets a recycled environment up for a call of the function with `bindings`, defined
     /// in `parent`.
     pub(crate) fn enter(&mut self, bindings: &Arc<Bindings>, parent: &Option<Arc<Env>>) {
