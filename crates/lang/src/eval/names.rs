@@ -69,7 +69,34 @@ impl<'s> Interp<'s> {
 
     /// [`Self::set`] through a name's node: a variable of the running call is looked for
     /// first where this node last bound it.
+    ///
+    /// The common case, a variable of the running call (or at top level a global) bound
+    /// where the node last found it (a name declared `global` or `nonlocal` is never bound
+    /// in the call's variables), is this small function's whole work; everything else is in
+    /// [`Self::set_ident_rest`].
+    #[inline]
     pub(super) fn set_ident(&mut self, name: &Ident, v: Value) {
+        let depth = self.frames.len();
+        let slot = match depth {
+            0 => self
+                .globals
+                .get_index_mut(name.hint())
+                .filter(|(k, _)| crate::value::locals::same_name(k, name))
+                .map(|(_, slot)| slot),
+            _ => self
+                .own
+                .get_mut(depth)
+                .and_then(|vars| vars.at_hint_mut(name)),
+        };
+        match slot {
+            Some(slot) => *slot = v,
+            None => self.set_ident_rest(name, v),
+        }
+    }
+
+    /// [`Self::set_ident`] past its common case.
+    #[inline(never)]
+    fn set_ident_rest(&mut self, name: &Ident, v: Value) {
         match self.frames.last() {
             Some(f) => {
                 if !f.assigns_global(name) && Arc::ptr_eq(f.target_of(name), f) {
@@ -298,8 +325,20 @@ impl<'s> Interp<'s> {
 
     /// [`Self::lookup`] through a name's node: a variable of the running call is looked for
     /// first where this node last found it.
+    ///
+    /// The common case, a variable of the running call where the node last found it, is
+    /// this small function's whole work; everything else is in [`Self::lookup_ident_rest`].
     #[inline]
     pub(super) fn lookup_ident(&self, name: &Ident, span: Span) -> Result<Value> {
+        if let Some(v) = self.own_vars().and_then(|vars| vars.at_hint(name)) {
+            return Ok(v.clone());
+        }
+        self.lookup_ident_rest(name, span)
+    }
+
+    /// [`Self::lookup_ident`] past its common case.
+    #[inline(never)]
+    fn lookup_ident_rest(&self, name: &Ident, span: Span) -> Result<Value> {
         match self.own_vars() {
             Some(vars) => {
                 if let Some(v) = vars.get_ident(name) {

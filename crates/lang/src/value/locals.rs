@@ -86,6 +86,25 @@ impl Locals {
         }
     }
 
+    /// The value bound to `name` when it is where this node last found it.
+    #[inline]
+    pub fn at_hint(&self, name: &Ident) -> Option<&Value> {
+        match self.live().get(name.hint()) {
+            Some((k, v)) if same_name(k, name) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// [`Self::at_hint`], to change.
+    #[inline]
+    pub fn at_hint_mut(&mut self, name: &Ident) -> Option<&mut Value> {
+        let bound = self.bound;
+        match self.entries[..bound].get_mut(name.hint()) {
+            Some((k, v)) if same_name(k, name) => Some(v),
+            _ => None,
+        }
+    }
+
     /// The value bound to `name`, looked for first where this node last found it.
     #[inline]
     pub fn get_ident(&self, name: &Ident) -> Option<&Value> {
