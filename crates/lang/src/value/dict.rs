@@ -48,7 +48,7 @@ impl DictKind {
 }
 
 /// A hashable value as a dict key, equal where Python's `==` says equal.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Key {
     /// `None`.
     None,
@@ -75,7 +75,39 @@ pub enum Key {
     Hashed(i64, u64),
 }
 
+/// An int key (the most common, and every bool and integral float) is hashed as its value
+/// alone, in line; the rest with their kind first, so that keys of different kinds with the
+/// same payload spread apart.
+impl std::hash::Hash for Key {
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        match self {
+            Key::Int(i) => state.write_i64(*i),
+            other => other.hash_rest(state),
+        }
+    }
+}
+
 impl Key {
+    /// [`Key`]'s hash of every kind but an int.
+    #[inline(never)]
+    fn hash_rest<H: std::hash::Hasher>(&self, state: &mut H) {
+        use std::hash::Hash;
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Key::None => {}
+            Key::Int(i) | Key::Hashed(i, _) => i.hash(state),
+            Key::Float(bits) => bits.hash(state),
+            Key::Str(s) => s.hash(state),
+            Key::Tuple(items) => items.hash(state),
+            Key::Named(kind, text) => (kind, text).hash(state),
+            Key::Big(n) => n.hash(state),
+            Key::Frozen(f) => f.hash(state),
+            Key::Bytes(b) => b.hash(state),
+            Key::Range(n, start, step) => (n, start, step).hash(state),
+        }
+    }
+
     /// The key of a value, or Python's TypeError for an unhashable one.
     pub fn of(v: &Value) -> Result<Key, Exception> {
         Ok(match v {
