@@ -76,8 +76,8 @@ pub enum Key {
 }
 
 /// An int key (the most common, and every bool and integral float) is hashed as its value
-/// alone, in line; the rest with their kind first, so that keys of different kinds with the
-/// same payload spread apart.
+/// alone, in line; the rest with a tag of their kind first, so that keys of different kinds
+/// with the same payload spread apart. [`Probe`] hashes an int and a str as this does.
 impl std::hash::Hash for Key {
     #[inline]
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
@@ -88,17 +88,33 @@ impl std::hash::Hash for Key {
     }
 }
 
+/// The tag [`Key`]'s hash of a str starts with.
+const STR_TAG: u8 = 3;
+
 impl Key {
     /// [`Key`]'s hash of every kind but an int.
     #[inline(never)]
     fn hash_rest<H: std::hash::Hasher>(&self, state: &mut H) {
         use std::hash::Hash;
-        std::mem::discriminant(self).hash(state);
+        let tag: u8 = match self {
+            Key::None => 0,
+            Key::Int(_) => 1,
+            Key::Float(_) => 2,
+            Key::Str(_) => STR_TAG,
+            Key::Tuple(_) => 4,
+            Key::Named(..) => 5,
+            Key::Big(_) => 6,
+            Key::Frozen(_) => 7,
+            Key::Bytes(_) => 8,
+            Key::Range(..) => 9,
+            Key::Hashed(..) => 10,
+        };
+        state.write_u8(tag);
         match self {
             Key::None => {}
             Key::Int(i) | Key::Hashed(i, _) => i.hash(state),
             Key::Float(bits) => bits.hash(state),
-            Key::Str(s) => s.hash(state),
+            Key::Str(s) => s.as_str().hash(state),
             Key::Tuple(items) => items.hash(state),
             Key::Named(kind, text) => (kind, text).hash(state),
             Key::Big(n) => n.hash(state),
@@ -203,6 +219,51 @@ impl Key {
     }
 }
 
+/// An int's or a str's key looked up as it is, without making a [`Key`] (for a str, a new
+/// reference to it: an atomic count up and down on every look-up). Hashed and compared as
+/// the key it stands for.
+enum Probe<'a> {
+    Int(i64),
+    Str(&'a str),
+}
+
+impl Probe<'_> {
+    /// The probe for `v`, when it is an int, a bool or a str.
+    #[inline]
+    fn of(v: &Value) -> Option<Probe<'_>> {
+        match v {
+            Value::Int(i) => Some(Probe::Int(*i)),
+            Value::Bool(b) => Some(Probe::Int(i64::from(*b))),
+            Value::Str(s) => Some(Probe::Str(s.as_str())),
+            _ => None,
+        }
+    }
+}
+
+impl std::hash::Hash for Probe<'_> {
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        match self {
+            Probe::Int(i) => state.write_i64(*i),
+            Probe::Str(s) => {
+                state.write_u8(STR_TAG);
+                s.hash(state);
+            }
+        }
+    }
+}
+
+impl indexmap::Equivalent<Key> for Probe<'_> {
+    #[inline]
+    fn equivalent(&self, key: &Key) -> bool {
+        match (self, key) {
+            (Probe::Int(a), Key::Int(b)) => a == b,
+            (Probe::Str(a), Key::Str(b)) => *a == b.as_str(),
+            _ => false,
+        }
+    }
+}
+
 impl PyDict {
     /// A dict of these pairs; a later pair with an equal key replaces the value and keeps the
     /// first key, as Python's `{…}` does.
@@ -255,18 +316,34 @@ impl PyDict {
 
     /// The value under `k`, if any.
     pub fn get(&self, k: &Value) -> Result<Option<Value>, Exception> {
+        if let Some(p) = Probe::of(k) {
+            return Ok(self.map.lock().get(&p).map(|(_, v)| v.clone()));
+        }
         let key = Key::of(k)?;
         Ok(self.map.lock().get(&key).map(|(_, v)| v.clone()))
     }
 
     /// Whether `k` is a key.
     pub fn contains(&self, k: &Value) -> Result<bool, Exception> {
+        if let Some(p) = Probe::of(k) {
+            return Ok(self.map.lock().contains_key(&p));
+        }
         let key = Key::of(k)?;
         Ok(self.map.lock().contains_key(&key))
     }
 
     /// Sets `d[k] = v`.
     pub fn insert(&self, k: Value, v: Value) -> Result<(), Exception> {
+        if let Some(p) = Probe::of(&k) {
+            let mut map = self.map.lock();
+            if let Some(slot) = map.get_mut(&p) {
+                // The old value is dropped after the lock is released.
+                let old = std::mem::replace(&mut slot.1, v);
+                drop(map);
+                drop(old);
+                return Ok(());
+            }
+        }
         let key = Key::of(&k)?;
         insert(&mut self.map.lock(), key, k, v);
         Ok(())
