@@ -17,7 +17,7 @@ use crate::value::{DictKind, Value};
 use ragtag_syntax::ast::{Arg, Expr, ExprKind, Ident, Index, Span};
 
 /// Whether evaluating `e` neither runs code nor changes anything: a name or a literal.
-fn inert(e: &Expr) -> bool {
+pub(super) fn inert(e: &Expr) -> bool {
     matches!(
         e.kind,
         ExprKind::Name(_)

@@ -107,25 +107,17 @@ impl<'s> Interp<'s> {
                 }
                 self.set(name, v)
             }
-            None => {
-                let hint = name.hint();
-                if let Some((k, slot)) = self.globals.get_index_mut(hint) {
-                    if crate::value::locals::same_name(k, name) {
-                        *slot = v;
-                        return;
-                    }
+            // At top level (the remembered place was tried in `set_ident`).
+            None => match self.globals.get_full_mut(name.as_str()) {
+                Some((i, _, slot)) => {
+                    *slot = v;
+                    name.remember(i);
                 }
-                match self.globals.get_full_mut(name.as_str()) {
-                    Some((i, _, slot)) => {
-                        *slot = v;
-                        name.remember(i);
-                    }
-                    None => {
-                        let (i, _) = self.globals.insert_full(name.to_string(), v);
-                        name.remember(i);
-                    }
+                None => {
+                    let (i, _) = self.globals.insert_full(name.to_string(), v);
+                    name.remember(i);
                 }
-            }
+            },
         }
     }
 

@@ -52,14 +52,10 @@ impl Interp<'_> {
     /// or a literal (evaluating it first changes nothing); false when it was not.
     #[inline(never)]
     pub(super) fn aug_named_attr(&mut self, x: &Expr, name: &str, op: BinOp, e: &Expr) -> bool {
-        let simple = matches!(
-            e.kind,
-            ExprKind::Name(_) | ExprKind::Int(_) | ExprKind::Float(_)
-        );
         let ExprKind::Name(x) = &x.kind else {
             return false;
         };
-        simple
+        super::named_items::inert(e)
             && self
                 .eval(e)
                 .is_ok_and(|operand| self.aug_own_attr(x, name, op, &operand))

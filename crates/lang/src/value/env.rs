@@ -199,11 +199,16 @@ impl Env {
         self.bindings
             .as_ref()
             .is_some_and(|b| Arc::ptr_eq(b, bindings))
-            && match (&self.parent, parent) {
-                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-                (None, None) => true,
-                _ => false,
-            }
+            && self.has_parent(parent)
+    }
+
+    /// Whether `parent` is this environment's enclosing one (the same one, or both none).
+    fn has_parent(&self, parent: &Option<Arc<Env>>) -> bool {
+        match (&self.parent, parent) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
     }
 
     /// Sets a recycled environment up for a call of the function with `bindings`, defined
@@ -216,12 +221,7 @@ impl Env {
         {
             self.bindings = Some(bindings.clone());
         }
-        let same = match (&self.parent, parent) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (None, None) => true,
-            _ => false,
-        };
-        if !same {
+        if !self.has_parent(parent) {
             self.parent = parent.clone();
         }
     }

@@ -77,40 +77,40 @@ impl Locals {
         &self.entries[..self.bound]
     }
 
-    /// The place of `name`, tried first at `hint` (see [`Ident`]).
+    /// The place this node last found `name` at, when it is still there (see [`Ident`]).
     #[inline]
-    fn position_from(&self, name: &str, hint: usize) -> Option<usize> {
+    fn hinted(&self, name: &Ident) -> Option<usize> {
+        let hint = name.hint();
         match self.live().get(hint) {
             Some((k, _)) if same_name(k, name) => Some(hint),
-            _ => self.position(name),
+            _ => None,
         }
+    }
+
+    /// The place of `name`, tried first where this node last found it.
+    #[inline]
+    fn position_from(&self, name: &Ident) -> Option<usize> {
+        self.hinted(name).or_else(|| self.position(name))
     }
 
     /// The value bound to `name` when it is where this node last found it.
     #[inline]
     pub fn at_hint(&self, name: &Ident) -> Option<&Value> {
-        match self.live().get(name.hint()) {
-            Some((k, v)) if same_name(k, name) => Some(v),
-            _ => None,
-        }
+        self.hinted(name).map(|i| &self.entries[i].1)
     }
 
     /// [`Self::at_hint`], to change.
     #[inline]
     pub fn at_hint_mut(&mut self, name: &Ident) -> Option<&mut Value> {
-        let bound = self.bound;
-        match self.entries[..bound].get_mut(name.hint()) {
-            Some((k, v)) if same_name(k, name) => Some(v),
-            _ => None,
-        }
+        let i = self.hinted(name)?;
+        Some(&mut self.entries[i].1)
     }
 
     /// The value bound to `name`, looked for first where this node last found it.
     #[inline]
     pub fn get_ident(&self, name: &Ident) -> Option<&Value> {
-        let hint = name.hint();
-        let i = self.position_from(name, hint)?;
-        if i != hint {
+        let i = self.position_from(name)?;
+        if i != name.hint() {
             name.remember(i);
         }
         Some(&self.entries[i].1)
@@ -120,10 +120,9 @@ impl Locals {
     /// last found it.
     #[inline]
     pub fn set_ident(&mut self, name: &Ident, value: Value) -> Option<Value> {
-        let hint = name.hint();
-        match self.position_from(name, hint) {
+        match self.position_from(name) {
             Some(i) => {
-                if i != hint {
+                if i != name.hint() {
                     name.remember(i);
                 }
                 Some(std::mem::replace(&mut self.entries[i].1, value))
