@@ -6,8 +6,9 @@ use std::sync::Arc;
 use super::args::{Args, CallArg};
 use super::builtins::{self, Builtin, ParamSpec};
 use super::set_attrs::ItemOwner;
+use super::spares::Callee;
 use super::statements::outside_loop;
-use super::{convert, Flow, Interp, SPARE_ENVS};
+use super::{convert, Flow, Interp};
 use crate::diagnostic::{Error, Result};
 use crate::value::env::{Env, Locals};
 use crate::value::{Closure, ClosureBody, Value};
@@ -110,6 +111,11 @@ impl<'s> Interp<'s> {
         if let Some(result) = self.named_container_method(obj, name, args) {
             return result;
         }
+        if let ExprKind::Name(n) = &obj.kind {
+            if let Some(result) = self.cached_method_call(n, name, args, span) {
+                return result;
+            }
+        }
         let o = match (name, &obj.kind) {
             // `self.__dict__.update(kwargs)` sets the instance's attributes.
             ("update", ExprKind::Attr(_, d)) if d == "__dict__" => {
@@ -143,7 +149,9 @@ impl<'s> Interp<'s> {
             // list or binding made.
             if let Some(c) = super::classes::plain_function(i, name) {
                 if plain_positional(&c, args, 1) {
-                    return self.call_closure_args(&c, Some(o), args, span);
+                    let key = self.method_key(&i.class, name);
+                    let callee = Callee::Held(c, Some(key));
+                    return self.call_closure_args(callee, None, Some(o), args, span);
                 }
             }
         }
@@ -320,41 +328,43 @@ impl<'s> Interp<'s> {
         span: Span,
     ) -> Result<Value> {
         self.check_depth(span)?;
-        let frame = self.closure_frame(c, |_, vars| {
+        let callee = Callee::Borrowed(c);
+        let frame = self.closure_frame(callee, None, |_, c, vars| {
             *vars = super::params::bind(c, args, span, std::mem::take(vars))?;
             Ok(())
         })?;
-        self.run_closure(c, frame, span)
+        self.run_closure(frame, span)
     }
 
     /// The call most code makes, `f(a, b)` of `def f(a, b)`: each argument is evaluated
-    /// straight into the new frame, with no argument list to build and bind. `None` (with
-    /// nothing evaluated) when the call has keyword, `*` or `**` arguments, or another
-    /// count than the function's plain positional parameters.
+    /// straight into the new frame, with no argument list to build and bind, and the frame
+    /// keeps `c` for the next call of it. `Err(c)` (with nothing evaluated) when the call
+    /// has keyword, `*` or `**` arguments, or another count than the function's plain
+    /// positional parameters.
     pub(super) fn call_closure_positional(
         &mut self,
-        c: &Arc<Closure>,
+        c: Arc<Closure>,
         args: &[Arg],
         span: Span,
-    ) -> Option<Result<Value>> {
-        if !plain_positional(c, args, 0) {
-            return None;
+    ) -> std::result::Result<Result<Value>, Arc<Closure>> {
+        if !plain_positional(&c, args, 0) {
+            return Err(c);
         }
-        Some(self.call_closure_args(c, None, args, span))
+        Ok(self.call_closure_args(Callee::Held(c, None), None, None, args, span))
     }
 
-    /// Calls `c` with `receiver` (a method's) and then `args` bound to its parameters in
-    /// order: the caller has checked they match one for one.
-    fn call_closure_args(
+    /// Calls `callee` with `receiver` (a method's) and then `args` bound to its parameters
+    /// in order (the caller has checked they match one for one), in `env` when that is a
+    /// spare frame set up for it already.
+    pub(super) fn call_closure_args(
         &mut self,
-        c: &Arc<Closure>,
+        callee: Callee,
+        env: Option<Arc<Env>>,
         mut receiver: Option<Value>,
         args: &[Arg],
         span: Span,
     ) -> Result<Value> {
-        // The closure borrows the receiver rather than taking it: a value moved into the
-        // closure's own record is written and read back piecewise on every call.
-        let frame = self.closure_frame(c, |it, vars| {
+        let frame = self.closure_frame(callee, env, |it, c, vars| {
             let mut names = c.bindings.params.iter();
             if let Some(r) = receiver.take() {
                 if let Some(name) = names.next() {
@@ -368,40 +378,31 @@ impl<'s> Interp<'s> {
             it.check_cancel()?;
             it.check_depth(span)
         })?;
-        self.run_closure(c, frame, span)
+        self.run_closure(frame, span)
     }
-
-    /// The environment of a call of `c` and its variables, the parameters bound by `bind`,
-    /// apart (the call runs with the interpreter holding them, see `own_frame`): a finished
-    /// call's environment reused when one is spare (unless `bind` fails, when it stays
-    /// spare), or a new one.
-    ///
-    /// A spare environment last used by the same function (its bindings and enclosing
-    /// environment are already the ones wanted) is taken as it is; another is changed,
-    /// which first proves that nothing else holds it (an atomic operation, the cost this
-    /// spares the common case of a function called over and over).
-    fn closure_frame(
+    /// The frame of a call of `callee`, its parameters bound by `bind`: `env` (a spare frame
+    /// set up for it) when given, else a finished call's frame reused or a new one. When
+    /// `bind` fails, the frame and variables stay spare.
+    fn closure_frame<'c>(
         &mut self,
-        c: &Arc<Closure>,
-        bind: impl FnOnce(&mut Self, &mut Locals) -> Result<()>,
-    ) -> Result<(Arc<Env>, Locals)> {
+        callee: Callee<'c>,
+        env: Option<Arc<Env>>,
+        bind: impl FnOnce(&mut Self, &Arc<Closure>, &mut Locals) -> Result<()>,
+    ) -> Result<CallFrame<'c>> {
         let mut vars = self.spare_vars.pop().unwrap_or_default();
-        if let Err(err) = bind(self, &mut vars) {
+        if let Err(err) = bind(self, callee.func(), &mut vars) {
             vars.clear();
             self.spare_vars.push(vars);
+            if let Some(env) = env {
+                self.keep_env(env, callee);
+            }
             return Err(err);
         }
-        if let Some(mut env) = self.spare_envs.pop() {
-            if env.entered(&c.bindings, &c.env) {
-                return Ok((env, vars));
-            }
-            if let Some(e) = Arc::get_mut(&mut env) {
-                e.enter(&c.bindings, &c.env);
-                return Ok((env, vars));
-            }
-        }
-        let env = Env::new(Locals::default(), Some(c.bindings.clone()), c.env.clone());
-        Ok((env, vars))
+        let env = match env {
+            Some(env) => env,
+            None => self.fresh_frame(callee.func()),
+        };
+        Ok(CallFrame { callee, env, vars })
     }
 
     /// CPython's RecursionError past [`super::recursion_limit`] nested calls.
@@ -418,19 +419,16 @@ impl<'s> Interp<'s> {
         .with_hint("Python's default recursion limit; a recursive function needs a base case"))
     }
 
-    /// Runs a user function's body in `frame` (its parameters bound), or makes the
+    /// Runs a user function's body in its frame (its parameters bound), or makes the
     /// generator a generator function's call returns.
-    fn run_closure(
-        &mut self,
-        c: &Arc<Closure>,
-        (frame, vars): (Arc<Env>, Locals),
-        span: Span,
-    ) -> Result<Value> {
+    fn run_closure(&mut self, frame: CallFrame, span: Span) -> Result<Value> {
+        let CallFrame { callee, env, vars } = frame;
+        let c = callee.func();
         if c.bindings.generator {
-            *frame.vars() = vars;
-            return Ok(self.make_generator(c, frame));
+            *env.vars() = vars;
+            return Ok(self.make_generator(c, env));
         }
-        self.push_own_frame(frame, vars);
+        self.push_own_frame(env, vars);
         let result = match &c.body {
             ClosureBody::Expr(e) => self.eval(e),
             ClosureBody::Block(body) => self.exec_block(body).and_then(|f| match f {
@@ -439,46 +437,35 @@ impl<'s> Interp<'s> {
                 Flow::Break | Flow::Continue => Err(outside_loop(span)),
             }),
         };
+        let result = self.call_result(c, result);
         let vars = self.own_frame_vars();
-        if let Some(mut env) = self.frames.pop() {
-            // The interpreter held the variables throughout and the frame is not held
-            // elsewhere (a plain load, no atomic operation): the frame is spare as it is, its
-            // own variables never used.
-            let unique = Arc::strong_count(&env) == 1;
-            let vars = match vars {
-                Some(mut vars) if unique => {
-                    vars.clear();
-                    if self.spare_envs.len() < SPARE_ENVS {
-                        self.spare_envs.push(env);
-                        self.spare_vars.push(vars);
-                    }
-                    return self.call_result(c, result);
-                }
-                vars => vars,
-            };
-            match Arc::get_mut(&mut env) {
-                Some(e) => {
-                    e.recycle(vars);
-                    if self.spare_envs.len() < SPARE_ENVS {
-                        self.spare_envs.push(env);
-                    }
-                }
-                None => {
-                    if let Some(vars) = vars {
-                        *env.vars() = vars;
-                    }
-                    // Spare frames of functions defined in this one hold it as their
-                    // enclosing environment: not a holder `release` should count.
-                    for spare in &mut self.spare_envs {
-                        if let Some(spare) = Arc::get_mut(spare) {
-                            spare.forget_parent(&env);
-                        }
-                    }
-                    Env::release(env);
-                }
+        let Some(mut env) = self.frames.pop() else {
+            return result;
+        };
+        // The interpreter held the variables throughout and the frame is not held elsewhere
+        // (a plain load, no atomic operation): the frame is spare as it is, its own
+        // variables never used.
+        if Arc::strong_count(&env) == 1 {
+            if let Some(vars) = vars {
+                self.keep_frame(env, vars, callee);
+                return result;
             }
         }
-        self.call_result(c, result)
+        match Arc::get_mut(&mut env) {
+            Some(e) => {
+                e.recycle(vars);
+                self.keep_env(env, callee);
+            }
+            None => {
+                if let Some(vars) = vars {
+                    *env.vars() = vars;
+                }
+                drop(callee);
+                self.forget_frame(&env);
+                Env::release(env);
+            }
+        }
+        result
     }
 
     /// A call of `c`'s result: an error inside a function from another cell keeps its own
@@ -565,10 +552,17 @@ fn container_arity(name: &str, args: &[Arg]) -> Option<String> {
     })
 }
 
+/// A call's function and frame, its parameters bound, about to run.
+struct CallFrame<'c> {
+    callee: Callee<'c>,
+    env: Arc<Env>,
+    vars: Locals,
+}
+
 /// Whether `args` are plain positional ones, as many as `c`'s plain positional parameters
 /// after the `bound` ones (a method's receiver) that the call fills itself.
 #[inline]
-fn plain_positional(c: &Closure, args: &[Arg], bound: usize) -> bool {
+pub(super) fn plain_positional(c: &Closure, args: &[Arg], bound: usize) -> bool {
     c.bindings.positional
         && args.len() + bound == c.bindings.params.len()
         && !args

@@ -84,9 +84,20 @@ impl<'s> Interp<'s> {
         if let ExprKind::Attr(obj, name) = &f.kind {
             return self.call_attr(f, obj, name, args, e.span);
         }
+        if let ExprKind::Name(n) = &f.kind {
+            if let Some(result) = self.cached_call(n, args, e.span) {
+                return result;
+            }
+        }
         let func = self.eval(f)?;
+        let func = match func {
+            Value::Closure(c) => match self.call_closure_positional(c, args, e.span) {
+                Ok(result) => return result,
+                Err(c) => Value::Closure(c),
+            },
+            func => func,
+        };
         let direct = match &func {
-            Value::Closure(c) => self.call_closure_positional(c, args, e.span),
             Value::Builtin(b) => self.call_builtin_positional(b, None, args, e.span),
             _ => None,
         };

@@ -39,6 +39,7 @@ mod protocols;
 mod raising;
 pub mod rng;
 mod set_attrs;
+mod spares;
 mod statements;
 mod subscript;
 pub mod suggest;
@@ -245,10 +246,13 @@ pub struct Interp<'s> {
     /// object it was raised from: what a bare `raise` raises again.
     handling: Vec<(Error, Raised)>,
     /// Environments of finished calls that nothing else held, emptied, for the next calls
-    /// to reuse (at most [`SPARE_ENVS`]).
-    spare_envs: Vec<std::sync::Arc<crate::value::env::Env>>,
+    /// to reuse (at most [`spares::SPARE_ENVS`]), with what each call ran (see `spares`).
+    spares: Vec<spares::Spare>,
+    /// The method keys the spare frames let go of, whose room the next ones reuse.
+    #[allow(clippy::vec_box)] // the boxes are what is reused: a spare frame keeps one
+    spare_keys: Vec<Box<spares::MethodKey>>,
     /// Emptied variables of finished calls, whose room the next calls bind their
-    /// parameters in (at most [`SPARE_ENVS`]).
+    /// parameters in (at most [`spares::SPARE_ENVS`]).
     spare_vars: Vec<crate::value::env::Locals>,
     /// The innermost frames' variables while the interpreter holds them (see `own_frame`).
     own: own_frame::OwnFrames,
@@ -262,10 +266,6 @@ pub struct Interp<'s> {
 /// How many of the latest sources an evaluation made [`Interp::add_source`] looks through
 /// for the same text.
 const RECENT_SOURCES: usize = 16;
-
-/// How many finished calls' environments an evaluation keeps for reuse: enough for the
-/// nesting of the calls in a loop's body.
-const SPARE_ENVS: usize = 16;
 
 /// The names every session starts with besides builtins: module roots and exception classes.
 pub fn root_module(name: &str) -> Option<&'static str> {
@@ -300,7 +300,8 @@ impl<'s> Interp<'s> {
             qualname: None,
             raised: None,
             handling: Vec::new(),
-            spare_envs: Vec::new(),
+            spares: Vec::new(),
+            spare_keys: Vec::new(),
             spare_vars: Vec::new(),
             own: Default::default(),
             added: Vec::new(),

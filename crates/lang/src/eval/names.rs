@@ -361,6 +361,21 @@ impl<'s> Interp<'s> {
         Some(v)
     }
 
+    /// The variable `name` of the running call, or at top level the global, when it is
+    /// where this node last found it (no search: `None` otherwise).
+    #[inline]
+    pub(super) fn peek_hinted(&self, name: &Ident) -> Option<&Value> {
+        match self.own_vars() {
+            Some(vars) => vars.at_hint(name),
+            None if self.frames.is_empty() => self
+                .globals
+                .get_index(name.hint())
+                .filter(|(k, _)| crate::value::locals::same_name(k, name))
+                .map(|(_, v)| v),
+            None => None,
+        }
+    }
+
     /// [`Self::peek`] through a name's node.
     pub(super) fn peek_ident(&self, name: &Ident) -> Option<&Value> {
         match self.own_vars() {

@@ -1,7 +1,6 @@
 //! User classes, their instances and bound methods, and the type objects `type(x)` gives for
 //! values that have no class of their own in ragtag (`NoneType`, `EagerTensor`, …).
 
-use std::collections::HashSet;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -23,6 +22,8 @@ pub const BUILTIN_BASES: &[&str] = &[
     "int",
     "float",
 ];
+
+pub use super::type_names::{builtin_type, intern, type_repr};
 
 /// Attributes by name, in the order they were first set (as a `__dict__` keeps them).
 pub type Attrs = Vec<(String, Value)>;
@@ -117,6 +118,16 @@ macro_rules! HOOKS {
 /// holds while this stays what it was when the answer was found.
 static CLASS_EPOCH: AtomicU64 = AtomicU64::new(1);
 
+/// Counts the classes made and the changes to any class's attributes that could change
+/// which function reading an attribute finds: one set where there was none, or a function
+/// set over or removed. A method found on a class holds while this stays what it was.
+static METHOD_EPOCH: AtomicU64 = AtomicU64::new(1);
+
+/// [`METHOD_EPOCH`] now.
+pub fn method_epoch() -> u64 {
+    METHOD_EPOCH.load(Ordering::Acquire)
+}
+
 /// A class's attributes. Changing them (`A.x = …`, a decorator adding methods) makes every
 /// class's cached facts about its attributes stale.
 pub struct ClassAttrs(AttrCell);
@@ -131,6 +142,9 @@ impl AttrStore for ClassAttrs {
     }
 
     fn changed(&self, name: &str, old: Option<&Value>, new: Option<&Value>) {
+        if matches!(old, None | Some(Value::Closure(_))) {
+            METHOD_EPOCH.fetch_add(1, Ordering::AcqRel);
+        }
         // Only what `plain_instances` looks at: a class counter (`A.n += 1`) changes nothing.
         let object = |v: Option<&Value>| v.is_some_and(data_descriptor);
         if matches!(name, HOOKS!()) || object(old) || object(new) {
@@ -269,22 +283,6 @@ pub fn attr_items(m: &impl AttrStore) -> Attrs {
     lock(m.cell()).clone()
 }
 
-/// A class or type name kept for the whole run (`type_name` answers `&'static str`): each
-/// distinct name is stored once.
-pub fn intern(name: &str) -> &'static str {
-    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let mut names = NAMES
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(n) = names.get(name) {
-        return n;
-    }
-    let n: &'static str = Box::leak(name.to_string().into_boxed_str());
-    names.insert(n);
-    n
-}
-
 impl Class {
     /// A new class.
     pub fn new(name: &str, module: &str, bases: Vec<Value>, attrs: Attrs) -> Arc<Class> {
@@ -299,6 +297,8 @@ impl Class {
     }
 
     fn made(name: &str, module: &str, bases: Vec<Value>, attrs: Attrs, python: bool) -> Arc<Class> {
+        // A new class may be where a freed one was.
+        METHOD_EPOCH.fetch_add(1, Ordering::AcqRel);
         Arc::new(Class {
             name: intern(name),
             module: intern(module),
@@ -538,22 +538,6 @@ impl Instance {
     }
 }
 
-/// The type object of a builtin type that ragtag has no value for (`NoneType`,
-/// `function`, `EagerTensor`): the same object each time, so `type(a) is type(b)` holds.
-pub fn builtin_type(name: &str, module: &str) -> Value {
-    static TYPES: OnceLock<Mutex<Vec<Arc<Class>>>> = OnceLock::new();
-    let mut types = TYPES
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(c) = types.iter().find(|c| c.name == name && c.module == module) {
-        return Value::Class(c.clone());
-    }
-    let c = Class::new(name, module, Vec::new(), Vec::new());
-    types.push(c.clone());
-    Value::Class(c)
-}
-
 impl fmt::Debug for Class {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.repr())
@@ -570,26 +554,4 @@ impl fmt::Debug for Bound {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "<bound method of {:?}>", self.receiver)
     }
-}
-
-/// How a builtin that is also a type shows (`<class 'int'>`), `None` for other builtins.
-pub fn type_repr(name: &str) -> Option<String> {
-    Some(match name {
-        "int" | "float" | "str" | "bool" | "list" | "tuple" | "dict" | "object" | "type"
-        | "property" | "staticmethod" | "classmethod" | "super" | "range" | "enumerate" | "zip"
-        | "map" | "filter" | "reversed" | "set" | "frozenset" | "bytes" | "bytearray" | "slice" => {
-            format!("<class '{name}'>")
-        }
-        "tf.SparseTensor" => {
-            "<class 'tensorflow.python.framework.sparse_tensor.SparseTensor'>".into()
-        }
-        "np.ndarray" => "<class 'numpy.ndarray'>".into(),
-        "collections.Counter"
-        | "collections.defaultdict"
-        | "collections.OrderedDict"
-        | "collections.deque" => format!("<class '{name}'>"),
-        "np.bytes_" => "<class 'numpy.bytes_'>".into(),
-        "np.object_" => "<class 'numpy.object_'>".into(),
-        _ => return None,
-    })
 }

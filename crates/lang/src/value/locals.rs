@@ -227,6 +227,13 @@ impl Locals {
         );
     }
 
+    /// Takes the value of the first variable bound (a method's receiver) out, leaving `None`
+    /// in its place.
+    pub fn take_first(&mut self) -> Option<Value> {
+        let (_, v) = self.entries[..self.bound].first_mut()?;
+        Some(std::mem::replace(v, Value::None))
+    }
+
     /// Unbinds every name, keeping the names (not their values) for the next call of a
     /// reused frame.
     pub fn clear(&mut self) {

@@ -28,6 +28,7 @@ pub mod range;
 mod set;
 pub mod slice;
 mod snapshot;
+mod type_names;
 pub mod view;
 
 pub use bytes::{tensor_nested_to_value, PyByteArray, PyBytes};
