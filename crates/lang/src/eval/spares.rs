@@ -124,10 +124,11 @@ impl<'s> Interp<'s> {
             let epoch = method_epoch();
             let n = self.spares.len();
             let at = (n.saturating_sub(SEARCH)..n).rev().find(|&at| {
-                self.spares[at]
-                    .method
-                    .as_ref()
-                    .is_some_and(|m| m.class == class && m.epoch == epoch && m.name == name)
+                self.spares[at].method.as_ref().is_some_and(|m| {
+                    m.class == class
+                        && m.epoch == epoch
+                        && crate::value::locals::same_name(&m.name, name)
+                })
             })?;
             let spare = &self.spares[at];
             let func = spare.func.as_ref()?;
