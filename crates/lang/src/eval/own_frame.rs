@@ -56,6 +56,7 @@ impl<'s> Interp<'s> {
     /// Pushes `frame`, a new one nothing else holds yet, as the innermost frame, with its
     /// variables `vars` held by the interpreter (the frame's own stay empty until
     /// [`Self::check_in`]).
+    #[inline(always)]
     pub(super) fn push_own_frame(&mut self, frame: Arc<Env>, vars: Locals) {
         self.own.0.push(OwnVars {
             depth: self.frames.len() + 1,
@@ -66,6 +67,7 @@ impl<'s> Interp<'s> {
 
     /// The innermost frame's variables, taken back from the interpreter when it holds them
     /// (before the frame is popped).
+    #[inline(always)]
     pub(super) fn own_frame_vars(&mut self) -> Option<Locals> {
         self.own.take(self.frames.len())
     }

@@ -255,6 +255,7 @@ impl<'s> Interp<'s> {
         });
     }
 
+    #[inline(always)]
     fn keep_spare(&mut self, spare: Spare) {
         if self.spares.len() < SPARE_ENVS {
             self.spares.push(spare);
