@@ -337,14 +337,36 @@ impl<'s> Interp<'s> {
                     return Ok(v.clone());
                 }
             }
+            // At top level a name is a global or a builtin.
             None if self.frames.is_empty() => {
-                if let Some(v) = self.global_ident(name) {
-                    return Ok(v.clone());
-                }
+                return match self.global_ident(name) {
+                    Some(v) => Ok(v.clone()),
+                    None => self.builtin_ident(name, span),
+                };
             }
             None => {}
         }
         self.lookup_in(name, Some(name), span)
+    }
+
+    /// [`Self::lookup_builtin`] through a name's node: a builtin function is looked for first
+    /// at the place in the registry this node last found it (the caller has found no
+    /// variable of the name).
+    fn builtin_ident(&self, name: &Ident, span: Span) -> Result<Value> {
+        let all = &registry().all;
+        if let Some(b) = all
+            .get(name.hint())
+            .filter(|b| b.kind == Kind::Function && crate::value::locals::same_name(b.name, name))
+        {
+            return Ok(Value::Builtin(b));
+        }
+        let v = self.lookup_builtin(name, span)?;
+        if let Value::Builtin(b) = &v {
+            if let Some(place) = all.iter().position(|x| std::ptr::eq(*x, *b)) {
+                name.remember(place);
+            }
+        }
+        Ok(v)
     }
 
     /// The global `name`, looked for first where this node last found it.
@@ -429,7 +451,10 @@ impl<'s> Interp<'s> {
         if let Some(v) = global {
             return Ok(v.clone());
         }
-        self.lookup_builtin(name, span)
+        match ident {
+            Some(ident) => self.builtin_ident(ident, span),
+            None => self.lookup_builtin(name, span),
+        }
     }
 
     /// Looks up a name bound neither locally nor globally: a module root, an exception

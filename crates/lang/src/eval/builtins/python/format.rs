@@ -205,11 +205,13 @@ fn pad(text: String, fill: char, align: char, width: usize) -> Result<String, Ex
 /// copied in blocks rather than encoded one character at a time.
 pub(crate) fn push_fill(out: &mut String, fill: char, n: usize) {
     const BLOCK: usize = 4096;
-    let block: String = std::iter::repeat_n(fill, n.min(BLOCK)).collect();
     let mut left = n;
-    while left >= BLOCK {
-        out.push_str(&block);
-        left -= BLOCK;
+    if left >= BLOCK {
+        let block: String = std::iter::repeat_n(fill, BLOCK).collect();
+        while left >= BLOCK {
+            out.push_str(&block);
+            left -= BLOCK;
+        }
     }
     out.extend(std::iter::repeat_n(fill, left));
 }
