@@ -5,6 +5,7 @@
 
 use crate::render::tf_text::{py_float, repr_of, str_of};
 
+mod fixed;
 mod percent;
 mod str_format;
 
@@ -467,7 +468,10 @@ fn sci(x: f64, p: usize, alt: bool, upper: bool) -> Result<(String, String), Exc
 /// `x` (finite, not negative) with `p` fraction digits.
 fn fixed(x: f64, p: usize, alt: bool) -> Result<String, Exception> {
     budget::check_bytes("format", (p as u128) + 320)?;
-    let mut s = format!("{:.*}", p.min(EXACT_FRAC), x);
+    let mut s = match fixed::fixed_digits(x, p) {
+        Some(s) => s,
+        None => format!("{:.*}", p.min(EXACT_FRAC), x),
+    };
     s.extend(std::iter::repeat_n('0', p.saturating_sub(EXACT_FRAC)));
     if alt && p == 0 {
         s.push('.');
