@@ -389,10 +389,9 @@ impl<'s> Interp<'s> {
         env: Option<Arc<Env>>,
         bind: impl FnOnce(&mut Self, &Arc<Closure>, &mut Locals) -> Result<()>,
     ) -> Result<CallFrame<'c>> {
-        let mut vars = self.spare_vars.pop().unwrap_or_default();
+        let mut vars = self.spare_locals();
         if let Err(err) = bind(self, callee.func(), &mut vars) {
-            vars.clear();
-            self.spare_vars.push(vars);
+            self.keep_locals(vars);
             if let Some(env) = env {
                 self.keep_env(env, callee);
             }
@@ -425,7 +424,7 @@ impl<'s> Interp<'s> {
         let CallFrame { callee, env, vars } = frame;
         let c = callee.func();
         if c.bindings.generator {
-            *env.vars() = vars;
+            *env.vars() = *vars;
             return Ok(self.make_generator(c, env));
         }
         self.push_own_frame(env, vars);
@@ -453,12 +452,12 @@ impl<'s> Interp<'s> {
         }
         match Arc::get_mut(&mut env) {
             Some(e) => {
-                e.recycle(vars);
+                e.recycle(vars.map(|v| *v));
                 self.keep_env(env, callee);
             }
             None => {
                 if let Some(vars) = vars {
-                    *env.vars() = vars;
+                    *env.vars() = *vars;
                 }
                 drop(callee);
                 self.forget_frame(&env);
@@ -556,7 +555,7 @@ fn container_arity(name: &str, args: &[Arg]) -> Option<String> {
 struct CallFrame<'c> {
     callee: Callee<'c>,
     env: Arc<Env>,
-    vars: Locals,
+    vars: Box<Locals>,
 }
 
 /// Whether `args` are plain positional ones, as many as `c`'s plain positional parameters

@@ -331,9 +331,12 @@ impl<'s> Interp<'s> {
         let it = self.eval(&first.iter)?;
         let items = self.comprehension_items(&it, first.iter.span)?;
         let env = crate::value::env::Env::comprehension(self.shared_frame());
-        self.push_own_frame(env, Default::default());
+        let vars = self.spare_locals();
+        self.push_own_frame(env, vars);
         let result = self.comprehension_level(generators, 0, Some(items), emit);
-        self.own_frame_vars();
+        if let Some(vars) = self.own_frame_vars() {
+            self.keep_locals(vars);
+        }
         self.frames.pop();
         result
     }

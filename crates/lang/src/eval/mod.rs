@@ -253,7 +253,9 @@ pub struct Interp<'s> {
     spare_keys: Vec<Box<spares::MethodKey>>,
     /// Emptied variables of finished calls, whose room the next calls bind their
     /// parameters in (at most [`spares::SPARE_ENVS`]).
-    spare_vars: Vec<crate::value::env::Locals>,
+    /// Boxed, so that a call moves them as one word.
+    #[allow(clippy::vec_box)] // the boxes are what is reused: a call's frame holds one
+    spare_vars: Vec<Box<crate::value::env::Locals>>,
     /// The innermost frames' variables while the interpreter holds them (see `own_frame`).
     own: own_frame::OwnFrames,
     /// The sources this evaluation made (the strings `exec`, `eval` and `compile` ran), as

@@ -21,7 +21,7 @@ use crate::value::env::{Env, Locals};
 #[derive(Debug)]
 struct OwnVars {
     depth: usize,
-    vars: Locals,
+    vars: Box<Locals>,
 }
 
 /// The frames whose variables the interpreter holds, innermost last.
@@ -32,7 +32,7 @@ impl OwnFrames {
     /// The variables of the innermost frame when the interpreter holds them (`depth` is the
     /// frame stack's length).
     pub(super) fn get(&self, depth: usize) -> Option<&Locals> {
-        self.0.last().filter(|o| o.depth == depth).map(|o| &o.vars)
+        self.0.last().filter(|o| o.depth == depth).map(|o| &*o.vars)
     }
 
     /// [`Self::get`], to change.
@@ -40,11 +40,11 @@ impl OwnFrames {
         self.0
             .last_mut()
             .filter(|o| o.depth == depth)
-            .map(|o| &mut o.vars)
+            .map(|o| &mut *o.vars)
     }
 
     /// Takes the innermost frame's variables back, when the interpreter holds them.
-    fn take(&mut self, depth: usize) -> Option<Locals> {
+    fn take(&mut self, depth: usize) -> Option<Box<Locals>> {
         if self.0.last()?.depth != depth {
             return None;
         }
@@ -57,7 +57,7 @@ impl<'s> Interp<'s> {
     /// variables `vars` held by the interpreter (the frame's own stay empty until
     /// [`Self::check_in`]).
     #[inline(always)]
-    pub(super) fn push_own_frame(&mut self, frame: Arc<Env>, vars: Locals) {
+    pub(super) fn push_own_frame(&mut self, frame: Arc<Env>, vars: Box<Locals>) {
         self.own.0.push(OwnVars {
             depth: self.frames.len() + 1,
             vars,
@@ -68,7 +68,7 @@ impl<'s> Interp<'s> {
     /// The innermost frame's variables, taken back from the interpreter when it holds them
     /// (before the frame is popped).
     #[inline(always)]
-    pub(super) fn own_frame_vars(&mut self) -> Option<Locals> {
+    pub(super) fn own_frame_vars(&mut self) -> Option<Box<Locals>> {
         self.own.take(self.frames.len())
     }
 
@@ -77,7 +77,7 @@ impl<'s> Interp<'s> {
     pub(super) fn check_in(&mut self) {
         if let Some(vars) = self.own.take(self.frames.len()) {
             if let Some(f) = self.frames.last() {
-                *f.vars() = vars;
+                *f.vars() = *vars;
             }
         }
     }
@@ -113,7 +113,10 @@ mod tests {
         let mut own = OwnFrames::default();
         let mut vars = Locals::default();
         vars.insert("x".into(), Value::Int(1));
-        own.0.push(OwnVars { depth: 2, vars });
+        own.0.push(OwnVars {
+            depth: 2,
+            vars: Box::new(vars),
+        });
         assert!(own.get(1).is_none(), "an outer frame");
         assert!(
             own.get(3).is_none(),

@@ -231,7 +231,7 @@ impl<'s> Interp<'s> {
 
     /// Keeps a finished call's frame `env`, which nothing else holds, with its emptied
     /// variables `vars` and what the call ran.
-    pub(super) fn keep_frame(&mut self, env: Arc<Env>, mut vars: Locals, callee: Callee) {
+    pub(super) fn keep_frame(&mut self, env: Arc<Env>, mut vars: Box<Locals>, callee: Callee) {
         let (func, method) = match callee {
             Callee::Held(f, m) => (Some(f), m),
             Callee::Borrowed(_) => (None, None),
@@ -243,16 +243,28 @@ impl<'s> Interp<'s> {
             },
             None => None,
         };
-        vars.clear();
-        if self.spare_vars.len() < SPARE_ENVS {
-            self.spare_vars.push(vars);
-        }
+        self.keep_locals(vars);
         self.keep_spare(Spare {
             env,
             func,
             method,
             receiver,
         });
+    }
+
+    /// Variables to bind a new frame's in: a finished call's, or new ones.
+    #[inline]
+    pub(super) fn spare_locals(&mut self) -> Box<Locals> {
+        self.spare_vars.pop().unwrap_or_default()
+    }
+
+    /// Empties a finished frame's variables and keeps them for the next frame.
+    #[inline]
+    pub(super) fn keep_locals(&mut self, mut vars: Box<Locals>) {
+        vars.clear();
+        if self.spare_vars.len() < SPARE_ENVS {
+            self.spare_vars.push(vars);
+        }
     }
 
     #[inline(always)]
