@@ -80,8 +80,12 @@ impl Interp<'_> {
         {
             return false;
         }
-        crate::value::class::attr_update(&i.attrs, name, |current| match current {
-            Value::Int(_) | Value::Float(_) => super::operators::binary(op, current, operand).ok(),
+        crate::value::class::attr_update(&i.attrs, name, |current| match (current, operand) {
+            (Value::Int(a), Value::Int(b)) => super::operators::small_ints(op, *a, *b)
+                .or_else(|| super::operators::binary(op, current, operand).ok()),
+            (Value::Int(_) | Value::Float(_), _) => {
+                super::operators::binary(op, current, operand).ok()
+            }
             _ => None,
         })
     }
