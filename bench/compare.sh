@@ -3,7 +3,8 @@
 # Awkward Array and NumPy, and ragtag's side (`cargo bench --bench engine`), in one run, printed
 # as one table: op, TensorFlow, Awkward, NumPy, ragtag, ragtag ÷ best anchor, with the
 # geometric mean, the machine, and the peak memory of ragtag's benchmark beside the bytes of
-# its input data. Asserts nothing; the README shows its latest table.
+# its input data; then the file, operation and Python-loop comparisons. Asserts nothing;
+# the README shows its latest tables.
 #
 #   bench/compare.sh [N]                 # N rows (default 1,000,000)
 #   ANCHORS_PYTHON=/path/to/python bench/compare.sh   # an interpreter that already has them
@@ -81,3 +82,9 @@ python3 bench/anchors_surface.py --ragtag "$n" | target/release/ragtag run - > "
 echo
 python3 bench/compare_more.py "Operations: $n ragged rows, a [1000, 10000] int64 tensor, [500, 500] float32 matrices" \
     "$out/anchors-surface.json" "$out/ragtag-surface.json"
+
+# The Python-level loops around the tensors, beside CPython in the same run
+# (bench/python_loops.sh: 10⁶ passes each, best of three whole-process runs).
+echo
+echo "Python loops: ragtag beside CPython (bench/python_loops.sh)"
+bench/python_loops.sh
