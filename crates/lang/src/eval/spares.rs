@@ -67,18 +67,25 @@ impl Callee<'_> {
             Callee::Borrowed(c) => c,
         }
     }
+
+    /// What a spare frame keeps of the call: the function and where it was found, when
+    /// the call held them.
+    fn into_kept(self) -> (Option<Arc<Closure>>, Option<Box<MethodKey>>) {
+        match self {
+            Callee::Held(f, m) => (Some(f), m),
+            Callee::Borrowed(_) => (None, None),
+        }
+    }
 }
 
 impl<'s> Interp<'s> {
-    /// Which of the latest spare frames (an index of `spares`) last ran `func`.
-    fn spare_of(&self, func: &Arc<Closure>) -> Option<usize> {
+    /// The latest of the last [`SEARCH`] spare frames (an index of `spares`) that `wanted`
+    /// accepts.
+    fn find_spare(&self, wanted: impl Fn(&Spare) -> bool) -> Option<usize> {
         let n = self.spares.len();
-        (n.saturating_sub(SEARCH)..n).rev().find(|&i| {
-            self.spares[i]
-                .func
-                .as_ref()
-                .is_some_and(|f| Arc::ptr_eq(f, func))
-        })
+        (n.saturating_sub(SEARCH)..n)
+            .rev()
+            .find(|&i| wanted(&self.spares[i]))
     }
 
     /// `f(args)` where `f` is a variable holding a user function that one of the latest
@@ -91,7 +98,9 @@ impl<'s> Interp<'s> {
         span: Span,
     ) -> Option<Result<Value>> {
         let at = match self.peek_hinted(f)? {
-            Value::Closure(c) if super::calls::plain_positional(c, args, 0) => self.spare_of(c)?,
+            Value::Closure(c) if super::calls::plain_positional(c, args, 0) => {
+                self.find_spare(|s| s.func.as_ref().is_some_and(|f| Arc::ptr_eq(f, c)))?
+            }
             _ => return None,
         };
         let spare = self.take_spare(at);
@@ -122,9 +131,8 @@ impl<'s> Interp<'s> {
             }
             let class = Arc::as_ptr(&i.class).addr();
             let epoch = method_epoch();
-            let n = self.spares.len();
-            let at = (n.saturating_sub(SEARCH)..n).rev().find(|&at| {
-                self.spares[at].method.as_ref().is_some_and(|m| {
+            let at = self.find_spare(|s| {
+                s.method.as_ref().is_some_and(|m| {
                     m.class == class
                         && m.epoch == epoch
                         && crate::value::locals::same_name(&m.name, name)
@@ -183,7 +191,7 @@ impl<'s> Interp<'s> {
     }
 
     /// Lets go of a method's key, keeping its room for the next one.
-    fn keep_name(&mut self, key: Box<MethodKey>) {
+    fn keep_key(&mut self, key: Box<MethodKey>) {
         if self.spare_keys.len() < SPARE_ENVS {
             self.spare_keys.push(key);
         }
@@ -201,7 +209,7 @@ impl<'s> Interp<'s> {
             } = spare;
             drop((func, receiver));
             if let Some(key) = method {
-                self.keep_name(key);
+                self.keep_key(key);
             }
             if env.entered(&c.bindings, &c.env) {
                 return env;
@@ -217,10 +225,7 @@ impl<'s> Interp<'s> {
     /// Keeps a frame nothing else holds, whose variables are in it (emptied), or that did
     /// not run because its call's parameters failed to bind, with what the call ran.
     pub(super) fn keep_env(&mut self, env: Arc<Env>, callee: Callee) {
-        let (func, method) = match callee {
-            Callee::Held(f, m) => (Some(f), m),
-            Callee::Borrowed(_) => (None, None),
-        };
+        let (func, method) = callee.into_kept();
         self.keep_spare(Spare {
             env,
             func,
@@ -232,10 +237,7 @@ impl<'s> Interp<'s> {
     /// Keeps a finished call's frame `env`, which nothing else holds, with its emptied
     /// variables `vars` and what the call ran.
     pub(super) fn keep_frame(&mut self, env: Arc<Env>, mut vars: Box<Locals>, callee: Callee) {
-        let (func, method) = match callee {
-            Callee::Held(f, m) => (Some(f), m),
-            Callee::Borrowed(_) => (None, None),
-        };
+        let (func, method) = callee.into_kept();
         let receiver = match method {
             Some(_) => match vars.take_first() {
                 Some(Value::Instance(i)) => Some(i),
@@ -272,7 +274,7 @@ impl<'s> Interp<'s> {
         if self.spares.len() < SPARE_ENVS {
             self.spares.push(spare);
         } else if let Some(key) = spare.method {
-            self.keep_name(key);
+            self.keep_key(key);
         }
     }
 
